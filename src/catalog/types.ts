@@ -1,0 +1,67 @@
+import type { Schema } from './schema.js';
+
+export const LEVELS = ['property', 'block', 'blockgroup', 'zip', 'metrodiv', 'msa', 'state', 'reports'] as const;
+export type Level = (typeof LEVELS)[number];
+export type Version = 'v2' | 'v3';
+
+/** An item identifier (address, block_id, ...) as the spec's identifier table defines it. */
+export interface Identifier {
+  name: string;
+  description: string;
+  /** Exactly this many decimal digits (block_id 15, zipcode 5, ...). */
+  digits?: number;
+}
+
+export interface LevelSpec {
+  level: Level;
+  /** Identifiers an item at this level may carry (meta excluded: it is allowed everywhere). */
+  identifiers: readonly Identifier[];
+  /**
+   * `address-or-slug`: property items need address or slug, the rest optional.
+   * `all`: every identifier listed is required.
+   */
+  rule: 'address-or-slug' | 'all';
+  /** The chunk member that describes the item itself. */
+  infoMember?: 'address_info' | 'block_info';
+}
+
+/** An endpoint-specific request parameter (client_value, add_beds, property_type, ...). */
+export interface Param {
+  name: string;
+  type: 'int' | 'number' | 'string' | 'date';
+  description: string;
+  required?: boolean;
+  enum?: readonly string[];
+  default?: string;
+  /** Dates that must be the first day of a month. */
+  firstOfMonth?: boolean;
+  /** Numbers that must be a multiple of this step (add_baths: 0.5). */
+  step?: number;
+  /** The only values accepted (add_pools: 1). */
+  allowed?: readonly number[];
+  min?: number;
+}
+
+/** Why, beyond an unresolved address, the service may answer a section with api_code 204. */
+export type NoContentCause = 'no-listing' | 'limited-coverage' | 'adjustment-impossible';
+
+export interface Endpoint {
+  /** `<level>/<target>`, also the chunk member key. */
+  name: string;
+  version: Version;
+  level: Level;
+  target: string;
+  description: string;
+  params: readonly Param[];
+  /** At least one of these parameters must be present (value_details_adjusted). */
+  requireOneOf?: readonly string[];
+  /** Shape of the section's `result`; absent for component_mget, which has no section of its own. */
+  result?: Schema;
+  /** List price per component in USD: sandbox billing and `estimate` both use it. */
+  price: number;
+  noContent?: NoContentCause;
+  /** For the property-level forms `property/block_<target>`: the block endpoint whose result it mirrors. */
+  mirrors?: string;
+  /** component_mget: fetches the endpoints named in its `components` parameter. */
+  mget?: boolean;
+}
