@@ -44,3 +44,5 @@ export function isMgetComponent(endpoint: Endpoint): boolean {
 export function suggestEndpoints(name: string): string[] {
   return nearest(canonicalName(name), [...BY_NAME.keys()]);
 }
+export { checkIdentifier, checkParam, checkRequireOneOf, paramValue } from './rules.js';
+export { stateCode } from './states.js';

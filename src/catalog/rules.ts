@@ -1,0 +1,75 @@
+import { stateCode } from './states.js';
+import type { Endpoint, Identifier, Param } from './types.js';
+
+/**
+ * The spec's request rules, interpreted from catalog data. The client validates rows with them
+ * before sending and the sandbox enforces them as the service would: one implementation for both.
+ * Each check returns the reason a value is wrong, or undefined when it is fine.
+ */
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function checkDate(param: Param, text: string): string | undefined {
+  const match = ISO_DATE.exec(text);
+  const date = new Date(`${text}T00:00:00Z`);
+  if (!match || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
+    return `${param.name} must be an ISO date (yyyy-mm-dd), got "${text}"`;
+  }
+  if (param.firstOfMonth && match[3] !== '01') {
+    return `${param.name} must be the first day of a month (yyyy-mm-01), got "${text}"`;
+  }
+  return undefined;
+}
+
+function checkNumber(param: Param, text: string): string | undefined {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value)) return `${param.name} must be a number, got "${text}"`;
+  if (param.type === 'int' && !Number.isInteger(value)) return `${param.name} must be a whole number, got "${text}"`;
+  if (param.allowed && !param.allowed.includes(value)) {
+    return `${param.name} accepts only ${param.allowed.join(', ')}, got "${text}"`;
+  }
+  if (param.step !== undefined && !Number.isInteger(value / param.step)) {
+    return `${param.name} must be a whole or half number, got "${text}"`;
+  }
+  if (param.min !== undefined && value < param.min) return `${param.name} must be at least ${param.min}, got "${text}"`;
+  return undefined;
+}
+
+export function checkParam(param: Param, value: unknown): string | undefined {
+  const text = String(value).trim();
+  if (param.enum && !param.enum.includes(text)) {
+    return `${param.name} must be one of ${param.enum.join(', ')}, got "${text}"`;
+  }
+  switch (param.type) {
+    case 'date':
+      return checkDate(param, text);
+    case 'int':
+    case 'number':
+      return checkNumber(param, text);
+    case 'string':
+      return undefined;
+  }
+}
+
+/** The value a parameter is sent as: numbers as JSON numbers, everything else as trimmed text. */
+export function paramValue(param: Param, value: unknown): string | number {
+  const text = String(value).trim();
+  return param.type === 'int' || param.type === 'number' ? Number(text) : text;
+}
+
+export function checkIdentifier(identifier: Identifier, value: unknown): string | undefined {
+  const text = String(value).trim();
+  if (identifier.digits !== undefined && !new RegExp(`^\\d{${identifier.digits}}$`).test(text)) {
+    return `${identifier.name} must be ${identifier.digits} digits, got "${text}"`;
+  }
+  if (identifier.name === 'state' && stateCode(text) === undefined) {
+    return `state must be a 2-letter abbreviation or a full US state name, got "${text}"`;
+  }
+  return undefined;
+}
+
+/** The endpoint-level rule "at least one of" (value_details_adjusted's adjustments). */
+export function checkRequireOneOf(endpoint: Endpoint, present: (name: string) => boolean): string | undefined {
+  if (!endpoint.requireOneOf || endpoint.requireOneOf.some(present)) return undefined;
+  return `${endpoint.name} needs at least one of ${endpoint.requireOneOf.join(', ')}`;
+}
