@@ -1,3 +1,12 @@
 export { EXIT, PropdataError } from './propdata-error.js';
 export { UsageError } from './usage-error.js';
 export { InputError } from './input-error.js';
+export { ConfigError } from './config-error.js';
+export { ServiceError } from './service-error.js';
+export { BadRequestError } from './bad-request-error.js';
+export { AuthError } from './auth-error.js';
+export { CreditExhaustedError } from './credit-exhausted-error.js';
+export { RateLimitedError } from './rate-limited-error.js';
+export { ServerError } from './server-error.js';
+export { NotFoundError } from './not-found-error.js';
+export { NetworkError } from './network-error.js';

@@ -1,0 +1,9 @@
+import type { Io, Messages } from '../io.js';
+
+/** What every command's action receives besides its options. */
+export interface CommandContext {
+  io: Io;
+  messages: Messages;
+  /** Set by the action: main() returns it as the exit code. */
+  exitCode: number;
+}

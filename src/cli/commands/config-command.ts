@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
+import { parseBaseUrl } from '../../config/connection.js';
+import { UsageError } from '../../errors/index.js';
+import type { CommandContext } from './command-context.js';
+
+function settingName(name: string): SettingName {
+  const setting = findSetting(name);
+  if (!setting) throw new UsageError(`unknown setting "${name}": use ${SETTINGS.map((s) => s.name).join(', ')}`);
+  return setting.name;
+}
+
+async function store(context: CommandContext) {
+  const { openConfigStore } = await import('../../config/store.js');
+  return openConfigStore(context.io.env);
+}
+
+export function registerConfigCommand(program: Command, context: CommandContext): void {
+  const config = program
+    .command('config')
+    .description('store the API key, secret and base URL (in a file only you can read)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ propdata config set key YOUR_KEY\n  $ propdata config set secret YOUR_SECRET\n  $ propdata config set base-url https://api.example.com\n  $ propdata config list',
+    );
+  const out = (line: string): void => {
+    context.io.stdout.write(`${line}\n`);
+  };
+
+  config
+    .command('set')
+    .argument('<name>', SETTINGS.map((s) => s.name).join(' | '))
+    .argument('<value>')
+    .description('store a setting')
+    .action(async (name: string, value: string) => {
+      const setting = settingName(name);
+      if (setting === 'base-url') parseBaseUrl(value);
+      (await store(context)).set(setting, value);
+    });
+  config
+    .command('get')
+    .argument('<name>')
+    .description('print a stored setting (the secret is masked)')
+    .action(async (name: string) => {
+      const setting = settingName(name);
+      const value = (await store(context)).get(setting);
+      if (value === undefined) {
+        context.exitCode = 1;
+        context.messages.error(`propdata: ${setting} is not set`);
+        return;
+      }
+      out(findSetting(setting)!.secret ? maskSecret(value) : value);
+    });
+  config
+    .command('unset')
+    .argument('<name>')
+    .description('remove a stored setting')
+    .action(async (name: string) => {
+      (await store(context)).delete(settingName(name));
+    });
+  config
+    .command('list')
+    .description('every stored setting, the secret masked')
+    .action(async () => {
+      const stored = await store(context);
+      for (const setting of SETTINGS) {
+        const value = stored.get(setting.name);
+        out(`${setting.name}=${value === undefined ? '' : setting.secret ? maskSecret(value) : value}`);
+      }
+    });
+  config
+    .command('path')
+    .description('where the settings are stored')
+    .action(async () => out((await store(context)).path));
+}

@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { endpointsAt, LEVEL_SPECS, type Endpoint, type Level } from '../../catalog/index.js';
+import { addOptions } from '../add-options.js';
+import { flagName, identifierOptions, paramOptions } from '../options.js';
+import { singleEndpointTarget } from '../query-target.js';
+import { runQuery, type QueryOptions } from '../run-query.js';
+import type { CommandContext } from './command-context.js';
+import { QUERY_OPTIONS } from './query-options.js';
+
+/** Levels with endpoints in the catalog get a command each; the rest are reached through `call`. */
+const COMMAND_LEVELS: readonly Level[] = ['property', 'block'];
+
+/** Sample identifiers for generated help examples. */
+export const EXAMPLE_IDENTIFIERS: Partial<Record<Level, string>> = {
+  property: '--address "43 Valmonte Plaza" --zipcode 90274',
+  block: '--block-id 060376703241005',
+};
+
+const EXAMPLE_PARAM_VALUES: Record<string, string> = {
+  add_beds: '1',
+  add_baths: '1.5',
+  add_sqft: '300',
+  add_pools: '1',
+  adjust_to_date: '2025-01-01',
+  client_value: '900000',
+  client_value_sqft: '450',
+  client_date: '2020-06-01',
+  property_type: 'SFD',
+};
+
+function example(endpoint: Endpoint): string {
+  const param = endpoint.params.find((candidate) => candidate.required || endpoint.requireOneOf?.includes(candidate.name)) ?? endpoint.params[0];
+  const paramFlag = param ? ` --${flagName(param.name)} ${EXAMPLE_PARAM_VALUES[param.name] ?? 'VALUE'}` : '';
+  const command = `propdata ${endpoint.level} ${endpoint.target}`;
+  return [
+    '',
+    'Examples:',
+    `  $ ${command} ${EXAMPLE_IDENTIFIERS[endpoint.level]}${paramFlag} --sandbox`,
+    `  $ ${command}${paramFlag} --input items.csv --output results.csv`,
+  ].join('\n');
+}
+
+export function registerEndpointCommands(program: Command, context: CommandContext): void {
+  for (const level of COMMAND_LEVELS) {
+    const levelCommand = program
+      .command(level)
+      .description(`${level}-level endpoints (identifiers: ${LEVEL_SPECS[level].identifiers.map((id) => id.name).join(', ')})`)
+      .addHelpText('after', `\nExample:\n  $ propdata ${level} ${endpointsAt(level)[0]?.target} ${EXAMPLE_IDENTIFIERS[level]} --sandbox`);
+    for (const endpoint of endpointsAt(level).filter((candidate) => !candidate.mget)) {
+      const command = levelCommand.command(endpoint.target).description(endpoint.description).addHelpText('after', example(endpoint));
+      const kebab = flagName(endpoint.target);
+      if (kebab !== endpoint.target) command.alias(kebab);
+      addOptions(command, [...identifierOptions([level]), ...paramOptions([endpoint]), ...QUERY_OPTIONS]);
+      command.action(async (options: QueryOptions) => {
+        context.exitCode = await runQuery(singleEndpointTarget(endpoint), options, context.io, context.messages);
+      });
+    }
+  }
+}

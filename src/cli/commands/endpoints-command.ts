@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { ENDPOINTS, LEVEL_SPECS, LEVELS, type Endpoint, type Level } from '../../catalog/index.js';
+import { addOptions } from '../add-options.js';
+import { choice } from '../options.js';
+import type { CommandContext } from './command-context.js';
+
+function identifiersOf(endpoint: Endpoint): string {
+  const spec = LEVEL_SPECS[endpoint.level];
+  const names = spec.identifiers.map((id) => id.name);
+  return spec.rule === 'address-or-slug' ? 'address or slug (+unit, city, state, zipcode)' : names.join(', ');
+}
+
+function paramsOf(endpoint: Endpoint): string {
+  return endpoint.params.map((param) => (param.required ? `${param.name}*` : param.name)).join(', ');
+}
+
+/** Plain columns padded to the widest cell: readable in a terminal and greppable in a pipe. */
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+export function registerEndpointsCommand(program: Command, context: CommandContext): void {
+  const command = program
+    .command('endpoints')
+    .description('list the endpoints this tool knows: version, identifiers, parameters, description')
+    .addHelpText('after', '\nExamples:\n  $ propdata endpoints --level block\n  $ propdata endpoints --json');
+  addOptions(command, [
+    { flags: '--level <level>', description: `only this level (${LEVELS.join(', ')})`, parse: choice(LEVELS) },
+    { flags: '--json', description: 'the catalog as JSON, with parameters and result shapes' },
+  ]);
+  command.action((options: { level?: Level; json?: boolean }) => {
+    const endpoints = ENDPOINTS.filter((endpoint) => !options.level || endpoint.level === options.level);
+    if (options.json) {
+      context.io.stdout.write(`${JSON.stringify(endpoints, null, 2)}\n`);
+      return;
+    }
+    const rows = [['ENDPOINT', 'VERSION', 'IDENTIFIERS', 'PARAMETERS', 'DESCRIPTION']];
+    for (const endpoint of endpoints) {
+      rows.push([endpoint.name, endpoint.version, identifiersOf(endpoint), paramsOf(endpoint), endpoint.description]);
+    }
+    context.io.stdout.write(table(rows));
+    if (!options.level || !['property', 'block'].includes(options.level)) {
+      context.io.stdout.write('\nOther paths (v3 targets; zip, blockgroup, metrodiv, msa, state levels): propdata call <version>/<level>/<target>\n');
+    }
+  });
+}

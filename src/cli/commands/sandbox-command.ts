@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { SANDBOX_OPTIONS, sandboxOptionsFrom, startSandbox } from '../../sandbox/index.js';
+import { addOptions } from '../add-options.js';
+import type { CommandContext } from './command-context.js';
+
+export function registerSandboxCommand(program: Command, context: CommandContext): void {
+  const command = program
+    .command('sandbox')
+    .description('run the built-in sandbox: a local stand-in for the service with synthetic data')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  $ propdata sandbox --port 8787',
+        '  $ propdata sandbox --rate-limit 20/1,250/60 --fail-rate 0.1 --latency 50-400',
+        '  $ PROPDATA_BASE_URL=http://127.0.0.1:8787 PROPDATA_API_KEY=sandbox PROPDATA_API_SECRET=sandbox \\',
+        '      propdata property value --address "43 Valmonte Plaza" --zipcode 90274',
+      ].join('\n'),
+    );
+  addOptions(command, SANDBOX_OPTIONS);
+  command.action(async (options: Record<string, unknown>) => {
+    const sandbox = await startSandbox(sandboxOptionsFrom(options));
+    const out = (line: string): void => {
+      context.io.stdout.write(`${line}\n`);
+    };
+    out(`propdata sandbox listening on ${sandbox.url} (synthetic data)`);
+    out(`  base URL: ${sandbox.url}`);
+    out(`  key:      ${sandbox.key}`);
+    out(`  secret:   ${sandbox.secret}`);
+    out('Stop it with Ctrl-C.');
+    await new Promise<void>((resolve) => {
+      if (context.io.signal?.aborted) return resolve();
+      context.io.signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await sandbox.close();
+    out('propdata sandbox stopped');
+  });
+}

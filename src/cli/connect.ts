@@ -1,0 +1,62 @@
+import { resolveConnection, type Connection } from '../config/connection.js';
+import { openConfigStore } from '../config/store.js';
+import { ServiceClient, type RequestLogEntry } from '../client/service-client.js';
+import { DEFAULT_TIMEOUTS } from '../client/transport.js';
+import type { Io, Messages } from './io.js';
+import { VERSION } from './version.js';
+
+export interface ConnectionOptions {
+  key?: string;
+  secret?: string;
+  baseUrl?: string;
+  sandbox?: boolean;
+  timeout: number;
+}
+
+export interface Service {
+  client: ServiceClient;
+  connection: Connection;
+  close(): Promise<void>;
+}
+
+/** Lines for --verbose: what was asked and answered, never the Authorization header. */
+function logRequest(messages: Messages, entry: RequestLogEntry): void {
+  const rate = Object.entries(entry.headers)
+    .filter(([name]) => name.startsWith('x-ratelimit-'))
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('; ');
+  messages.debug(
+    `${entry.method} ${entry.path} items=${entry.items} -> ${entry.status} in ${Math.round(entry.elapsedMs)} ms${rate ? ` [${rate}]` : ''}`,
+  );
+}
+
+/** The service to talk to: the configured one, or the built-in sandbox started for this command. */
+export async function connect(options: ConnectionOptions, io: Io, messages: Messages, connections = 1): Promise<Service> {
+  let connection: Connection;
+  let stopSandbox: (() => Promise<void>) | undefined;
+  if (options.sandbox) {
+    const { startSandbox, sandboxOptionsFrom } = await import('../sandbox/index.js');
+    // The in-process sandbox keeps the service's defaults; `propdata sandbox` exposes its tuning flags.
+    const sandbox = await startSandbox(sandboxOptionsFrom({}));
+    messages.info(`propdata: using the built-in sandbox at ${sandbox.url}: the data is synthetic, not real property data`);
+    connection = { baseUrl: new URL(sandbox.url), key: sandbox.key, secret: sandbox.secret };
+    stopSandbox = () => sandbox.close();
+  } else {
+    connection = resolveConnection(options, io.env, () => openConfigStore(io.env));
+  }
+  messages.addSecret(connection.secret);
+  const client = new ServiceClient(connection, {
+    userAgent: `propdata/${VERSION}`,
+    connections,
+    timeouts: { ...DEFAULT_TIMEOUTS, headersMs: options.timeout * 1000, bodyMs: options.timeout * 1000 },
+    onRequest: (entry) => logRequest(messages, entry),
+  });
+  return {
+    client,
+    connection,
+    close: async () => {
+      await client.close();
+      await stopSandbox?.();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { CommanderError } from 'commander';
+import { EXIT, PropdataError } from '../errors/index.js';
+import type { CommandContext } from './commands/command-context.js';
+import { Messages, type Io } from './io.js';
+import { buildProgram } from './program.js';
+
+export type { Io } from './io.js';
+
+/** Commander's own exits: help and version are successes, everything else is a usage error. */
+function commanderExit(error: CommanderError): number {
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT.ok;
+  return EXIT.usage;
+}
+
+/**
+ * The whole CLI as a function: arguments and streams in, exit code out. Never throws: every
+ * failure becomes one line on stderr (a stack trace only with --verbose) and its exit code.
+ */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const messages = new Messages(io);
+  messages.verbose = argv.includes('--verbose');
+  messages.quiet = argv.includes('--quiet') || argv.includes('-q');
+  const context: CommandContext = { io, messages, exitCode: EXIT.ok };
+  try {
+    await buildProgram(context).parseAsync([...argv], { from: 'user' });
+    return context.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return commanderExit(error);
+    if (error instanceof PropdataError) {
+      messages.error(`propdata: ${error.message}`);
+      if (messages.verbose && error.stack) messages.error(error.stack);
+      return error.exitCode;
+    }
+    messages.error(`propdata: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    messages.error(messages.verbose && error instanceof Error && error.stack ? error.stack : 'run again with --verbose for details');
+    return EXIT.fatal;
+  }
+}

@@ -1,0 +1,111 @@
+import { InvalidArgumentError } from 'commander';
+import { LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
+
+/** A command-line option declared as data; commands are assembled from lists of these. */
+export interface OptionDef {
+  flags: string;
+  description: string;
+  parse?: (value: string, previous: unknown) => unknown;
+  defaultValue?: unknown;
+}
+
+/** `--param-name`: the flag spelling of a catalog name. */
+export const flagName = (name: string) => name.replace(/_/g, '-');
+
+/** Commander turns `--block-id` into `blockId`: the key under which a flag's value arrives. */
+export const optionKey = (name: string) => name.replace(/[-_]([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+export function integerIn(min: number, max: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < min || number > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}, got "${value}"`);
+    }
+    return number;
+  };
+}
+
+export function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
+  return number;
+}
+
+/** `name=value`, repeatable, collected into an object. */
+export function keyValue(value: string, previous: unknown): Record<string, string> {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new InvalidArgumentError(`expected name=value, got "${value}"`);
+  return { ...(previous as Record<string, string> | undefined), [value.slice(0, at).trim()]: value.slice(at + 1) };
+}
+
+/** Connection options, accepted by every command that talks to the service. */
+export const CONNECTION_OPTIONS: OptionDef[] = [
+  { flags: '--key <key>', description: 'API key (else PROPDATA_API_KEY, else the stored config)' },
+  { flags: '--secret <secret>', description: 'API secret (else PROPDATA_API_SECRET, else the stored config)' },
+  { flags: '--base-url <url>', description: 'service base address (else PROPDATA_BASE_URL, else the stored config)' },
+  { flags: '--sandbox', description: 'run against the built-in sandbox (synthetic data, no account needed)' },
+  { flags: '--timeout <seconds>', description: 'give up on a response after this long', parse: positiveNumber, defaultValue: 60 },
+  { flags: '--max-retries <n>', description: 'retries for 5xx, timeouts and dropped connections', parse: integerIn(0, 20), defaultValue: 5 },
+  { flags: '--verbose', description: 'log each request (method, path, items, status, timing, headers; never credentials) and stack traces' },
+];
+
+export const ONE_OFF_OPTIONS: OptionDef[] = [
+  { flags: '--json', description: 'print the JSON chunks exactly as received (the default when stdout is not a terminal)' },
+  {
+    flags: '--max-wait <seconds>',
+    description: 'on HTTP 429, wait up to this long for the rate limit to reset before giving up',
+    parse: positiveNumber,
+    defaultValue: 90,
+  },
+];
+
+export const BATCH_OPTIONS: OptionDef[] = [
+  { flags: '-i, --input <file>', description: 'CSV or JSONL file of items, "-" for stdin: turns the query into a batch job' },
+  { flags: '-o, --output <file>', description: 'where to write one record per input item (default stdout)' },
+  { flags: '--format <format>', description: 'csv, json or jsonl (default from the output extension, else csv)', parse: choice(['csv', 'json', 'jsonl']) },
+  { flags: '--input-format <format>', description: 'csv or jsonl (default from the input extension; stdin is sniffed)', parse: choice(['csv', 'jsonl']) },
+  { flags: '--map <column=identifier>', description: 'read an identifier from a column with another name (repeatable)', parse: keyValue },
+  { flags: '--meta-column <name>', description: 'column sent as meta with each item and echoed back (default: a column named meta)' },
+  { flags: '--batch-size <n>', description: 'items per POST, at most 100', parse: integerIn(1, 100), defaultValue: 100 },
+  { flags: '--concurrency <n>', description: 'requests in flight at once', parse: integerIn(1, 32), defaultValue: 4 },
+  { flags: '--rate <components>', description: 'components per minute until the service reports its limits', parse: positiveNumber, defaultValue: 250 },
+  { flags: '--report <file>', description: 'also write the end-of-run summary to this file as JSON' },
+  { flags: '-q, --quiet', description: 'no progress and no summary on stderr' },
+];
+
+export function choice(values: readonly string[]) {
+  return (value: string): string => {
+    if (!values.includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}, got "${value}"`);
+    return value;
+  };
+}
+
+/** `--address`, `--zipcode`, `--block-id`... for a level, plus `--meta`. */
+export function identifierOptions(levels: readonly Level[]): OptionDef[] {
+  const identifiers = new Map<string, string>();
+  for (const level of levels) {
+    for (const identifier of LEVEL_SPECS[level].identifiers) identifiers.set(identifier.name, identifier.description);
+  }
+  identifiers.set(META.name, META.description);
+  return [...identifiers].map(([name, description]) => ({ flags: `--${flagName(name)} <value>`, description }));
+}
+
+function describeParam(param: Param): string {
+  const facts = [
+    param.required ? 'required' : undefined,
+    param.enum ? `one of ${param.enum.join(', ')}` : undefined,
+    param.default ? `default ${param.default}` : undefined,
+  ].filter(Boolean);
+  return facts.length > 0 ? `${param.description} (${facts.join('; ')})` : param.description;
+}
+
+/** One flag per endpoint parameter (`--add-beds 1`), plus `--param name=value` for anything else. */
+export function paramOptions(endpoints: readonly Endpoint[]): OptionDef[] {
+  const params = new Map<string, Param>();
+  for (const endpoint of endpoints) for (const param of endpoint.params) params.set(param.name, param);
+  params.delete('components');
+  return [
+    ...[...params.values()].map((param) => ({ flags: `--${flagName(param.name)} <${param.type}>`, description: describeParam(param) })),
+    { flags: '--param <name=value>', description: 'any other request parameter (repeatable)', parse: keyValue },
+  ];
+}

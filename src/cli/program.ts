@@ -1,0 +1,36 @@
+import { Command } from 'commander';
+import { registerCallCommand } from './commands/call-command.js';
+import type { CommandContext } from './commands/command-context.js';
+import { registerConfigCommand } from './commands/config-command.js';
+import { registerEndpointCommands } from './commands/endpoint-commands.js';
+import { registerEndpointsCommand } from './commands/endpoints-command.js';
+import { registerMgetCommand } from './commands/mget-command.js';
+import { registerSandboxCommand } from './commands/sandbox-command.js';
+import { VERSION } from './version.js';
+
+const DESCRIPTION = `Batch lookups against the property data and analytics service.
+
+One item:   propdata property value --address "43 Valmonte Plaza" --zipcode 90274
+A file:     propdata property value --input homes.csv --output values.csv
+Try it:     add --sandbox to any command (local synthetic data, no account needed)`;
+
+/** The command tree. Output and exits are routed through `context` so main() stays testable. */
+export function buildProgram(context: CommandContext): Command {
+  const program = new Command('propdata')
+    .description(DESCRIPTION)
+    .version(VERSION, '-V, --version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => context.io.stdout.write(text),
+      writeErr: (text) => context.io.stderr.write(text),
+    })
+    .showSuggestionAfterError(true)
+    .helpCommand(true);
+  registerEndpointCommands(program, context);
+  registerMgetCommand(program, context);
+  registerCallCommand(program, context);
+  registerEndpointsCommand(program, context);
+  registerConfigCommand(program, context);
+  registerSandboxCommand(program, context);
+  return program;
+}

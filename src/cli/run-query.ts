@@ -1,0 +1,93 @@
+import { LEVEL_SPECS, META, type Level } from '../catalog/index.js';
+import type { ServiceRequest } from '../client/service-client.js';
+import { UsageError } from '../errors/index.js';
+import { createPreparer } from '../input/prepare.js';
+import type { ConnectionOptions } from './connect.js';
+import { connect } from './connect.js';
+import type { Io, Messages } from './io.js';
+import { queryOne } from './one-off.js';
+import { optionKey } from './options.js';
+import type { QueryTarget } from './query-target.js';
+import type { BatchOptions } from '../pipeline/batch-command.js';
+
+export interface QueryOptions extends ConnectionOptions {
+  json?: boolean;
+  maxWait: number;
+  maxRetries: number;
+  input?: string;
+  param?: Record<string, string>;
+  [flag: string]: unknown;
+}
+
+/** Named parameter flags and --param, as one map of catalog names to values. */
+export function fixedParams(target: QueryTarget, options: QueryOptions): Record<string, string> {
+  const params: Record<string, string> = { ...options.param };
+  for (const endpoint of target.paramEndpoints) {
+    for (const param of endpoint.params) {
+      const value = options[optionKey(param.name)];
+      if (value !== undefined && param.name !== 'components') params[param.name] = String(value);
+    }
+  }
+  return params;
+}
+
+/** The identifier flags given on the command line, as a row with catalog names. */
+function identifiersFromFlags(level: Level, options: QueryOptions): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (const { name } of [...LEVEL_SPECS[level].identifiers, META]) {
+    const value = options[optionKey(name)];
+    if (value !== undefined) columns[name] = value;
+  }
+  return columns;
+}
+
+/** A query command: a batch when --input is given, else a one-off GET for the item on the command line. */
+export async function runQuery(target: QueryTarget, options: QueryOptions, io: Io, messages: Messages): Promise<number> {
+  if (options.input !== undefined) {
+    const { runBatchCommand } = await import('../pipeline/batch-command.js');
+    // Every query command carries the batch options (QUERY_OPTIONS), with their defaults.
+    return runBatchCommand(target, options as BatchOptions, io, messages);
+  }
+  const prepare = createPreparer({
+    level: target.level,
+    endpoints: target.paramEndpoints,
+    fixedParams: fixedParams(target, options),
+    map: {},
+  });
+  const prepared = prepare({ row: 1, columns: identifiersFromFlags(target.level, options) });
+  if (!prepared.item) throw new UsageError(`${prepared.invalid ?? 'invalid item'} (or pass --input FILE for a batch)`);
+
+  const service = await connect(options, io, messages);
+  const spinner = await startSpinner(io, options, `querying ${target.path}`);
+  try {
+    // meta exists only on POST items (spec), so a one-off that carries it is a one-item POST.
+    const request: ServiceRequest =
+      prepared.item.meta === undefined
+        ? { method: 'GET', path: target.path, query: { ...prepared.item, ...target.query } }
+        : { method: 'POST', path: target.path, query: target.query, items: [prepared.item] };
+    const { response, chunks } = await queryOne(
+      service.client,
+      request,
+      { maxRetries: options.maxRetries, maxWaitMs: options.maxWait * 1000 },
+      messages,
+    );
+    spinner?.stop();
+    if (options.json || !io.stdout.isTTY) {
+      io.stdout.write(response.body.endsWith('\n') ? response.body : `${response.body}\n`);
+    } else {
+      const { renderChunks } = await import('../output/render-chunk.js');
+      io.stdout.write(renderChunks(chunks, { color: !io.env.NO_COLOR }));
+    }
+    return 0;
+  } finally {
+    spinner?.stop();
+    await service.close();
+  }
+}
+
+/** An ora spinner on stderr while the one-off waits, only where a person is watching. */
+async function startSpinner(io: Io, options: QueryOptions, text: string) {
+  if (!io.stderr.isTTY || options.json || options.verbose) return undefined;
+  const { default: ora } = await import('ora');
+  return ora({ text, stream: io.stderr }).start();
+}

@@ -1,0 +1,129 @@
+import type { Dispatcher, Pool } from 'undici';
+import type { Connection } from '../config/connection.js';
+import { NetworkError } from '../errors/index.js';
+import { createPool, DEFAULT_TIMEOUTS, type Timeouts } from './transport.js';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  elapsedMs: number;
+}
+
+export interface ServiceRequest {
+  method: 'GET' | 'POST';
+  /** `v2/property/value`, no leading slash. */
+  path: string;
+  query?: Record<string, string | number>;
+  items?: readonly Record<string, unknown>[];
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  items: number;
+  status: number | 'network error';
+  elapsedMs: number;
+  headers: Record<string, string>;
+}
+
+export interface ClientOptions {
+  userAgent: string;
+  connections?: number;
+  timeouts?: Timeouts;
+  /** Called after every attempt, for --verbose. Never receives the Authorization header. */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+/**
+ * One attempt per call: no retry, no interpretation of the status. Retry and rate-limit policy
+ * live with the callers (one-off and batch want different things).
+ */
+export class ServiceClient {
+  readonly #pool: Pool;
+  readonly #basePath: string;
+  readonly #authorization: string;
+  readonly #options: ClientOptions;
+
+  constructor(connection: Connection, options: ClientOptions) {
+    this.#pool = createPool(connection.baseUrl.origin, options.connections ?? 1, options.timeouts ?? DEFAULT_TIMEOUTS);
+    this.#basePath = connection.baseUrl.pathname.replace(/\/+$/, '');
+    this.#authorization = `Basic ${Buffer.from(`${connection.key}:${connection.secret}`).toString('base64')}`;
+    this.#options = options;
+  }
+
+  async send(request: ServiceRequest): Promise<RawResponse> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(request.query ?? {})) search.set(name, String(value));
+    const query = search.size > 0 ? `?${search.toString()}` : '';
+    const path = `${this.#basePath}/${request.path}${query}`;
+    const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: 'application/json' };
+    const started = performance.now();
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.#pool.request({
+        method: request.method,
+        path,
+        headers:
+          request.method === 'POST'
+            ? { ...headers, 'content-type': 'application/json', authorization: this.#authorization }
+            : { ...headers, authorization: this.#authorization },
+        ...(request.method === 'POST' ? { body: JSON.stringify(request.items ?? []) } : {}),
+      });
+    } catch (error) {
+      const elapsedMs = performance.now() - started;
+      this.#log(request, 'network error', elapsedMs, headers);
+      throw new NetworkError(describeNetworkError(error), error);
+    }
+    let body: string;
+    try {
+      body = await response.body.text();
+    } catch (error) {
+      this.#log(request, 'network error', performance.now() - started, headers);
+      throw new NetworkError(describeNetworkError(error), error);
+    }
+    const elapsedMs = performance.now() - started;
+    const responseHeaders = flattenHeaders(response.headers);
+    this.#log(request, response.statusCode, elapsedMs, responseHeaders);
+    return { status: response.statusCode, headers: responseHeaders, body, elapsedMs };
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+
+  #log(request: ServiceRequest, status: number | 'network error', elapsedMs: number, headers: Record<string, string>) {
+    this.#options.onRequest?.({
+      method: request.method,
+      path: `/${request.path}`,
+      items: request.items?.length ?? 1,
+      status,
+      elapsedMs,
+      headers,
+    });
+  }
+}
+
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** undici's error codes, in words a user can act on. */
+function describeNetworkError(error: unknown): string {
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  const messages: Record<string, string> = {
+    ECONNREFUSED: 'connection refused (is the base URL right, is the service up?)',
+    ECONNRESET: 'connection reset by the server',
+    UND_ERR_SOCKET: 'connection dropped by the server',
+    UND_ERR_CONNECT_TIMEOUT: 'timed out while connecting',
+    UND_ERR_HEADERS_TIMEOUT: 'timed out waiting for the response',
+    UND_ERR_BODY_TIMEOUT: 'timed out while reading the response',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host lookup failed (DNS)',
+  };
+  return (code && messages[code]) ?? (error instanceof Error ? error.message : String(error));
+}

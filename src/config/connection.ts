@@ -1,0 +1,63 @@
+import { ConfigError } from '../errors/index.js';
+import { SETTINGS, type SettingName } from './settings.js';
+import type { ConfigStore } from './store.js';
+
+export interface Connection {
+  baseUrl: URL;
+  key: string;
+  secret: string;
+}
+
+export type ConnectionFlags = Partial<Record<'key' | 'secret' | 'baseUrl', string | undefined>>;
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * The service's base address. Credentials travel in every request, so plain http is refused
+ * unless the host is this machine (the sandbox, a test server).
+ */
+export function parseBaseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`base URL "${text}" is not a URL: give it as https://host[/path]`);
+  }
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
+    throw new ConfigError(
+      `refusing plain http to ${url.host}: credentials would travel unencrypted; use https:// (http is allowed only for localhost)`,
+      'E_INSECURE_URL',
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`base URL must start with https://, got "${text}"`);
+  }
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+/** Flags, then environment, then the stored config: the first source that has a value wins. */
+export function resolveConnection(
+  flags: ConnectionFlags,
+  env: Record<string, string | undefined>,
+  store: () => ConfigStore,
+): Connection {
+  let opened: ConfigStore | undefined;
+  const lookup = (name: SettingName): string | undefined => {
+    const setting = SETTINGS.find((candidate) => candidate.name === name)!;
+    const value = flags[setting.flag] ?? env[setting.env] ?? (opened ??= store()).get(name);
+    return value === '' ? undefined : value;
+  };
+  const baseUrl = lookup('base-url');
+  const key = lookup('key');
+  const secret = lookup('secret');
+  const missing = [!baseUrl && 'base URL', !key && 'API key', !secret && 'API secret'].filter(Boolean);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `no ${missing.join(', ')} configured: pass --key/--secret/--base-url, set PROPDATA_API_KEY/PROPDATA_API_SECRET/PROPDATA_BASE_URL, ` +
+        'run "propdata config set <name> <value>", or try it with --sandbox',
+      'E_NO_CREDENTIALS',
+    );
+  }
+  return { baseUrl: parseBaseUrl(baseUrl!), key: key!, secret: secret! };
+}

@@ -1,0 +1,8 @@
+import { EXIT, PropdataError } from './propdata-error.js';
+
+/** Missing or unusable connection settings (no key, a plain-http remote base URL). Exit 2. */
+export class ConfigError extends PropdataError {
+  constructor(message: string, code = 'E_CONFIG') {
+    super(code, message, { exitCode: EXIT.usage });
+  }
+}

@@ -1,0 +1,57 @@
+import type { Io } from '../cli/io.js';
+import type { RateLimiter } from '../throttle/rate-limiter.js';
+import type { RunStats } from './run-stats.js';
+
+export interface Progress {
+  stop(): void;
+}
+
+const PLAIN_EVERY_MS = 10_000;
+
+function waitNote(limiter: RateLimiter): string {
+  const until = limiter.waitingUntil;
+  return until ? `waiting ${Math.ceil((until - Date.now()) / 1000)} s for the rate limit` : '';
+}
+
+/**
+ * Progress on stderr, never stdout: a bar on a terminal, a plain line every few seconds in a log,
+ * nothing with --quiet. It samples the run's counters on a timer, off the per-row path.
+ */
+export async function startProgress(io: Io, stats: RunStats, limiter: RateLimiter, quiet: boolean): Promise<Progress> {
+  if (quiet) return { stop: () => undefined };
+  if (!io.stderr.isTTY) {
+    const timer = setInterval(() => {
+      const total = stats.totalRows ? `/${stats.totalRows}` : '';
+      const wait = waitNote(limiter);
+      io.stderr.write(
+        `propdata: ${stats.recordsWritten}${total} rows, ${Math.round(stats.itemsPerMinute)}/min${wait ? `, ${wait}` : ''}\n`,
+      );
+    }, PLAIN_EVERY_MS);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
+  }
+  const { default: cliProgress } = await import('cli-progress');
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: io.stderr,
+      format: '{bar} {value}/{total} rows | {rate}/min | ETA {eta_formatted} {wait}',
+      hideCursor: true,
+      clearOnComplete: false,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(stats.totalRows ?? 0, 0, { rate: 0, wait: '' });
+  const timer = setInterval(() => {
+    if (stats.totalRows && bar.getTotal() !== stats.totalRows) bar.setTotal(stats.totalRows);
+    bar.update(stats.recordsWritten, { rate: Math.round(stats.itemsPerMinute), wait: waitNote(limiter) });
+  }, 200);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      bar.update(stats.recordsWritten, { rate: Math.round(stats.itemsPerMinute), wait: '' });
+      bar.stop();
+    },
+  };
+}

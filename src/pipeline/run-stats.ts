@@ -1,0 +1,27 @@
+import { STATUSES, type Status } from '../output/record.js';
+
+/** Counters a run keeps for its progress line, its summary and --report. */
+export class RunStats {
+  readonly startedAt = Date.now();
+  readonly byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<Status, number>;
+  rowsRead = 0;
+  requests = 0;
+  componentsUsed = 0;
+  retries = 0;
+  rateLimitWaits = 0;
+  rateLimitWaitMs = 0;
+  /** The input's row count when it is known in advance (a file), for the progress bar. */
+  totalRows: number | undefined;
+
+  get recordsWritten(): number {
+    return STATUSES.reduce((sum, status) => sum + this.byStatus[status], 0);
+  }
+
+  get elapsedMs(): number {
+    return Date.now() - this.startedAt;
+  }
+
+  get itemsPerMinute(): number {
+    return this.elapsedMs > 0 ? (this.recordsWritten * 60_000) / this.elapsedMs : 0;
+  }
+}

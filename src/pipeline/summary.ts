@@ -1,0 +1,54 @@
+import type { Status } from '../output/record.js';
+import type { RateLimiter } from '../throttle/rate-limiter.js';
+import type { RunStats } from './run-stats.js';
+
+export interface RunSummary {
+  records: Record<Status, number>;
+  rowsRead: number;
+  requests: number;
+  componentsUsed: number;
+  retries: number;
+  rateLimitWaits: number;
+  rateLimitWaitSeconds: number;
+  rateLimits: string;
+  elapsedSeconds: number;
+  itemsPerMinute: number;
+  outcome: 'completed' | 'completed with failures' | 'interrupted' | 'stopped';
+  stoppedBecause?: string;
+  /** The first row not in the output, when the run did not finish. */
+  nextRow?: number;
+}
+
+export function summarize(stats: RunStats, limiter: RateLimiter, outcome: RunSummary['outcome'], extra: Partial<RunSummary> = {}): RunSummary {
+  return {
+    records: { ...stats.byStatus },
+    rowsRead: stats.rowsRead,
+    requests: stats.requests,
+    componentsUsed: stats.componentsUsed,
+    retries: stats.retries,
+    rateLimitWaits: stats.rateLimitWaits,
+    rateLimitWaitSeconds: Math.round(limiter.waitedMs / 100) / 10,
+    rateLimits: limiter.describe(),
+    elapsedSeconds: Math.round(stats.elapsedMs / 100) / 10,
+    itemsPerMinute: Math.round(stats.itemsPerMinute),
+    outcome,
+    ...extra,
+  };
+}
+
+/** The summary as a few lines for stderr. */
+export function formatSummary(summary: RunSummary): string {
+  const records = Object.entries(summary.records)
+    .filter(([, count]) => count > 0)
+    .map(([status, count]) => `${count} ${status}`)
+    .join(', ');
+  const lines = [
+    `propdata: ${summary.outcome}: ${records || 'no records'}`,
+    `  ${summary.requests} requests, ${summary.componentsUsed} components, ${summary.retries} retries, ` +
+      `${summary.rateLimitWaits} rate-limit waits (${summary.rateLimitWaitSeconds} s waited; limits ${summary.rateLimits})`,
+    `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute} items/min`,
+  ];
+  if (summary.stoppedBecause) lines.push(`  stopped: ${summary.stoppedBecause}`);
+  if (summary.nextRow !== undefined) lines.push(`  rows from ${summary.nextRow} on were not processed`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,46 @@
+/** One rate-limit window as the service reports it in the X-RateLimit-* headers. */
+export interface ReportedWindow {
+  periodSeconds: number;
+  limit: number;
+  remaining: number;
+  /** When the window resets, epoch milliseconds. */
+  resetAt: number;
+}
+
+function numbers(value: string | undefined): number[] {
+  if (value === undefined || value.trim() === '') return [];
+  return value.split(',').map((part) => Number(part.trim()));
+}
+
+/**
+ * The headers carry one comma-separated value per window. Anything malformed yields no windows
+ * rather than a guess: pacing then falls back to the configured rate.
+ */
+export function parseRateHeaders(headers: Record<string, string | undefined>): ReportedWindow[] {
+  const periods = numbers(headers['x-ratelimit-period']);
+  const limits = numbers(headers['x-ratelimit-limit']);
+  const remaining = numbers(headers['x-ratelimit-remaining']);
+  const resets = numbers(headers['x-ratelimit-reset']);
+  const count = periods.length;
+  if (count === 0 || limits.length !== count || remaining.length !== count || resets.length !== count) return [];
+  const windows = periods.map((periodSeconds, i) => ({
+    periodSeconds,
+    limit: limits[i]!,
+    remaining: remaining[i]!,
+    resetAt: resets[i]! * 1000,
+  }));
+  return windows.every((w) => [w.periodSeconds, w.limit, w.remaining, w.resetAt].every(Number.isFinite) && w.periodSeconds > 0)
+    ? windows
+    : [];
+}
+
+/**
+ * When to retry after a 429: the latest reset among exhausted windows; if none is reported as
+ * exhausted (a spurious 429), the earliest reset still ahead.
+ */
+export function retryAfterRateLimit(windows: readonly ReportedWindow[], now = Date.now()): number | undefined {
+  const exhausted = windows.filter((w) => w.remaining <= 0 && w.resetAt > now);
+  if (exhausted.length > 0) return Math.max(...exhausted.map((w) => w.resetAt));
+  const ahead = windows.filter((w) => w.resetAt > now);
+  return ahead.length > 0 ? Math.min(...ahead.map((w) => w.resetAt)) : undefined;
+}
