@@ -32,7 +32,12 @@ export function parseBaseUrl(text: string): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`base URL must start with https://, got "${text}"`);
   }
-  url.pathname = url.pathname.replace(/\/+$/, '');
+  if (url.username || url.password) {
+    throw new ConfigError('put the key and secret in --key/--secret or the config, not in the base URL', 'E_CREDENTIALS_IN_URL');
+  }
+  // The spec shows the version both inside the base URL and in the endpoint path; the endpoint
+  // path always carries it here, so a base ending in /v2 or /v3 is read as the bare base.
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v[23]$/, '');
   return url;
 }
 

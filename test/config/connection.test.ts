@@ -1,0 +1,58 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseBaseUrl, resolveConnection } from '../../src/config/connection.js';
+import { openConfigStore } from '../../src/config/store.js';
+import { PropdataError } from '../../src/errors/index.js';
+
+function storeWith(values: Record<string, string>) {
+  const env = { PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')) };
+  const store = openConfigStore(env);
+  for (const [name, value] of Object.entries(values)) store.set(name as 'key', value);
+  return store;
+}
+
+describe('connection settings', () => {
+  const stored = { key: 'stored-key', secret: 'stored-secret', 'base-url': 'https://stored.example.com' };
+  const env = { PROPDATA_API_KEY: 'env-key', PROPDATA_API_SECRET: 'env-secret', PROPDATA_BASE_URL: 'https://env.example.com' };
+
+  it('takes flags over environment over the stored config, setting by setting', () => {
+    const store = storeWith(stored);
+    expect(resolveConnection({ key: 'flag-key' }, env, () => store)).toMatchObject({ key: 'flag-key', secret: 'env-secret' });
+    expect(resolveConnection({}, { PROPDATA_API_SECRET: 'env-secret' }, () => store)).toMatchObject({
+      key: 'stored-key',
+      secret: 'env-secret',
+    });
+    expect(resolveConnection({}, {}, () => store).baseUrl.href).toBe('https://stored.example.com/');
+  });
+
+  it('says what is missing and how to provide it', () => {
+    const store = storeWith({});
+    expect(() => resolveConnection({ key: 'k' }, {}, () => store)).toThrow(/no base URL, API secret configured.*--sandbox/);
+  });
+
+  it('stores the config in a file only the owner can read', () => {
+    const store = storeWith({ secret: 's3cr3t-value' });
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+  });
+
+  it('accepts a base URL with the version in it, and refuses one with credentials in it', () => {
+    expect(parseBaseUrl('https://api.example.com/v2/').pathname).toBe('/');
+    expect(parseBaseUrl('https://api.example.com/data/v2').pathname).toBe('/data');
+    expect(() => parseBaseUrl('https://key:secret@api.example.com')).toThrow(/not in the base URL/);
+  });
+
+  it('refuses plain http except to this machine', () => {
+    expect(() => parseBaseUrl('http://api.example.com')).toThrow(/refusing plain http/);
+    expect(parseBaseUrl('http://127.0.0.1:8787').host).toBe('127.0.0.1:8787');
+    expect(parseBaseUrl('http://localhost:1/').host).toBe('localhost:1');
+    try {
+      parseBaseUrl('http://10.0.0.5');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(PropdataError);
+      expect((error as PropdataError).exitCode).toBe(2);
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/throttle/clock.js';
+import { RateLimiter, type ThrottlePolicy } from '../../src/throttle/rate-limiter.js';
+import { parseRateHeaders, retryAfterRateLimit } from '../../src/throttle/rate-headers.js';
+
+/** A clock that only moves when someone sleeps: waits are measured, not endured. */
+function fakeClock(start = 1_000_000): Clock & { slept: number[] } {
+  let now = start;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => now,
+    sleep: async (ms) => {
+      slept.push(ms);
+      now += ms;
+    },
+  };
+}
+
+const policy: ThrottlePolicy = { initialPerMinute: 250, marginFraction: 0, minMarginMs: 0 };
+
+describe('RateLimiter', () => {
+  it('lets the first request out alone, then paces by the initial rate until headers arrive', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ ...policy, initialPerMinute: 200 }, clock);
+    const first = await limiter.acquire(100);
+    limiter.observe(first, []);
+    await limiter.acquire(100);
+    expect(clock.slept).toEqual([]);
+    await limiter.acquire(100);
+    // 200 per minute: the third 100 waits for the first to leave the window.
+    expect(clock.slept.reduce((a, b) => a + b, 0)).toBe(60_000);
+  });
+
+  it('adopts the windows the service reports and honours every one of them', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter(policy, clock);
+    const first = await limiter.acquire(10);
+    limiter.observe(first, [
+      { periodSeconds: 1, limit: 20, remaining: 10, resetAt: 1_000 },
+      { periodSeconds: 60, limit: 30, remaining: 20, resetAt: 60_000 },
+    ]);
+    await limiter.acquire(10); // fills the 1 s window
+    await limiter.acquire(10); // must wait for the 1 s window
+    expect(clock.now()).toBeGreaterThanOrEqual(1_000);
+    await limiter.acquire(10); // the 60 s window (30) is now spent: wait for it
+    expect(clock.now()).toBeGreaterThanOrEqual(60_000);
+    expect(limiter.describe()).toBe('20/1s, 30/60s');
+  });
+
+  it('trusts a lower remaining count from the service (an earlier run used the quota)', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter(policy, clock);
+    const first = await limiter.acquire(5);
+    limiter.observe(first, [{ periodSeconds: 60, limit: 250, remaining: 5, resetAt: 30_000 }]);
+    await limiter.acquire(5);
+    await limiter.acquire(5);
+    expect(clock.now()).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it('pauses every sender after a 429 until the reset', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter(policy, clock);
+    limiter.observe(await limiter.acquire(1), []);
+    limiter.pauseUntil(5_000);
+    expect(limiter.waitingUntil).toBe(0);
+    await limiter.acquire(1);
+    expect(clock.now()).toBeGreaterThanOrEqual(5_000);
+    expect(limiter.waitedMs).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it('grants in request order', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter({ ...policy, initialPerMinute: 10 }, clock);
+    limiter.observe(await limiter.acquire(10), []);
+    const order: number[] = [];
+    await Promise.all([1, 2, 3].map((n) => limiter.acquire(10).then(() => order.push(n))));
+    expect(order).toEqual([1, 2, 3]);
+  });
+});
+
+describe('rate headers', () => {
+  const headers = {
+    'x-ratelimit-period': '1,60',
+    'x-ratelimit-limit': '20,250',
+    'x-ratelimit-remaining': '0,100',
+    'x-ratelimit-reset': '1700000001,1700000060',
+  };
+
+  it('parses one window per comma-separated value', () => {
+    expect(parseRateHeaders(headers)).toEqual([
+      { periodSeconds: 1, limit: 20, remaining: 0, resetAt: 1_700_000_001_000 },
+      { periodSeconds: 60, limit: 250, remaining: 100, resetAt: 1_700_000_060_000 },
+    ]);
+  });
+
+  it('ignores malformed headers rather than guessing', () => {
+    expect(parseRateHeaders({ ...headers, 'x-ratelimit-limit': '20' })).toEqual([]);
+    expect(parseRateHeaders({ ...headers, 'x-ratelimit-reset': 'soon,later' })).toEqual([]);
+    expect(parseRateHeaders({})).toEqual([]);
+  });
+
+  it('after a 429 waits for the exhausted window, or the nearest reset when none is exhausted', () => {
+    const now = 1_700_000_000_000;
+    expect(retryAfterRateLimit(parseRateHeaders(headers), now)).toBe(1_700_000_001_000);
+    const spurious = parseRateHeaders({ ...headers, 'x-ratelimit-remaining': '5,100' });
+    expect(retryAfterRateLimit(spurious, now)).toBe(1_700_000_001_000);
+    expect(retryAfterRateLimit([], now)).toBeUndefined();
+  });
+});
