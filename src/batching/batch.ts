@@ -1,9 +1,13 @@
 import type { PreparedItem } from '../input/row.js';
 
-/** An item that is going to be sent, with the rows waiting for its result. */
+export type SendableItem = PreparedItem & { item: Record<string, string | number> };
+
+/** An item that is going to be sent, with any later rows that asked for the very same thing. */
 export interface PendingItem {
-  /** The first row that asked for this item; its input columns go with the request. */
-  prepared: PreparedItem & { item: Record<string, string | number> };
+  /** The first row that asked for this item: its item (and meta) is what is sent. */
+  prepared: SendableItem;
+  /** Later rows with identical identifiers and parameters: they get the same answer. */
+  duplicates: SendableItem[];
 }
 
 /** Items with identical key sets, at most the batch size: one POST. */

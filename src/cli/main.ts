@@ -20,7 +20,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const messages = new Messages(io);
   messages.verbose = argv.includes('--verbose');
   messages.quiet = argv.includes('--quiet') || argv.includes('-q');
-  const context: CommandContext = { io, messages, exitCode: EXIT.ok };
+  const context: CommandContext = { io, messages, argv, exitCode: EXIT.ok };
   try {
     await buildProgram(context).parseAsync([...argv], { from: 'user' });
     return context.exitCode;

@@ -70,6 +70,13 @@ export const BATCH_OPTIONS: OptionDef[] = [
   { flags: '--concurrency <n>', description: 'requests in flight at once', parse: integerIn(1, 32), defaultValue: 4 },
   { flags: '--rate <components>', description: 'components per minute until the service reports its limits', parse: positiveNumber, defaultValue: 250 },
   { flags: '--report <file>', description: 'also write the end-of-run summary to this file as JSON' },
+  { flags: '--resume', description: 'continue an interrupted run from where its --output file ends' },
+  { flags: '--no-dedupe', description: 'send identical items once each time they appear (deduplication is on by default)' },
+  { flags: '--dry-run', description: 'read and validate the input, print rows, components, requests, time and cost; send nothing' },
+  { flags: '--max-components <n>', description: 'stop before the run would use more components than this', parse: integerIn(1, Number.MAX_SAFE_INTEGER) },
+  { flags: '--max-cost <usd>', description: 'stop before the run would cost more than this at list price', parse: positiveNumber },
+  { flags: '--price <endpoint=usd>', description: 'list price override for estimates and --max-cost (repeatable)', parse: keyValue },
+  { flags: '--excel', description: 'CSV for spreadsheets: UTF-8 BOM, and cells that would run as formulas neutralised' },
   { flags: '-q, --quiet', description: 'no progress and no summary on stderr' },
 ];
 

@@ -4,6 +4,7 @@ import type { CommandContext } from './commands/command-context.js';
 import { registerConfigCommand } from './commands/config-command.js';
 import { registerEndpointCommands } from './commands/endpoint-commands.js';
 import { registerEndpointsCommand } from './commands/endpoints-command.js';
+import { registerEstimateCommand } from './commands/estimate-command.js';
 import { registerMgetCommand } from './commands/mget-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
 import { VERSION } from './version.js';
@@ -30,6 +31,7 @@ export function buildProgram(context: CommandContext): Command {
   registerMgetCommand(program, context);
   registerCallCommand(program, context);
   registerEndpointsCommand(program, context);
+  registerEstimateCommand(program, context);
   registerConfigCommand(program, context);
   registerSandboxCommand(program, context);
   return program;

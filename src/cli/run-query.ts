@@ -4,7 +4,8 @@ import { UsageError } from '../errors/index.js';
 import { createPreparer } from '../input/prepare.js';
 import type { ConnectionOptions } from './connect.js';
 import { connect } from './connect.js';
-import type { Io, Messages } from './io.js';
+import type { Io } from './io.js';
+import type { CommandContext } from './commands/command-context.js';
 import { queryOne } from './one-off.js';
 import { optionKey } from './options.js';
 import type { QueryTarget } from './query-target.js';
@@ -42,11 +43,12 @@ function identifiersFromFlags(level: Level, options: QueryOptions): Record<strin
 }
 
 /** A query command: a batch when --input is given, else a one-off GET for the item on the command line. */
-export async function runQuery(target: QueryTarget, options: QueryOptions, io: Io, messages: Messages): Promise<number> {
+export async function runQuery(target: QueryTarget, options: QueryOptions, context: CommandContext): Promise<number> {
+  const { io, messages } = context;
   if (options.input !== undefined) {
     const { runBatchCommand } = await import('../pipeline/batch-command.js');
     // Every query command carries the batch options (QUERY_OPTIONS), with their defaults.
-    return runBatchCommand(target, options as BatchOptions, io, messages);
+    return runBatchCommand(target, options as BatchOptions, io, messages, context.argv);
   }
   const prepare = createPreparer({
     level: target.level,

@@ -10,3 +10,4 @@ export { RateLimitedError } from './rate-limited-error.js';
 export { ServerError } from './server-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { NetworkError } from './network-error.js';
+export { BudgetReachedError } from './budget-reached-error.js';

@@ -4,6 +4,7 @@ export const EXIT = {
   fatal: 1,
   usage: 2,
   someItemsFailed: 3,
+  budgetReached: 4,
   interrupted: 130,
 } as const;
 

@@ -7,13 +7,19 @@ import { fixedParams, type QueryOptions } from '../cli/run-query.js';
 import { EXIT, PropdataError } from '../errors/index.js';
 import { countRows, openInput } from '../input/open-input.js';
 import { createPreparer } from '../input/prepare.js';
+import type { InputRow, PreparedItem } from '../input/row.js';
 import { openOutput } from '../output/open-output.js';
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
 import { DEFAULT_THROTTLE_POLICY, RateLimiter } from '../throttle/rate-limiter.js';
+import { Budget } from './budget.js';
+import { estimateRun, formatEstimate } from './estimate.js';
 import { OrderedOutput } from './ordered-output.js';
+import { planOutput } from './output-plan.js';
+import { pricePerItem } from './pricing.js';
 import { startProgress } from './progress.js';
 import { runBatch } from './run-batch.js';
 import { RunStats } from './run-stats.js';
+import { writeRunState } from './run-state.js';
 import { sendBatch } from './send-batch.js';
 import { formatSummary, summarize, type RunSummary } from './summary.js';
 
@@ -29,32 +35,94 @@ export interface BatchOptions extends QueryOptions {
   rate: number;
   report?: string;
   quiet?: boolean;
+  resume?: boolean;
+  dedupe: boolean;
+  dryRun?: boolean;
+  maxComponents?: number;
+  maxCost?: number;
+  price?: Record<string, string>;
+  excel?: boolean;
 }
+
+/** Distinct answers kept for deduplication: enough for real-world repeats, flat in memory. */
+const DEDUPE_CAPACITY = 10_000;
 
 /** The chunk members whose api_code decides a record's status. */
 export function sectionKeys(target: QueryTarget): string[] {
   return target.sections.length > 0 ? target.sections.map((endpoint) => endpoint.name) : [target.path.replace(/^v\d\//, '')];
 }
 
+/** A shell command line that reruns `argv` with --resume, quoted for copy and paste. */
+function resumeCommand(argv: readonly string[]): string {
+  const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+  return ['propdata', ...argv.filter((arg) => arg !== '--resume'), '--resume'].map(quote).join(' ');
+}
+
+interface Prepared {
+  rows: AsyncIterable<InputRow>;
+  prepare: (row: InputRow) => PreparedItem;
+  inputColumns: string[];
+  metaColumn: string | undefined;
+  format: 'csv' | 'jsonl';
+}
+
+async function prepareInput(target: QueryTarget, options: BatchOptions, io: Io): Promise<Prepared> {
+  const input = await openInput({ path: options.input, format: options.inputFormat, stdin: io.stdin });
+  const inputColumns = await input.columns;
+  const metaColumn = options.metaColumn ?? inputColumns.find((column: string) => column.toLowerCase() === 'meta');
+  const prepare = createPreparer({
+    level: target.level,
+    endpoints: target.paramEndpoints,
+    fixedParams: fixedParams(target, options),
+    map: options.map ?? {},
+    ...(metaColumn ? { metaColumn } : {}),
+  });
+  return { rows: input.rows, prepare, inputColumns, metaColumn, format: input.format };
+}
+
+/** `--dry-run` and `propdata estimate`: read and validate everything, send nothing. */
+export async function runEstimate(target: QueryTarget, options: BatchOptions, io: Io): Promise<number> {
+  const { rows, prepare } = await prepareInput(target, options, io);
+  const estimate = await estimateRun(rows, prepare, {
+    batchSize: options.batchSize,
+    dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
+    componentsPerItem: target.componentsPerItem,
+    pricePerItem: pricePerItem(target, options.price),
+    ratePerMinute: options.rate,
+  });
+  io.stdout.write(formatEstimate(estimate, options.rate));
+  return EXIT.ok;
+}
+
 /** `--input`: stream the file through the service and write one record per row. */
-export async function runBatchCommand(target: QueryTarget, options: BatchOptions, io: Io, messages: Messages): Promise<number> {
+export async function runBatchCommand(
+  target: QueryTarget,
+  options: BatchOptions,
+  io: Io,
+  messages: Messages,
+  argv: readonly string[],
+): Promise<number> {
+  if (options.dryRun) return runEstimate(target, options, io);
+  const { rows, prepare, inputColumns, metaColumn, format: inputFormat } = await prepareInput(target, options, io);
+  const keys = sectionKeys(target);
+  const plan = await planOutput(target, options, { inputColumns, metaColumn, sections: keys });
+  if (plan.alreadyComplete) {
+    messages.info(`propdata: nothing to resume: ${options.output} is complete`);
+    return EXIT.ok;
+  }
   const service = await connect(options, io, messages, options.concurrency);
   try {
-    const input = await openInput({ path: options.input, format: options.inputFormat, stdin: io.stdin });
-    const inputColumns = await input.columns;
-    const metaColumn = options.metaColumn ?? inputColumns.find((column) => column.toLowerCase() === 'meta');
-    const prepare = createPreparer({
-      level: target.level,
-      endpoints: target.paramEndpoints,
-      fixedParams: fixedParams(target, options),
-      map: options.map ?? {},
-      ...(metaColumn ? { metaColumn } : {}),
-    });
     const stats = new RunStats();
-    if (options.input !== '-') void countRows(options.input, input.format).then((total) => (stats.totalRows = total), () => undefined);
-
+    if (options.input !== '-') {
+      void countRows(options.input, inputFormat).then((total: number) => (stats.totalRows = total), () => undefined);
+    }
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate });
-    const keys = sectionKeys(target);
+    const budget = new Budget(
+      { ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}), ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}) },
+      pricePerItem(target, options.price),
+      target.componentsPerItem,
+    );
+    if (plan.state) await writeRunState(options.output!, plan.state);
     const writer = await openOutput({
       path: options.output,
       format: options.format,
@@ -63,13 +131,15 @@ export async function runBatchCommand(target: QueryTarget, options: BatchOptions
       level: target.level,
       sections: keys,
       withMeta: metaColumn !== undefined,
+      append: plan.append,
+      excel: Boolean(options.excel),
     });
     const progress = await startProgress(io, stats, limiter, Boolean(options.quiet));
-    const output = new OrderedOutput(writer, stats);
+    const output = new OrderedOutput(writer, stats, plan.startRow);
     let result;
     try {
       result = await runBatch(
-        input.rows,
+        rows,
         prepare,
         (items) =>
           sendBatch(items, {
@@ -88,6 +158,9 @@ export async function runBatchCommand(target: QueryTarget, options: BatchOptions
           batchSize: options.batchSize,
           concurrency: options.concurrency,
           maxHoldRows: Math.max(1_000, options.batchSize * options.concurrency * 4),
+          dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
+          budget,
+          startRow: plan.startRow,
           ...(io.signal ? { signal: io.signal } : {}),
         },
       );
@@ -96,21 +169,25 @@ export async function runBatchCommand(target: QueryTarget, options: BatchOptions
       await writer.close();
     }
 
-    const fatal = result.fatal;
+    const { fatal, interrupted } = result;
     const failures = stats.byStatus.invalid_input + stats.byStatus.error;
-    const outcome: RunSummary['outcome'] = fatal !== undefined ? 'stopped' : result.interrupted ? 'interrupted' : failures > 0 ? 'completed with failures' : 'completed';
+    const finished = fatal === undefined && !interrupted;
+    if (finished && plan.state) await writeRunState(options.output!, { ...plan.state, complete: true });
+    const outcome: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : failures > 0 ? 'completed with failures' : 'completed';
     const summary = summarize(stats, limiter, outcome, {
+      componentsSaved: result.componentsSaved * target.componentsPerItem,
       ...(fatal !== undefined ? { stoppedBecause: messages.redact(fatal instanceof Error ? fatal.message : String(fatal)) } : {}),
-      ...(outcome === 'stopped' || outcome === 'interrupted' ? { nextRow: output.nextRow } : {}),
+      ...(!finished ? { nextRow: output.nextRow } : {}),
     });
     if (options.report) await writeFile(options.report, `${JSON.stringify(summary, null, 2)}\n`);
     if (!options.quiet || outcome !== 'completed') messages.error(formatSummary(summary).trimEnd());
+    if (!finished && plan.state) messages.error(`propdata: the output is partial; continue with:\n  ${resumeCommand(argv)}`);
 
     if (fatal !== undefined) {
       if (fatal instanceof PropdataError) return fatal.exitCode;
       throw fatal;
     }
-    if (result.interrupted) return EXIT.interrupted;
+    if (interrupted) return EXIT.interrupted;
     return failures > 0 ? EXIT.someItemsFailed : EXIT.ok;
   } finally {
     await service.close();

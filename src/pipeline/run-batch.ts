@@ -1,7 +1,9 @@
-import type { Batch, PendingItem } from '../batching/batch.js';
+import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
 import { Batcher } from '../batching/batcher.js';
+import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { OutputRecord } from '../output/record.js';
+import type { Budget } from './budget.js';
 import type { OrderedOutput } from './ordered-output.js';
 import type { RunStats } from './run-stats.js';
 
@@ -10,14 +12,34 @@ export interface BatchRunOptions {
   concurrency: number;
   /** How far behind the newest row a partial batch may wait for more items of its key set. */
   maxHoldRows: number;
+  /** Distinct answers remembered for deduplication; 0 turns deduplication off. */
+  dedupeCapacity: number;
+  budget?: Budget;
+  /** Rows before this one are already in the output (--resume): read past them, send nothing. */
+  startRow?: number;
   /** Aborted on the first Ctrl-C: stop reading, let in-flight batches finish. */
   signal?: AbortSignal;
 }
 
 export interface BatchRunResult {
-  /** The condition that stopped sending (authentication, credit...), if one did. */
+  /** The condition that stopped sending (authentication, credit, budget...), if one did. */
   fatal?: unknown;
   interrupted: boolean;
+  /** Components not spent thanks to deduplication. */
+  componentsSaved: number;
+}
+
+/** Records for the rows that share one answer: the item's own, then its duplicates'. */
+function recordsFor(pending: PendingItem, record: OutputRecord): OutputRecord[] {
+  return [
+    record,
+    ...pending.duplicates.map((duplicate) => ({
+      ...record,
+      row: duplicate.row,
+      input: duplicate.columns,
+      ...(record.chunk ? { chunk: chunkForRow(record.chunk, duplicate) } : {}),
+    })),
+  ];
 }
 
 /**
@@ -34,16 +56,33 @@ export async function runBatch(
   options: BatchRunOptions,
 ): Promise<BatchRunResult> {
   const batcher = new Batcher(options.batchSize, options.maxHoldRows);
+  const dedupe = options.dedupeCapacity > 0 ? new Deduplicator(options.dedupeCapacity) : undefined;
   const inFlight = new Set<Promise<void>>();
   const maxWaiting = options.maxHoldRows + options.concurrency * options.batchSize;
+  const startRow = options.startRow ?? 1;
   let fatal: unknown;
+
+  const settle = (batch: Batch, records: OutputRecord[]) => {
+    batch.items.forEach((pending, i) => {
+      const record = records[i]!;
+      const answered = record.chunk !== undefined && record.status !== 'error' && record.status !== 'invalid_input';
+      dedupe?.settle(pending, answered ? { chunk: record.chunk!, status: record.status } : undefined);
+      for (const each of recordsFor(pending, record)) output.add(each);
+    });
+  };
 
   const launch = async (batch: Batch) => {
     while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
     if (fatal !== undefined) return;
+    try {
+      options.budget?.admit(batch.items.length);
+    } catch (error) {
+      fatal = error;
+      return;
+    }
     const task: Promise<void> = send(batch.items)
       .then(
-        (records) => records.forEach((record) => output.add(record)),
+        (records) => settle(batch, records),
         (error: unknown) => {
           fatal ??= error;
         },
@@ -54,12 +93,20 @@ export async function runBatch(
 
   for await (const row of rows) {
     if (fatal !== undefined || options.signal?.aborted) break;
+    if (row.row < startRow) continue;
     stats.rowsRead += 1;
     const prepared = prepare(row);
-    if (prepared.item) {
-      for (const batch of batcher.add({ prepared: prepared as PendingItem['prepared'] })) await launch(batch);
-    } else {
+    if (!prepared.item) {
       output.add({ row: prepared.row, status: 'invalid_input', error: prepared.invalid ?? 'invalid input', input: prepared.columns });
+    } else {
+      const sendable = prepared as SendableItem;
+      const decision = dedupe ? dedupe.decide(sendable) : { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
+      if (decision.kind === 'send') {
+        for (const batch of batcher.add(decision.pending)) await launch(batch);
+      } else if (decision.kind === 'answered') {
+        const { chunk, status } = decision.answer;
+        output.add({ row: sendable.row, status, input: sendable.columns, chunk: chunkForRow(chunk, sendable) });
+      }
     }
     while (output.waiting > maxWaiting && inFlight.size > 0) await Promise.race(inFlight);
     await output.flush();
@@ -69,5 +116,5 @@ export async function runBatch(
   if (fatal === undefined && !interrupted) for (const batch of batcher.flush()) await launch(batch);
   await Promise.all(inFlight);
   await output.flush();
-  return { fatal, interrupted };
+  return { fatal, interrupted, componentsSaved: dedupe?.saved ?? 0 };
 }

@@ -7,6 +7,8 @@ export interface RunSummary {
   rowsRead: number;
   requests: number;
   componentsUsed: number;
+  /** Components not spent because identical items were sent once. */
+  componentsSaved: number;
   retries: number;
   rateLimitWaits: number;
   rateLimitWaitSeconds: number;
@@ -25,6 +27,7 @@ export function summarize(stats: RunStats, limiter: RateLimiter, outcome: RunSum
     rowsRead: stats.rowsRead,
     requests: stats.requests,
     componentsUsed: stats.componentsUsed,
+    componentsSaved: 0,
     retries: stats.retries,
     rateLimitWaits: stats.rateLimitWaits,
     rateLimitWaitSeconds: Math.round(limiter.waitedMs / 100) / 10,
@@ -44,7 +47,7 @@ export function formatSummary(summary: RunSummary): string {
     .join(', ');
   const lines = [
     `propdata: ${summary.outcome}: ${records || 'no records'}`,
-    `  ${summary.requests} requests, ${summary.componentsUsed} components, ${summary.retries} retries, ` +
+    `  ${summary.requests} requests, ${summary.componentsUsed} components (${summary.componentsSaved} saved by deduplication), ${summary.retries} retries, ` +
       `${summary.rateLimitWaits} rate-limit waits (${summary.rateLimitWaitSeconds} s waited; limits ${summary.rateLimits})`,
     `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute} items/min`,
   ];

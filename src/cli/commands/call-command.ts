@@ -54,6 +54,6 @@ export function registerCallCommand(program: Command, context: CommandContext): 
     );
   addOptions(command, [...identifierOptions([...LEVELS]), ...paramOptions([]), ...QUERY_OPTIONS]);
   command.action(async (path: string, options: QueryOptions) => {
-    context.exitCode = await runQuery(callTarget(path, options), options, context.io, context.messages);
+    context.exitCode = await runQuery(callTarget(path, options), options, context);
   });
 }

@@ -52,7 +52,7 @@ export function registerEndpointCommands(program: Command, context: CommandConte
       if (kebab !== endpoint.target) command.alias(kebab);
       addOptions(command, [...identifierOptions([level]), ...paramOptions([endpoint]), ...QUERY_OPTIONS]);
       command.action(async (options: QueryOptions) => {
-        context.exitCode = await runQuery(singleEndpointTarget(endpoint), options, context.io, context.messages);
+        context.exitCode = await runQuery(singleEndpointTarget(endpoint), options, context);
       });
     }
   }

@@ -59,6 +59,6 @@ export function registerMgetCommand(program: Command, context: CommandContext): 
     );
   addOptions(command, [...identifierOptions(['property']), ...paramOptions(COMPONENTS), ...QUERY_OPTIONS]);
   command.action(async (list: string, options: QueryOptions) => {
-    context.exitCode = await runQuery(mgetTarget(parseComponents(list)), options, context.io, context.messages);
+    context.exitCode = await runQuery(mgetTarget(parseComponents(list)), options, context);
   });
 }

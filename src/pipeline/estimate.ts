@@ -1,0 +1,88 @@
+import { Batcher } from '../batching/batcher.js';
+import { Deduplicator } from '../batching/deduplicator.js';
+import type { SendableItem } from '../batching/batch.js';
+import type { InputRow, PreparedItem } from '../input/row.js';
+
+export interface EstimateSettings {
+  batchSize: number;
+  dedupeCapacity: number;
+  componentsPerItem: number;
+  /** USD per item at list price: the sum of its sections' prices. */
+  pricePerItem: number;
+  /** Components per minute the run will be paced at. */
+  ratePerMinute: number;
+}
+
+export interface Estimate {
+  rows: number;
+  invalidRows: number;
+  /** Items that will be sent (duplicates removed). */
+  uniqueItems: number;
+  duplicates: number;
+  components: number;
+  requests: number;
+  expectedMinutes: number;
+  expectedCostUsd: number;
+  /** The first few invalid rows, to fix before spending anything. */
+  invalidExamples: { row: number; reason: string }[];
+}
+
+/**
+ * What a run would do, without sending anything: the same preparation, deduplication and
+ * batching the run uses, fed answers that never come from the service.
+ */
+export async function estimateRun(
+  rows: AsyncIterable<InputRow>,
+  prepare: (row: InputRow) => PreparedItem,
+  settings: EstimateSettings,
+): Promise<Estimate> {
+  const batcher = new Batcher(settings.batchSize, Number.MAX_SAFE_INTEGER);
+  const dedupe = settings.dedupeCapacity > 0 ? new Deduplicator(settings.dedupeCapacity) : undefined;
+  const estimate: Estimate = {
+    rows: 0, invalidRows: 0, uniqueItems: 0, duplicates: 0, components: 0, requests: 0,
+    expectedMinutes: 0, expectedCostUsd: 0, invalidExamples: [],
+  };
+  for await (const row of rows) {
+    estimate.rows += 1;
+    const prepared = prepare(row);
+    if (!prepared.item) {
+      estimate.invalidRows += 1;
+      if (estimate.invalidExamples.length < 5) estimate.invalidExamples.push({ row: prepared.row, reason: prepared.invalid ?? 'invalid' });
+      continue;
+    }
+    const sendable = prepared as SendableItem;
+    const decision = dedupe?.decide(sendable) ?? { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
+    if (decision.kind !== 'send') {
+      estimate.duplicates += 1;
+      continue;
+    }
+    dedupe?.settle(decision.pending, { chunk: {}, status: 'ok' });
+    estimate.uniqueItems += 1;
+    estimate.requests += batcher.add(decision.pending).length;
+  }
+  estimate.requests += batcher.flush().length;
+  estimate.components = estimate.uniqueItems * settings.componentsPerItem;
+  estimate.expectedMinutes = estimate.components / settings.ratePerMinute;
+  estimate.expectedCostUsd = Math.round(estimate.uniqueItems * settings.pricePerItem * 100) / 100;
+  return estimate;
+}
+
+function duration(minutes: number): string {
+  if (minutes < 1) return `${Math.ceil(minutes * 60)} s`;
+  if (minutes < 120) return `${Math.ceil(minutes)} min`;
+  return `${(minutes / 60).toFixed(1)} h`;
+}
+
+export function formatEstimate(estimate: Estimate, ratePerMinute: number): string {
+  const lines = [
+    `rows:            ${estimate.rows}`,
+    `invalid rows:    ${estimate.invalidRows}${estimate.invalidRows > 0 ? ' (written as invalid_input, not sent)' : ''}`,
+    `unique items:    ${estimate.uniqueItems} (${estimate.duplicates} duplicates answered from the same request)`,
+    `components:      ${estimate.components}`,
+    `requests:        ${estimate.requests}`,
+    `expected time:   ${duration(estimate.expectedMinutes)} at ${ratePerMinute} components/min`,
+    `expected cost:   ${estimate.expectedCostUsd.toFixed(2)} USD at list price (204 sections are not charged)`,
+    ...estimate.invalidExamples.map((example) => `  row ${example.row}: ${example.reason}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { truncate } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { QueryTarget } from '../cli/query-target.js';
+import { fixedParams } from '../cli/run-query.js';
+import { UsageError } from '../errors/index.js';
+import { scanOutputTail } from './output-tail.js';
+import { identifyInput, readRunState, resumeMismatch, settingsDigest, statePathFor, type RunState } from './run-state.js';
+import type { BatchOptions } from './batch-command.js';
+
+export interface OutputPlan {
+  /** Append to the existing output instead of starting it. */
+  append: boolean;
+  /** The first row to send: rows before it are in the output already. */
+  startRow: number;
+  /** The run state to keep beside the output (file outputs that can be resumed). */
+  state?: RunState;
+  alreadyComplete: boolean;
+}
+
+function outputFormat(options: BatchOptions): string {
+  if (options.format) return options.format;
+  const extension = extname(options.output ?? '').toLowerCase();
+  return extension === '.json' ? 'json' : extension === '.jsonl' || extension === '.ndjson' ? 'jsonl' : 'csv';
+}
+
+/**
+ * Where the output starts. A CSV or JSONL file output from a file input is resumable: its run
+ * state is kept beside it. With --resume and an existing output, the run continues after the
+ * last complete record (a torn one is cut off) if the input and the options are the same.
+ */
+export async function planOutput(
+  target: QueryTarget,
+  options: BatchOptions,
+  shape: { inputColumns: readonly string[]; metaColumn: string | undefined; sections: readonly string[] },
+): Promise<OutputPlan> {
+  const fresh: OutputPlan = { append: false, startRow: 1, alreadyComplete: false };
+  const format = outputFormat(options);
+  const resumable = options.output !== undefined && options.output !== '-' && options.input !== '-' && format !== 'json';
+  if (options.resume && !resumable) {
+    throw new UsageError('--resume needs --input FILE and --output FILE in CSV or JSONL (a JSON array cannot be appended to)');
+  }
+  if (!resumable) return fresh;
+
+  const settings = settingsDigest({
+    path: target.path,
+    query: target.query,
+    sections: shape.sections,
+    params: fixedParams(target, options),
+    map: options.map ?? {},
+    metaColumn: shape.metaColumn ?? null,
+    columns: shape.inputColumns,
+    format,
+    excel: Boolean(options.excel),
+  });
+  const input = await identifyInput(options.input);
+  const state: RunState = { version: 1, settings, input, complete: false };
+  const output = options.output!;
+  if (!options.resume || !existsSync(output)) return { ...fresh, state };
+
+  const previous = await readRunState(output);
+  if (!previous) {
+    throw new UsageError(`cannot resume: ${output} has no run state (${statePathFor(output)}); remove it, or run without --resume to overwrite it`);
+  }
+  const mismatch = resumeMismatch(previous, settings, input);
+  if (mismatch) throw new UsageError(`cannot resume ${output}: ${mismatch}; run without --resume to start over`);
+  if (previous.complete) return { ...fresh, state, alreadyComplete: true };
+
+  const tail = await scanOutputTail(output, format as 'csv' | 'jsonl');
+  await truncate(output, tail.completeBytes);
+  if (!tail.hasHeader) return { ...fresh, state };
+  return { append: true, startRow: tail.records + 1, state, alreadyComplete: false };
+}
