@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { chunkForRow, Deduplicator } from '../../src/batching/deduplicator.js';
+import type { SendableItem } from '../../src/batching/batch.js';
+
+const row = (n: number, item: Record<string, string>): SendableItem => ({ row: n, columns: {}, item });
+
+describe('Deduplicator', () => {
+  it('sends an item once and attaches later identical rows to it, whatever their meta', () => {
+    const dedupe = new Deduplicator(10);
+    const first = dedupe.decide(row(1, { address: '1 Main St', zipcode: '21201', meta: 'a' }));
+    expect(first.kind).toBe('send');
+    expect(dedupe.decide(row(2, { address: '1 Main St', zipcode: '21201', meta: 'b' })).kind).toBe('joined');
+    expect(dedupe.decide(row(3, { address: '2 Main St', zipcode: '21201' })).kind).toBe('send');
+    expect(first.kind === 'send' && first.pending.duplicates.map((d) => d.row)).toEqual([2]);
+    expect(dedupe.saved).toBe(1);
+  });
+
+  it('reuses answers for the most recent distinct items only', () => {
+    const dedupe = new Deduplicator(1);
+    for (const address of ['A', 'B']) {
+      const decision = dedupe.decide(row(1, { address }));
+      if (decision.kind === 'send') dedupe.settle(decision.pending, { chunk: { address }, status: 'ok' });
+    }
+    expect(dedupe.decide(row(3, { address: 'B' })).kind).toBe('answered');
+    expect(dedupe.decide(row(4, { address: 'A' })).kind).toBe('send');
+  });
+
+  it('does not remember failures: a later identical row is sent again', () => {
+    const dedupe = new Deduplicator(10);
+    const decision = dedupe.decide(row(1, { address: 'A' }));
+    if (decision.kind === 'send') dedupe.settle(decision.pending, undefined);
+    expect(dedupe.decide(row(2, { address: 'A' })).kind).toBe('send');
+  });
+
+  it("echoes each row's own meta, in the service's member order", () => {
+    const chunk = { address_info: {}, meta: 'a', 'property/value': {} };
+    expect(Object.keys(chunkForRow(chunk, row(2, { address: 'A', meta: 'b' })))).toEqual(['address_info', 'meta', 'property/value']);
+    expect(chunkForRow(chunk, row(2, { address: 'A', meta: 'b' })).meta).toBe('b');
+    expect('meta' in chunkForRow(chunk, row(2, { address: 'A' }))).toBe(false);
+  });
+});
