@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ENDPOINTS, findEndpoint, suggestEndpoints } from '../../src/catalog/index.js';
+
+const SPEC = fileURLToPath(new URL('../../../shared/spec/service-api.md', import.meta.url));
+
+/** Every `level/target` named in an endpoint heading (#### ...) of the spec. */
+function specEndpoints(): string[] {
+  const headings = readFileSync(SPEC, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('#### '));
+  return headings.flatMap((heading) => heading.match(/\b(property|block)\/[a-z_]+/g) ?? []);
+}
+
+describe('endpoint catalog', () => {
+  it('has every endpoint of the spec, and nothing the spec does not name', () => {
+    const named = new Set(specEndpoints());
+    expect(named.size).toBe(29 + 10);
+    for (const name of named) expect(findEndpoint(name), name).toBeDefined();
+    const blockForms = ENDPOINTS.filter((endpoint) => endpoint.mirrors).map((endpoint) => endpoint.name);
+    expect(ENDPOINTS.map((endpoint) => endpoint.name).filter((name) => !named.has(name))).toEqual(blockForms);
+  });
+
+  it('offers the property-level form of every block target, with the same result shape', () => {
+    for (const block of ENDPOINTS.filter((endpoint) => endpoint.level === 'block')) {
+      const form = findEndpoint(`property/block_${block.target}`);
+      expect(form?.result).toEqual(block.result);
+      expect(form?.level).toBe('property');
+    }
+  });
+
+  it('carries the parameter rules of the spec', () => {
+    const adjusted = findEndpoint('property/value_details_adjusted')!;
+    expect(adjusted.requireOneOf).toEqual(['add_beds', 'add_baths', 'add_sqft', 'add_pools']);
+    expect(adjusted.params.find((p) => p.name === 'add_pools')?.allowed).toEqual([1]);
+    expect(adjusted.params.find((p) => p.name === 'add_baths')?.step).toBe(0.5);
+    expect(findEndpoint('property/value_hpi_adjusted')!.params.find((p) => p.name === 'adjust_to_date')?.firstOfMonth).toBe(true);
+    expect(findEndpoint('block/hcri')!.params[0]?.enum).toEqual(['SFD', 'TH', 'CND', 'INC', 'MFH']);
+  });
+
+  it('finds endpoints by kebab-case and versioned names and suggests near misses', () => {
+    expect(findEndpoint('property/value-within-block')?.name).toBe('property/value_within_block');
+    expect(findEndpoint('v2/block/crime')?.name).toBe('block/crime');
+    expect(suggestEndpoints('property/valeu')).toContain('property/value');
+  });
+});
