@@ -1,0 +1,45 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/run-main.js';
+
+describe('propdata config', () => {
+  it('stores settings, masks the secret in list and get, and unsets', async () => {
+    const env = { PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')) };
+    expect((await runMain(['config', 'set', 'key', 'my-key'], { env })).code).toBe(0);
+    expect((await runMain(['config', 'set', 'secret', 'very-secret-1234'], { env })).code).toBe(0);
+    const list = await runMain(['config', 'list'], { env });
+    expect(list.stdout).toContain('key=my-key');
+    expect(list.stdout).toContain('secret=****34');
+    expect(list.stdout).not.toContain('very-secret');
+    expect((await runMain(['config', 'get', 'secret'], { env })).stdout).not.toContain('very-secret');
+    expect((await runMain(['config', 'path'], { env })).stdout).toContain(env.PROPDATA_CONFIG_DIR);
+    await runMain(['config', 'unset', 'key'], { env });
+    expect((await runMain(['config', 'get', 'key'], { env })).code).toBe(1);
+  });
+
+  it('refuses unknown settings and insecure base URLs (exit 2)', async () => {
+    const env = { PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')) };
+    expect((await runMain(['config', 'set', 'colour', 'red'], { env })).code).toBe(2);
+    const insecure = await runMain(['config', 'set', 'base-url', 'http://api.example.com'], { env });
+    expect(insecure.code).toBe(2);
+    expect(insecure.stderr).toMatch(/refusing plain http/);
+  });
+
+  it('uses flags over environment over stored config', async () => {
+    const env = { PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')) };
+    await runMain(['config', 'set', 'base-url', 'http://127.0.0.1:9'], { env });
+    // Nothing listens on port 9: the error names the URL that was chosen.
+    const stored = await runMain(['property', 'value', '--slug', 'a', '--key', 'k', '--secret', 's', '--max-retries', '0'], { env });
+    expect(stored.stderr).toMatch(/could not reach/);
+    const fromEnv = await runMain(['property', 'value', '--slug', 'a', '--max-retries', '0'], {
+      env: { ...env, PROPDATA_API_KEY: 'k', PROPDATA_API_SECRET: 's', PROPDATA_BASE_URL: 'http://api.example.com' },
+    });
+    expect(fromEnv.stderr).toMatch(/refusing plain http to api.example.com/);
+    const fromFlag = await runMain(['property', 'value', '--slug', 'a', '--base-url', 'http://10.1.1.1', '--max-retries', '0'], {
+      env: { ...env, PROPDATA_API_KEY: 'k', PROPDATA_API_SECRET: 's', PROPDATA_BASE_URL: 'http://api.example.com' },
+    });
+    expect(fromFlag.stderr).toMatch(/refusing plain http to 10.1.1.1/);
+  });
+});
