@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
+const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
+
+/** The compiled CLI as a user runs it (npm test builds dist/ first). */
+async function propdata(args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('bin/propdata.js', () => {
+  it('answers the README main command against the sandbox', async () => {
+    const result = await propdata(['property', 'value', '--address', '43 Valmonte Plaza', '--zipcode', '90274', '--sandbox']);
+    expect(result.code).toBe(0);
+    const chunks = JSON.parse(result.stdout);
+    expect(chunks[0]['property/value'].result.value.price_mean).toBeGreaterThan(0);
+    expect(result.stderr).toMatch(/synthetic/);
+  });
+
+  it('enriches the sample file, one row per input row', async () => {
+    const output = join(mkdtempSync(join(tmpdir(), 'propdata-bin-')), 'out.csv');
+    const result = await propdata(['property', 'value', '--input', join(SAMPLES, 'addresses.csv'), '--output', output, '--sandbox']);
+    const inputRows = readFileSync(join(SAMPLES, 'addresses.csv'), 'utf8').trim().split('\n').length - 1;
+    const outputRows = readFileSync(output, 'utf8').trim().split('\n').length - 1;
+    expect([0, 3]).toContain(result.code);
+    expect(outputRows).toBe(inputRows);
+    expect(result.stderr).toMatch(/\d+ ok/);
+  });
+
+  it('exits 2 with one line for a usage error', async () => {
+    const result = await propdata(['property', 'value', '--zipcode', '90274', '--sandbox']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
