@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { runMain } from '../helpers/run-main.js';
+
+const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
+let sandbox: RunningSandbox;
+let env: Record<string, string>;
+let dir: string;
+let input: string;
+let reference: Buffer;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ rateLimits: [], credit: 1_000_000, latencyMs: [5, 25] });
+  env = { PROPDATA_BASE_URL: sandbox.url, PROPDATA_API_KEY: sandbox.key, PROPDATA_API_SECRET: sandbox.secret };
+  dir = mkdtempSync(join(tmpdir(), 'propdata-resume-'));
+  const lines = ['address,zipcode,meta'];
+  for (let i = 1; i <= 400; i++) lines.push(`${i} Resume Rd,21${String(i % 7).padStart(3, '0')},m${i}`);
+  input = join(dir, 'in.csv');
+  writeFileSync(input, `${lines.join('\n')}\n`);
+  const out = join(dir, 'reference.csv');
+  const result = await runMain(['property', 'value', '-i', input, '-o', out, '--batch-size', '5', '--concurrency', '2', '-q'], { env });
+  expect(result.code).toBe(0);
+  reference = readFileSync(out);
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+/** Starts the compiled CLI and kills it with `signal` once its output has some records. */
+function runAndKill(output: string, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2'], {
+      env: { ...process.env, ...env },
+    });
+    let stderr = '';
+    child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
+    const poll = setInterval(() => {
+      if (existsSync(output) && statSync(output).size > 4_000) {
+        clearInterval(poll);
+        child.kill(signal);
+      }
+    }, 5);
+    child.on('exit', (code) => {
+      clearInterval(poll);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe('--resume', () => {
+  it('after kill -9, continues and produces a file identical to an uninterrupted run', async () => {
+    const output = join(dir, 'killed.csv');
+    await runAndKill(output, 'SIGKILL');
+    expect(readFileSync(output).length).toBeLessThan(reference.length);
+    const resumed = await runMain(['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2', '--resume', '-q'], { env });
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(output).equals(reference)).toBe(true);
+  });
+
+  it('after Ctrl-C, exits 130 with a whole file and the command that resumes', async () => {
+    const output = join(dir, 'interrupted.csv');
+    const { code, stderr } = await runAndKill(output, 'SIGINT');
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/--resume/);
+    const partial = readFileSync(output, 'utf8');
+    expect(partial.endsWith('\n')).toBe(true);
+    expect(reference.toString().startsWith(partial)).toBe(true);
+    const resumed = await runMain(['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2', '--resume', '-q'], { env });
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(output).equals(reference)).toBe(true);
+  });
+
+  it('refuses to resume with a different endpoint or input, and says nothing is left on a complete file', async () => {
+    const output = join(dir, 'reference.csv');
+    const other = await runMain(['property', 'rental_value', '-i', input, '-o', output, '--resume'], { env });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/cannot resume.*differ/);
+    const done = await runMain(['property', 'value', '-i', input, '-o', output, '--batch-size', '50', '--resume'], { env });
+    expect(done.code).toBe(0);
+    expect(done.stderr).toMatch(/nothing to resume/);
+    expect(readFileSync(output).equals(reference)).toBe(true);
+  });
+});
