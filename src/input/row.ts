@@ -1,11 +1,17 @@
 /** One record read from the input, before any validation. */
 export interface InputRow {
-  /** 1-based record number in the input, header excluded: what `_row` reports. */
+  /** 1-based record number in the input, header and blank lines excluded: what `_row` reports. */
   row: number;
   /** The original columns, names and values verbatim and in input order. */
   columns: Record<string, unknown>;
-  /** Set when the line could not be read as a record at all (a JSONL line that is not an object). */
+  /**
+   * Set when the line could not be read as a record (a JSONL line that is not an object, a CSV row
+   * with the wrong number of fields, bytes that are not UTF-8). Says what is wrong and what to do,
+   * without the row number: the preparer adds `row N (line L):`.
+   */
   readError?: string;
+  /** 1-based physical line where the record starts, when the reader knows it (for messages). */
+  line?: number;
 }
 
 /** A row ready for the pipeline: either a request item or the reason it cannot be sent. */

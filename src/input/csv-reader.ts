@@ -1,0 +1,195 @@
+import type { Readable } from 'node:stream';
+import { CsvError, parse, type Info } from 'csv-parse';
+import { InputError } from '../errors/index.js';
+import { hasInvalidUtf8, NOT_UTF8 } from './encoding.js';
+import { quietly, type InputSource } from './input-source.js';
+import type { InputRow } from './row.js';
+
+/**
+ * A record bigger than this is not a real row: almost always a quote that never closes, which
+ * would otherwise make the parser swallow the rest of a huge file into memory.
+ */
+const MAX_RECORD_BYTES = 32 * 1024 * 1024;
+
+interface RawRecord {
+  fields: string[];
+  /** 1-based line where the record starts. */
+  line: number;
+}
+
+interface ParsedRecord {
+  record: string[];
+  info: Info;
+}
+
+/** `\r\n` inside a quoted field: csv-parse counts it as two lines, we count one. */
+function quotedCrlfCount(fields: readonly string[]): number {
+  let count = 0;
+  for (const field of fields) {
+    if (!field.includes('\r')) continue;
+    for (let at = field.indexOf('\r\n'); at !== -1; at = field.indexOf('\r\n', at + 2)) count += 1;
+  }
+  return count;
+}
+
+function isBlank(fields: readonly string[]): boolean {
+  return fields.length === 1 && fields[0]!.trim() === '';
+}
+
+function csvFailure(error: unknown, line: number, row: number): InputError {
+  if (error instanceof CsvError && error.code === 'CSV_QUOTE_NOT_CLOSED') {
+    return new InputError(
+      'E_CSV_UNCLOSED_QUOTE',
+      `line ${line}: a quoted field opened in this record is never closed (row ${row}); close the quote, ` +
+        'or write a quote inside a quoted field as two quotes (""). Rows before it were processed.',
+      { line, record: row, cause: error },
+    );
+  }
+  if (error instanceof CsvError && error.code === 'CSV_MAX_RECORD_SIZE') {
+    return new InputError(
+      'E_CSV_RECORD_TOO_LARGE',
+      `line ${line}: the record starting here is longer than ${MAX_RECORD_BYTES / 1024 / 1024} MB (row ${row}); ` +
+        'this is usually a quote that is never closed. Rows before it were processed.',
+      { line, record: row, cause: error },
+    );
+  }
+  if (error instanceof CsvError) {
+    return new InputError('E_CSV_UNREADABLE', `line ${line}: cannot read the CSV (${error.message})`, {
+      line,
+      record: row,
+      cause: error,
+    });
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new InputError('E_INPUT_READ', `cannot read the input: ${detail}`, { line, record: row, cause: error });
+}
+
+/**
+ * csv-parse records with the line each starts on, blank lines skipped. We drive the parser chunk
+ * by chunk instead of iterating the stream: a stream's async iterator drops records still
+ * buffered when the parser fails at the end (unclosed quote), and the rows before the failure
+ * must reach the output. Reading the next chunk only once the previous one's records are consumed
+ * keeps memory bounded by one chunk.
+ */
+async function* csvRecords(source: Readable, delimiter: string): AsyncGenerator<RawRecord> {
+  const parser = parse({
+    bom: true,
+    delimiter,
+    relax_column_count: true,
+    // A quote inside an unquoted field (12" pipe) is a character, not a syntax error.
+    relax_quotes: true,
+    // Blank lines come through as records so that csv-parse's line count stays ours to correct.
+    skip_empty_lines: false,
+    info: true,
+    max_record_size: MAX_RECORD_BYTES,
+  });
+  const ready: ParsedRecord[] = [];
+  let failure: unknown;
+  parser.on('data', (parsed: ParsedRecord) => ready.push(parsed));
+  parser.on('error', (error: unknown) => (failure ??= error));
+  const ended = new Promise<void>((resolve) => {
+    parser.on('end', resolve);
+    parser.on('close', resolve);
+  });
+
+  let lastEnd = 0;
+  let crlfOvercount = 0;
+  let records = 0;
+  function* drain(): Generator<RawRecord> {
+    for (let i = 0; i < ready.length; i++) {
+      const { record, info } = ready[i]!;
+      crlfOvercount += quotedCrlfCount(record);
+      const line = lastEnd + 1;
+      lastEnd = info.lines - crlfOvercount;
+      if (isBlank(record)) continue;
+      records += 1;
+      yield { fields: record, line };
+    }
+    ready.length = 0;
+  }
+  const fail = () => csvFailure(failure, lastEnd + 1, records);
+
+  try {
+    try {
+      for await (const chunk of source) {
+        await new Promise<void>((resolve) => parser.write(chunk, () => resolve()));
+        yield* drain();
+        if (failure !== undefined) throw fail();
+      }
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      failure ??= error;
+      throw fail();
+    }
+    parser.end();
+    await ended;
+    yield* drain();
+    if (failure !== undefined) throw fail();
+  } finally {
+    parser.destroy();
+  }
+}
+
+/** Empty header cells (a trailing comma from a spreadsheet) get a name so they can round-trip. */
+function headerNames(fields: readonly string[], line: number): string[] {
+  const names = fields.map((name, i) => (name.trim() === '' ? `column_${i + 1}` : name));
+  const seen = new Map<string, number>();
+  names.forEach((name, i) => {
+    const earlier = seen.get(name);
+    // Columns must round-trip to the output by name, and a record cannot hold two values under
+    // one name: a duplicate is fatal rather than silently renamed or dropped.
+    if (earlier !== undefined) {
+      throw new InputError(
+        'E_CSV_DUPLICATE_COLUMN',
+        `line ${line}: the header names column "${name}" twice (columns ${earlier + 1} and ${i + 1}); ` +
+          'rename one so every column has its own name',
+        { line },
+      );
+    }
+    seen.set(name, i);
+  });
+  return names;
+}
+
+function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow {
+  const columns: Record<string, unknown> = {};
+  const { fields } = raw;
+  let readError: string | undefined;
+  for (let i = 0; i < header.length; i++) {
+    const value = fields[i] ?? '';
+    if (readError === undefined && hasInvalidUtf8(value)) readError = NOT_UTF8;
+    columns[header[i]!] = value;
+  }
+  if (fields.length !== header.length) {
+    readError =
+      `expected ${header.length} fields as in the header, got ${fields.length}; ` +
+      'quote fields that contain the delimiter, or add the missing fields';
+  }
+  return readError === undefined ? { row, line: raw.line, columns } : { row, line: raw.line, columns, readError };
+}
+
+/**
+ * CSV with a header row. Rows are numbered from 1 after the header, blank lines not counted.
+ * Rows with the wrong number of fields and rows with bytes that are not UTF-8 come through with
+ * `readError`; an unclosed quote, a duplicate column name or an empty input are fatal
+ * (InputError), after the rows before them.
+ */
+export function readCsv(source: Readable, options: { delimiter?: string } = {}): InputSource {
+  const records = csvRecords(source, options.delimiter ?? ',');
+  const columns = quietly(
+    (async () => {
+      const first = await records.next();
+      if (first.done) throw new InputError('E_INPUT_EMPTY', 'input is empty: expected a header row');
+      return headerNames(first.value.fields, first.value.line);
+    })(),
+  );
+  async function* rows(): AsyncGenerator<InputRow> {
+    const header = await columns;
+    let row = 0;
+    for await (const raw of { [Symbol.asyncIterator]: () => records }) {
+      row += 1;
+      yield toRow(header, raw, row);
+    }
+  }
+  return { columns, rows: rows() };
+}

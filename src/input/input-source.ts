@@ -1,0 +1,21 @@
+import type { InputRow } from './row.js';
+
+export type InputFormat = 'csv' | 'jsonl';
+
+/**
+ * What a reader offers: the column names (needed by the output writer before the first row) and
+ * the rows, read lazily. `columns` settles before `rows` yields anything.
+ */
+export interface InputSource {
+  columns: Promise<string[]>;
+  rows: AsyncIterable<InputRow>;
+}
+
+/**
+ * A promise a caller may never await (it only iterates rows, which rethrow the same error): mark
+ * it handled so a fatal input error is not also reported as an unhandled rejection.
+ */
+export function quietly<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}

@@ -1,0 +1,120 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { InputError } from '../errors/index.js';
+import { hasInvalidUtf8, NOT_UTF8 } from './encoding.js';
+import { quietly, type InputSource } from './input-source.js';
+import type { InputRow } from './row.js';
+
+/** Enough for any real record layout; a file with more distinct keys is not a table. */
+const MAX_SCANNED_KEYS = 10_000;
+const MAX_PARSE_DETAIL = 100;
+
+interface Line {
+  text: string;
+  /** 1-based physical line number. */
+  number: number;
+}
+
+/** Non-blank lines, BOM stripped. readline splits on LF, CRLF and CR alike. */
+async function* nonBlankLines(source: Readable): AsyncGenerator<Line> {
+  const lines = createInterface({ input: source, crlfDelay: Infinity });
+  let number = 0;
+  try {
+    for await (const raw of lines) {
+      number += 1;
+      const text = number === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+      if (text.trim() !== '') yield { text, number };
+    }
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new InputError('E_INPUT_READ', `cannot read the input: ${detail}`, { line: number + 1, cause: error });
+  } finally {
+    lines.close();
+  }
+}
+
+function parseObject(text: string): { value?: Record<string, unknown>; problem?: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    const short = detail.length > MAX_PARSE_DETAIL ? `${detail.slice(0, MAX_PARSE_DETAIL)}...` : detail;
+    return { problem: `not a JSON object (${short}); write one {...} object per line` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+    return { problem: `not a JSON object (found ${kind}); write one {...} object per line` };
+  }
+  return { value: value as Record<string, unknown> };
+}
+
+function toRow(line: Line, row: number): InputRow {
+  const { value, problem } = parseObject(line.text);
+  const readError = problem ?? (hasInvalidUtf8(line.text) ? NOT_UTF8 : undefined);
+  const columns = value ?? {};
+  return readError === undefined ? { row, line: line.number, columns } : { row, line: line.number, columns, readError };
+}
+
+/**
+ * JSON Lines: one object per line; blank lines are skipped and not counted, so `row` is the
+ * record number. A line that is not an object becomes a row with `readError`, never a crash.
+ *
+ * Columns: the given ones (a pre-scan of a regular file, see scanJsonlKeys), else the keys of
+ * the first object, in order. From stdin only the first object can be seen before output starts,
+ * so keys that first appear in later objects are not output columns.
+ */
+export function readJsonl(source: Readable, options: { columns?: Promise<string[]> } = {}): InputSource {
+  const lines = nonBlankLines(source);
+  let first: InputRow | undefined;
+  const columns = quietly(
+    options.columns ??
+      (async () => {
+        const next = await lines.next();
+        if (next.done) return [];
+        first = toRow(next.value, 1);
+        return Object.keys(first.columns);
+      })(),
+  );
+  async function* rows(): AsyncGenerator<InputRow> {
+    await columns;
+    let row = 0;
+    if (first) {
+      row += 1;
+      yield first;
+      first = undefined;
+    }
+    for await (const line of { [Symbol.asyncIterator]: () => lines }) {
+      row += 1;
+      yield toRow(line, row);
+    }
+  }
+  return { columns, rows: rows() };
+}
+
+/**
+ * The union of the keys of every object in a JSONL file, in first-seen order: one streaming pass
+ * before the run, holding only the key names. Lines that are not objects are skipped here; the
+ * reader reports them as rows.
+ */
+export async function scanJsonlKeys(path: string): Promise<string[]> {
+  const keys = new Set<string>();
+  for await (const line of nonBlankLines(createReadStream(path))) {
+    const { value } = parseObject(line.text);
+    if (!value) continue;
+    for (const key in value) {
+      if (keys.has(key)) continue;
+      if (keys.size >= MAX_SCANNED_KEYS) {
+        throw new InputError(
+          'E_JSONL_TOO_MANY_KEYS',
+          `line ${line.number}: the objects use more than ${MAX_SCANNED_KEYS} different keys; ` +
+            'JSONL input must be a table (objects with the same few keys)',
+          { line: line.number },
+        );
+      }
+      keys.add(key);
+    }
+  }
+  return [...keys];
+}

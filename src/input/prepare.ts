@@ -1,0 +1,205 @@
+import {
+  checkIdentifier, checkParam, checkRequireOneOf, LEVEL_SPECS, paramValue,
+  type Endpoint, type Identifier, type Level, type Param,
+} from '../catalog/index.js';
+import { UsageError } from '../errors/index.js';
+import { createColumnResolver, type ColumnSettings } from './columns.js';
+import { cleanText, identifierNormaliser, metaText, type Normaliser } from './normalise.js';
+import type { InputRow, PreparedItem } from './row.js';
+
+export interface PreparePlan {
+  level: Level;
+  /** The endpoint, or the components of an mget: their parameters may come from columns. */
+  endpoints: readonly Endpoint[];
+  /** --param and the named parameter flags: every row gets them unless its own column has a value. */
+  fixedParams: Record<string, string>;
+  map: Record<string, string>;
+  metaColumn?: string;
+}
+
+type Slot =
+  | { kind: 'identifier'; name: string; column: string; identifier: Identifier; normalise: Normaliser }
+  | { kind: 'param'; name: string; column: string; param: Param; fixed: string | number | undefined }
+  | { kind: 'fixed'; name: string; value: string | number }
+  | { kind: 'meta'; name: string; column: string };
+
+/** How one set of columns turns into an item: slots in item key order (sorted, for batching). */
+interface RowPlan {
+  slots: Slot[];
+  /** The level's identifiers that no column feeds: a missing value is then the header's fault. */
+  unfed: Set<string>;
+  columns: readonly string[];
+}
+
+/** A spreadsheet shows long ids as 5.50790001011E+14, and that is what lands in the CSV. */
+const SCIENTIFIC = /^\d(\.\d+)?e\+?\d+$/i;
+const MAX_CACHED_PLANS = 256;
+const MAX_LISTED_COLUMNS = 12;
+
+/** Parameters by name over all the endpoints (an mget's components share client_value and such). */
+function paramsOf(endpoints: readonly Endpoint[]): Map<string, Param> {
+  const params = new Map<string, Param>();
+  for (const endpoint of endpoints) {
+    for (const param of endpoint.params) if (!params.has(param.name)) params.set(param.name, param);
+  }
+  return params;
+}
+
+/** Fixed parameters are checked once, up front: a bad flag would otherwise fail every row. */
+function fixedValues(fixedParams: Record<string, string>, params: Map<string, Param>): Map<string, string | number> {
+  const values = new Map<string, string | number>();
+  for (const [name, raw] of Object.entries(fixedParams)) {
+    const text = cleanText(raw);
+    if (text === undefined) continue;
+    const param = params.get(name);
+    if (!param) {
+      // --param is open-ended (the spec lists no closed set); unknown names travel as given.
+      values.set(name, text);
+      continue;
+    }
+    const problem = checkParam(param, text);
+    if (problem) throw new UsageError(`parameter ${problem}`, 'E_USAGE_PARAM');
+    values.set(name, paramValue(param, text));
+  }
+  return values;
+}
+
+function identifierProblem(identifier: Identifier, value: string): string | undefined {
+  const problem = checkIdentifier(identifier, value);
+  if (problem === undefined || !SCIENTIFIC.test(value)) return problem;
+  return `${problem} (a spreadsheet turned it into a number; format the column as text and export again)`;
+}
+
+function listColumns(columns: readonly string[]): string {
+  const shown = columns.slice(0, MAX_LISTED_COLUMNS).join(', ');
+  return columns.length > MAX_LISTED_COLUMNS ? `${shown}, ...` : shown || 'none';
+}
+
+/**
+ * The preparer: a pure function from an input row to a request item or the reason it cannot be
+ * sent. Column roles are resolved once per distinct set of columns (one header for a CSV), so the
+ * per-row work is reading, normalising and checking the cells that are sent.
+ */
+export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedItem {
+  const spec = LEVEL_SPECS[plan.level];
+  const params = paramsOf(plan.endpoints);
+  const fixed = fixedValues(plan.fixedParams, params);
+  const settings: ColumnSettings = { level: plan.level, params, map: plan.map, metaColumn: plan.metaColumn };
+  const resolve = createColumnResolver(settings);
+  const requiredParams = [...params.values()].filter((param) => param.required);
+  const oneOfEndpoints = plan.endpoints.filter((endpoint) => endpoint.requireOneOf);
+
+  function buildPlan(columns: readonly string[]): RowPlan {
+    const slots: Slot[] = [];
+    const fed = new Set<string>();
+    for (const { column, target } of resolve(columns).assigned) {
+      fed.add(target.name);
+      if (target.kind === 'identifier') {
+        const { identifier } = target;
+        slots.push({ kind: 'identifier', name: target.name, column, identifier, normalise: identifierNormaliser(identifier) });
+      } else if (target.kind === 'param') {
+        slots.push({ kind: 'param', name: target.name, column, param: target.param, fixed: fixed.get(target.name) });
+      } else {
+        slots.push({ kind: 'meta', name: target.name, column });
+      }
+    }
+    for (const [name, value] of fixed) if (!fed.has(name)) slots.push({ kind: 'fixed', name, value });
+    slots.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const unfed = new Set(spec.identifiers.map((identifier) => identifier.name).filter((name) => !fed.has(name)));
+    return { slots, unfed, columns };
+  }
+
+  // CSV rows all share one key list and JSONL rows mostly do: compare with the last one without
+  // allocating, and keep a few plans for inputs whose rows alternate between key sets.
+  let last: RowPlan | undefined;
+  const plans = new Map<string, RowPlan>();
+  function planFor(columns: Record<string, unknown>): RowPlan {
+    if (last) {
+      let i = 0;
+      let same = true;
+      for (const key in columns) {
+        if (last.columns[i] !== key) {
+          same = false;
+          break;
+        }
+        i += 1;
+      }
+      if (same && i === last.columns.length) return last;
+    }
+    const keys = Object.keys(columns);
+    const signature = keys.join('\n');
+    last = plans.get(signature) ?? buildPlan(keys);
+    if (plans.size < MAX_CACHED_PLANS) plans.set(signature, last);
+    return last;
+  }
+
+  function missingIdentifiers(item: Record<string, string | number>, rowPlan: RowPlan): string | undefined {
+    const noColumn = (names: string[]) =>
+      names.every((name) => rowPlan.unfed.has(name))
+        ? ` (no column is recognised as ${names.join(' or ')}; columns: ${listColumns(rowPlan.columns)}; ` +
+          `rename one or use --map COLUMN=${names[0]})`
+        : '';
+    if (spec.rule === 'address-or-slug') {
+      if (item.address !== undefined || item.slug !== undefined) return undefined;
+      return `needs an address or a slug column value${noColumn(['address', 'slug'])}`;
+    }
+    const missing = spec.identifiers.map((identifier) => identifier.name).filter((name) => item[name] === undefined);
+    return missing.length === 0 ? undefined : `needs a ${missing.join(' and a ')} value${noColumn(missing)}`;
+  }
+
+  let current: Record<string, string | number> = {};
+  const present = (name: string) => current[name] !== undefined;
+
+  return (row) => {
+    if (row.readError !== undefined) {
+      const where = row.line === undefined ? `row ${row.row}` : `row ${row.row} (line ${row.line})`;
+      return { row: row.row, columns: row.columns, invalid: `${where}: ${row.readError}` };
+    }
+    const rowPlan = planFor(row.columns);
+    const item: Record<string, string | number> = {};
+    // Allocated only for rows that have something wrong: most rows have nothing to report.
+    let wrong: string[] | undefined;
+    let missing: string[] | undefined;
+    for (const slot of rowPlan.slots) {
+      if (slot.kind === 'fixed') {
+        item[slot.name] = slot.value;
+        continue;
+      }
+      const raw = row.columns[slot.column];
+      if (slot.kind === 'meta') {
+        const value = metaText(raw);
+        if (value !== undefined) item[slot.name] = value;
+      } else if (slot.kind === 'identifier') {
+        const value = slot.normalise(raw);
+        if (value === undefined) continue;
+        const problem = identifierProblem(slot.identifier, value);
+        if (problem === undefined) item[slot.name] = value;
+        else (wrong ??= []).push(problem);
+      } else {
+        const text = cleanText(raw);
+        if (text === undefined) {
+          if (slot.fixed !== undefined) item[slot.name] = slot.fixed;
+          continue;
+        }
+        const problem = checkParam(slot.param, text);
+        if (problem === undefined) item[slot.name] = paramValue(slot.param, text);
+        else (wrong ??= []).push(problem);
+      }
+    }
+
+    const absent = missingIdentifiers(item, rowPlan);
+    if (absent) (missing ??= []).push(absent);
+    for (const param of requiredParams) {
+      if (item[param.name] === undefined) (missing ??= []).push(`needs a ${param.name} value (a column or --param ${param.name}=...)`);
+    }
+    current = item;
+    for (const endpoint of oneOfEndpoints) {
+      const problem = checkRequireOneOf(endpoint, present);
+      if (problem) (missing ??= []).push(problem);
+    }
+    if (!wrong && !missing) return { row: row.row, columns: row.columns, item };
+    const advice = wrong ? 'correct the row or remove it' : 'add one or remove the row';
+    const problems = [...(wrong ?? []), ...(missing ?? [])].join('; ');
+    return { row: row.row, columns: row.columns, invalid: `row ${row.row}: ${problems}; ${advice}` };
+  };
+}
