@@ -1,0 +1,72 @@
+import type { Endpoint } from '../catalog/index.js';
+
+export interface SandboxUsage {
+  components: number;
+  requests: number;
+  /** USD. */
+  charged: number;
+  creditLeft: number;
+  byEndpoint: Record<string, { components: number; charged: number }>;
+}
+
+/** Money is kept in micro-dollars so that thousands of 0.01 charges add up exactly. */
+const MICRO = 1_000_000;
+const toMicro = (usd: number) => Math.round(usd * MICRO);
+const toUsd = (micro: number) => micro / MICRO;
+
+/** The organisation's credit and what it has been charged: list price per delivered section. */
+export class Ledger {
+  private creditMicro: number;
+  private chargedMicro = 0;
+  private components = 0;
+  private requests = 0;
+  private readonly byEndpoint = new Map<string, { components: number; chargedMicro: number }>();
+
+  constructor(creditUsd: number, private readonly prices: Readonly<Record<string, number>>) {
+    this.creditMicro = toMicro(creditUsd);
+  }
+
+  private priceOf(endpoint: Endpoint): number {
+    return toMicro(this.prices[endpoint.name] ?? endpoint.price);
+  }
+
+  /** What the delivered (api_code 0) sections cost at list price. */
+  costOf(delivered: readonly Endpoint[]): number {
+    return delivered.reduce((sum, endpoint) => sum + this.priceOf(endpoint), 0);
+  }
+
+  canAfford(costMicro: number): boolean {
+    return costMicro <= this.creditMicro;
+  }
+
+  /** Records one answered request: every requested section counts as a component, delivered ones are charged. */
+  record(requested: readonly Endpoint[], delivered: readonly Endpoint[]): void {
+    this.requests += 1;
+    this.components += requested.length;
+    for (const endpoint of requested) this.entry(endpoint).components += 1;
+    for (const endpoint of delivered) {
+      const price = this.priceOf(endpoint);
+      this.entry(endpoint).chargedMicro += price;
+      this.chargedMicro += price;
+      this.creditMicro -= price;
+    }
+  }
+
+  private entry(endpoint: Endpoint) {
+    let entry = this.byEndpoint.get(endpoint.name);
+    if (!entry) this.byEndpoint.set(endpoint.name, (entry = { components: 0, chargedMicro: 0 }));
+    return entry;
+  }
+
+  usage(): SandboxUsage {
+    return {
+      components: this.components,
+      requests: this.requests,
+      charged: toUsd(this.chargedMicro),
+      creditLeft: toUsd(this.creditMicro),
+      byEndpoint: Object.fromEntries(
+        [...this.byEndpoint].map(([name, entry]) => [name, { components: entry.components, charged: toUsd(entry.chargedMicro) }]),
+      ),
+    };
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Just enough US geography to make synthetic answers plausible: which state a ZIP belongs to, the
+ * state's FIPS code and rough centre, and a price level so that 902xx California costs more than
+ * Baltimore. Approximations, not reference data.
+ */
+
+interface StateGeo {
+  fips: string;
+  lat: number;
+  lng: number;
+  /** Home-price level relative to the national median. */
+  priceLevel: number;
+}
+
+const geo = (fips: string, lat: number, lng: number, priceLevel: number): StateGeo => ({ fips, lat, lng, priceLevel });
+
+export const STATES: Readonly<Record<string, StateGeo>> = {
+  AL: geo('01', 32.8, -86.8, 0.65), AK: geo('02', 61.4, -150.0, 1.0), AZ: geo('04', 33.7, -111.4, 1.1),
+  AR: geo('05', 34.9, -92.4, 0.6), CA: geo('06', 36.8, -119.4, 2.0), CO: geo('08', 39.0, -105.5, 1.5),
+  CT: geo('09', 41.6, -72.7, 1.1), DE: geo('10', 39.0, -75.5, 1.0), DC: geo('11', 38.9, -77.0, 1.8),
+  FL: geo('12', 28.6, -82.4, 1.1), GA: geo('13', 32.7, -83.4, 0.9), HI: geo('15', 20.8, -156.3, 2.3),
+  ID: geo('16', 44.1, -114.7, 1.2), IL: geo('17', 40.0, -89.2, 0.8), IN: geo('18', 39.9, -86.3, 0.65),
+  IA: geo('19', 42.0, -93.5, 0.65), KS: geo('20', 38.5, -98.4, 0.65), KY: geo('21', 37.5, -85.3, 0.65),
+  LA: geo('22', 31.1, -92.0, 0.65), ME: geo('23', 45.4, -69.2, 1.0), MD: geo('24', 39.0, -76.8, 1.1),
+  MA: geo('25', 42.3, -71.8, 1.7), MI: geo('26', 44.3, -85.4, 0.7), MN: geo('27', 46.3, -94.3, 0.9),
+  MS: geo('28', 32.7, -89.7, 0.55), MO: geo('29', 38.4, -92.5, 0.7), MT: geo('30', 47.0, -109.6, 1.2),
+  NE: geo('31', 41.5, -99.8, 0.7), NV: geo('32', 39.3, -116.6, 1.2), NH: geo('33', 43.7, -71.6, 1.2),
+  NJ: geo('34', 40.2, -74.7, 1.4), NM: geo('35', 34.4, -106.1, 0.85), NY: geo('36', 42.9, -75.5, 1.3),
+  NC: geo('37', 35.6, -79.4, 0.9), ND: geo('38', 47.5, -100.5, 0.7), OH: geo('39', 40.3, -82.8, 0.65),
+  OK: geo('40', 35.6, -97.5, 0.6), OR: geo('41', 44.0, -120.6, 1.4), PA: geo('42', 40.9, -77.8, 0.8),
+  RI: geo('44', 41.7, -71.5, 1.2), SC: geo('45', 33.9, -80.9, 0.85), SD: geo('46', 44.4, -100.2, 0.8),
+  TN: geo('47', 35.9, -86.4, 0.9), TX: geo('48', 31.5, -99.3, 0.9), UT: geo('49', 39.3, -111.7, 1.4),
+  VT: geo('50', 44.1, -72.7, 1.1), VA: geo('51', 37.5, -78.8, 1.1), WA: geo('53', 47.4, -120.5, 1.6),
+  WV: geo('54', 38.6, -80.6, 0.5), WI: geo('55', 44.6, -89.9, 0.8), WY: geo('56', 43.0, -107.5, 1.0),
+  AS: geo('60', -14.3, -170.7, 0.5), GU: geo('66', 13.4, 144.8, 0.9), MP: geo('69', 15.2, 145.7, 0.6),
+  PR: geo('72', 18.2, -66.5, 0.45), VI: geo('78', 18.3, -64.9, 0.8),
+};
+
+const STATE_BY_FIPS = new Map(Object.entries(STATES).map(([code, state]) => [state.fips, code]));
+
+/** First three ZIP digits, inclusive ranges, to state. */
+const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
+  [6, 9, 'PR'], [10, 27, 'MA'], [28, 29, 'RI'], [30, 38, 'NH'], [39, 49, 'ME'], [50, 54, 'VT'], [55, 55, 'MA'],
+  [56, 59, 'VT'], [60, 69, 'CT'], [70, 89, 'NJ'], [100, 149, 'NY'], [150, 196, 'PA'], [197, 199, 'DE'],
+  [200, 205, 'DC'], [206, 219, 'MD'], [220, 246, 'VA'], [247, 268, 'WV'], [270, 289, 'NC'], [290, 299, 'SC'],
+  [300, 319, 'GA'], [320, 349, 'FL'], [350, 369, 'AL'], [370, 385, 'TN'], [386, 397, 'MS'], [398, 399, 'GA'],
+  [400, 427, 'KY'], [430, 459, 'OH'], [460, 479, 'IN'], [480, 499, 'MI'], [500, 528, 'IA'], [530, 549, 'WI'],
+  [550, 567, 'MN'], [569, 569, 'DC'], [570, 577, 'SD'], [580, 588, 'ND'], [590, 599, 'MT'], [600, 629, 'IL'],
+  [630, 658, 'MO'], [660, 679, 'KS'], [680, 693, 'NE'], [700, 714, 'LA'], [716, 729, 'AR'], [730, 749, 'OK'],
+  [750, 799, 'TX'], [800, 816, 'CO'], [820, 831, 'WY'], [832, 838, 'ID'], [840, 847, 'UT'], [850, 865, 'AZ'],
+  [870, 884, 'NM'], [885, 885, 'TX'], [889, 898, 'NV'], [900, 961, 'CA'], [967, 968, 'HI'], [969, 969, 'GU'],
+  [970, 979, 'OR'], [980, 994, 'WA'], [995, 999, 'AK'],
+];
+
+/** Places the synthetic data should recognise by name, and their price premium over the state level. */
+const KNOWN_ZIP3: Readonly<Record<string, { city: string; premium: number }>> = {
+  '100': { city: 'New York', premium: 2.0 },
+  '021': { city: 'Boston', premium: 1.3 },
+  '212': { city: 'Baltimore', premium: 0.55 },
+  '482': { city: 'Detroit', premium: 0.45 },
+  '606': { city: 'Chicago', premium: 1.2 },
+  '900': { city: 'Los Angeles', premium: 1.2 },
+  '902': { city: 'Palos Verdes Estates', premium: 1.9 },
+  '941': { city: 'San Francisco', premium: 1.7 },
+  '981': { city: 'Seattle', premium: 1.3 },
+};
+
+const TOWN_NAMES = [
+  'Springfield', 'Fairview', 'Riverside', 'Franklin', 'Greenville', 'Madison', 'Clinton', 'Georgetown', 'Salem',
+  'Oak Park', 'Lakewood', 'Centerville', 'Ashland', 'Milton', 'Dover', 'Hudson', 'Marion', 'Newport', 'Bristol',
+  'Oxford', 'Kingston', 'Burlington', 'Manchester', 'Chester', 'Jackson', 'Arlington', 'Winchester', 'Auburn',
+];
+
+export function stateOfZip(zip: string): string | undefined {
+  const zip3 = Number(zip.slice(0, 3));
+  return ZIP3_RANGES.find(([from, to]) => zip3 >= from && zip3 <= to)?.[2];
+}
+
+export function stateOfFips(fips: string): string | undefined {
+  return STATE_BY_FIPS.get(fips.slice(0, 2));
+}
+
+/** The postal city of a synthetic ZIP: a known city for a few ZIP3s, else a common town name. */
+export function cityOfZip(zip: string, pick: (count: number) => number): string {
+  return KNOWN_ZIP3[zip.slice(0, 3)]?.city ?? TOWN_NAMES[pick(TOWN_NAMES.length)]!;
+}
+
+/** A ZIP inside the state for a city given without one: a known ZIP3 when the city is known there. */
+export function zipForCity(city: string, state: string, pick: (count: number) => number): string | undefined {
+  const known = Object.entries(KNOWN_ZIP3).find(
+    ([zip3, place]) => place.city.toLowerCase() === city.toLowerCase() && stateOfZip(`${zip3}00`) === state,
+  );
+  const zip3s = known
+    ? [Number(known[0])]
+    : ZIP3_RANGES.filter(([, , code]) => code === state).flatMap(([from, to]) =>
+        Array.from({ length: to - from + 1 }, (_, offset) => from + offset),
+      );
+  if (zip3s.length === 0) return undefined;
+  const zip3 = zip3s[pick(zip3s.length)]!;
+  return `${String(zip3).padStart(3, '0')}${String(pick(100)).padStart(2, '0')}`;
+}
+
+/** Typical home value in dollars for a ZIP in a state, before the per-property spread. */
+export function typicalValue(zip: string | undefined, state: string): number {
+  const premium = zip === undefined ? 1 : (KNOWN_ZIP3[zip.slice(0, 3)]?.premium ?? 1);
+  return 330_000 * (STATES[state]?.priceLevel ?? 1) * premium;
+}

@@ -1,0 +1,55 @@
+import { round } from '../random.js';
+import type { Generated, Rule } from './rule.js';
+
+/** Standard normal quantiles of the 5th to 95th percentiles. */
+const QUANTILES = { 5: -1.645, 25: -0.674, 50: 0, 75: 0.674, 95: 1.645 } as const;
+
+/** A block's distribution around a centre: ordered percentiles, min below, max above, mean near the median. */
+function distribution(rental: boolean): Rule {
+  return (result, context) => {
+    const { random } = context;
+    const centre = context.block.typicalValue * (rental ? 0.0055 : 1) * random.float(0.8, 1.25, 3);
+    const perSqft = centre / random.int(1400, 2200);
+    const spread = random.float(0.12, 0.35, 3);
+    const stats = (prefix: string, middle: number, decimals: number) => {
+      const at = (z: number) => round(middle * (1 + z * spread), decimals);
+      return {
+        [`${prefix}_5`]: at(QUANTILES[5]),
+        [`${prefix}_25`]: at(QUANTILES[25]),
+        [`${prefix}_50`]: at(0),
+        [`${prefix}_75`]: at(QUANTILES[75]),
+        [`${prefix}_95`]: at(QUANTILES[95]),
+        [`${prefix}_min`]: Math.floor(at(QUANTILES[5]) * random.float(0.7, 0.95, 3)),
+        [`${prefix}_max`]: Math.ceil(at(QUANTILES[95]) * random.float(1.05, 1.4, 3)),
+        [`${prefix}_mean`]: round(middle * random.float(0.98, 1.06, 4), 2),
+        [`${prefix}_sd`]: round(middle * spread, 2),
+        [`${prefix}_count`]: random.int(4, 80),
+      };
+    };
+    const sqft = stats('value_sqft', perSqft, 2);
+    sqft.value_sqft_50 = Math.round(sqft.value_sqft_50!);
+    return { property_type: context.params.property_type ?? 'SFD', ...stats('value', centre, 2), ...sqft };
+  };
+}
+
+const superfund: Rule = (result, context) =>
+  Object.fromEntries(
+    Object.entries(result as Record<string, Generated>).map(([ring, sites]) => {
+      const detail = ring === 'within_miles_0' && context.random.chance(0.97) ? [] : sites.detail;
+      return [ring, { count: detail.length, detail }];
+    }),
+  );
+
+export const BLOCK_RULES: Readonly<Record<string, Rule>> = {
+  'block/crime': (result) => ({
+    ...result,
+    all: { ...result.all, incidents: result.property.incidents + result.violent.incidents + result.other.incidents },
+  }),
+  'block/hcri': (result, context) => {
+    const [low, high] = [result.gross_yield_average, result.gross_yield_median].sort((a: number, b: number) => a - b);
+    return { ...result, property_type: context.params.property_type ?? 'SFD', gross_yield_average: high, gross_yield_median: low };
+  },
+  'block/rental_value_distribution': distribution(true),
+  'block/value_distribution': distribution(false),
+  'block/superfund': superfund,
+};

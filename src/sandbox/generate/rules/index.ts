@@ -1,0 +1,10 @@
+import { BLOCK_RULES } from './block.js';
+import { LIEN_RULES } from './liens.js';
+import { RECORD_RULES } from './records.js';
+import type { Rule } from './rule.js';
+import { VALUATION_RULES } from './valuation.js';
+
+export type { Rule, RuleContext } from './rule.js';
+
+/** Consistency rules by catalog endpoint name (block names for the property forms of block targets). */
+export const RULES: Readonly<Record<string, Rule>> = { ...VALUATION_RULES, ...LIEN_RULES, ...RECORD_RULES, ...BLOCK_RULES };

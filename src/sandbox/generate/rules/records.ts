@@ -1,0 +1,101 @@
+import { DATA_DATE, addDays, dayInPast, isoDay } from '../dates.js';
+import { propertyOf, type Generated, type Rule } from './rule.js';
+
+const FLOOD_ZONES: ReadonlyArray<readonly [string, string]> = [
+  ['X', 'Low'], ['X', 'Low'], ['X', 'Low'], ['X', 'Low'], ['X500', 'Moderate'], ['AE', 'High'], ['A', 'High'], ['VE', 'High'],
+];
+
+/** A listing's dates in order (listed, then status change) and its price near the property's value or rent. */
+function listing(rental: boolean): Rule {
+  return (result, context) => {
+    const { facts } = propertyOf(context);
+    const { random } = context;
+    const listed = dayInPast(random, rental ? 1 : 2);
+    const base = rental ? facts.rentMean : facts.valueMean;
+    const step = rental ? 5 : 1000;
+    const updated: Generated = {
+      ...result,
+      listing_date: isoDay(listed),
+      listing_price: Math.round((base * random.float(0.92, 1.12, 3)) / step) * step,
+    };
+    if ('listing_status_date' in result) updated.listing_status_date = isoDay(addDays(listed, random.int(0, 120)));
+    if ('lease_payment_frequency' in result && random.chance(0.9)) updated.lease_payment_frequency = 'Monthly';
+    return updated;
+  };
+}
+
+function sale(record: Generated, valueMean: number, context: Parameters<Rule>[1]) {
+  const sold = dayInPast(context.random, 15, 0.3);
+  const salePrice = Math.round((valueMean * context.random.float(0.55, 1.0, 3)) / 1000) * 1000;
+  return {
+    ...record.sale,
+    list_date: isoDay(addDays(sold, -context.random.int(20, 120))),
+    sale_date: isoDay(sold),
+    list_price: Math.round((salePrice * context.random.float(0.97, 1.08, 3)) / 1000) * 1000,
+    sale_price: salePrice,
+  };
+}
+
+const MAIN_PROPERTY_TYPE = 'Single Family Residential';
+
+export const RECORD_RULES: Readonly<Record<string, Rule>> = {
+  'property/geocode': () => true,
+  'property/census': (result, context) => {
+    const { place } = propertyOf(context);
+    return {
+      ...result,
+      block_group: place.blockId.slice(0, 12),
+      block: place.blockId,
+      fips: place.countyFips,
+      msa_name: place.msa ? result.msa_name ?? `${place.city} Metro Area` : null,
+      msa: place.msa,
+      tract: place.blockId.slice(0, 11),
+      tribal_land: context.random.chance(0.01),
+    };
+  },
+  'property/details': (result, context) => {
+    const property = { ...result.property };
+    if (context.random.chance(0.75)) property.property_type = MAIN_PROPERTY_TYPE;
+    if (property.garage_type_parking === 'None') property.garage_parking_of_cars = 0;
+    return { property, assessment: result.assessment };
+  },
+  'property/details_enhanced': (result, context) => {
+    const { facts } = propertyOf(context);
+    const propertyType = context.random.chance(0.75) ? MAIN_PROPERTY_TYPE : result.public_record.property_type;
+    return {
+      listing_record: { ...result.listing_record, property_type: propertyType, assessment: null, sale: sale(result.listing_record, facts.valueMean, context) },
+      public_record: { ...result.public_record, property_type: propertyType, room_types: null, sale: sale(result.public_record, facts.valueMean, context) },
+    };
+  },
+  'property/fema_disaster_area': (result, context) => {
+    const details = (result.details as Generated[]).map((disaster) => {
+      const start = dayInPast(context.random, 2, 0.1);
+      return {
+        ...disaster,
+        start_date: isoDay(start),
+        declared_date: isoDay(addDays(start, context.random.int(3, 40))),
+        end_date: context.random.chance(0.7) ? null : isoDay(addDays(start, context.random.int(5, 30))),
+      };
+    });
+    return { data_current_to: isoDay(addDays(DATA_DATE, -3)), in_disaster_area: details.length > 0, details };
+  },
+  'property/flood': (result, context) => {
+    const [zone, risk] = context.random.pick(FLOOD_ZONES);
+    return { ...result, zone, flood_risk: risk };
+  },
+  'property/listing_status': listing(false),
+  'property/on_market': listing(false),
+  'property/rental_listing_status': listing(true),
+  'property/rental_on_market': listing(true),
+  'property/school': (result) => ({
+    school: Object.fromEntries(
+      Object.entries(result.school as Record<string, Generated[]>).map(([stage, schools]) => [
+        stage,
+        schools
+          .map((school) => ({ ...school, name: school.name.replace(/\b(Elementary|Middle|High|Academy)\b/, stage[0]!.toUpperCase() + stage.slice(1)), education_level: [stage] }))
+          .sort((a, b) => a.distance_miles - b.distance_miles),
+      ]),
+    ),
+  }),
+};
+

@@ -1,0 +1,151 @@
+import { firstOfMonth, monthsBetween } from '../dates.js';
+import { randomFor, round } from '../random.js';
+import { propertyOf, type Generated, type Rule } from './rule.js';
+
+/** The spec's confidence band: upr = mean * (1 + fsd), lwr = mean * (1 - fsd). */
+const band = (mean: number, fsd: number) => ({
+  price_mean: mean,
+  price_upr: Math.round(mean * (1 + fsd)),
+  price_lwr: Math.round(mean * (1 - fsd)),
+  fsd,
+});
+
+function forecast(months: readonly string[], base: number, annualGrowth: number, step: number): Generated {
+  return Object.fromEntries(
+    months.map((name) => [name, { value: Math.round((base * (1 + annualGrowth) ** (Number(name.slice(6)) / 12)) / step) * step }]),
+  );
+}
+
+const PERCENTILE_BANDS: ReadonlyArray<readonly [number | null, number | null]> = [
+  [null, 5], [5, 25], [25, 50], [50, 75], [75, 95], [95, null],
+];
+
+/** The percentile band containing `percentile`; open-ended bands carry a null bound, as the spec says. */
+function percentileRange(percentile: number) {
+  const [low, high] = PERCENTILE_BANDS.find(([, upper]) => upper === null || percentile < upper)!;
+  const name = low === null ? `<${high}` : high === null ? `>${low}` : `${low}-${high}`;
+  return { name, low, high };
+}
+
+/** Where a caller's figure falls in the block, judged against the property's own figure as the median. */
+function clientPercentile(clientFigure: number, ownFigure: number): number {
+  return Math.max(0, Math.min(99, Math.round(50 + ((clientFigure / ownFigure - 1) / 0.5) * 50)));
+}
+
+function withinBlock(rental: boolean): Rule {
+  return (result, context) => {
+    const { facts } = propertyOf(context);
+    const own = rental ? facts.rentMean : facts.valueMean;
+    const percentile = context.random.int(1, 98);
+    const clientValue = context.params.client_value;
+    const clientSqft = context.params.client_value_sqft;
+    return {
+      property_type: context.random.chance(0.8) ? 'SFD' : result.property_type,
+      service_value_percentile_range: percentileRange(percentile),
+      service_value_sqft_percentile_range: percentileRange(Math.max(0, Math.min(99, percentile + context.random.int(-15, 15)))),
+      client_value_percentile_range: clientValue === undefined ? null : percentileRange(clientPercentile(Number(clientValue), own)),
+      client_value_sqft_percentile_range:
+        clientSqft === undefined ? null : percentileRange(clientPercentile(Number(clientSqft), own / facts.sqft)),
+    };
+  };
+}
+
+/** Combined effect of the requested additions; adjusted_*_to only for the additions sent. */
+const valueDetailsAdjusted: Rule = (_result, context) => {
+  const { facts } = propertyOf(context);
+  const perSqft = facts.valueMean / facts.sqft;
+  const added = (name: string) => (context.params[name] === undefined ? undefined : Number(context.params[name]));
+  const [beds, baths, sqft, pools] = ['add_beds', 'add_baths', 'add_sqft', 'add_pools'].map(added);
+  const adjusted: Record<string, number> = {};
+  let value = facts.valueMean;
+  if (beds !== undefined) {
+    adjusted.adjusted_beds_to = facts.beds + beds;
+    value += beds * perSqft * 140;
+  }
+  if (baths !== undefined) {
+    adjusted.adjusted_baths_to = facts.baths + baths;
+    value += baths * perSqft * 55;
+  }
+  if (sqft !== undefined) {
+    adjusted.adjusted_sqft_to = facts.sqft + sqft;
+    value += sqft * perSqft * 0.7;
+  }
+  if (pools !== undefined) {
+    adjusted.adjusted_pools_to = (facts.pool ? 1 : 0) + pools;
+    value += facts.valueMean * (facts.pool ? 0.01 : 0.04);
+  }
+  return { adjusted_value_to: Math.round(value / 1000) * 1000, ...adjusted };
+};
+
+const HPI_LEVELS = ['block', 'blockgroup', 'zip', 'msa', 'state'] as const;
+
+/** Each level's index grows at its own steady rate from January 2000: enough to move values between months. */
+function indexAt(growth: number, isoDate: string): number {
+  return (1 + growth) ** (monthsBetween(new Date('2000-01-01T00:00:00Z'), new Date(`${isoDate}T00:00:00Z`)) / 12);
+}
+
+const valueHpiAdjusted: Rule = (_result, context) => {
+  const { place, facts } = propertyOf(context);
+  const levelKeys = { block: place.blockId, blockgroup: place.blockId.slice(0, 12), zip: place.zip, msa: place.msa ?? place.state, state: place.state };
+  const growth = Object.fromEntries(HPI_LEVELS.map((level) => [level, randomFor('hpi', level, levelKeys[level]).float(0.015, 0.065, 4)]));
+  const currentMonth = firstOfMonth(context.nowMs);
+  const toDate = String(context.params.adjust_to_date ?? currentMonth);
+  const adjust = (fromValue: number, fromDate: string) => ({
+    from_value: fromValue,
+    from_date: fromDate,
+    to_date: toDate,
+    adjusted_by: Object.fromEntries(
+      HPI_LEVELS.map((level) => [level, Math.round((fromValue * indexAt(growth[level]!, toDate)) / indexAt(growth[level]!, fromDate))]),
+    ),
+  });
+  const clientValue = context.params.client_value;
+  return {
+    client_value_adjusted:
+      clientValue === undefined ? null : adjust(Math.round(Number(clientValue)), String(context.params.client_date ?? currentMonth)),
+    service_value_adjusted: adjust(facts.valueMean, currentMonth),
+  };
+};
+
+const ltvOrigination: Rule = (result, context) => {
+  const { facts } = propertyOf(context);
+  if (context.random.chance(0.05)) return { ltv: 0, lien: 0, value: null, source: result.source };
+  const yearsAgo = context.random.float(0.5, 15, 2);
+  const value = Math.round(facts.valueMean / (1 + facts.valueGrowth) ** yearsAgo / 1000) * 1000;
+  const lien = Math.round((value * context.random.float(0.6, 0.97, 3)) / 1000) * 1000;
+  return { ltv: round(lien / value, 4), lien, value, source: result.source };
+};
+
+const monthsOf = (result: Generated) => Object.keys(result);
+
+export const VALUATION_RULES: Readonly<Record<string, Rule>> = {
+  'property/value': (_result, context) => {
+    const { facts } = propertyOf(context);
+    return { value: band(facts.valueMean, facts.valueFsd) };
+  },
+  'property/rental_value': (_result, context) => {
+    const { facts } = propertyOf(context);
+    return band(facts.rentMean, facts.rentFsd);
+  },
+  'property/land_value': (_result, context) => {
+    const { facts } = propertyOf(context);
+    const { price_mean, price_upr, price_lwr, fsd } = band(facts.landMean, facts.landFsd);
+    return { land_value: { value_mean: price_mean, value_upr: price_upr, value_lwr: price_lwr, fsd } };
+  },
+  'property/rental_yield': (_result, context) => {
+    const { facts } = propertyOf(context);
+    return { gross_yield: round((facts.rentMean * 12) / facts.valueMean, 4), value: facts.valueMean, monthly_rent: facts.rentMean };
+  },
+  'property/value_forecast': (result, context) => {
+    const { facts } = propertyOf(context);
+    return forecast(monthsOf(result), facts.valueMean, facts.valueGrowth, 100);
+  },
+  'property/rental_value_forecast': (result, context) => {
+    const { facts } = propertyOf(context);
+    return forecast(monthsOf(result), facts.rentMean, facts.rentGrowth, 5);
+  },
+  'property/value_within_block': withinBlock(false),
+  'property/rental_value_within_block': withinBlock(true),
+  'property/value_details_adjusted': valueDetailsAdjusted,
+  'property/value_hpi_adjusted': valueHpiAdjusted,
+  'property/ltv_origination': ltvOrigination,
+};

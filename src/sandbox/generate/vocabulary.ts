@@ -1,0 +1,110 @@
+import type { Random } from './random.js';
+
+/**
+ * Plausible values for schema fields the catalog types only as "string" or "number", by field name.
+ * The schema walker consults these tables; anything not listed falls back to a generic value of the
+ * right type.
+ */
+
+const SURNAMES = ['Smith', 'Johnson', 'Garcia', 'Nguyen', 'Brown', 'Miller', 'Davis', 'Lopez', 'Wilson', 'Kim', 'Patel', 'Clark'];
+const FORENAMES = ['James', 'Maria', 'Robert', 'Linda', 'Wei', 'Aisha', 'David', 'Jennifer', 'Carlos', 'Emily', 'Omar', 'Grace'];
+const LENDERS = [
+  'Wells Fargo Bank NA', 'Rocket Mortgage LLC', 'JPMorgan Chase Bank NA', 'Navy Federal Credit Union',
+  'Guild Mortgage Company', 'US Bank NA', 'Freedom Mortgage Corp', 'Private Lender',
+];
+const PLACE_WORDS = ['Oak', 'Maple', 'Cedar', 'Willow', 'Highland', 'Lake', 'Sunset', 'Park', 'Ridge', 'Meadow'];
+
+const digitsOf = (random: Random, length: number) => String(random.int(10 ** (length - 1), 10 ** length - 1));
+
+type StringMaker = readonly string[] | ((random: Random) => string);
+
+export const STRINGS: Readonly<Record<string, StringMaker>> = {
+  apn: (random) => `${random.int(1000, 9999)}-${random.int(100, 999)}-${random.int(10, 99)}`,
+  grantee_1: SURNAMES,
+  grantee_2: SURNAMES,
+  grantee_1_forenames: FORENAMES,
+  grantee_2_forenames: FORENAMES,
+  grantor_1_forenames: FORENAMES,
+  grantor_2_forenames: FORENAMES,
+  grantor_1: LENDERS,
+  grantor_2: LENDERS,
+  owner_name: (random) => `${random.pick(SURNAMES)} ${random.pick(FORENAMES)}`,
+  record_book: (random) => digitsOf(random, 5),
+  record_page: (random) => digitsOf(random, 3),
+  record_doc: (random) => `${random.int(2000, 2025)}${digitsOf(random, 7)}`,
+  event_type: ['arms_length_sale', 'non_arms_length_sale', 'transfer'],
+  site_name: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Chemical Co.', 'Landfill', 'Plating Works', 'Refinery', 'Disposal Site'])}`,
+  epa_site_id: (random) => `${random.pick(['CA', 'TX', 'NJ', 'MD', 'PA', 'NY'])}D${digitsOf(random, 9)}`,
+  npl_status: ['Currently on the Final NPL', 'Deleted from the Final NPL', 'Proposed for NPL'],
+  county_name: (random) => `${random.pick(PLACE_WORDS)} County`,
+  heating_fuel_type: ['Gas', 'Electric', 'Oil', 'Propane'],
+  subdivision: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Estates', 'Heights', 'Terrace', 'Gardens', 'Tract'])}`,
+  zoning: ['R1', 'R2', 'RS-7', 'SFR', 'RM-1', 'R-10'],
+  room_types: ['bedroom', 'bathroom', 'kitchen', 'living_room', 'dining_room', 'family_room', 'laundry', 'office'],
+  title: ['SEVERE STORMS AND FLOODING', 'WILDFIRES', 'HURRICANE', 'SEVERE WINTER STORM', 'TORNADOES AND STRAIGHT-LINE WINDS'],
+  type: ['Severe Storm', 'Fire', 'Hurricane', 'Flood', 'Tornado'],
+  panel_number: (random) => `${digitsOf(random, 5)}C${digitsOf(random, 4)}F`,
+  name: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Elementary', 'Middle', 'High', 'Academy'])} School`,
+  phone: (random) => `(${digitsOf(random, 3)}) ${digitsOf(random, 3)}-${digitsOf(random, 4)}`,
+  address: (random) => `${random.int(10, 9999)} ${random.pick(PLACE_WORDS)} ${random.pick(['St', 'Ave', 'Blvd', 'Rd'])}`,
+  msa_name: (random) => `${random.pick(PLACE_WORDS)}ville Metro Area`,
+};
+
+export function stringFor(field: string, random: Random): string | undefined {
+  const maker = STRINGS[field];
+  if (maker === undefined) return undefined;
+  return typeof maker === 'function' ? maker(random) : random.pick(maker);
+}
+
+/**
+ * Ranges for numeric fields without their own rule. `ofValue`: a fraction of the property's value
+ * (or the area's typical value at block level), for money amounts.
+ */
+export interface NumberRange {
+  range: readonly [number, number];
+  decimals?: number;
+  ofValue?: boolean;
+}
+
+export const NUMBERS: Readonly<Record<string, NumberRange>> = {
+  amount: { range: [0.4, 1.05], ofValue: true },
+  total_assessed_value: { range: [0.55, 0.95], ofValue: true },
+  tax_amount: { range: [0.008, 0.02], ofValue: true, decimals: 2 },
+  list_price: { range: [0.9, 1.1], ofValue: true },
+  sale_price: { range: [0.85, 1.05], ofValue: true },
+  garage_parking_of_cars: { range: [0, 3] },
+  no_of_buildings: { range: [1, 1] },
+  number_of_units: { range: [1, 1] },
+  total_number_of_rooms: { range: [4, 12] },
+  assessment_year: { range: [2023, 2024] },
+  tax_year: { range: [2023, 2024] },
+  parking_carport_count: { range: [0, 1] },
+  parking_driveway_count: { range: [0, 3] },
+  parking_garage_count: { range: [0, 3] },
+  fema_disaster_num: { range: [4000, 4850] },
+  incidents: { range: [0, 240] },
+  gross_yield_count: { range: [1, 60] },
+  gross_yield_average: { range: [0.03, 0.1], decimals: 4 },
+  gross_yield_median: { range: [0.03, 0.1], decimals: 4 },
+  distance_miles: { range: [0.1, 6], decimals: 2 },
+  max_percent_g: { range: [2, 80], decimals: 2 },
+  accumulated_energy: { range: [0, 5000], decimals: 2 },
+  interest_rate: { range: [2.5, 7.8], decimals: 3 },
+};
+
+/** Realistic list lengths, by the list's field name (the endpoint target for top-level lists). */
+export const LIST_LENGTHS: Readonly<Record<string, readonly [number, number]>> = {
+  mortgage_lien: [0, 4],
+  mortgage_lien_all: [0, 6],
+  sales_history: [0, 6],
+  elementary: [1, 3],
+  middle: [1, 3],
+  high: [1, 3],
+  current_liens: [0, 3],
+  default_history: [0, 2],
+  details: [0, 2],
+  detail: [0, 3],
+  notice_ids: [0, 2],
+  room_types: [3, 6],
+  education_level: [1, 1],
+};

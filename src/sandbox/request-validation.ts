@@ -1,0 +1,169 @@
+import {
+  LEVEL_SPECS, META, checkIdentifier, checkParam, checkRequireOneOf, findEndpoint, isMgetComponent, paramValue,
+  type Endpoint, type Param,
+} from '../catalog/index.js';
+import type { RequestItem } from './generate/chunk.js';
+
+/** The spec's limit on items per POST. */
+export const MAX_ITEMS = 100;
+
+export interface ParsedRequest {
+  /** The endpoints answered per item: the components of a component_mget, else the endpoint itself. */
+  sections: readonly Endpoint[];
+  items: RequestItem[];
+}
+
+/** A 400: the message names the item and the rule it broke. */
+export class RequestRejected extends Error {}
+
+const COMPONENTS = 'components';
+
+/** `components` of a component_mget: catalog names, comma-separated, no spaces, no repeats. */
+function componentsOf(query: URLSearchParams): Endpoint[] {
+  const text = query.get(COMPONENTS);
+  if (text === null || text.trim() === '') throw new RequestRejected('components is required: comma-separated endpoint names');
+  if (/\s/.test(text)) throw new RequestRejected(`components must not contain spaces, got "${text}"`);
+  const names = text.split(',');
+  return names.map((name, index) => {
+    const endpoint = findEndpoint(name);
+    if (!endpoint || endpoint.name !== name) throw new RequestRejected(`components: unknown endpoint "${name}"`);
+    if (!isMgetComponent(endpoint)) throw new RequestRejected(`components: "${name}" cannot be fetched through component_mget`);
+    if (names.indexOf(name) !== index) throw new RequestRejected(`components: "${name}" is named twice`);
+    return endpoint;
+  });
+}
+
+/** Parameters any of the answered endpoints accepts, by name. */
+function paramsOf(sections: readonly Endpoint[]): Map<string, Param[]> {
+  const byName = new Map<string, Param[]>();
+  for (const param of sections.flatMap((endpoint) => endpoint.params)) {
+    byName.set(param.name, [...(byName.get(param.name) ?? []), param]);
+  }
+  return byName;
+}
+
+/** Empty strings and nulls count as absent: a CSV column left empty is not a value. */
+const isAbsent = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+function isScalar(value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * One item checked against the level's identifier rules and the endpoints' parameter rules, all
+ * from the catalog; `where` prefixes every message ("item 3" or "query string").
+ */
+function itemFrom(
+  raw: Readonly<Record<string, unknown>>,
+  where: string,
+  endpoint: Endpoint,
+  sections: readonly Endpoint[],
+  sharedParams: Readonly<Record<string, unknown>>,
+): RequestItem {
+  const level = LEVEL_SPECS[endpoint.level];
+  const params = paramsOf(sections);
+  const identifierNames = new Set(level.identifiers.map((identifier) => identifier.name));
+  const reject = (message: string): never => {
+    throw new RequestRejected(`${where}: ${message}`);
+  };
+
+  for (const key of Object.keys(raw)) {
+    if (!identifierNames.has(key) && key !== META.name && !params.has(key)) {
+      const hint = key === COMPONENTS ? ' (components goes in the query string)' : '';
+      reject(`unknown key "${key}" for ${endpoint.name}${hint}; expected ${[...identifierNames, META.name, ...params.keys()].join(', ')}`);
+    }
+  }
+
+  const identifiers: Record<string, string> = {};
+  const requested: Record<string, unknown> = {};
+  for (const identifier of level.identifiers) {
+    const value = raw[identifier.name];
+    if (value === undefined) continue;
+    requested[identifier.name] = value;
+    if (isAbsent(value)) continue;
+    if (!isScalar(value)) reject(`${identifier.name} must be a string, got ${JSON.stringify(value)}`);
+    const problem = checkIdentifier(identifier, value);
+    if (problem) reject(problem);
+    identifiers[identifier.name] = String(value).trim();
+  }
+  if (level.rule === 'address-or-slug' && !identifiers.address && !identifiers.slug) reject('address or slug is required');
+  if (level.rule === 'all') {
+    for (const identifier of level.identifiers) if (!identifiers[identifier.name]) reject(`${identifier.name} is required`);
+  }
+
+  const merged: Record<string, string | number> = {};
+  for (const [name, definitions] of params) {
+    const value = isAbsent(raw[name]) ? sharedParams[name] : raw[name];
+    if (isAbsent(value)) continue;
+    if (!isScalar(value)) reject(`${name} must be a string or a number, got ${JSON.stringify(value)}`);
+    for (const param of definitions) {
+      const problem = checkParam(param, value);
+      if (problem) reject(problem);
+    }
+    merged[name] = paramValue(definitions[0]!, value);
+  }
+  for (const section of sections) {
+    const missing = checkRequireOneOf(section, (name) => merged[name] !== undefined);
+    if (missing) reject(missing);
+    const required = section.params.find((param) => param.required && merged[param.name] === undefined);
+    if (required) reject(`${required.name} is required for ${section.name}`);
+  }
+
+  return { identifiers, params: merged, requested, ...(META.name in raw ? { meta: { value: raw[META.name] } } : {}) };
+}
+
+function sectionsOf(endpoint: Endpoint, query: URLSearchParams): Endpoint[] {
+  return endpoint.mget ? componentsOf(query) : [endpoint];
+}
+
+/** Query-string values other than components, as one record (a repeated key keeps its last value). */
+function queryRecord(query: URLSearchParams): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [key, value] of query) if (key !== COMPONENTS) record[key] = value;
+  return record;
+}
+
+/** GET: the query string is the one item, its parameters included. */
+export function parseGet(endpoint: Endpoint, query: URLSearchParams): ParsedRequest {
+  const sections = sectionsOf(endpoint, query);
+  const record = queryRecord(query);
+  return { sections, items: [itemFrom(record, 'query string', endpoint, sections, {})] };
+}
+
+export function isJsonContentType(header: string | undefined): boolean {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/** POST: a JSON array of 1..100 items with identical key sets; parameters in the query string apply to every item. */
+export function parsePost(endpoint: Endpoint, query: URLSearchParams, contentType: string | undefined, body: string): ParsedRequest {
+  if (!isJsonContentType(contentType)) {
+    throw new RequestRejected(`Content-Type must be application/json, got "${contentType ?? ''}"`);
+  }
+  const sections = sectionsOf(endpoint, query);
+  const shared = queryRecord(query);
+  const accepted = paramsOf(sections);
+  for (const key of Object.keys(shared)) {
+    if (!accepted.has(key)) throw new RequestRejected(`query string: "${key}" is not a parameter of ${endpoint.name}; POST items go in the body`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new RequestRejected('body is not valid JSON');
+  }
+  if (!Array.isArray(parsed)) throw new RequestRejected('body must be a JSON array of items');
+  if (parsed.length < 1 || parsed.length > MAX_ITEMS) {
+    throw new RequestRejected(`body must hold 1 to ${MAX_ITEMS} items, got ${parsed.length}`);
+  }
+  const keySet = (item: object) => Object.keys(item).sort().join(',');
+  let firstKeys: string | undefined;
+  const items = parsed.map((raw: unknown, index) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new RequestRejected(`item ${index}: must be a JSON object`);
+    firstKeys ??= keySet(raw);
+    if (keySet(raw) !== firstKeys) {
+      throw new RequestRejected(`item ${index}: keys (${keySet(raw)}) differ from item 0 (${firstKeys}); all items must have the same keys`);
+    }
+    return itemFrom(raw as Record<string, unknown>, `item ${index}`, endpoint, sections, shared);
+  });
+  return { sections, items };
+}

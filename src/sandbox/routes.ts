@@ -1,0 +1,11 @@
+import { ENDPOINTS, type Endpoint } from '../catalog/index.js';
+
+/** The sandbox's own usage report; not part of the service. */
+export const USAGE_PATH = '/__sandbox/usage';
+
+const BY_PATH = new Map(ENDPOINTS.map((endpoint) => [`/${endpoint.version}/${endpoint.name}`, endpoint]));
+
+/** The catalog endpoint served at `/{version}/{level}/{target}`, or undefined (a 404). */
+export function endpointAt(pathname: string): Endpoint | undefined {
+  return BY_PATH.get(pathname.replace(/\/+$/, ''));
+}

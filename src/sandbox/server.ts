@@ -1,0 +1,147 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Endpoint } from '../catalog/index.js';
+import { authenticate, type Access } from './auth.js';
+import { Ledger, type SandboxUsage } from './billing.js';
+import { Faults, serverErrorPage } from './faults.js';
+import { blockChunk, propertyChunk, type BuiltChunk, type TestListCheck } from './generate/chunk.js';
+import { resolveOptions, type SandboxOptions } from './options.js';
+import { RateWindows } from './rate-windows.js';
+import { RequestRejected, parseGet, parsePost } from './request-validation.js';
+import { USAGE_PATH, endpointAt } from './routes.js';
+import { testListCheck } from './test-list.js';
+
+export interface RunningSandbox {
+  url: string;
+  key: string;
+  secret: string;
+  usage(): SandboxUsage;
+  close(): Promise<void>;
+}
+
+/** Larger bodies than any valid POST of 100 items could need are refused before parsing. */
+const MAX_BODY_BYTES = 5_000_000;
+
+export const CREDIT_EXHAUSTED_MESSAGE = 'Your credit is exhausted: add payment information to switch to a pay-as-you-go plan';
+
+interface Reply {
+  status: number;
+  /** JSON-serialisable, or a string sent as is (HTML pages), or undefined for an empty body. */
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+function readBody(request: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    request.on('data', (part: Buffer) => {
+      size += part.length;
+      if (size <= MAX_BODY_BYTES) parts.push(part);
+    });
+    request.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(parts).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+const message = (status: number, text: string, headers?: Record<string, string>): Reply => ({ status, body: { message: text }, headers });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const settings = resolveOptions(options);
+  const rate = new RateWindows(settings.rateLimits, settings.now);
+  const ledger = new Ledger(settings.credit, settings.prices);
+  const faults = new Faults(settings);
+  const onTestList = testListCheck();
+
+  /** The data request proper, once authenticated and routed: validation, limits, data, credit. */
+  function answer(endpoint: Endpoint, access: Access, method: string, url: URL, contentType: string | undefined, body: string): Reply {
+    let parsed;
+    try {
+      parsed = method === 'GET' ? parseGet(endpoint, url.searchParams) : parsePost(endpoint, url.searchParams, contentType, body);
+    } catch (error) {
+      if (error instanceof RequestRejected) return message(400, error.message);
+      throw error;
+    }
+    const components = parsed.items.length * parsed.sections.length;
+    if (!rate.fits(components)) {
+      return message(429, `Rate limit exceeded: this request needs ${components} components; wait until X-RateLimit-Reset`);
+    }
+    const restriction: TestListCheck | undefined = access === 'test' ? onTestList : undefined;
+    const build = endpoint.level === 'block' ? blockChunk : propertyChunk;
+    const nowMs = settings.now();
+    const built: BuiltChunk[] = parsed.items.map((item) => build(parsed.sections, item, restriction, nowMs));
+    const delivered = built.flatMap((chunk) => chunk.delivered);
+    if (!ledger.canAfford(ledger.costOf(delivered))) return message(402, CREDIT_EXHAUSTED_MESSAGE);
+    rate.take(components);
+    ledger.record(
+      parsed.items.flatMap(() => parsed.sections),
+      delivered,
+    );
+    return { status: 200, body: built.map((chunk) => chunk.chunk) };
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readBody(request);
+    const latency = faults.latencyMs();
+    if (latency > 0) await sleep(latency);
+    const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
+    const method = request.method ?? 'GET';
+    const access = authenticate(request.headers.authorization, settings.key, settings.secret);
+    const reply = ((): Reply | 'reset' => {
+      if (!access) return { status: 401 };
+      if (url.pathname === USAGE_PATH) return { status: 200, body: ledger.usage() };
+      const endpoint = endpointAt(url.pathname);
+      if (!endpoint) return message(404, `No endpoint at ${url.pathname}: paths are /v2/<level>/<target> as in the catalog`);
+      if (method !== 'GET' && method !== 'POST') return message(405, `${method} is not supported: use GET or POST`, { Allow: 'GET, POST' });
+      if (body === undefined) return message(413, `body larger than ${MAX_BODY_BYTES} bytes`);
+      const fault = faults.draw();
+      if (fault === 'reset') return 'reset';
+      if (fault === 'server-error') {
+        const status = faults.serverErrorStatus();
+        return { status, body: serverErrorPage(status), contentType: 'text/html; charset=utf-8' };
+      }
+      if (fault === 'spurious-429') {
+        return message(429, 'Rate limit exceeded: try again after X-RateLimit-Reset', rate.headers(true));
+      }
+      return answer(endpoint, access, method, url, request.headers['content-type'], body);
+    })();
+    if (reply === 'reset') {
+      request.socket.destroy();
+      return;
+    }
+    send(response, reply);
+  }
+
+  function send(response: ServerResponse, reply: Reply): void {
+    const payload = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    const headers: Record<string, string | number> = { ...rate.headers(), ...reply.headers, 'Content-Length': Buffer.byteLength(payload) };
+    if (payload !== '') headers['Content-Type'] = reply.contentType ?? 'application/json; charset=utf-8';
+    response.writeHead(reply.status, headers);
+    response.end(payload);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) send(response, message(500, `sandbox error: ${error instanceof Error ? error.message : String(error)}`));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, settings.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  return {
+    url: `http://${host}:${port}`,
+    key: settings.key,
+    secret: settings.secret,
+    usage: () => ledger.usage(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
