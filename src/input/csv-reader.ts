@@ -75,6 +75,9 @@ async function* csvRecords(source: Readable, delimiter: string): AsyncGenerator<
   const parser = parse({
     bom: true,
     delimiter,
+    // Any line end, even mixed in one file (concatenated exports): csv-parse would otherwise
+    // settle on the first one it sees and read the others as part of a field.
+    record_delimiter: ['\r\n', '\n', '\r'],
     relax_column_count: true,
     // A quote inside an unquoted field (12" pipe) is a character, not a syntax error.
     relax_quotes: true,

@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { InputError, UsageError } from '../../src/errors/index.js';
+import { countRows, openInput } from '../../src/input/open-input.js';
+import { readCsv } from '../../src/input/csv-reader.js';
+import { bytes, FIXTURES, readAll } from './read-all.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'propdata-input-'));
+function file(name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+const noStdin = Readable.from([]);
+
+describe('openInput', () => {
+  it('reports a missing file as a usage error naming the path', async () => {
+    const opening = openInput({ path: join(dir, 'nope.csv'), stdin: noStdin });
+    await expect(opening).rejects.toBeInstanceOf(UsageError);
+    await expect(opening).rejects.toMatchObject({ code: 'E_INPUT_NOT_FOUND', message: `input file not found: ${join(dir, 'nope.csv')}` });
+  });
+
+  it('takes the format from --input-format, then the extension, then the first byte', async () => {
+    const jsonlNamedCsv = file('rows.csv', '{"a":1}\n');
+    expect((await openInput({ path: jsonlNamedCsv, format: 'jsonl', stdin: noStdin })).format).toBe('jsonl');
+    expect((await openInput({ path: jsonlNamedCsv, stdin: noStdin })).format).toBe('csv');
+    expect((await openInput({ path: file('rows.ndjson', '{"a":1}\n'), stdin: noStdin })).format).toBe('jsonl');
+    expect((await openInput({ path: file('rows.txt', '\n  {"a":1}\n'), stdin: noStdin })).format).toBe('jsonl');
+    expect((await openInput({ path: file('rows', 'a,b\n1,2\n'), stdin: noStdin })).format).toBe('csv');
+  });
+
+  it('sniffs stdin and keeps the bytes it looked at', async () => {
+    const csv = await openInput({ path: '-', stdin: bytes('address,zipcode\n1 MAIN ST,21204\n', 3) });
+    expect(csv.format).toBe('csv');
+    expect((await readAll(csv)).rows[0]!.columns).toEqual({ address: '1 MAIN ST', zipcode: '21204' });
+    const jsonl = await openInput({ path: '-', stdin: bytes('\n{"a":1,"b":2}\n{"a":3,"c":4}\n') });
+    expect(jsonl.format).toBe('jsonl');
+    // From stdin only the first object is known before output starts.
+    expect(await readAll(jsonl)).toMatchObject({ columns: ['a', 'b'], rows: [{ row: 1 }, { row: 2 }] });
+  });
+
+  it('gives a JSONL file the union of all keys, in first-seen order', async () => {
+    const input = await openInput({ path: file('keys.jsonl', '{"a":1,"b":2}\n{"c":3,"a":4}\n'), stdin: noStdin });
+    expect(await input.columns).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reads TSV files with the tab delimiter', async () => {
+    const input = await openInput({ path: file('rows.tsv', 'address\tzipcode\n1 MAIN ST, REAR\t21204\n'), stdin: noStdin });
+    expect((await readAll(input)).rows[0]!.columns).toEqual({ address: '1 MAIN ST, REAR', zipcode: '21204' });
+  });
+
+  it('refuses binary, UTF-16 and JSON-array inputs with a PropdataError', async () => {
+    const gzipLike = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x61]);
+    await expect(openInput({ path: file('rows.csv.gz', gzipLike), stdin: noStdin })).rejects.toMatchObject({ code: 'E_INPUT_BINARY' });
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,b\n', 'utf16le')]);
+    await expect(openInput({ path: file('excel.csv', utf16), stdin: noStdin })).rejects.toMatchObject({ code: 'E_INPUT_UTF16' });
+    const array = openInput({ path: file('rows.json', '[{"a":1}]'), stdin: noStdin });
+    await expect(array).rejects.toBeInstanceOf(InputError);
+    await expect(array).rejects.toMatchObject({ code: 'E_INPUT_JSON_ARRAY' });
+  });
+
+  it('fails an empty CSV file from columns, not with a crash', async () => {
+    const input = await openInput({ path: `${FIXTURES}empty.csv`, stdin: noStdin });
+    await expect(input.columns).rejects.toMatchObject({ code: 'E_INPUT_EMPTY' });
+  });
+});
+
+describe('countRows', () => {
+  it('counts CSV records the way the reader reads them: quoted newlines, blank lines, no header', async () => {
+    const text = 'a,b\r\n"x\r\ny",1\r\n\r\n12" pipe,2\r\n"say ""hi""\n",3\n4,5';
+    const path = file('count.csv', text);
+    const read = await readAll(readCsv(bytes(text)));
+    expect(await countRows(path, 'csv')).toBe(read.rows.length);
+    expect(read.rows).toHaveLength(4);
+  });
+
+  it('counts the fixtures as the reader does', async () => {
+    for (const name of ['district-offices.csv', 'bom-crlf-quoted-newlines.csv', 'ragged-rows.csv', 'header-only.csv']) {
+      const read = await readAll(readCsv(bytes(readFileSync(`${FIXTURES}${name}`))));
+      expect(await countRows(`${FIXTURES}${name}`, 'csv'), name).toBe(read.rows.length);
+    }
+  });
+
+  it('counts non-blank JSONL lines', async () => {
+    expect(await countRows(`${FIXTURES}bad-line-and-blanks.jsonl`, 'jsonl')).toBe(5);
+  });
+});
