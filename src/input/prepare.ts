@@ -133,17 +133,23 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
     return last;
   }
 
-  function missingIdentifiers(item: Record<string, string | number>, rowPlan: RowPlan): string | undefined {
+  /** `rejected`: identifiers given with a wrong value, already reported as such. */
+  function missingIdentifiers(
+    item: Record<string, string | number>,
+    rowPlan: RowPlan,
+    rejected: ReadonlySet<string> | undefined,
+  ): string | undefined {
+    const absent = (name: string) => item[name] === undefined && !rejected?.has(name);
     const noColumn = (names: string[]) =>
       names.every((name) => rowPlan.unfed.has(name))
         ? ` (no column is recognised as ${names.join(' or ')}; columns: ${listColumns(rowPlan.columns)}; ` +
           `rename one or use --map COLUMN=${names[0]})`
         : '';
     if (spec.rule === 'address-or-slug') {
-      if (item.address !== undefined || item.slug !== undefined) return undefined;
+      if (!absent('address') || !absent('slug')) return undefined;
       return `needs an address or a slug column value${noColumn(['address', 'slug'])}`;
     }
-    const missing = spec.identifiers.map((identifier) => identifier.name).filter((name) => item[name] === undefined);
+    const missing = spec.identifiers.map((identifier) => identifier.name).filter(absent);
     return missing.length === 0 ? undefined : `needs a ${missing.join(' and a ')} value${noColumn(missing)}`;
   }
 
@@ -160,6 +166,7 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
     // Allocated only for rows that have something wrong: most rows have nothing to report.
     let wrong: string[] | undefined;
     let missing: string[] | undefined;
+    let rejected: Set<string> | undefined;
     for (const slot of rowPlan.slots) {
       if (slot.kind === 'fixed') {
         item[slot.name] = slot.value;
@@ -173,8 +180,12 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
         const value = slot.normalise(raw);
         if (value === undefined) continue;
         const problem = identifierProblem(slot.identifier, value);
-        if (problem === undefined) item[slot.name] = value;
-        else (wrong ??= []).push(problem);
+        if (problem === undefined) {
+          item[slot.name] = value;
+        } else {
+          (wrong ??= []).push(problem);
+          (rejected ??= new Set()).add(slot.name);
+        }
       } else {
         const text = cleanText(raw);
         if (text === undefined) {
@@ -187,8 +198,8 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
       }
     }
 
-    const absent = missingIdentifiers(item, rowPlan);
-    if (absent) (missing ??= []).push(absent);
+    const needed = missingIdentifiers(item, rowPlan, rejected);
+    if (needed) (missing ??= []).push(needed);
     for (const param of requiredParams) {
       if (item[param.name] === undefined) (missing ??= []).push(`needs a ${param.name} value (a column or --param ${param.name}=...)`);
     }

@@ -101,7 +101,7 @@ describe('readCsv', () => {
 
   it('turns binary garbage into row errors or a PropdataError, never a crash', async () => {
     let seed = 7;
-    const garbage = Buffer.alloc(20_000, 0).map(() => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff);
+    const garbage = Buffer.from(Array.from({ length: 20_000 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff));
     const { rows, error } = await readText(garbage);
     if (error !== undefined) expect(error).toBeInstanceOf(PropdataError);
     expect(rows.every((row) => row.readError !== undefined || Object.keys(row.columns).length > 0)).toBe(true);
