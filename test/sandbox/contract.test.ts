@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS, LEVEL_SPECS, isMgetComponent, type Endpoint, type Param } from '../../src/catalog/index.js';
+import { addressInfo, blockInfo } from '../../src/catalog/shapes.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { schemaProblems } from '../helpers/schema-check.js';
+import { addresses, call, dataSandbox, VALMONTE } from './http.js';
+
+/** A valid value for a parameter, read from its catalog definition. */
+function sampleValue(param: Param): string | number {
+  if (param.enum) return param.enum[0]!;
+  if (param.allowed) return param.allowed[0]!;
+  switch (param.type) {
+    case 'date':
+      return '2024-01-01';
+    case 'int':
+    case 'number':
+      return Math.max(1, param.min ?? 1);
+    case 'string':
+      return 'x';
+  }
+}
+
+/** The parameters an endpoint cannot do without: required ones and the first of a require-one-of set. */
+function neededParams(endpoint: Endpoint): Record<string, string | number> {
+  const needed = endpoint.params.filter((param) => param.required || param.name === endpoint.requireOneOf?.[0]);
+  return Object.fromEntries(needed.map((param) => [param.name, sampleValue(param)]));
+}
+
+const BLOCK_IDS = ['060376703022003', '245102401001001', '360610076001000', '482015432001012', '120860001011000', '530330053021004'];
+
+/** Items for an endpoint's level, built from the catalog's level identifiers. */
+function itemsFor(endpoint: Endpoint, count: number): Array<Record<string, string>> {
+  if (LEVEL_SPECS[endpoint.level].rule === 'address-or-slug') return [VALMONTE, ...addresses(count - 1)];
+  return BLOCK_IDS.slice(0, count).map((block_id) => ({ block_id }));
+}
+
+/** What address_info.status.requested_item should echo: the item minus parameters and meta. */
+function identifiersOf(endpoint: Endpoint, item: Record<string, unknown>): Record<string, unknown> {
+  const names = new Set(LEVEL_SPECS[endpoint.level].identifiers.map((identifier) => identifier.name));
+  return Object.fromEntries(Object.entries(item).filter(([key]) => names.has(key)));
+}
+
+/** value_details_adjusted returns adjusted_*_to only for the adjustments sent. */
+const optionalFields = (endpoint: Endpoint) =>
+  endpoint.requireOneOf ? Object.keys((endpoint.result as { fields: object }).fields).map((name) => `result.${name}`).filter((path) => path !== 'result.adjusted_value_to') : [];
+
+function checkChunk(chunk: Record<string, unknown>, endpoints: readonly Endpoint[], sent: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const level = endpoints[0]!.level === 'block' ? 'block' : 'property';
+  const infoMember = LEVEL_SPECS[level].infoMember!;
+  expect(Object.keys(chunk)).toEqual([infoMember, ...endpoints.map((endpoint) => endpoint.name)]);
+  const info = chunk[infoMember] as Record<string, any>;
+  if (level === 'block') problems.push(...schemaProblems(blockInfo, info, 'block_info'));
+  else {
+    expect(info.status.requested_item).toEqual(sent);
+    if (info.status.match) problems.push(...schemaProblems(addressInfo, { ...info, status: { ...info.status, requested_item: {} } }, 'address_info'));
+  }
+  for (const endpoint of endpoints) {
+    const section = chunk[endpoint.name] as { api_code: number; api_code_description: string; result: unknown };
+    if (section.api_code === 204) {
+      expect(section).toEqual({ api_code: 204, api_code_description: 'no content', result: null });
+      continue;
+    }
+    expect(section.api_code).toBe(0);
+    expect(section.api_code_description).toBe('ok');
+    const found = schemaProblems(endpoint.result!, section.result, 'result', { optional: optionalFields(endpoint) });
+    problems.push(...found.map((problem) => `${endpoint.name} ${problem}`));
+  }
+  return problems;
+}
+
+const DATA_ENDPOINTS = ENDPOINTS.filter((endpoint) => !endpoint.mget);
+
+describe('every catalog endpoint, by GET and POST', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await dataSandbox();
+  });
+  afterAll(() => sandbox.close());
+
+  it.each(DATA_ENDPOINTS.map((endpoint) => [endpoint.name, endpoint] as const))('%s', async (_name, endpoint) => {
+    const path = `/${endpoint.version}/${endpoint.name}`;
+    const params = neededParams(endpoint);
+    const [first] = itemsFor(endpoint, 1);
+    const get = await call(sandbox, path, { query: { ...first, ...params } });
+    expect(get.status, get.text).toBe(200);
+    expect(get.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(get.json).toHaveLength(1);
+    expect(checkChunk(get.json[0], [endpoint], first!)).toEqual([]);
+
+    const items = itemsFor(endpoint, 6).map((item) => ({ ...item, ...params }));
+    const post = await call(sandbox, path, { body: items });
+    expect(post.status, post.text).toBe(200);
+    expect(post.json).toHaveLength(items.length);
+    const problems = post.json.flatMap((chunk: Record<string, unknown>, index: number) => checkChunk(chunk, [endpoint], identifiersOf(endpoint, items[index]!)));
+    expect(problems).toEqual([]);
+  });
+
+  it('answers every mget component, property forms of block targets included, in one chunk per item', async () => {
+    const components = ENDPOINTS.filter(isMgetComponent);
+    const params = Object.assign({}, ...components.map(neededParams));
+    const items = addresses(5);
+    const reply = await call(sandbox, '/v2/property/component_mget', { query: { components: components.map((endpoint) => endpoint.name).join(','), ...params }, body: items });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.json).toHaveLength(5);
+    const problems = reply.json.flatMap((chunk: Record<string, unknown>, index: number) => checkChunk(chunk, components, items[index]!));
+    expect(problems).toEqual([]);
+  });
+
+  it('gives property/block_<target> the same result as block/<target> for the property block', async () => {
+    const property = (await call(sandbox, '/v2/property/block_crime', { query: VALMONTE })).json[0];
+    const blockId = property.address_info.block_id;
+    const block = (await call(sandbox, '/v2/block/crime', { query: { block_id: blockId } })).json[0];
+    expect(block['block/crime']).toEqual(property['property/block_crime']);
+  });
+
+  it('answers 404 with a JSON message for paths outside the catalog', async () => {
+    for (const path of ['/v2/property/nothing', '/v3/property/value', '/v3/zip/details', '/v2/reports/value_report', '/']) {
+      const reply = await call(sandbox, path, { query: VALMONTE });
+      expect(reply.status, path).toBe(404);
+      expect(typeof reply.json.message).toBe('string');
+    }
+  });
+
+  it('echoes meta as a top-level member only for items that carry it', async () => {
+    const reply = await call(sandbox, '/v2/property/value', { body: [{ ...VALMONTE, meta: 'row-1' }, { ...addresses(1)[0]!, meta: 'row-2' }] });
+    expect(reply.json.map((chunk: { meta: string }) => chunk.meta)).toEqual(['row-1', 'row-2']);
+    expect(Object.keys(reply.json[0]).at(-1)).toBe('meta');
+    expect(reply.json[0].address_info.status.requested_item).toEqual(VALMONTE);
+    const without = await call(sandbox, '/v2/property/value', { body: [VALMONTE] });
+    expect('meta' in without.json[0]).toBe(false);
+  });
+});
