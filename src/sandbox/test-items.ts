@@ -10,7 +10,7 @@ export const TEST_ITEMS = {
     { address: '43 Valmonte Plaza', zipcode: '90274' },
     { address: '7500 Melrose Ave', zipcode: '90046' },
     { address: '10 Light St', city: 'Baltimore', state: 'MD' },
-    { address: '1 Main St', zipcode: '02139' },
+    { address: '77 Massachusetts Ave', zipcode: '02139' },
     { address: '350 5th Ave', zipcode: '10118' },
   ],
   block: [{ block_id: '060376703022003' }, { block_id: '245102401001001' }, { block_id: '360610076001000' }],

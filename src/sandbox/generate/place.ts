@@ -136,7 +136,7 @@ function placeOf(parts: AddressParts): Place {
   return {
     key,
     street: titleCase(parts.street),
-    unit: parts.unit ? titleCase(parts.unit) : null,
+    unit: parts.unit ? parts.unit.toUpperCase() : null,
     city: titleCase(parts.city),
     state: parts.state,
     zip: parts.zip,
