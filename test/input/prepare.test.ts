@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findEndpoint, type Level } from '../../src/catalog/index.js';
 import { UsageError } from '../../src/errors/index.js';
+import { readCsv } from '../../src/input/csv-reader.js';
 import { createPreparer, type PreparePlan } from '../../src/input/prepare.js';
+import { bytes, FIXTURES, readAll } from './read-all.js';
 
 const endpoints = (...names: string[]) => names.map((name) => findEndpoint(name)!);
 const preparer = (level: Level, names: string[], extra: Partial<PreparePlan> = {}) =>
@@ -136,5 +139,16 @@ describe('createPreparer', () => {
       { address: 'b', unit: '2', zipcode: '02140' },
       { address: 'c', zipcode: '21204' },
     ]);
+  });
+
+  it('sends free-text addresses as one collapsed address each, quoted commas included', async () => {
+    const text = Buffer.concat([Buffer.from('address\r\n'), readFileSync(`${FIXTURES}free-text-addresses.txt`)]);
+    const { rows, error } = await readAll(readCsv(bytes(text)));
+    expect(error).toBeUndefined();
+    const items = rows.map((each) => value(each));
+    expect(items).toHaveLength(300);
+    expect(items.filter((each) => each.invalid)).toEqual([]);
+    expect(items[1]!.item).toEqual({ address: '100 alabama avenue nw ft payne al 35967' });
+    expect(items[2]!.item!.address).toMatch(/^100 diamond street san francisco, ca, 941142414/);
   });
 });
