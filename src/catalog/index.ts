@@ -1,11 +1,19 @@
 import { BLOCK_ENDPOINTS } from './block.js';
 import { PROPERTY_ENDPOINTS } from './property.js';
 import { nearest } from './nearest.js';
+import { addressInfo, blockInfo } from './shapes.js';
+import type { Schema } from './schema.js';
 import type { Endpoint, Level } from './types.js';
 
 export * from './types.js';
 export { LEVEL_SPECS, ALL_IDENTIFIERS, META } from './levels.js';
 export type { Schema } from './schema.js';
+
+/** The chunk members that describe the item itself, by member name (LevelSpec.infoMember). */
+export const INFO_SCHEMAS: Readonly<Record<'address_info' | 'block_info', Schema>> = {
+  address_info: addressInfo,
+  block_info: blockInfo,
+};
 
 /** `property/block_<target>`: every block target callable with property identifiers, same result shape. */
 const PROPERTY_BLOCK_FORMS: readonly Endpoint[] = BLOCK_ENDPOINTS.map((blockEndpoint) => ({

@@ -11,3 +11,4 @@ export { ServerError } from './server-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { NetworkError } from './network-error.js';
 export { BudgetReachedError } from './budget-reached-error.js';
+export { OutputError } from './output-error.js';

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
-import { extname } from 'node:path';
 import type { QueryTarget } from '../cli/query-target.js';
 import { fixedParams } from '../cli/run-query.js';
 import { UsageError } from '../errors/index.js';
+import { outputFormatFor } from '../output/open-output.js';
 import { scanOutputTail } from './output-tail.js';
 import { identifyInput, readRunState, resumeMismatch, settingsDigest, statePathFor, type RunState } from './run-state.js';
 import type { BatchOptions } from './batch-command.js';
@@ -18,12 +18,6 @@ export interface OutputPlan {
   alreadyComplete: boolean;
 }
 
-function outputFormat(options: BatchOptions): string {
-  if (options.format) return options.format;
-  const extension = extname(options.output ?? '').toLowerCase();
-  return extension === '.json' ? 'json' : extension === '.jsonl' || extension === '.ndjson' ? 'jsonl' : 'csv';
-}
-
 /**
  * Where the output starts. A CSV or JSONL file output from a file input is resumable: its run
  * state is kept beside it. With --resume and an existing output, the run continues after the
@@ -35,7 +29,7 @@ export async function planOutput(
   shape: { inputColumns: readonly string[]; metaColumn: string | undefined; sections: readonly string[] },
 ): Promise<OutputPlan> {
   const fresh: OutputPlan = { append: false, startRow: 1, alreadyComplete: false };
-  const format = outputFormat(options);
+  const format = outputFormatFor(options.output, options.format);
   const resumable = options.output !== undefined && options.output !== '-' && options.input !== '-' && format !== 'json';
   if (options.resume && !resumable) {
     throw new UsageError('--resume needs --input FILE and --output FILE in CSV or JSONL (a JSON array cannot be appended to)');

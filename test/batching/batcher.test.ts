@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Batcher, keySetOf } from '../../src/batching/batcher.js';
 import type { PendingItem } from '../../src/batching/batch.js';
 
-const pending = (row: number, item: Record<string, string>): PendingItem => ({ prepared: { row, columns: {}, item } });
+const pending = (row: number, item: Record<string, string>): PendingItem => ({ prepared: { row, columns: {}, item }, duplicates: [] });
 const rows = (batches: { items: PendingItem[] }[]) => batches.map((batch) => batch.items.map((p) => p.prepared.row));
 
 describe('Batcher', () => {

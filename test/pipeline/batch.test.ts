@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { runMain } from '../helpers/run-main.js';
 
+/** A window the runs never reach: pacing follows the reported headers, as with the real service. */
+const WIDE_OPEN = [{ limit: 1_000_000, periodSeconds: 60 }];
+
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
   await sandbox?.close();
@@ -13,7 +16,7 @@ afterEach(async () => {
 });
 
 async function service(options: SandboxOptions = {}) {
-  sandbox = await startSandbox({ rateLimits: [], credit: 1_000_000, ...options });
+  sandbox = await startSandbox({ rateLimits: WIDE_OPEN, credit: 1_000_000, ...options });
   return { PROPDATA_BASE_URL: sandbox.url, PROPDATA_API_KEY: sandbox.key, PROPDATA_API_SECRET: sandbox.secret };
 }
 

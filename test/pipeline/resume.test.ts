@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runMain } from '../helpers/run-main.js';
 
+/** A window the runs never reach: pacing follows the reported headers, as with the real service. */
+const WIDE_OPEN = [{ limit: 1_000_000, periodSeconds: 60 }];
+
 const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
@@ -15,7 +18,7 @@ let input: string;
 let reference: Buffer;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ rateLimits: [], credit: 1_000_000, latencyMs: [5, 25] });
+  sandbox = await startSandbox({ rateLimits: WIDE_OPEN, credit: 1_000_000, latencyMs: [5, 25] });
   env = { PROPDATA_BASE_URL: sandbox.url, PROPDATA_API_KEY: sandbox.key, PROPDATA_API_SECRET: sandbox.secret };
   dir = mkdtempSync(join(tmpdir(), 'propdata-resume-'));
   const lines = ['address,zipcode,meta'];

@@ -1,0 +1,26 @@
+import { stringify } from 'csv-stringify/sync';
+import { csvColumns, type CsvShape } from './csv-columns.js';
+import { neutraliseFormula, UTF8_BOM } from './excel-guard.js';
+import type { RecordWriter } from './record-writer.js';
+import type { Sink } from './sink.js';
+
+export interface CsvWriterOptions extends CsvShape {
+  /** Continuing a resumed file: its BOM and header are there already. */
+  append: boolean;
+  excel: boolean;
+}
+
+/**
+ * One CSV line per record, each written in a single call so that a run which stops by itself
+ * never leaves half a record behind. The header comes from the catalog, so it is written before
+ * any answer arrives and is the same whatever the answers hold.
+ */
+export async function createCsvWriter(sink: Sink, options: CsvWriterOptions): Promise<RecordWriter> {
+  const columns = csvColumns(options);
+  const line = (cells: string[]) => stringify([options.excel ? cells.map(neutraliseFormula) : cells]);
+  if (!options.append) await sink.write(`${options.excel ? UTF8_BOM : ''}${line(columns.map((column) => column.header))}`);
+  return {
+    write: (record) => sink.write(line(columns.map((column) => column.cell(record)))),
+    close: () => sink.close(),
+  };
+}

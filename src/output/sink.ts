@@ -1,0 +1,60 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { OutputError } from '../errors/index.js';
+
+/** Where records go as text: a file we own, or stdout, which we write to but never end. */
+export interface Sink {
+  /** Resolves when the stream can take more: a slow disk or reader slows the whole pipeline down. */
+  write(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function describe(error: unknown, where: string): OutputError {
+  const code = (error as { code?: string }).code;
+  const reasons: Record<string, string> = {
+    ENOSPC: 'the disk is full',
+    EACCES: 'permission denied',
+    EISDIR: 'it is a directory',
+    ENOENT: 'its directory does not exist',
+    EPIPE: 'the reader closed the pipe',
+  };
+  const reason = (code && reasons[code]) ?? (error instanceof Error ? error.message : String(error));
+  return new OutputError(`cannot write ${where}: ${reason}`, error);
+}
+
+function streamSink(stream: Writable, where: string, owned: boolean): Sink {
+  let failure: OutputError | undefined;
+  stream.on('error', (error) => (failure ??= describe(error, where)));
+  return {
+    async write(text) {
+      if (failure) throw failure;
+      if (!stream.write(text)) {
+        await Promise.race([once(stream, 'drain'), once(stream, 'error')]).catch(() => undefined);
+        if (failure) throw failure;
+      }
+    },
+    async close() {
+      if (failure) throw failure;
+      if (owned) {
+        stream.end();
+        await once(stream, 'close').catch(() => undefined);
+      } else if (stream.writableNeedDrain) {
+        await once(stream, 'drain').catch(() => undefined);
+      }
+      if (failure) throw failure;
+    },
+  };
+}
+
+/** A file (`append` continues a resumed one), or `stdout` when path is absent or `-`. */
+export async function openSink(path: string | undefined, stdout: Writable, append: boolean): Promise<Sink> {
+  if (path === undefined || path === '-') return streamSink(stdout, 'to stdout', false);
+  const file = createWriteStream(path, { flags: append ? 'a' : 'w' });
+  try {
+    await Promise.race([once(file, 'open'), once(file, 'error').then(([error]) => Promise.reject(error))]);
+  } catch (error) {
+    throw describe(error, path);
+  }
+  return streamSink(file, path, true);
+}
