@@ -44,7 +44,9 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
   } else {
     connection = resolveConnection(options, io.env, () => openConfigStore(io.env));
   }
-  messages.addSecret(connection.secret);
+  // The sandbox's pair is printed by `propdata sandbox` and is no secret; redacting it would turn
+  // every "--sandbox" in a message into "--****".
+  if (!options.sandbox) messages.addSecret(connection.secret);
   const client = new ServiceClient(connection, {
     userAgent: `propdata/${VERSION}`,
     connections,

@@ -4,7 +4,7 @@ import { connect } from '../cli/connect.js';
 import type { Io, Messages } from '../cli/io.js';
 import type { QueryTarget } from '../cli/query-target.js';
 import { fixedParams, type QueryOptions } from '../cli/run-query.js';
-import { EXIT, PropdataError } from '../errors/index.js';
+import { EXIT, InputError, PropdataError } from '../errors/index.js';
 import { countRows, openInput } from '../input/open-input.js';
 import { createPreparer } from '../input/prepare.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
@@ -181,7 +181,11 @@ export async function runBatchCommand(
     });
     if (options.report) await writeFile(options.report, `${JSON.stringify(summary, null, 2)}\n`);
     if (!options.quiet || outcome !== 'completed') messages.error(formatSummary(summary).trimEnd());
-    if (!finished && plan.state) messages.error(`propdata: the output is partial; continue with:\n  ${resumeCommand(argv)}`);
+    if (fatal instanceof InputError) {
+      messages.error(`propdata: the output is partial (rows from ${output.nextRow} on are missing); correct the input and run the command again`);
+    } else if (!finished && plan.state) {
+      messages.error(`propdata: the output is partial; continue with:\n  ${resumeCommand(argv)}`);
+    }
 
     if (fatal !== undefined) {
       if (fatal instanceof PropdataError) return fatal.exitCode;

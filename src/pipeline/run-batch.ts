@@ -91,8 +91,25 @@ export async function runBatch(
     inFlight.add(task);
   };
 
-  for await (const row of rows) {
-    if (fatal !== undefined || options.signal?.aborted) break;
+  // A read error (an unclosed quote) ends the input, not the run: the rows read before it are
+  // valid and still go out, so the output is whole up to the bad line. Only the reader's errors
+  // are caught here; a failing output must stop the run before more is paid for.
+  const reader = rows[Symbol.asyncIterator]();
+  let readError: unknown;
+  for (;;) {
+    if (fatal !== undefined || options.signal?.aborted) {
+      await reader.return?.();
+      break;
+    }
+    let next: IteratorResult<InputRow>;
+    try {
+      next = await reader.next();
+    } catch (error) {
+      readError = error;
+      break;
+    }
+    if (next.done) break;
+    const row = next.value;
     if (row.row < startRow) continue;
     stats.rowsRead += 1;
     const prepared = prepare(row);
@@ -116,5 +133,5 @@ export async function runBatch(
   if (fatal === undefined && !interrupted) for (const batch of batcher.flush()) await launch(batch);
   await Promise.all(inFlight);
   await output.flush();
-  return { fatal, interrupted, componentsSaved: dedupe?.saved ?? 0 };
+  return { fatal: fatal ?? readError, interrupted, componentsSaved: dedupe?.saved ?? 0 };
 }

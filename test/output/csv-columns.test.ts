@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { cellText, csvColumns } from '../../src/output/csv-columns.js';
+import type { OutputRecord } from '../../src/output/record.js';
+
+const headers = (shape: Parameters<typeof csvColumns>[0]) => csvColumns(shape).map((column) => column.header);
+
+describe('CSV columns', () => {
+  it('start with the input columns verbatim, then _row, _status, _error, the info member and each section', () => {
+    const header = headers({ inputColumns: ['Street', 'ZIP', 'odd, name'], level: 'property', sections: ['property/value'], withMeta: false });
+    expect(header.slice(0, 6)).toEqual(['Street', 'ZIP', 'odd, name', '_row', '_status', '_error']);
+    expect(header).toContain('address_info.address_full');
+    expect(header).toContain('address_info.status.match');
+    expect(header.slice(-5)).toEqual([
+      'property/value.api_code',
+      'property/value.value.price_mean',
+      'property/value.value.price_upr',
+      'property/value.value.price_lwr',
+      'property/value.value.fsd',
+    ]);
+  });
+
+  it('give block endpoints block_info and mget components one group each, in the order named', () => {
+    const block = headers({ inputColumns: ['block_id'], level: 'block', sections: ['block/hcri'], withMeta: false });
+    expect(block).toContain('block_info.block_id');
+    expect(block).not.toContain('address_info.slug');
+    const mget = headers({ inputColumns: [], level: 'property', sections: ['property/school', 'property/block_crime'], withMeta: true });
+    expect(mget).toContain('_meta');
+    expect(mget.indexOf('property/school.api_code')).toBeLessThan(mget.indexOf('property/block_crime.api_code'));
+    expect(mget).toContain('property/block_crime.violent.incidents');
+    // Lists are one JSON cell: the header cannot depend on how many schools an answer holds.
+    expect(mget).toContain('property/school.school.elementary');
+  });
+
+  it('put a result that is a list, or a path the catalog does not know, in one .result cell', () => {
+    expect(headers({ inputColumns: [], level: 'property', sections: ['property/sales_history'], withMeta: false }).slice(-2)).toEqual([
+      'property/sales_history.api_code',
+      'property/sales_history.result',
+    ]);
+    expect(headers({ inputColumns: [], level: 'zip', sections: ['zip/details'], withMeta: false })).toEqual([
+      '_row', '_status', '_error', 'zip/details.api_code', 'zip/details.result',
+    ]);
+  });
+
+  it('write null and absent as empty, booleans as true/false, lists and objects as JSON text', () => {
+    expect([null, undefined, true, false, 0, 12.5, 'x'].map(cellText)).toEqual(['', '', 'true', 'false', '0', '12.5', 'x']);
+    expect(cellText([{ a: 1 }])).toBe('[{"a":1}]');
+    const record: OutputRecord = {
+      row: 7,
+      status: 'ok',
+      input: { address: '1 Main St' },
+      chunk: {
+        address_info: { unit: null, status: { match: true, details: ['ok'] } },
+        'property/sales_history': { api_code: 0, result: [{ amount: 1 }] },
+      },
+    };
+    const columns = csvColumns({ inputColumns: ['address'], level: 'property', sections: ['property/sales_history'], withMeta: false });
+    const cells = Object.fromEntries(columns.map((column) => [column.header, column.cell(record)]));
+    expect(cells).toMatchObject({
+      address: '1 Main St',
+      _row: '7',
+      _status: 'ok',
+      _error: '',
+      'address_info.unit': '',
+      'address_info.status.match': 'true',
+      'address_info.status.details': '["ok"]',
+      'property/sales_history.result': '[{"amount":1}]',
+    });
+  });
+});
