@@ -1,3 +1,5 @@
+import { fractionOf } from './random.js';
+
 /**
  * Just enough US geography to make synthetic answers plausible: which state a ZIP belongs to, the
  * state's FIPS code and rough centre, and a price level so that 902xx California costs more than
@@ -52,17 +54,35 @@ const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
   [970, 979, 'OR'], [980, 994, 'WA'], [995, 999, 'AK'],
 ];
 
-/** Places the synthetic data should recognise by name, and their price premium over the state level. */
-const KNOWN_ZIP3: Readonly<Record<string, { city: string; premium: number }>> = {
-  '100': { city: 'New York', premium: 2.0 },
-  '021': { city: 'Boston', premium: 1.3 },
-  '212': { city: 'Baltimore', premium: 0.55 },
-  '482': { city: 'Detroit', premium: 0.45 },
-  '606': { city: 'Chicago', premium: 1.2 },
-  '900': { city: 'Los Angeles', premium: 1.2 },
-  '902': { city: 'Palos Verdes Estates', premium: 1.9 },
-  '941': { city: 'San Francisco', premium: 1.7 },
-  '981': { city: 'Seattle', premium: 1.3 },
+/**
+ * Places the synthetic data should recognise by name: their price premium over the state level,
+ * and their real county, metro area (MSA and metropolitan division) and centre, so that a real
+ * address there gets plausible geography.
+ */
+interface KnownPlace {
+  city: string;
+  premium: number;
+  countyFips: string;
+  msa: string;
+  metrodiv: string | null;
+  lat: number;
+  lng: number;
+}
+
+const known = (city: string, premium: number, countyFips: string, msa: string, metrodiv: string | null, lat: number, lng: number): KnownPlace => ({
+  city, premium, countyFips, msa, metrodiv, lat, lng,
+});
+
+const KNOWN_ZIP3: Readonly<Record<string, KnownPlace>> = {
+  '100': known('New York', 2.0, '36061', '35620', '35614', 40.754, -73.984),
+  '021': known('Boston', 1.3, '25025', '14460', '14454', 42.356, -71.06),
+  '212': known('Baltimore', 0.55, '24510', '12580', null, 39.29, -76.612),
+  '482': known('Detroit', 0.45, '26163', '19820', '19804', 42.331, -83.046),
+  '606': known('Chicago', 1.2, '17031', '16980', '16984', 41.878, -87.63),
+  '900': known('Los Angeles', 1.2, '06037', '31080', '31084', 34.052, -118.244),
+  '902': known('Palos Verdes Estates', 1.9, '06037', '31080', '31084', 33.787, -118.392),
+  '941': known('San Francisco', 1.7, '06075', '41860', '41884', 37.775, -122.419),
+  '981': known('Seattle', 1.3, '53033', '42660', '42644', 47.606, -122.332),
 };
 
 const TOWN_NAMES = [
@@ -81,8 +101,13 @@ export function stateOfFips(fips: string): string | undefined {
 }
 
 /** The postal city of a synthetic ZIP: a known city for a few ZIP3s, else a common town name. */
-export function cityOfZip(zip: string, pick: (count: number) => number): string {
-  return KNOWN_ZIP3[zip.slice(0, 3)]?.city ?? TOWN_NAMES[pick(TOWN_NAMES.length)]!;
+export function postalCity(zip: string): string {
+  return KNOWN_ZIP3[zip.slice(0, 3)]?.city ?? TOWN_NAMES[Math.floor(fractionOf('city', zip) * TOWN_NAMES.length)]!;
+}
+
+/** The recognised place a ZIP lies in, if any. */
+export function knownPlace(zip: string): KnownPlace | undefined {
+  return KNOWN_ZIP3[zip.slice(0, 3)];
 }
 
 /** A ZIP inside the state for a city given without one: a known ZIP3 when the city is known there. */

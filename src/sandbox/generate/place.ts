@@ -1,6 +1,8 @@
 import { stateCode } from '../../catalog/index.js';
-import { STATES, cityOfZip, stateOfFips, stateOfZip, typicalValue, zipForCity } from './geography.js';
+import { canonicalStreet, normaliseWords } from './address-words.js';
+import { STATES, knownPlace, postalCity, stateOfFips, stateOfZip, typicalValue, zipForCity } from './geography.js';
 import { fractionOf, randomFor, type Random } from './random.js';
+import { partsOfSlug, slugOf, type AddressParts } from './slug.js';
 
 /** A property the synthetic address database knows: every value here follows from key alone. */
 export interface Place {
@@ -30,40 +32,7 @@ export type Resolution =
 /** A stable share of well-formed addresses the address database does not know. */
 const UNKNOWN_ADDRESS_SHARE = 0.03;
 
-/** Lower case, punctuation to spaces, spaces collapsed: "43  Valmonte Plaza," -> "43 valmonte plaza". */
-export function normaliseWords(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
-}
-
 const titleCase = (words: string) => words.replace(/\b[a-z]/g, (letter) => letter.toUpperCase());
-const kebab = (words: string) => words.replace(/ /g, '-');
-
-interface AddressParts {
-  street: string;
-  unit: string;
-  city: string;
-  state: string;
-  zip: string;
-}
-
-/**
- * Slugs carry the canonical parts separated by `_` (which normalised words never contain), so a
- * slug alone resolves to exactly the property it came from:
- * `43-valmonte-plaza_palos-verdes-estates_ca_90274`, with the unit as a second part when present.
- */
-function slugOf(parts: AddressParts): string {
-  const pieces = [kebab(parts.street), ...(parts.unit ? [kebab(parts.unit)] : []), kebab(parts.city), parts.state.toLowerCase(), parts.zip];
-  return pieces.join('_');
-}
-
-function partsOfSlug(slug: string): AddressParts | undefined {
-  const pieces = slug.trim().toLowerCase().split('_');
-  if (pieces.length !== 4 && pieces.length !== 5) return undefined;
-  const [street, unit, city, state, zip] = pieces.length === 5 ? pieces : [pieces[0], '', ...pieces.slice(1)];
-  const words = (piece: string | undefined) => normaliseWords((piece ?? '').replace(/-/g, ' '));
-  if (!/^\d{5}$/.test(zip ?? '') || !/^[a-z]{2}$/.test(state ?? '') || !street || !city) return undefined;
-  return { street: words(street), unit: words(unit), city: words(city), state: (state ?? '').toUpperCase(), zip: zip ?? '' };
-}
 
 /** "43 Valmonte Plaza, Palos Verdes Estates, CA 90274" or "43 Valmonte Plaza 90274": the pieces in it. */
 function splitAddressLine(address: string): { street: string; city?: string; state?: string; zip?: string } {
@@ -83,7 +52,7 @@ function splitAddressLine(address: string): { street: string; city?: string; sta
 function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, changes: string[]): AddressParts | string {
   const line = splitAddressLine(identifiers.address ?? '');
   if (!identifiers.zipcode && line.zip) changes.push('zipcode taken from the address line');
-  const street = normaliseWords(line.street);
+  const street = canonicalStreet(normaliseWords(line.street));
   if (street.includes('nomatch')) return 'address not found in the address database';
   if (!/^\d/.test(street)) return 'address has no building number';
 
@@ -107,17 +76,24 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
   } else {
     return 'address alone is ambiguous: add zipcode, or city and state';
   }
-  const city = cityGiven || normaliseWords(cityOfZip(zip, (count) => Math.floor(fractionOf('city', zip ?? '') * count)));
+  const city = cityGiven || normaliseWords(postalCity(zip));
   if (!cityGiven) changes.push('city set from the zipcode');
-  if (street !== (identifiers.address ?? '').trim().toLowerCase()) changes.push('address normalised (case, punctuation, spacing)');
+  if (street !== (identifiers.address ?? '').trim().toLowerCase()) changes.push('address normalised (case, punctuation, spacing, street suffix)');
   return { street, unit: normaliseWords(identifiers.unit ?? ''), city, state, zip };
+}
+
+/** The county of a ZIP: the real one for the places geography.ts knows, else a synthetic one in the state. */
+function countyOf(parts: AddressParts): string {
+  const known = knownPlace(parts.zip);
+  if (known && stateOfFips(known.countyFips) === parts.state) return known.countyFips;
+  const county = randomFor('county', parts.zip);
+  return `${STATES[parts.state]?.fips ?? '00'}${String(1 + 2 * county.int(0, 99)).padStart(3, '0')}`;
 }
 
 /** The census block of a street: every house number on one street in one ZIP shares it. */
 function blockIdOf(parts: AddressParts, random: Random): string {
   const streetName = parts.street.replace(/^\d+\s*/, '');
-  const county = randomFor('county', parts.zip);
-  const countyFips = `${STATES[parts.state]?.fips ?? '00'}${String(1 + 2 * county.int(0, 99)).padStart(3, '0')}`;
+  const countyFips = countyOf(parts);
   const street = randomFor('street', parts.zip, streetName);
   const tract = String(street.int(100, 999_999)).padStart(6, '0');
   const block = String(street.int(1000, 4999) + (random.chance(0.2) ? 1 : 0)).padStart(4, '0');
@@ -128,10 +104,14 @@ function placeOf(parts: AddressParts): Place {
   const key = `${parts.street}|${parts.unit}|${parts.zip}`;
   const random = randomFor('place', key);
   const blockId = blockIdOf(parts, random);
+  // A known city has its real metro area and lies within a few miles of its centre; other ZIPs
+  // get a synthetic metro area and lie anywhere in the state.
+  const known = knownPlace(parts.zip);
   const area = randomFor('area', blockId.slice(0, 5));
-  const msa = area.chance(0.85) ? String(area.int(10_000, 49_999)) : null;
-  const metrodiv = msa && area.chance(0.2) ? String(area.int(10_000, 49_999)) : null;
-  const centre = STATES[parts.state] ?? { lat: 39.8, lng: -98.6 };
+  const msa = known ? known.msa : area.chance(0.85) ? String(area.int(10_000, 49_999)) : null;
+  const metrodiv = known ? known.metrodiv : msa && area.chance(0.2) ? String(area.int(10_000, 49_999)) : null;
+  const centre = known ?? STATES[parts.state] ?? { lat: 39.8, lng: -98.6 };
+  const spread = known ? 0.05 : 1.5;
   const zipArea = randomFor('zip-area', parts.zip);
   return {
     key,
@@ -146,8 +126,8 @@ function placeOf(parts: AddressParts): Place {
     countyFips: blockId.slice(0, 5),
     msa,
     metrodiv,
-    lat: Number((centre.lat + zipArea.float(-1.5, 1.5, 4) + random.float(-0.01, 0.01, 6)).toFixed(6)),
-    lng: Number((centre.lng + zipArea.float(-1.5, 1.5, 4) + random.float(-0.01, 0.01, 6)).toFixed(6)),
+    lat: Number((centre.lat + zipArea.float(-spread, spread, 4) + random.float(-0.01, 0.01, 6)).toFixed(6)),
+    lng: Number((centre.lng + zipArea.float(-spread, spread, 4) + random.float(-0.01, 0.01, 6)).toFixed(6)),
     geoPrecision: random.chance(0.9) ? 'rooftop' : random.pick(['zip9', 'zip5'] as const),
     typicalValue: typicalValue(parts.zip, parts.state),
   };

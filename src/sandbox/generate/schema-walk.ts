@@ -49,7 +49,7 @@ function generateNumber(schema: Extract<Schema, { type: 'int' | 'float' }>, fiel
 
 /**
  * A value of the schema's shape, types and enumerations, with plausible contents: the generic half
- * of the generator. Endpoint rules (consistency.ts) then make related fields agree.
+ * of the generator. Endpoint rules (rules/) then make related fields agree.
  */
 export function generate(schema: Schema, field: string, context: WalkContext): unknown {
   if (field in context.facts) return context.facts[field];

@@ -1,0 +1,37 @@
+/**
+ * Street words as the address database keeps them. Suffixes are stored in their USPS abbreviation,
+ * as the service's own slugs show (`43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274`): "43 Valmonte
+ * Plaza" and "43 Valmonte Plz" are one property.
+ */
+const SUFFIXES: Readonly<Record<string, string>> = {
+  alley: 'aly', avenue: 'ave', boulevard: 'blvd', circle: 'cir', court: 'ct', cove: 'cv', crossing: 'xing',
+  drive: 'dr', expressway: 'expy', freeway: 'fwy', highway: 'hwy', lane: 'ln', loop: 'loop', parkway: 'pkwy',
+  place: 'pl', plaza: 'plz', point: 'pt', road: 'rd', row: 'row', square: 'sq', street: 'st', terrace: 'ter',
+  trail: 'trl', way: 'way',
+};
+const ABBREVIATIONS = new Set(Object.values(SUFFIXES));
+
+const DIRECTIONALS = new Set([
+  'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw', 'north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest',
+]);
+
+/** Lower case, punctuation to spaces, spaces collapsed: "43  Valmonte Plaza," -> "43 valmonte plaza". */
+export function normaliseWords(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+export const isStreetSuffix = (word: string) => ABBREVIATIONS.has(word) || word in SUFFIXES;
+export const isDirectional = (word: string) => DIRECTIONALS.has(word);
+
+/**
+ * Normalised street words with the suffix abbreviated: the last word, or the one before a trailing
+ * directional ("1745 t street southeast" -> "1745 t st southeast"). A street that is only a
+ * suffix word after the number ("100 court") keeps it as its name.
+ */
+export function canonicalStreet(words: string): string {
+  const parts = words.split(' ');
+  const at = parts.length > 3 && isDirectional(parts.at(-1)!) ? parts.length - 2 : parts.length - 1;
+  const abbreviation = SUFFIXES[parts[at]!];
+  if (at >= 2 && abbreviation) parts[at] = abbreviation;
+  return parts.join(' ');
+}

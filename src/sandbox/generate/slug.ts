@@ -1,0 +1,66 @@
+import { canonicalStreet, isDirectional, isStreetSuffix, normaliseWords } from './address-words.js';
+import { postalCity } from './geography.js';
+
+/** A canonical address: normalised words, the identity every property's data derives from. */
+export interface AddressParts {
+  street: string;
+  unit: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+const kebab = (words: string) => words.replace(/ /g, '-');
+
+/**
+ * Slugs the sandbox issues carry the canonical parts separated by `_` (which normalised words never
+ * contain), so a slug alone resolves to exactly the property it came from:
+ * `43-valmonte-plz_palos-verdes-estates_ca_90274`, with the unit as a second part when present.
+ */
+export function slugOf(parts: AddressParts): string {
+  const pieces = [kebab(parts.street), ...(parts.unit ? [kebab(parts.unit)] : []), kebab(parts.city), parts.state.toLowerCase(), parts.zip];
+  return pieces.join('_');
+}
+
+function partsOfSandboxSlug(slug: string): AddressParts | undefined {
+  const pieces = slug.trim().toLowerCase().split('_');
+  if (pieces.length !== 4 && pieces.length !== 5) return undefined;
+  const [street, unit, city, state, zip] = pieces.length === 5 ? pieces : [pieces[0], '', ...pieces.slice(1)];
+  const words = (piece: string | undefined) => normaliseWords((piece ?? '').replace(/-/g, ' '));
+  if (!/^\d{5}$/.test(zip ?? '') || !/^[a-z]{2}$/.test(state ?? '') || !street || !city) return undefined;
+  return { street: words(street), unit: words(unit), city: words(city), state: (state ?? '').toUpperCase(), zip: zip ?? '' };
+}
+
+/**
+ * Where the street ends in the words of a service slug: before the ZIP's postal city when the slug
+ * ends with it, else after the last street suffix (and a directional after it), else before the
+ * last word.
+ */
+function streetLength(words: readonly string[], zip: string): number {
+  const city = normaliseWords(postalCity(zip)).split(' ');
+  if (words.length > city.length && words.slice(-city.length).join(' ') === city.join(' ')) return words.length - city.length;
+  const suffixAt = words.findLastIndex((word, index) => index >= 2 && index < words.length - 1 && isStreetSuffix(word));
+  if (suffixAt < 0) return words.length - 1;
+  return suffixAt + 2 < words.length && isDirectional(words[suffixAt + 1]!) ? suffixAt + 2 : suffixAt + 1;
+}
+
+/**
+ * The service's own slug form, as clients of the real service hold them:
+ * `43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274`, words joined by hyphens with the state and ZIP
+ * last. It does not mark where the street ends, so streetLength decides.
+ */
+function partsOfServiceSlug(slug: string): AddressParts | undefined {
+  const match = /^(\d[a-z0-9-]*)-([a-z]{2})-(\d{5})$/i.exec(slug.trim());
+  if (!match) return undefined;
+  const words = normaliseWords(match[1]!).split(' ');
+  const zip = match[3]!;
+  if (words.length < 3) return undefined;
+  const length = streetLength(words, zip);
+  return { street: words.slice(0, length).join(' '), unit: '', city: words.slice(length).join(' '), state: match[2]!.toUpperCase(), zip };
+}
+
+/** The canonical parts a slug names, in either form (street suffix abbreviated); undefined when it is neither. */
+export function partsOfSlug(slug: string): AddressParts | undefined {
+  const parts = slug.includes('_') ? partsOfSandboxSlug(slug) : partsOfServiceSlug(slug);
+  return parts && { ...parts, street: canonicalStreet(parts.street) };
+}

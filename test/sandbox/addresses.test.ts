@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { call, dataSandbox, VALMONTE } from './http.js';
+
+/** The slugs of the sample a user is told to try: slugs the real service issued. */
+const SAMPLE_SLUGS = readFileSync(new URL('../../samples/slugs-with-values.csv', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((line) => line.split(',')[0]!);
+
+describe('address resolution', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await dataSandbox();
+  });
+  afterAll(() => sandbox.close());
+
+  const chunkFor = async (query: Record<string, string>) => (await call(sandbox, '/v2/property/value', { query })).json[0];
+
+  it("resolves slugs in the service's own form, such as those in samples/slugs-with-values.csv", async () => {
+    expect(SAMPLE_SLUGS).toEqual(['43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274', '244-S-Altadena-Dr-Pasadena-CA-91107']);
+    const [valmonte, altadena] = await Promise.all(SAMPLE_SLUGS.map((slug) => chunkFor({ slug })));
+    expect(valmonte.address_info).toMatchObject({ address: '43 Valmonte Plz', city: 'Palos Verdes Estates', state: 'CA', zipcode: '90274' });
+    expect(altadena.address_info).toMatchObject({ address: '244 S Altadena Dr', city: 'Pasadena', state: 'CA', zipcode: '91107' });
+    expect(valmonte.address_info.status.match).toBe(true);
+    expect(valmonte['property/value']).toEqual((await chunkFor(VALMONTE))['property/value']);
+    expect(altadena['property/value']).toEqual((await chunkFor({ address: '244 S Altadena Drive', zipcode: '91107' }))['property/value']);
+  });
+
+  it('treats a spelled-out street suffix as its abbreviation, and reports the change', async () => {
+    const spelled = await chunkFor(VALMONTE);
+    const abbreviated = await chunkFor({ address: '43 Valmonte Plz', zipcode: '90274' });
+    expect(spelled.address_info.address).toBe('43 Valmonte Plz');
+    expect(spelled.address_info.status.changes).toContain('address normalised (case, punctuation, spacing, street suffix)');
+    expect(spelled['property/value']).toEqual(abbreviated['property/value']);
+    expect((await chunkFor({ address: '100 Court', zipcode: '90274' })).address_info.address).toBe('100 Court');
+  });
+
+  it('places an address in a known city in its real county and metro area, near the city', async () => {
+    const { address_info: info } = await chunkFor(VALMONTE);
+    expect(info).toMatchObject({ county_fips: '06037', msa: '31080', metrodiv: '31084' });
+    expect(info.block_id.slice(0, 5)).toBe('06037');
+    expect(Math.abs(info.lat - 33.787)).toBeLessThan(0.1);
+    expect(Math.abs(info.lng - -118.392)).toBeLessThan(0.1);
+    const census = (await call(sandbox, '/v2/property/census', { query: VALMONTE })).json[0]['property/census'].result;
+    expect(census).toMatchObject({ fips: '06037', msa: '31080' });
+  });
+
+  it('still resolves slugs the sandbox issued', async () => {
+    const { slug } = (await chunkFor(VALMONTE)).address_info;
+    expect(slug).toBe('43-valmonte-plz_palos-verdes-estates_ca_90274');
+    expect((await chunkFor({ slug }))['property/value']).toEqual((await chunkFor(VALMONTE))['property/value']);
+    expect((await chunkFor({ slug: 'not-a-slug' })).address_info.status).toMatchObject({ match: false, errors: ['slug not recognised'] });
+  });
+});
