@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Endpoint } from '../catalog/index.js';
+import { UsageError } from '../errors/index.js';
 import { authenticate, type Access } from './auth.js';
 import { Ledger, type SandboxUsage } from './billing.js';
 import { Faults, serverErrorPage } from './faults.js';
@@ -46,6 +47,17 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
 }
 
 const message = (status: number, text: string, headers?: Record<string, string>): Reply => ({ status, body: { message: text }, headers });
+
+/** A port taken or a host that is not this machine's is the user's to fix: one line, exit 2. */
+function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  if (error.code === 'EADDRINUSE') return new UsageError(`sandbox: ${where} is in use; choose another --port (0 picks a free one)`, 'E_SANDBOX_LISTEN');
+  if (error.code === 'EACCES') return new UsageError(`sandbox: not allowed to listen on ${where}; choose a --port above 1023`, 'E_SANDBOX_LISTEN');
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+    return new UsageError(`sandbox: cannot listen on ${where}: --host must be an address of this machine, such as 127.0.0.1`, 'E_SANDBOX_LISTEN');
+  }
+  return error;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -128,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenFailure(error, settings.host, settings.port)));
     server.listen(settings.port, settings.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

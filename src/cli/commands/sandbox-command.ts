@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SANDBOX_OPTIONS, sandboxOptionsFrom, startSandbox } from '../../sandbox/index.js';
+import { SANDBOX_OPTIONS, TEST_KEY_PREFIX, USAGE_PATH, sandboxOptionsFrom, startSandbox } from '../../sandbox/index.js';
 import { addOptions } from '../add-options.js';
 import type { CommandContext } from './command-context.js';
 
@@ -10,6 +10,11 @@ export function registerSandboxCommand(program: Command, context: CommandContext
     .addHelpText(
       'after',
       [
+        '',
+        `Credentials: key "sandbox", secret "sandbox" (--sandbox-key, --sandbox-secret). The test key`,
+        `${TEST_KEY_PREFIX}<key> with the same secret answers only the test items; other items come back 204.`,
+        `GET ${USAGE_PATH} reports components used, charges and credit left.`,
+        'Example responses for every endpoint: samples/responses.md',
         '',
         'Examples:',
         '  $ propdata sandbox --port 8787',
@@ -24,10 +29,13 @@ export function registerSandboxCommand(program: Command, context: CommandContext
     const out = (line: string): void => {
       context.io.stdout.write(`${line}\n`);
     };
+    // stdout, not the redacting stderr: printing the credentials it accepts is this command's job.
     out(`propdata sandbox listening on ${sandbox.url} (synthetic data)`);
     out(`  base URL: ${sandbox.url}`);
     out(`  key:      ${sandbox.key}`);
     out(`  secret:   ${sandbox.secret}`);
+    out(`  test key: ${TEST_KEY_PREFIX}${sandbox.key} (same secret; test items only)`);
+    out(`  usage:    ${sandbox.url}${USAGE_PATH}`);
     out('Stop it with Ctrl-C.');
     await new Promise<void>((resolve) => {
       if (context.io.signal?.aborted) return resolve();
