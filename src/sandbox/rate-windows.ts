@@ -38,6 +38,11 @@ export class RateWindows {
     return this.states.every((state) => state.used + components <= state.window.limit);
   }
 
+  /** The most components one request can ever be granted: the smallest window's limit. */
+  get largestRequest(): number {
+    return Math.min(...this.states.map((state) => state.window.limit));
+  }
+
   take(components: number): void {
     this.roll();
     for (const state of this.states) state.used += components;

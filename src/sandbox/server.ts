@@ -78,7 +78,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     const components = parsed.items.length * parsed.sections.length;
     if (!rate.fits(components)) {
-      return message(429, `Rate limit exceeded: this request needs ${components} components; wait until X-RateLimit-Reset`);
+      // Waiting cannot help a request larger than a whole window: say so, or a client waits forever.
+      const advice = components > rate.largestRequest ? `no window allows more than ${rate.largestRequest}: send fewer items or components` : 'wait until X-RateLimit-Reset';
+      return message(429, `Rate limit exceeded: this request needs ${components} components; ${advice}`);
     }
     const restriction: TestListCheck | undefined = access === 'test' ? onTestList : undefined;
     const build = endpoint.level === 'block' ? blockChunk : propertyChunk;

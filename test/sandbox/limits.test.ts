@@ -67,6 +67,16 @@ describe('rate limits, component counting and billing', () => {
     expect((await call(sandbox, '/v2/property/value', { body: addresses(3) })).status).toBe(200);
   });
 
+  it('tells a request larger than a whole window that waiting will not help', async () => {
+    await start({ rateLimits: [{ limit: 5, periodSeconds: 1 }, { limit: 250, periodSeconds: 60 }] });
+    const tooLarge = await call(sandbox, '/v2/property/component_mget', { query: { components: 'property/value,property/school' }, body: addresses(3) });
+    expect(tooLarge.status).toBe(429);
+    expect(tooLarge.json.message).toMatch(/needs 6 components; no window allows more than 5: send fewer items or components/);
+    const merelyLate = await call(sandbox, '/v2/property/value', { body: addresses(5) }).then(() => call(sandbox, '/v2/property/value', { query: VALMONTE }));
+    expect(merelyLate.status).toBe(429);
+    expect(merelyLate.json.message).toMatch(/wait until X-RateLimit-Reset/);
+  });
+
   it('sends no rate-limit headers when limits are off', async () => {
     await start({ rateLimits: [] });
     const reply = await call(sandbox, '/v2/property/value', { body: addresses(100) });
