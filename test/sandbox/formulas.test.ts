@@ -156,6 +156,25 @@ describe("the spec's formulas hold in generated results", () => {
     }
   });
 
+  it('listing endpoints report one listing per property: 204 together, same date and price, listed only when live', async () => {
+    const live = ['Coming Soon', 'Active', 'Pending', 'Contingent'];
+    const components = 'property/listing_status,property/on_market,property/rental_listing_status,property/rental_on_market';
+    const reply = await call(sandbox, '/v2/property/component_mget', { query: { components }, body: ITEMS });
+    let considerations = 0;
+    for (const chunk of reply.json) {
+      for (const [status, market] of [['property/listing_status', 'property/on_market'], ['property/rental_listing_status', 'property/rental_on_market']] as const) {
+        expect(chunk[status].api_code).toBe(chunk[market].api_code);
+        if (chunk[status].api_code !== 0) continue;
+        const [listing, onMarket] = [chunk[status].result, chunk[market].result];
+        expect([onMarket.listing_date, onMarket.listing_price, onMarket.has_price_considerations]).toEqual([listing.listing_date, listing.listing_price, listing.has_price_considerations]);
+        expect(onMarket.currently_listed).toBe(live.includes(listing.listing_status));
+        if (listing.listing_status_date) expect(listing.listing_status_date >= listing.listing_date).toBe(true);
+        if (listing.has_price_considerations) considerations += 1;
+      }
+    }
+    expect(considerations).toBeLessThan(ITEMS.length / 4);
+  });
+
   it('geocode result is true; census agrees with address_info; school lists hold 1 to 3 per stage', async () => {
     for (const { result } of await results(sandbox, 'property/geocode')) expect(result).toBe(true);
     for (const { result, chunk } of await results(sandbox, 'property/census')) {

@@ -1,7 +1,11 @@
 import type { Endpoint } from '../../catalog/index.js';
 import { fractionOf } from './random.js';
+import { listingKind } from './rules/listings.js';
 
-/** Share of properties without a listing record (or outside listing coverage), per listing endpoint. */
+/**
+ * Share of properties without a sale listing record (or outside listing coverage), and likewise
+ * for rentals: the endpoints reporting one listing answer 204 together.
+ */
 const NO_LISTING_SHARE = 0.4;
 /** Share of properties whose adjustment the model cannot perform, whatever is asked. */
 const ADJUSTMENT_IMPOSSIBLE_SHARE = 0.03;
@@ -16,7 +20,7 @@ export function hasNoContent(endpoint: Endpoint, subjectKey: string, params: Rea
   switch (endpoint.noContent) {
     case 'no-listing':
     case 'limited-coverage':
-      return fractionOf('no-listing', endpoint.name, subjectKey) < NO_LISTING_SHARE;
+      return fractionOf('no-listing', listingKind(endpoint.target), subjectKey) < NO_LISTING_SHARE;
     case 'adjustment-impossible':
       return (
         Object.entries(ADJUSTMENT_LIMITS).some(([name, limit]) => Number(params[name] ?? 0) > limit) ||

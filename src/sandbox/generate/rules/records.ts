@@ -5,25 +5,6 @@ const FLOOD_ZONES: ReadonlyArray<readonly [string, string]> = [
   ['X', 'Low'], ['X', 'Low'], ['X', 'Low'], ['X', 'Low'], ['X500', 'Moderate'], ['AE', 'High'], ['A', 'High'], ['VE', 'High'],
 ];
 
-/** A listing's dates in order (listed, then status change) and its price near the property's value or rent. */
-function listing(rental: boolean): Rule {
-  return (result, context) => {
-    const { facts } = propertyOf(context);
-    const { random } = context;
-    const listed = dayInPast(random, rental ? 1 : 2);
-    const base = rental ? facts.rentMean : facts.valueMean;
-    const step = rental ? 5 : 1000;
-    const updated: Generated = {
-      ...result,
-      listing_date: isoDay(listed),
-      listing_price: Math.round((base * random.float(0.92, 1.12, 3)) / step) * step,
-    };
-    if ('listing_status_date' in result) updated.listing_status_date = isoDay(addDays(listed, random.int(0, 120)));
-    if ('lease_payment_frequency' in result && random.chance(0.9)) updated.lease_payment_frequency = 'Monthly';
-    return updated;
-  };
-}
-
 function sale(record: Generated, valueMean: number, context: Parameters<Rule>[1]) {
   const sold = dayInPast(context.random, 15, 0.3);
   const salePrice = Math.round((valueMean * context.random.float(0.55, 1.0, 3)) / 1000) * 1000;
@@ -83,10 +64,6 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
     const [zone, risk] = context.random.pick(FLOOD_ZONES);
     return { ...result, zone, flood_risk: risk };
   },
-  'property/listing_status': listing(false),
-  'property/on_market': listing(false),
-  'property/rental_listing_status': listing(true),
-  'property/rental_on_market': listing(true),
   'property/school': (result) => ({
     school: Object.fromEntries(
       Object.entries(result.school as Record<string, Generated[]>).map(([stage, schools]) => [
