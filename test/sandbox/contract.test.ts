@@ -1,30 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS, LEVEL_SPECS, isMgetComponent, type Endpoint, type Param } from '../../src/catalog/index.js';
+import { ENDPOINTS, LEVEL_SPECS, isMgetComponent, type Endpoint } from '../../src/catalog/index.js';
 import { addressInfo, blockInfo } from '../../src/catalog/shapes.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { schemaProblems } from '../helpers/schema-check.js';
+import { neededParams } from './catalog-samples.js';
 import { addresses, call, dataSandbox, VALMONTE } from './http.js';
-
-/** A valid value for a parameter, read from its catalog definition. */
-function sampleValue(param: Param): string | number {
-  if (param.enum) return param.enum[0]!;
-  if (param.allowed) return param.allowed[0]!;
-  switch (param.type) {
-    case 'date':
-      return '2024-01-01';
-    case 'int':
-    case 'number':
-      return Math.max(1, param.min ?? 1);
-    case 'string':
-      return 'x';
-  }
-}
-
-/** The parameters an endpoint cannot do without: required ones and the first of a require-one-of set. */
-function neededParams(endpoint: Endpoint): Record<string, string | number> {
-  const needed = endpoint.params.filter((param) => param.required || param.name === endpoint.requireOneOf?.[0]);
-  return Object.fromEntries(needed.map((param) => [param.name, sampleValue(param)]));
-}
 
 const BLOCK_IDS = ['060376703022003', '245102401001001', '360610076001000', '482015432001012', '120860001011000', '530330053021004'];
 

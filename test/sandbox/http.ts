@@ -21,9 +21,15 @@ export function basic(credentials: string): string {
   return `Basic ${Buffer.from(credentials).toString('base64')}`;
 }
 
+/** The path and query string a call sends (`/v2/property/value?address=43+Valmonte+Plaza&...`). */
+export function pathWithQuery(path: string, query: Record<string, string | number> = {}): string {
+  const url = new URL(path, 'http://sandbox.invalid');
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
+  return `${url.pathname}${url.search}`;
+}
+
 export async function call(sandbox: RunningSandbox, path: string, options: CallOptions = {}): Promise<Reply> {
-  const url = new URL(sandbox.url + path);
-  for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));
+  const url = new URL(sandbox.url + pathWithQuery(path, options.query));
   const credentials = options.credentials === undefined ? `${sandbox.key}:${sandbox.secret}` : options.credentials;
   const headers: Record<string, string> = {};
   if (credentials !== null) headers.authorization = basic(credentials);
