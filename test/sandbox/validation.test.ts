@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEVEL_SPECS, checkIdentifier } from '../../src/catalog/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { call, dataSandbox, VALMONTE } from './http.js';
 
@@ -87,6 +88,21 @@ describe('400: requests that break the spec’s request rules', () => {
     expect(reply.status).toBe(200);
     expect(reply.json[0].address_info.unit).toBeNull();
     expect(reply.json[1].address_info.unit).toBe('4B');
+  });
+
+  // The spec shows no endpoint at these levels, so no request reaches them: this is the rule a POST
+  // there would be held to, the same catalog check that rejects a short block_id above.
+  it.each([
+    ['blockgroup', 'blockgroup_id', 12],
+    ['metrodiv', 'metrodiv', 5],
+    ['msa', 'msa', 5],
+    ['zip', 'zipcode', 5],
+  ] as const)('holds %s items to %s of %i digits', (level, name, digits) => {
+    const identifier = LEVEL_SPECS[level].identifiers.find((candidate) => candidate.name === name)!;
+    expect(checkIdentifier(identifier, '1'.repeat(digits))).toBeUndefined();
+    for (const wrong of ['1'.repeat(digits - 1), '1'.repeat(digits + 1), `${'1'.repeat(digits - 1)}x`]) {
+      expect(checkIdentifier(identifier, wrong)).toBe(`${name} must be ${digits} digits, got "${wrong}"`);
+    }
   });
 
   it('answers other methods with 405', async () => {
