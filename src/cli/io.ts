@@ -2,6 +2,15 @@ import type { Readable, Writable } from 'node:stream';
 
 type Terminal = { isTTY?: boolean; columns?: number };
 
+/**
+ * A terminal that can take a spinner or a progress bar. A pseudo-terminal may report 0 columns
+ * (`script`, `docker exec -t` before its first resize): ora divides by the width and then loops
+ * forever clearing Infinity lines, so such a terminal gets plain output instead.
+ */
+export function canAnimate(stream: Terminal): boolean {
+  return Boolean(stream.isTTY) && (stream.columns ?? 0) > 0;
+}
+
 /** Everything main() touches outside itself, injected so tests can run it in-process. */
 export interface Io {
   stdin: Readable & Terminal;
@@ -24,10 +33,6 @@ export class Messages {
 
   constructor(io: Io) {
     this.#io = io;
-  }
-
-  get stderrIsTerminal(): boolean {
-    return Boolean(this.#io.stderr.isTTY);
   }
 
   addSecret(value: string): void {

@@ -4,7 +4,7 @@ import { UsageError } from '../errors/index.js';
 import { createPreparer } from '../input/prepare.js';
 import type { ConnectionOptions } from './connect.js';
 import { connect } from './connect.js';
-import type { Io } from './io.js';
+import { canAnimate, type Io } from './io.js';
 import type { CommandContext } from './commands/command-context.js';
 import { queryOne } from './one-off.js';
 import { optionKey } from './options.js';
@@ -89,7 +89,9 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
 
 /** An ora spinner on stderr while the one-off waits, only where a person is watching. */
 async function startSpinner(io: Io, options: QueryOptions, text: string) {
-  if (!io.stderr.isTTY || options.json || options.verbose) return undefined;
+  if (!canAnimate(io.stderr) || options.json || options.verbose) return undefined;
   const { default: ora } = await import('ora');
-  return ora({ text, stream: io.stderr }).start();
+  // ora's stdin discarding puts the terminal in raw mode, where Ctrl-C is a keystroke rather than
+  // the SIGINT our clean stop relies on.
+  return ora({ text, stream: io.stderr, discardStdin: false }).start();
 }

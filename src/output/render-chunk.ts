@@ -13,8 +13,16 @@ interface Figure {
 function formatValue(value: unknown): string {
   if (value === null || value === undefined) return '-';
   if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) >= 10_000 ? value.toLocaleString('en-US') : String(value);
-  if (Array.isArray(value)) return value.length === 0 ? 'none' : `${value.length} record${value.length === 1 ? '' : 's'}`;
+  if (Array.isArray(value)) return formatList(value);
   return String(value);
+}
+
+/** Named things (schools, superfund sites) by name; other records by count. */
+function formatList(items: readonly unknown[]): string {
+  if (items.length === 0) return 'none';
+  const names = items.map((item) => (item && typeof item === 'object' ? (item as { name?: unknown }).name : undefined));
+  if (names.every((name) => typeof name === 'string')) return names.join('; ');
+  return `${items.length} record${items.length === 1 ? '' : 's'}`;
 }
 
 /** The scalar leaves of a result by dotted path; a list is one figure (its length). */

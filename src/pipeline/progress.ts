@@ -1,4 +1,4 @@
-import type { Io } from '../cli/io.js';
+import { canAnimate, type Io } from '../cli/io.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import type { RunStats } from './run-stats.js';
 
@@ -19,7 +19,7 @@ function waitNote(limiter: RateLimiter): string {
  */
 export async function startProgress(io: Io, stats: RunStats, limiter: RateLimiter, quiet: boolean): Promise<Progress> {
   if (quiet) return { stop: () => undefined };
-  if (!io.stderr.isTTY) {
+  if (!canAnimate(io.stderr)) {
     const timer = setInterval(() => {
       const total = stats.totalRows ? `/${stats.totalRows}` : '';
       const wait = waitNote(limiter);

@@ -70,6 +70,46 @@ describe('one-off queries', () => {
     expect(server!.requests[0]!.url).toBe('/v2/property/component_mget?slug=abc&components=property%2Fvalue%2Cproperty%2Fschool');
   });
 
+  it('renders the answer for a person on a terminal: the address, key figures, a 204 section as no content', async () => {
+    const chunk = {
+      ...chunkFor(['property/value']),
+      'property/on_market': { api_code: 204, api_code_description: 'no content', result: null },
+      'property/sales_history': { api_code: 0, api_code_description: 'ok', result: [{ amount: 1 }, { amount: 2 }] },
+      'property/school': { api_code: 0, api_code_description: 'ok', result: { school: { high: [{ name: 'Palos Verdes High' }, { name: 'Peninsula High' }] } } },
+    };
+    const body = JSON.stringify([chunk]);
+    const env = await serve(() => ({ status: 200, body }));
+    const shown = await runMain(['mget', 'property/value,property/on_market,property/sales_history,property/school', '--slug', 'abc'], { env, tty: true });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.split('\n')).toEqual(expect.arrayContaining([
+      '43 Valmonte Plz, Palos Verdes Estates, CA 90274',
+      'property/value',
+      '  value.price_mean  1',
+      'property/on_market  no content',
+      '  result  2 records',
+      '  school.high  Palos Verdes High; Peninsula High',
+    ]));
+    const json = await runMain(['mget', 'property/value,property/on_market', '--slug', 'abc', '--json'], { env, tty: true });
+    expect(json.stdout).toBe(`${body}\n`);
+  });
+
+  it('answers on a terminal that reports no width (a bare pty), where a spinner would never stop', async () => {
+    const env = await serve(() => ok());
+    const shown = await runMain(VALUE, { env, tty: true, columns: 0 });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^43 Valmonte Plz/);
+  });
+
+  it('says on a terminal when the address did not resolve', async () => {
+    const env = await serve(() => ({
+      status: 200,
+      body: JSON.stringify([{ address_info: { status: { match: false, errors: ['no such street'] } }, 'property/value': { api_code: 204, result: null } }]),
+    }));
+    const shown = await runMain(VALUE, { env, tty: true });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^address not resolved: no such street\n/);
+  });
+
   it('reaches paths the catalog does not describe through call', async () => {
     const env = await serve(() => ({ status: 200, body: '[{"zip/details":{"api_code":0}}]' }));
     const result = await runMain(['call', 'v2/zip/details', '--zipcode', '90274', '--param', 'months=12'], { env });

@@ -7,10 +7,19 @@ export interface MainResult {
   stderr: string;
 }
 
+/** What spinners and progress bars use of a tty.WriteStream; the cursor moves are no-ops here. */
+const TERMINAL = {
+  isTTY: true,
+  columns: 100,
+  cursorTo: (_x: number, _y?: unknown, done?: () => void) => done?.() ?? true,
+  moveCursor: (_dx: number, _dy: number, done?: () => void) => done?.() ?? true,
+  clearLine: (_dir: number, done?: () => void) => done?.() ?? true,
+};
+
 /** Runs the CLI in-process with captured streams and an environment of the test's choosing. */
 export async function runMain(
   argv: string[],
-  options: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean; signal?: AbortSignal } = {},
+  options: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean; columns?: number; signal?: AbortSignal } = {},
 ): Promise<MainResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -18,8 +27,7 @@ export async function runMain(
   let err = '';
   stdout.on('data', (part: Buffer) => (out += part.toString()));
   stderr.on('data', (part: Buffer) => (err += part.toString()));
-  Object.assign(stdout, { isTTY: options.tty ?? false });
-  Object.assign(stderr, { isTTY: options.tty ?? false });
+  for (const stream of [stdout, stderr]) Object.assign(stream, options.tty ? { ...TERMINAL, columns: options.columns ?? TERMINAL.columns } : { isTTY: false });
   const code = await main(argv, {
     stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
     stdout,
