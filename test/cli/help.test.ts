@@ -3,10 +3,13 @@ import { ENDPOINTS } from '../../src/catalog/index.js';
 import { runMain } from '../helpers/run-main.js';
 
 describe('help and the endpoint listing', () => {
-  it('lists every catalog endpoint with its version', async () => {
+  it('lists every catalog endpoint with its version and list price', async () => {
     const result = await runMain(['endpoints']);
     expect(result.code).toBe(0);
-    for (const endpoint of ENDPOINTS) expect(result.stdout).toMatch(new RegExp(`^${endpoint.name}\\s+v2`, 'm'));
+    for (const endpoint of ENDPOINTS) {
+      const price = endpoint.mget ? 'sum' : endpoint.price.toFixed(2).replace('.', '\\.');
+      expect(result.stdout).toMatch(new RegExp(`^${endpoint.name}\\s+v2\\s+${price}\\s`, 'm'));
+    }
   });
 
   it('filters by level and prints JSON', async () => {

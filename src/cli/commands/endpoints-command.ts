@@ -23,7 +23,7 @@ function table(rows: string[][]): string {
 export function registerEndpointsCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('endpoints')
-    .description('list the endpoints this tool knows: version, identifiers, parameters, description')
+    .description('list the endpoints this tool knows: version, list price per item, identifiers, parameters, description')
     .addHelpText('after', '\nExamples:\n  $ propdata endpoints --level block\n  $ propdata endpoints --json');
   addOptions(command, [
     { flags: '--level <level>', description: `only this level (${LEVELS.join(', ')})`, parse: choice(LEVELS) },
@@ -35,11 +35,13 @@ export function registerEndpointsCommand(program: Command, context: CommandConte
       context.io.stdout.write(`${JSON.stringify(endpoints, null, 2)}\n`);
       return;
     }
-    const rows = [['ENDPOINT', 'VERSION', 'IDENTIFIERS', 'PARAMETERS', 'DESCRIPTION']];
+    const rows = [['ENDPOINT', 'VERSION', 'USD', 'IDENTIFIERS', 'PARAMETERS', 'DESCRIPTION']];
     for (const endpoint of endpoints) {
-      rows.push([endpoint.name, endpoint.version, identifiersOf(endpoint), paramsOf(endpoint), endpoint.description]);
+      const price = endpoint.mget ? 'sum' : endpoint.price.toFixed(2);
+      rows.push([endpoint.name, endpoint.version, price, identifiersOf(endpoint), paramsOf(endpoint), endpoint.description]);
     }
     context.io.stdout.write(table(rows));
+    context.io.stdout.write('\nUSD: list price per item, used by estimate and --max-cost (override with --price endpoint=USD).\n');
     if (!options.level || !['property', 'block'].includes(options.level)) {
       context.io.stdout.write('\nOther paths (v3 targets; zip, blockgroup, metrodiv, msa, state levels): propdata call <version>/<level>/<target>\n');
     }
