@@ -8,8 +8,8 @@ import { canAnimate, type Io } from './io.js';
 import type { CommandContext } from './commands/command-context.js';
 import { queryOne } from './one-off.js';
 import { optionKey } from './options.js';
-import type { QueryTarget } from './query-target.js';
-import type { BatchOptions } from '../pipeline/batch-command.js';
+import type { QueryTarget } from '../catalog/query-target.js';
+import type { BatchOptions } from './batch-command.js';
 
 export interface QueryOptions extends ConnectionOptions {
   json?: boolean;
@@ -46,7 +46,7 @@ function identifiersFromFlags(level: Level, options: QueryOptions): Record<strin
 export async function runQuery(target: QueryTarget, options: QueryOptions, context: CommandContext): Promise<number> {
   const { io, messages } = context;
   if (options.input !== undefined) {
-    const { runBatchCommand } = await import('../pipeline/batch-command.js');
+    const { runBatchCommand } = await import('./batch-command.js');
     // Every query command carries the batch options (QUERY_OPTIONS), with their defaults.
     return runBatchCommand(target, options as BatchOptions, io, messages, context.argv);
   }

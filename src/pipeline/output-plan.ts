@@ -1,12 +1,17 @@
 import { existsSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
-import type { QueryTarget } from '../cli/query-target.js';
-import { fixedParams } from '../cli/run-query.js';
 import { UsageError } from '../errors/index.js';
-import { outputFormatFor } from '../output/open-output.js';
+import { outputFormatFor, type OutputFormat } from '../output/open-output.js';
 import { scanOutputTail } from './output-tail.js';
 import { identifyInput, readRunState, resumeMismatch, settingsDigest, statePathFor, type RunState } from './run-state.js';
-import type { BatchOptions } from './batch-command.js';
+
+/** Where a run reads and writes, and whether it continues an earlier output. */
+export interface OutputRequest {
+  input: string;
+  output?: string;
+  format?: OutputFormat;
+  resume?: boolean;
+}
 
 export interface OutputPlan {
   /** Append to the existing output instead of starting it. */
@@ -24,9 +29,9 @@ export interface OutputPlan {
  * last complete record (a torn one is cut off) if the input and the options are the same.
  */
 export async function planOutput(
-  target: QueryTarget,
-  options: BatchOptions,
-  shape: { inputColumns: readonly string[]; metaColumn: string | undefined; sections: readonly string[] },
+  options: OutputRequest,
+  /** Everything that shapes the records (endpoint, parameters, columns...): resuming needs it unchanged. */
+  recordShape: Record<string, unknown>,
 ): Promise<OutputPlan> {
   const fresh: OutputPlan = { append: false, startRow: 1, alreadyComplete: false };
   const format = outputFormatFor(options.output, options.format);
@@ -36,17 +41,7 @@ export async function planOutput(
   }
   if (!resumable) return fresh;
 
-  const settings = settingsDigest({
-    path: target.path,
-    query: target.query,
-    sections: shape.sections,
-    params: fixedParams(target, options),
-    map: options.map ?? {},
-    metaColumn: shape.metaColumn ?? null,
-    columns: shape.inputColumns,
-    format,
-    excel: Boolean(options.excel),
-  });
+  const settings = settingsDigest({ ...recordShape, format });
   const input = await identifyInput(options.input);
   const state: RunState = { version: 1, settings, input, complete: false };
   const output = options.output!;

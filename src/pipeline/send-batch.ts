@@ -8,7 +8,7 @@ import { statusOf } from '../output/status.js';
 import type { Clock } from '../throttle/clock.js';
 import { parseRateHeaders } from '../throttle/rate-headers.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
-import type { QueryTarget } from '../cli/query-target.js';
+import type { QueryTarget } from '../catalog/query-target.js';
 import type { RunStats } from './run-stats.js';
 
 /** 429s a batch sits out before its items are recorded as failed: the service is not coming back. */

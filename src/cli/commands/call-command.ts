@@ -4,7 +4,7 @@ import { UsageError } from '../../errors/index.js';
 import { nearest } from '../../catalog/nearest.js';
 import { addOptions } from '../add-options.js';
 import { identifierOptions, paramOptions } from '../options.js';
-import { singleEndpointTarget, type QueryTarget } from '../query-target.js';
+import { singleEndpointTarget, type QueryTarget } from '../../catalog/query-target.js';
 import { runQuery, type QueryOptions } from '../run-query.js';
 import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';

@@ -3,8 +3,8 @@ import { findEndpoint, suggestEndpoints } from '../../catalog/index.js';
 import { UsageError } from '../../errors/index.js';
 import { addOptions } from '../add-options.js';
 import { BATCH_OPTIONS, paramOptions } from '../options.js';
-import { singleEndpointTarget, type QueryTarget } from '../query-target.js';
-import type { BatchOptions } from '../../pipeline/batch-command.js';
+import { singleEndpointTarget, type QueryTarget } from '../../catalog/query-target.js';
+import type { BatchOptions } from '../batch-command.js';
 import type { CommandContext } from './command-context.js';
 import { mgetTarget, parseComponents } from './mget-command.js';
 
@@ -36,7 +36,7 @@ export function registerEstimateCommand(program: Command, context: CommandContex
   addOptions(command, [...BATCH_OPTIONS.filter((option) => !/--(output|format|report|resume|dry-run|excel)\b/.test(option.flags)), ...paramOptions([])]);
   command.action(async (list: string, options: BatchOptions) => {
     if (options.input === undefined) throw new UsageError('estimate needs --input FILE (or - for stdin)');
-    const { runEstimate } = await import('../../pipeline/batch-command.js');
+    const { runEstimate } = await import('../batch-command.js');
     context.exitCode = await runEstimate(estimateTarget(list), options, context.io);
   });
 }

@@ -3,7 +3,7 @@ import { ENDPOINTS, findEndpoint, isMgetComponent, suggestEndpoints, type Endpoi
 import { UsageError } from '../../errors/index.js';
 import { addOptions } from '../add-options.js';
 import { identifierOptions, paramOptions } from '../options.js';
-import type { QueryTarget } from '../query-target.js';
+import type { QueryTarget } from '../../catalog/query-target.js';
 import { runQuery, type QueryOptions } from '../run-query.js';
 import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';

@@ -1,4 +1,4 @@
-import type { Endpoint, Level } from '../catalog/index.js';
+import type { Endpoint, Level } from './types.js';
 
 /**
  * What a query command calls: the request path, the level its items belong to, the endpoints

@@ -1,6 +1,6 @@
-import { canAnimate, type Io } from '../cli/io.js';
+import { canAnimate, type Io } from './io.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
-import type { RunStats } from './run-stats.js';
+import type { RunStats } from '../pipeline/run-stats.js';
 
 export interface Progress {
   stop(): void;

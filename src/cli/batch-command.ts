@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
-import { connect } from '../cli/connect.js';
-import type { Io, Messages } from '../cli/io.js';
-import type { QueryTarget } from '../cli/query-target.js';
-import { fixedParams, type QueryOptions } from '../cli/run-query.js';
+import { connect } from './connect.js';
+import type { Io, Messages } from './io.js';
+import type { QueryTarget } from '../catalog/query-target.js';
+import { fixedParams, type QueryOptions } from './run-query.js';
 import { EXIT, InputError, PropdataError } from '../errors/index.js';
 import { countRows, openInput } from '../input/open-input.js';
 import { createPreparer } from '../input/prepare.js';
@@ -11,17 +11,17 @@ import type { InputRow, PreparedItem } from '../input/row.js';
 import { openOutput } from '../output/open-output.js';
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
 import { DEFAULT_THROTTLE_POLICY, RateLimiter } from '../throttle/rate-limiter.js';
-import { Budget } from './budget.js';
-import { estimateRun, formatEstimate } from './estimate.js';
-import { OrderedOutput } from './ordered-output.js';
-import { planOutput } from './output-plan.js';
-import { pricePerItem } from './pricing.js';
+import { Budget } from '../pipeline/budget.js';
+import { estimateRun, formatEstimate } from '../pipeline/estimate.js';
+import { OrderedOutput } from '../pipeline/ordered-output.js';
+import { planOutput } from '../pipeline/output-plan.js';
+import { pricePerItem } from '../pipeline/pricing.js';
 import { startProgress } from './progress.js';
-import { runBatch } from './run-batch.js';
-import { RunStats } from './run-stats.js';
-import { writeRunState } from './run-state.js';
-import { sendBatch } from './send-batch.js';
-import { formatSummary, summarize, type RunSummary } from './summary.js';
+import { runBatch } from '../pipeline/run-batch.js';
+import { RunStats } from '../pipeline/run-stats.js';
+import { writeRunState } from '../pipeline/run-state.js';
+import { sendBatch } from '../pipeline/send-batch.js';
+import { formatSummary, summarize, type RunSummary } from '../pipeline/summary.js';
 
 export interface BatchOptions extends QueryOptions {
   input: string;
@@ -105,7 +105,16 @@ export async function runBatchCommand(
   if (options.dryRun) return runEstimate(target, options, io);
   const { rows, prepare, inputColumns, metaColumn, format: inputFormat } = await prepareInput(target, options, io);
   const keys = sectionKeys(target);
-  const plan = await planOutput(target, options, { inputColumns, metaColumn, sections: keys });
+  const plan = await planOutput(options, {
+    path: target.path,
+    query: target.query,
+    sections: keys,
+    params: fixedParams(target, options),
+    map: options.map ?? {},
+    metaColumn: metaColumn ?? null,
+    columns: inputColumns,
+    excel: Boolean(options.excel),
+  });
   if (plan.alreadyComplete) {
     messages.info(`propdata: nothing to resume: ${options.output} is complete`);
     return EXIT.ok;
