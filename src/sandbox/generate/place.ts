@@ -100,6 +100,9 @@ function blockIdOf(parts: AddressParts, random: Random): string {
   return `${countyFips}${tract}${block}`;
 }
 
+/** Real CBSA codes end in 0 (metro areas) or 4 (divisions): odd synthetic ones never pose as a real area. */
+const syntheticAreaCode = (random: Random) => String(2 * random.int(5_000, 24_999) + 1);
+
 function placeOf(parts: AddressParts): Place {
   const key = `${parts.street}|${parts.unit}|${parts.zip}`;
   const random = randomFor('place', key);
@@ -108,8 +111,8 @@ function placeOf(parts: AddressParts): Place {
   // get a synthetic metro area and lie anywhere in the state.
   const known = knownPlace(parts.zip);
   const area = randomFor('area', blockId.slice(0, 5));
-  const msa = known ? known.msa : area.chance(0.85) ? String(area.int(10_000, 49_999)) : null;
-  const metrodiv = known ? known.metrodiv : msa && area.chance(0.2) ? String(area.int(10_000, 49_999)) : null;
+  const msa = known ? known.msa : area.chance(0.85) ? syntheticAreaCode(area) : null;
+  const metrodiv = known ? known.metrodiv : msa && area.chance(0.2) ? syntheticAreaCode(area) : null;
   const centre = known ?? STATES[parts.state] ?? { lat: 39.8, lng: -98.6 };
   const spread = known ? 0.05 : 1.5;
   const zipArea = randomFor('zip-area', parts.zip);

@@ -1,4 +1,6 @@
+import { countyName, msaName } from '../area-names.js';
 import { DATA_DATE, addDays, dayInPast, isoDay } from '../dates.js';
+import { openDisasters } from '../disasters.js';
 import { propertyOf, type Generated, type Rule } from './rule.js';
 
 const FLOOD_ZONES: ReadonlyArray<readonly [string, string]> = [
@@ -28,7 +30,8 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
       block_group: place.blockId.slice(0, 12),
       block: place.blockId,
       fips: place.countyFips,
-      msa_name: place.msa ? result.msa_name ?? `${place.city} Metro Area` : null,
+      county_name: countyName(place.countyFips),
+      msa_name: place.msa ? msaName(place.msa, place.state) : null,
       msa: place.msa,
       tract: place.blockId.slice(0, 11),
       tribal_land: context.random.chance(0.01),
@@ -48,16 +51,9 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
       public_record: { ...result.public_record, property_type: propertyType, room_types: null, sale: sale(result.public_record, facts.valueMean, context) },
     };
   },
-  'property/fema_disaster_area': (result, context) => {
-    const details = (result.details as Generated[]).map((disaster) => {
-      const start = dayInPast(context.random, 2, 0.1);
-      return {
-        ...disaster,
-        start_date: isoDay(start),
-        declared_date: isoDay(addDays(start, context.random.int(3, 40))),
-        end_date: context.random.chance(0.7) ? null : isoDay(addDays(start, context.random.int(5, 30))),
-      };
-    });
+  'property/fema_disaster_area': (_result, context) => {
+    const { place } = propertyOf(context);
+    const details = openDisasters(place.countyFips, place.state);
     return { data_current_to: isoDay(addDays(DATA_DATE, -3)), in_disaster_area: details.length > 0, details };
   },
   'property/flood': (result, context) => {
