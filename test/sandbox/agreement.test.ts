@@ -16,6 +16,10 @@ async function chunks(sandbox: RunningSandbox, components: readonly string[]) {
   })) as Array<Record<string, any>>;
 }
 
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+const isSale = (deed: { event_type: string }) => deed.event_type === 'arms_length_sale';
+const year = (date: string) => Number(date.slice(0, 4));
+
 /** Every pair (key, value) seen: a key with two values is a contradiction between answers. */
 function oneValueEach(pairs: ReadonlyArray<readonly [string, unknown]>) {
   const seen = new Map<string, unknown>();
@@ -63,5 +67,92 @@ describe('generated data agrees with itself', () => {
       }
     }
     expect(declarations).toBeGreaterThan(10);
+  });
+
+  it("liens: the current owner's are among all liens and date from the last sale; ltv_details lists the running ones; none lend more than the house is worth", async () => {
+    const all = (await chunks(sandbox, ['property/mortgage_lien', 'property/mortgage_lien_all', 'property/ltv_details', 'property/sales_history'])).filter((chunk) => chunk.mortgage_lien);
+    expect(all.filter((chunk) => chunk.ltv_details.current_liens.length > 1).length).toBeGreaterThan(3);
+    for (const { mortgage_lien: current, mortgage_lien_all: liens, ltv_details: ltv, sales_history: deeds } of all) {
+      const byDoc = new Map(liens.map((lien: any) => [lien.record_doc, lien]));
+      for (const lien of current) expect(byDoc.get(lien.record_doc)).toEqual(lien);
+      const lastSale = deeds.find(isSale);
+      if (lastSale) {
+        for (const lien of current) expect(lien.record_date >= lastSale.record_date).toBe(true);
+        for (const lien of liens) if (lien.record_date >= lastSale.record_date) expect(current.map((own: any) => own.record_doc)).toContain(lien.record_doc);
+      }
+      for (const running of ltv.current_liens) {
+        const recorded = current.find((lien: any) => lien.record_date === running.record_date && lien.amount === running.lien_amount && lien.lien_type === running.lien_type);
+        expect(recorded, JSON.stringify(running)).toMatchObject({ due_date: running.due_date, grantor_1: running.grantor_1, lender_type: running.lender_type, interest_rate: running.interest_rate });
+        expect(running.due_date > ltv.as_of_month).toBe(true);
+      }
+      expect(sum(ltv.current_liens.map((lien: any) => lien.lien_amount))).toBeLessThanOrEqual(ltv.property_value_mean);
+      for (const sale of deeds.filter(isSale)) {
+        const withSale = liens.filter((lien: any) => lien.record_date === sale.record_date && lien.event_type !== 'lien_stand_alone');
+        expect(sum(withSale.map((lien: any) => lien.amount))).toBeLessThanOrEqual(sale.amount);
+        const [first, second] = ['lien_concurrent_1', 'lien_concurrent_2'].map((type) => withSale.find((lien: any) => lien.event_type === type));
+        if (second) expect(second.amount).toBeLessThan(first.amount);
+      }
+    }
+  });
+
+  it('liens: one public rate a month, the estimated rate is the one for the term, ARM notices only on ARMs', async () => {
+    const all = (await chunks(sandbox, ['property/mortgage_lien_all', 'property/ltv_details'])).filter((chunk) => chunk.mortgage_lien_all);
+    const liens = all.flatMap((chunk) => chunk.mortgage_lien_all);
+    oneValueEach(liens.map((lien: any) => [lien.record_date.slice(0, 7), [lien.thirty_yr, lien.fifteen_yr]]));
+    for (const lien of liens) {
+      expect(lien.interest_rate).toBe(lien.mortgage_years <= 15 ? lien.fifteen_yr : lien.thirty_yr);
+      if (year(lien.record_date) === 2021) expect(lien.thirty_yr).toBeLessThan(4);
+      if (year(lien.record_date) === 2023) expect(lien.thirty_yr).toBeGreaterThan(5.5);
+    }
+    for (const lien of all.flatMap((chunk) => chunk.ltv_details.current_liens)) {
+      if (!lien.is_arm) for (const id of lien.notice_ids) expect([0, 1, 5, 28, 29, 30]).toContain(id);
+    }
+  });
+
+  it('record_doc begins with the year of record_date on liens, deeds and notices of default', async () => {
+    const all = (await chunks(sandbox, ['property/mortgage_lien_all', 'property/sales_history', 'property/nod'])).filter((chunk) => chunk.nod);
+    const records = all.flatMap((chunk) => [...chunk.mortgage_lien_all, ...chunk.sales_history, ...chunk.nod.default_history]);
+    expect(records.length).toBeGreaterThan(100);
+    for (const record of records) expect(record.record_doc.slice(0, 4), JSON.stringify(record)).toBe(record.record_date.slice(0, 4));
+  });
+
+  it('the last sale: the same in sales_history, details_enhanced, ltv_origination and a sold listing; deeds chain owner to owner, after the house was built', async () => {
+    const components = ['property/sales_history', 'property/details_enhanced', 'property/ltv_origination', 'property/mortgage_lien', 'property/listing_status', 'property/details'];
+    const all = (await chunks(sandbox, components)).filter((chunk) => chunk.sales_history);
+    let sold = 0;
+    for (const { sales_history: deeds, details_enhanced: enhanced, ltv_origination: origination, mortgage_lien: liens, listing_status: listing, details } of all) {
+      const sale = enhanced.public_record.sale;
+      expect(enhanced.listing_record.sale).toEqual(sale);
+      deeds.forEach((deed: any, index: number) => {
+        expect(year(deed.record_date)).toBeGreaterThanOrEqual(details.property.year_built);
+        const earlier = deeds[index + 1];
+        if (earlier) expect([deed.grantor_1, deed.grantor_1_forenames]).toEqual([earlier.grantee_1, earlier.grantee_1_forenames]);
+      });
+      if (deeds.length > 0) expect(enhanced.public_record.assessment.owner_name).toBe(`${deeds[0].grantee_1} ${deeds[0].grantee_1_forenames}`);
+      const lastSale = deeds.find(isSale);
+      if (!lastSale) continue;
+      expect([sale.sale_date, sale.sale_price]).toEqual([lastSale.record_date, lastSale.amount]);
+      const withSale = liens.filter((lien: any) => lien.record_date === lastSale.record_date && lien.event_type !== 'lien_stand_alone');
+      expect(origination).toMatchObject({ source: 'deed', value: lastSale.amount, lien: sum(withSale.map((lien: any) => lien.amount)) });
+      expect(origination.ltv).toBeLessThanOrEqual(1);
+      if (listing === null) continue;
+      if (['Sold', 'Closed'].includes(listing.listing_status)) {
+        sold += 1;
+        expect(lastSale.record_date).toBe(listing.listing_status_date);
+        expect(Math.abs(lastSale.amount / listing.listing_price - 1)).toBeLessThan(0.05);
+      } else expect(lastSale.record_date < listing.listing_date).toBe(true);
+    }
+    expect(sold).toBeGreaterThan(0);
+  });
+
+  it('defaults: ltv_details reports the notices nod lists, all since the last sale', async () => {
+    const all = (await chunks(sandbox, ['property/nod', 'property/ltv_details', 'property/sales_history'])).filter((chunk) => chunk.nod);
+    for (const { nod, ltv_details: ltv, sales_history: deeds } of all) {
+      expect(ltv.last_default_date).toBe(nod.last_default_date);
+      expect(ltv.in_default).toBe(nod.default_history.length > 0);
+      const lastSale = deeds.find(isSale);
+      for (const notice of nod.default_history) if (lastSale) expect(notice.record_date > lastSale.record_date).toBe(true);
+    }
+    expect(all.filter(({ nod }) => nod.default_history.length > 0).length).toBeLessThan(all.length / 10);
   });
 });

@@ -1,3 +1,4 @@
+import { DATA_DATE } from './dates.js';
 import type { BlockPlace, Place } from './place.js';
 import { randomFor, round } from './random.js';
 
@@ -15,6 +16,7 @@ export interface PropertyFacts {
   landMean: number;
   landFsd: number;
   sqft: number;
+  yearBuilt: number;
   beds: number;
   baths: number;
   pool: boolean;
@@ -28,6 +30,8 @@ export interface PropertyFacts {
 export function propertyFacts(place: Place): PropertyFacts {
   const random = randomFor('facts', place.key);
   const sqft = random.int(14, 84) * 50;
+  // A stream of its own, so that adding it as a fact left the value and rent as they were.
+  const yearBuilt = randomFor('year-built', place.key).int(1905, 2021);
   const beds = Math.max(1, Math.min(6, Math.round(sqft / 600) + random.int(-1, 1)));
   const baths = Math.max(1, Math.round((beds * 0.75 + random.int(-1, 1) * 0.5) * 2) / 2);
   const pool = random.chance(place.state === 'CA' || place.state === 'FL' || place.state === 'AZ' ? 0.25 : 0.08);
@@ -44,6 +48,7 @@ export function propertyFacts(place: Place): PropertyFacts {
     landMean: Math.round((valueMean * random.float(0.2, 0.6, 3)) / 1000) * 1000,
     landFsd: random.float(0.08, 0.3, 4),
     sqft,
+    yearBuilt,
     beds,
     baths,
     pool,
@@ -63,7 +68,7 @@ export function propertyFacts(place: Place): PropertyFacts {
       partial_bath_count: (baths - Math.floor(baths)) * 2,
       pool,
       has_pool: pool,
-      year_built: random.int(1905, 2021),
+      year_built: yearBuilt,
       site_area_acres: round(random.float(0.05, 0.6, 3) * (place.typicalValue < 400_000 ? 2 : 1), 3),
       no_of_stories: stories,
       stories_count: stories,
@@ -74,4 +79,13 @@ export function propertyFacts(place: Place): PropertyFacts {
 /** Block results have no per-property facts; they share the county and the area's price level. */
 export function blockFields(block: BlockPlace): Readonly<Record<string, unknown>> {
   return { fips: block.countyFips, state: block.state };
+}
+
+/**
+ * The property's value at an earlier date: today's value deflated by the ZIP's drift, at least 2%
+ * a year over the long run, so that a house is never worth more before than now.
+ */
+export function valueAt(facts: PropertyFacts, date: Date): number {
+  const yearsAgo = (DATA_DATE.getTime() - date.getTime()) / (365.25 * 86_400_000);
+  return facts.valueMean / (1 + Math.max(facts.valueGrowth, 0.02)) ** Math.max(0, yearsAgo);
 }

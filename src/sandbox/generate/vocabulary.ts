@@ -6,12 +6,6 @@ import type { Random } from './random.js';
  * right type.
  */
 
-const SURNAMES = ['Smith', 'Johnson', 'Garcia', 'Nguyen', 'Brown', 'Miller', 'Davis', 'Lopez', 'Wilson', 'Kim', 'Patel', 'Clark'];
-const FORENAMES = ['James', 'Maria', 'Robert', 'Linda', 'Wei', 'Aisha', 'David', 'Jennifer', 'Carlos', 'Emily', 'Omar', 'Grace'];
-const LENDERS = [
-  'Wells Fargo Bank NA', 'Rocket Mortgage LLC', 'JPMorgan Chase Bank NA', 'Navy Federal Credit Union',
-  'Guild Mortgage Company', 'US Bank NA', 'Freedom Mortgage Corp', 'Private Lender',
-];
 const PLACE_WORDS = ['Oak', 'Maple', 'Cedar', 'Willow', 'Highland', 'Lake', 'Sunset', 'Park', 'Ridge', 'Meadow'];
 
 const digitsOf = (random: Random, length: number) => String(random.int(10 ** (length - 1), 10 ** length - 1));
@@ -20,19 +14,6 @@ type StringMaker = readonly string[] | ((random: Random) => string);
 
 export const STRINGS: Readonly<Record<string, StringMaker>> = {
   apn: (random) => `${random.int(1000, 9999)}-${random.int(100, 999)}-${random.int(10, 99)}`,
-  grantee_1: SURNAMES,
-  grantee_2: SURNAMES,
-  grantee_1_forenames: FORENAMES,
-  grantee_2_forenames: FORENAMES,
-  grantor_1_forenames: FORENAMES,
-  grantor_2_forenames: FORENAMES,
-  grantor_1: LENDERS,
-  grantor_2: LENDERS,
-  owner_name: (random) => `${random.pick(SURNAMES)} ${random.pick(FORENAMES)}`,
-  record_book: (random) => digitsOf(random, 5),
-  record_page: (random) => digitsOf(random, 3),
-  record_doc: (random) => `${random.int(2000, 2025)}${digitsOf(random, 7)}`,
-  event_type: ['arms_length_sale', 'non_arms_length_sale', 'transfer'],
   site_name: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Chemical Co.', 'Landfill', 'Plating Works', 'Refinery', 'Disposal Site'])}`,
   epa_site_id: (random) => `${random.pick(['CA', 'TX', 'NJ', 'MD', 'PA', 'NY'])}D${digitsOf(random, 9)}`,
   npl_status: ['Currently on the Final NPL', 'Deleted from the Final NPL', 'Proposed for NPL'],
@@ -63,11 +44,8 @@ export interface NumberRange {
 }
 
 export const NUMBERS: Readonly<Record<string, NumberRange>> = {
-  amount: { range: [0.4, 1.05], ofValue: true },
   total_assessed_value: { range: [0.55, 0.95], ofValue: true },
   tax_amount: { range: [0.008, 0.02], ofValue: true, decimals: 2 },
-  list_price: { range: [0.9, 1.1], ofValue: true },
-  sale_price: { range: [0.85, 1.05], ofValue: true },
   garage_parking_of_cars: { range: [0, 3] },
   no_of_buildings: { range: [1, 1] },
   number_of_units: { range: [1, 1] },
@@ -84,21 +62,14 @@ export const NUMBERS: Readonly<Record<string, NumberRange>> = {
   distance_miles: { range: [0.1, 6], decimals: 2 },
   max_percent_g: { range: [2, 80], decimals: 2 },
   accumulated_energy: { range: [0, 5000], decimals: 2 },
-  interest_rate: { range: [2.5, 7.8], decimals: 3 },
 };
 
 /** Realistic list lengths, by the list's field name (the endpoint target for top-level lists). */
 export const LIST_LENGTHS: Readonly<Record<string, readonly [number, number]>> = {
-  mortgage_lien: [0, 4],
-  mortgage_lien_all: [0, 6],
-  sales_history: [0, 6],
   elementary: [1, 3],
   middle: [1, 3],
   high: [1, 3],
-  current_liens: [0, 3],
-  default_history: [0, 2],
   detail: [0, 3],
-  notice_ids: [0, 2],
   room_types: [3, 6],
   education_level: [1, 1],
 };

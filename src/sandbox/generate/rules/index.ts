@@ -1,6 +1,7 @@
 import { BLOCK_RULES } from './block.js';
 import { LIEN_RULES } from './liens.js';
 import { LISTING_RULES } from './listings.js';
+import { LTV_RULES } from './ltv.js';
 import { RECORD_RULES } from './records.js';
 import type { Rule } from './rule.js';
 import { VALUATION_RULES } from './valuation.js';
@@ -8,4 +9,4 @@ import { VALUATION_RULES } from './valuation.js';
 export type { Rule, RuleContext } from './rule.js';
 
 /** Consistency rules by catalog endpoint name (block names for the property forms of block targets). */
-export const RULES: Readonly<Record<string, Rule>> = { ...VALUATION_RULES, ...LIEN_RULES, ...LISTING_RULES, ...RECORD_RULES, ...BLOCK_RULES };
+export const RULES: Readonly<Record<string, Rule>> = { ...VALUATION_RULES, ...LIEN_RULES, ...LTV_RULES, ...LISTING_RULES, ...RECORD_RULES, ...BLOCK_RULES };

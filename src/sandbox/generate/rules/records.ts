@@ -1,21 +1,23 @@
 import { countyName, msaName } from '../area-names.js';
-import { DATA_DATE, addDays, dayInPast, isoDay } from '../dates.js';
+import { DATA_DATE, addDays, isoDay } from '../dates.js';
 import { openDisasters } from '../disasters.js';
+import { historyOf } from './liens.js';
 import { propertyOf, type Generated, type Rule } from './rule.js';
 
 const FLOOD_ZONES: ReadonlyArray<readonly [string, string]> = [
   ['X', 'Low'], ['X', 'Low'], ['X', 'Low'], ['X', 'Low'], ['X500', 'Moderate'], ['AE', 'High'], ['A', 'High'], ['VE', 'High'],
 ];
 
-function sale(record: Generated, valueMean: number, context: Parameters<Rule>[1]) {
-  const sold = dayInPast(context.random, 15, 0.3);
-  const salePrice = Math.round((valueMean * context.random.float(0.55, 1.0, 3)) / 1000) * 1000;
+/** The latest sale as details_enhanced reports it: the current owner's purchase, in both records. */
+function lastSale(context: Parameters<Rule>[1]) {
+  const sale = historyOf(context).history.lastSale;
   return {
-    ...record.sale,
-    list_date: isoDay(addDays(sold, -context.random.int(20, 120))),
-    sale_date: isoDay(sold),
-    list_price: Math.round((salePrice * context.random.float(0.97, 1.08, 3)) / 1000) * 1000,
-    sale_price: salePrice,
+    list_date: isoDay(sale.listedOn),
+    sale_date: isoDay(sale.date),
+    list_price: sale.listPrice,
+    sale_price: sale.price,
+    is_reo: sale.reo,
+    is_distressed: sale.distressed,
   };
 }
 
@@ -44,11 +46,13 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
     return { property, assessment: result.assessment };
   },
   'property/details_enhanced': (result, context) => {
-    const { facts } = propertyOf(context);
     const propertyType = context.random.chance(0.75) ? MAIN_PROPERTY_TYPE : result.public_record.property_type;
+    const [owner] = historyOf(context).history.owners;
+    const assessment = { ...result.public_record.assessment, owner_name: `${owner.name} ${owner.forenames}` };
+    const sale = lastSale(context);
     return {
-      listing_record: { ...result.listing_record, property_type: propertyType, assessment: null, sale: sale(result.listing_record, facts.valueMean, context) },
-      public_record: { ...result.public_record, property_type: propertyType, room_types: null, sale: sale(result.public_record, facts.valueMean, context) },
+      listing_record: { ...result.listing_record, property_type: propertyType, assessment: null, sale },
+      public_record: { ...result.public_record, property_type: propertyType, room_types: null, assessment, sale },
     };
   },
   'property/fema_disaster_area': (_result, context) => {

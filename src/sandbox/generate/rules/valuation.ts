@@ -106,15 +106,6 @@ const valueHpiAdjusted: Rule = (_result, context) => {
   };
 };
 
-const ltvOrigination: Rule = (result, context) => {
-  const { facts } = propertyOf(context);
-  if (context.random.chance(0.05)) return { ltv: 0, lien: 0, value: null, source: result.source };
-  const yearsAgo = context.random.float(0.5, 15, 2);
-  const value = Math.round(facts.valueMean / (1 + facts.valueGrowth) ** yearsAgo / 1000) * 1000;
-  const lien = Math.round((value * context.random.float(0.6, 0.97, 3)) / 1000) * 1000;
-  return { ltv: round(lien / value, 4), lien, value, source: result.source };
-};
-
 const monthsOf = (result: Generated) => Object.keys(result);
 
 export const VALUATION_RULES: Readonly<Record<string, Rule>> = {
@@ -147,5 +138,4 @@ export const VALUATION_RULES: Readonly<Record<string, Rule>> = {
   'property/rental_value_within_block': withinBlock(true),
   'property/value_details_adjusted': valueDetailsAdjusted,
   'property/value_hpi_adjusted': valueHpiAdjusted,
-  'property/ltv_origination': ltvOrigination,
 };
