@@ -1,7 +1,5 @@
 import { resolveConnection, type Connection } from '../config/connection.js';
-import { openConfigStore } from '../config/store.js';
-import { ServiceClient, type RequestLogEntry } from '../client/service-client.js';
-import { DEFAULT_TIMEOUTS } from '../client/transport.js';
+import type { RequestLogEntry, ServiceClient } from '../client/service-client.js';
 import type { Io, Messages } from './io.js';
 import { VERSION } from './version.js';
 
@@ -42,11 +40,14 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
     connection = { baseUrl: new URL(sandbox.url), key: sandbox.key, secret: sandbox.secret };
     stopSandbox = () => sandbox.close();
   } else {
-    connection = resolveConnection(options, io.env, () => openConfigStore(io.env));
+    connection = await resolveConnection(options, io.env, async () => (await import('../config/store.js')).openConfigStore(io.env));
   }
   // The sandbox's pair is printed by `propdata sandbox` and is no secret; redacting it would turn
   // every "--sandbox" in a message into "--****".
   if (!options.sandbox) messages.addSecret(connection.secret);
+  // undici is loaded here, not at start-up: `--help` and `endpoints` never need it.
+  const { ServiceClient } = await import('../client/service-client.js');
+  const { DEFAULT_TIMEOUTS } = await import('../client/transport.js');
   const client = new ServiceClient(connection, {
     userAgent: `propdata/${VERSION}`,
     connections,

@@ -41,21 +41,25 @@ export function parseBaseUrl(text: string): URL {
   return url;
 }
 
-/** Flags, then environment, then the stored config: the first source that has a value wins. */
-export function resolveConnection(
+/**
+ * Flags, then environment, then the stored config: the first source that has a value wins. The
+ * store is opened only when flags and environment leave a setting open (it loads conf, which
+ * costs start-up time a scripted run with environment variables need not pay).
+ */
+export async function resolveConnection(
   flags: ConnectionFlags,
   env: Record<string, string | undefined>,
-  store: () => ConfigStore,
-): Connection {
+  store: () => Promise<ConfigStore>,
+): Promise<Connection> {
   let opened: ConfigStore | undefined;
-  const lookup = (name: SettingName): string | undefined => {
+  const lookup = async (name: SettingName): Promise<string | undefined> => {
     const setting = SETTINGS.find((candidate) => candidate.name === name)!;
-    const value = flags[setting.flag] ?? env[setting.env] ?? (opened ??= store()).get(name);
+    const value = flags[setting.flag] ?? env[setting.env] ?? (opened ??= await store()).get(name);
     return value === '' ? undefined : value;
   };
-  const baseUrl = lookup('base-url');
-  const key = lookup('key');
-  const secret = lookup('secret');
+  const baseUrl = await lookup('base-url');
+  const key = await lookup('key');
+  const secret = await lookup('secret');
   const missing = [!baseUrl && 'base URL', !key && 'API key', !secret && 'API secret'].filter(Boolean);
   if (missing.length > 0) {
     throw new ConfigError(

@@ -17,19 +17,19 @@ describe('connection settings', () => {
   const stored = { key: 'stored-key', secret: 'stored-secret', 'base-url': 'https://stored.example.com' };
   const env = { PROPDATA_API_KEY: 'env-key', PROPDATA_API_SECRET: 'env-secret', PROPDATA_BASE_URL: 'https://env.example.com' };
 
-  it('takes flags over environment over the stored config, setting by setting', () => {
+  it('takes flags over environment over the stored config, setting by setting', async () => {
     const store = storeWith(stored);
-    expect(resolveConnection({ key: 'flag-key' }, env, () => store)).toMatchObject({ key: 'flag-key', secret: 'env-secret' });
-    expect(resolveConnection({}, { PROPDATA_API_SECRET: 'env-secret' }, () => store)).toMatchObject({
+    await expect(resolveConnection({ key: 'flag-key' }, env, async () => store)).resolves.toMatchObject({ key: 'flag-key', secret: 'env-secret' });
+    await expect(resolveConnection({}, { PROPDATA_API_SECRET: 'env-secret' }, async () => store)).resolves.toMatchObject({
       key: 'stored-key',
       secret: 'env-secret',
     });
-    expect(resolveConnection({}, {}, () => store).baseUrl.href).toBe('https://stored.example.com/');
+    expect((await resolveConnection({}, {}, async () => store)).baseUrl.href).toBe('https://stored.example.com/');
   });
 
-  it('says what is missing and how to provide it', () => {
+  it('says what is missing and how to provide it', async () => {
     const store = storeWith({});
-    expect(() => resolveConnection({ key: 'k' }, {}, () => store)).toThrow(/no base URL, API secret configured.*--sandbox/);
+    await expect(resolveConnection({ key: 'k' }, {}, async () => store)).rejects.toThrow(/no base URL, API secret configured.*--sandbox/);
   });
 
   it('stores the config in a file only the owner can read', () => {

@@ -5,7 +5,7 @@ import { nearest } from '../../catalog/nearest.js';
 import { addOptions } from '../add-options.js';
 import { identifierOptions, paramOptions } from '../options.js';
 import { singleEndpointTarget, type QueryTarget } from '../../catalog/query-target.js';
-import { runQuery, type QueryOptions } from '../run-query.js';
+import type { QueryOptions } from '../run-query.js';
 import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';
 
@@ -54,6 +54,8 @@ export function registerCallCommand(program: Command, context: CommandContext): 
     );
   addOptions(command, [...identifierOptions([...LEVELS]), ...paramOptions([]), ...QUERY_OPTIONS]);
   command.action(async (path: string, options: QueryOptions) => {
+    // Loaded when a query runs: building the command tree for --help does not need it.
+    const { runQuery } = await import('../run-query.js');
     context.exitCode = await runQuery(callTarget(path, options), options, context);
   });
 }

@@ -3,7 +3,7 @@ import { endpointsAt, LEVEL_SPECS, type Endpoint, type Level } from '../../catal
 import { addOptions } from '../add-options.js';
 import { flagName, identifierOptions, paramOptions } from '../options.js';
 import { singleEndpointTarget } from '../../catalog/query-target.js';
-import { runQuery, type QueryOptions } from '../run-query.js';
+import type { QueryOptions } from '../run-query.js';
 import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';
 
@@ -52,6 +52,8 @@ export function registerEndpointCommands(program: Command, context: CommandConte
       if (kebab !== endpoint.target) command.alias(kebab);
       addOptions(command, [...identifierOptions([level]), ...paramOptions([endpoint]), ...QUERY_OPTIONS]);
       command.action(async (options: QueryOptions) => {
+        // Loaded when a query runs: building the command tree for --help does not need it.
+        const { runQuery } = await import('../run-query.js');
         context.exitCode = await runQuery(singleEndpointTarget(endpoint), options, context);
       });
     }

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors/index.js';
 import { addOptions } from '../add-options.js';
 import { identifierOptions, paramOptions } from '../options.js';
 import type { QueryTarget } from '../../catalog/query-target.js';
-import { runQuery, type QueryOptions } from '../run-query.js';
+import type { QueryOptions } from '../run-query.js';
 import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';
 
@@ -59,6 +59,8 @@ export function registerMgetCommand(program: Command, context: CommandContext): 
     );
   addOptions(command, [...identifierOptions(['property']), ...paramOptions(COMPONENTS), ...QUERY_OPTIONS]);
   command.action(async (list: string, options: QueryOptions) => {
+    // Loaded when a query runs: building the command tree for --help does not need it.
+    const { runQuery } = await import('../run-query.js');
     context.exitCode = await runQuery(mgetTarget(parseComponents(list)), options, context);
   });
 }

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { SANDBOX_OPTIONS, TEST_KEY_PREFIX, USAGE_PATH, sandboxOptionsFrom, startSandbox } from '../../sandbox/index.js';
+import { TEST_KEY_PREFIX } from '../../sandbox/auth.js';
+import { SANDBOX_OPTIONS, sandboxOptionsFrom } from '../../sandbox/options.js';
+import { USAGE_PATH } from '../../sandbox/routes.js';
 import { addOptions } from '../add-options.js';
 import type { CommandContext } from './command-context.js';
 
@@ -25,6 +27,7 @@ export function registerSandboxCommand(program: Command, context: CommandContext
     );
   addOptions(command, SANDBOX_OPTIONS);
   command.action(async (options: Record<string, unknown>) => {
+    const { startSandbox } = await import('../../sandbox/server.js');
     const sandbox = await startSandbox(sandboxOptionsFrom(options));
     const out = (line: string): void => {
       context.io.stdout.write(`${line}\n`);
