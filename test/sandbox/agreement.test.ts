@@ -155,4 +155,27 @@ describe('generated data agrees with itself', () => {
     }
     expect(all.filter(({ nod }) => nod.default_history.length > 0).length).toBeLessThan(all.length / 10);
   });
+
+  it('details, details_enhanced and the within-block answers describe the same home and the same assessment', async () => {
+    const components = ['property/details', 'property/details_enhanced', 'property/value_within_block', 'property/rental_value_within_block'];
+    const all = (await chunks(sandbox, components)).filter((chunk) => chunk.details);
+    const blockCodes: Record<string, string> = { 'Single Family Residential': 'SFD', Townhouse: 'TH', Condominium: 'CND', 'Multi-Family': 'INC', 'Manufactured/Mobile Home': 'MFH' };
+    for (const { details, details_enhanced: enhanced, value_within_block: within, rental_value_within_block: rentalWithin } of all) {
+      const { property, assessment } = details;
+      for (const record of [enhanced.public_record, enhanced.listing_record]) expect(record.property_type).toBe(property.property_type);
+      expect([within.property_type, rentalWithin.property_type]).toEqual([blockCodes[property.property_type], blockCodes[property.property_type]]);
+      expect(enhanced.public_record.has_basement).toBe(property.basement !== 'No Basement');
+      expect(enhanced.public_record.parking_garage_count).toBe(property.garage_parking_of_cars);
+      if (['None', 'Open', 'Carport'].includes(property.garage_type_parking)) expect(property.garage_parking_of_cars).toBe(0);
+      expect(property.total_number_of_rooms).toBeGreaterThanOrEqual(property.number_of_bedrooms + 2);
+      expect(property.number_of_units > 1).toBe(property.property_type === 'Multi-Family');
+      const rooms = enhanced.listing_record.room_types;
+      if (rooms) expect(new Set(rooms).size).toBe(rooms.length);
+      const { owner_name: _owner, ...recorded } = enhanced.public_record.assessment;
+      expect(recorded).toEqual({ ...assessment, tax_amount: Math.round(assessment.tax_amount) });
+      expect(assessment.tax_year).toBeGreaterThanOrEqual(assessment.assessment_year);
+      expect(assessment.tax_amount / assessment.total_assessed_value).toBeGreaterThan(0.005);
+      expect(assessment.tax_amount / assessment.total_assessed_value).toBeLessThan(0.025);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { DATA_DATE } from './dates.js';
+import { homeFeatures } from './features.js';
 import type { BlockPlace, Place } from './place.js';
 import { randomFor, round } from './random.js';
 
@@ -17,6 +18,8 @@ export interface PropertyFacts {
   landFsd: number;
   sqft: number;
   yearBuilt: number;
+  /** The block statistics' property_type code for the kind of home (SFD for a house). */
+  blockCode: string;
   beds: number;
   baths: number;
   pool: boolean;
@@ -36,6 +39,7 @@ export function propertyFacts(place: Place): PropertyFacts {
   const baths = Math.max(1, Math.round((beds * 0.75 + random.int(-1, 1) * 0.5) * 2) / 2);
   const pool = random.chance(place.state === 'CA' || place.state === 'FL' || place.state === 'AZ' ? 0.25 : 0.08);
   const stories = sqft > 2400 ? 2 : random.int(1, 2);
+  const features = homeFeatures(place, beds);
   const valueMean = Math.round((place.typicalValue * (sqft / 1800) ** 0.7 * Math.exp(random.float(-0.3, 0.3, 4))) / 1000) * 1000;
   const rentMean = Math.round((valueMean * random.float(0.0042, 0.0072, 5)) / 5) * 5;
   const zip = randomFor('zip-index', place.zip);
@@ -49,6 +53,7 @@ export function propertyFacts(place: Place): PropertyFacts {
     landFsd: random.float(0.08, 0.3, 4),
     sqft,
     yearBuilt,
+    blockCode: features.blockCode,
     beds,
     baths,
     pool,
@@ -72,6 +77,7 @@ export function propertyFacts(place: Place): PropertyFacts {
       site_area_acres: round(random.float(0.05, 0.6, 3) * (place.typicalValue < 400_000 ? 2 : 1), 3),
       no_of_stories: stories,
       stories_count: stories,
+      ...features.fields,
     },
   };
 }

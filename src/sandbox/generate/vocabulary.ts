@@ -19,7 +19,6 @@ export const STRINGS: Readonly<Record<string, StringMaker>> = {
   npl_status: ['Currently on the Final NPL', 'Deleted from the Final NPL', 'Proposed for NPL'],
   heating_fuel_type: ['Gas', 'Electric', 'Oil', 'Propane'],
   subdivision: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Estates', 'Heights', 'Terrace', 'Gardens', 'Tract'])}`,
-  zoning: ['R1', 'R2', 'RS-7', 'SFR', 'RM-1', 'R-10'],
   room_types: ['bedroom', 'bathroom', 'kitchen', 'living_room', 'dining_room', 'family_room', 'laundry', 'office'],
   panel_number: (random) => `${digitsOf(random, 5)}C${digitsOf(random, 4)}F`,
   name: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Elementary', 'Middle', 'High', 'Academy'])} School`,
@@ -44,17 +43,9 @@ export interface NumberRange {
 }
 
 export const NUMBERS: Readonly<Record<string, NumberRange>> = {
-  total_assessed_value: { range: [0.55, 0.95], ofValue: true },
-  tax_amount: { range: [0.008, 0.02], ofValue: true, decimals: 2 },
-  garage_parking_of_cars: { range: [0, 3] },
   no_of_buildings: { range: [1, 1] },
-  number_of_units: { range: [1, 1] },
-  total_number_of_rooms: { range: [4, 12] },
   assessment_year: { range: [2023, 2024] },
-  tax_year: { range: [2023, 2024] },
-  parking_carport_count: { range: [0, 1] },
   parking_driveway_count: { range: [0, 3] },
-  parking_garage_count: { range: [0, 3] },
   incidents: { range: [0, 240] },
   gross_yield_count: { range: [1, 60] },
   gross_yield_average: { range: [0.03, 0.1], decimals: 4 },

@@ -4,6 +4,7 @@ import { publicRates } from '../mortgage-rates.js';
 import { NOMINEE, lender, type Lender, type Party, type Parties } from '../people.js';
 import { round, type Random } from '../random.js';
 import { recordedAfter, recording, type Recording } from '../recording.js';
+import { pickWeighted } from '../weighted.js';
 import { dueDate, standing, type Loan } from './loans.js';
 import type { Deed, Ownership } from './ownership.js';
 
@@ -34,7 +35,6 @@ const PURCHASE_LOANS: ReadonlyArray<{ type: string; weight: number; shares: read
   { type: 'arm', weight: 2, shares: [0.8, 0.75], terms: [30] },
   { type: 'usda', weight: 1, shares: [1], terms: [30] },
 ];
-const LOAN_DRAW = PURCHASE_LOANS.flatMap((loan) => Array<(typeof PURCHASE_LOANS)[number]>(loan.weight).fill(loan));
 const ARM_INDEXES_BEFORE_2021 = ['libor_6m', 'libor_1y', 'tbill_1y', 'cofi'];
 const ARM_INDEXES_SINCE_2021 = ['tbill_1y', 'mta_12m', 'prime'];
 /** Notices any lien may carry, and those only an ARM's calculation gives rise to. */
@@ -70,7 +70,7 @@ function lien(random: Random, deal: Deal): Lien {
 function purchaseLiens(random: Random, facts: PropertyFacts, purchase: Deed): Lien[] {
   if (!random.chance(0.8)) return [];
   const basis = Math.min(purchase.price, valueAt(facts, purchase.date));
-  const loan = random.pick(LOAN_DRAW);
+  const loan = pickWeighted(random, PURCHASE_LOANS);
   const share = random.pick(loan.shares);
   const deal = { date: purchase.date, borrowers: purchase.buyers };
   const first = lien(random, {

@@ -1,4 +1,5 @@
 import { countyName, msaName } from '../area-names.js';
+import { latestAssessment } from '../assessment.js';
 import { DATA_DATE, addDays, isoDay } from '../dates.js';
 import { openDisasters } from '../disasters.js';
 import { historyOf } from './liens.js';
@@ -21,7 +22,8 @@ function lastSale(context: Parameters<Rule>[1]) {
   };
 }
 
-const MAIN_PROPERTY_TYPE = 'Single Family Residential';
+/** room_types names each kind of room the listing mentions once. */
+const distinct = (roomTypes: string[] | null) => (roomTypes === null ? null : [...new Set(roomTypes)]);
 
 export const RECORD_RULES: Readonly<Record<string, Rule>> = {
   'property/geocode': () => true,
@@ -40,19 +42,26 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
     };
   },
   'property/details': (result, context) => {
-    const property = { ...result.property };
-    if (context.random.chance(0.75)) property.property_type = MAIN_PROPERTY_TYPE;
-    if (property.garage_type_parking === 'None') property.garage_parking_of_cars = 0;
-    return { property, assessment: result.assessment };
+    const { place, facts } = propertyOf(context);
+    const { apn, year, assessedValue, taxAmount } = latestAssessment(place.key, facts);
+    return { property: result.property, assessment: { apn, assessment_year: year, tax_year: year, tax_amount: taxAmount, total_assessed_value: assessedValue } };
   },
   'property/details_enhanced': (result, context) => {
-    const propertyType = context.random.chance(0.75) ? MAIN_PROPERTY_TYPE : result.public_record.property_type;
+    const { place, facts } = propertyOf(context);
+    const { apn, year, assessedValue, taxAmount } = latestAssessment(place.key, facts);
     const [owner] = historyOf(context).history.owners;
-    const assessment = { ...result.public_record.assessment, owner_name: `${owner.name} ${owner.forenames}` };
+    const assessment = {
+      apn,
+      assessment_year: year,
+      owner_name: `${owner.name} ${owner.forenames}`,
+      tax_amount: Math.round(taxAmount),
+      tax_year: year,
+      total_assessed_value: assessedValue,
+    };
     const sale = lastSale(context);
     return {
-      listing_record: { ...result.listing_record, property_type: propertyType, assessment: null, sale },
-      public_record: { ...result.public_record, property_type: propertyType, room_types: null, assessment, sale },
+      listing_record: { ...result.listing_record, room_types: distinct(result.listing_record.room_types), assessment: null, sale },
+      public_record: { ...result.public_record, room_types: null, assessment, sale },
     };
   },
   'property/fema_disaster_area': (_result, context) => {

@@ -33,14 +33,14 @@ function clientPercentile(clientFigure: number, ownFigure: number): number {
 }
 
 function withinBlock(rental: boolean): Rule {
-  return (result, context) => {
+  return (_result, context) => {
     const { facts } = propertyOf(context);
     const own = rental ? facts.rentMean : facts.valueMean;
     const percentile = context.random.int(1, 98);
     const clientValue = context.params.client_value;
     const clientSqft = context.params.client_value_sqft;
     return {
-      property_type: context.random.chance(0.8) ? 'SFD' : result.property_type,
+      property_type: facts.blockCode,
       service_value_percentile_range: percentileRange(percentile),
       service_value_sqft_percentile_range: percentileRange(Math.max(0, Math.min(99, percentile + context.random.int(-15, 15)))),
       client_value_percentile_range: clientValue === undefined ? null : percentileRange(clientPercentile(Number(clientValue), own)),
