@@ -178,4 +178,32 @@ describe('generated data agrees with itself', () => {
       expect(assessment.tax_amount / assessment.total_assessed_value).toBeLessThan(0.025);
     }
   });
+
+  it('flood: one map panel per tract, numbered after its county; schools listed once; a rented home is not owner-occupied', async () => {
+    const components = ['property/flood', 'property/school', 'property/owner_occupied', 'property/rental_listing_status'];
+    const all = (await chunks(sandbox, components)).filter((chunk) => chunk.flood);
+    const panels = oneValueEach(all.map(({ info, flood }) => [info.block_id.slice(0, 11), [flood.panel_number, flood.effective_date]]));
+    expect(panels.size).toBeLessThan(all.length);
+    for (const { info, flood, school, owner_occupied: occupied, rental_listing_status: rental } of all) {
+      expect(flood.panel_number).toMatch(new RegExp(`^${info.county_fips}C\\d{4}[A-Z]$`));
+      for (const stage of Object.values(school.school) as any[]) expect(new Set(stage.map((one: any) => one.name)).size).toBe(stage.length);
+      if (rental && ['Coming Soon', 'Active', 'Pending', 'Contingent', 'Leased'].includes(rental.listing_status)) expect(occupied.owner_occupied).toBe(false);
+    }
+    const occupiedShare = all.filter((chunk) => chunk.owner_occupied.owner_occupied).length / all.length;
+    expect(occupiedShare).toBeGreaterThan(0.4);
+  });
+
+  it('superfund: the rings nest (on the block, within 1 mile, within 4 miles) and site ids begin with the state', async () => {
+    const all = (await chunks(sandbox, ['property/block_superfund'])).filter((chunk) => chunk.block_superfund);
+    let sites = 0;
+    for (const { info, block_superfund: rings } of all) {
+      const ids = (ring: string) => rings[ring].detail.map((site: any) => site.epa_site_id);
+      for (const ring of ['within_miles_0', 'within_miles_1', 'within_miles_4']) expect(rings[ring].count).toBe(rings[ring].detail.length);
+      expect(ids('within_miles_4')).toEqual(expect.arrayContaining(ids('within_miles_1')));
+      expect(ids('within_miles_1')).toEqual(expect.arrayContaining(ids('within_miles_0')));
+      for (const id of ids('within_miles_4')) expect(id.slice(0, 3)).toBe(`${info.state}D`);
+      sites += rings.within_miles_4.count;
+    }
+    expect(sites).toBeGreaterThan(10);
+  });
 });

@@ -13,6 +13,9 @@ export function hasListingRecord(kind: ListingKind, placeKey: string): boolean {
   return fractionOf('no-listing', kind, placeKey) >= NO_LISTING_SHARE;
 }
 
+/** Statuses of a listing that is live. */
+export const LIVE_STATUSES: ReadonlySet<string> = new Set(['Coming Soon', 'Active', 'Pending', 'Contingent']);
+
 export interface Listing {
   status: string;
   listed: Date;

@@ -15,12 +15,10 @@ type StringMaker = readonly string[] | ((random: Random) => string);
 export const STRINGS: Readonly<Record<string, StringMaker>> = {
   apn: (random) => `${random.int(1000, 9999)}-${random.int(100, 999)}-${random.int(10, 99)}`,
   site_name: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Chemical Co.', 'Landfill', 'Plating Works', 'Refinery', 'Disposal Site'])}`,
-  epa_site_id: (random) => `${random.pick(['CA', 'TX', 'NJ', 'MD', 'PA', 'NY'])}D${digitsOf(random, 9)}`,
   npl_status: ['Currently on the Final NPL', 'Deleted from the Final NPL', 'Proposed for NPL'],
   heating_fuel_type: ['Gas', 'Electric', 'Oil', 'Propane'],
   subdivision: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Estates', 'Heights', 'Terrace', 'Gardens', 'Tract'])}`,
   room_types: ['bedroom', 'bathroom', 'kitchen', 'living_room', 'dining_room', 'family_room', 'laundry', 'office'],
-  panel_number: (random) => `${digitsOf(random, 5)}C${digitsOf(random, 4)}F`,
   name: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Elementary', 'Middle', 'High', 'Academy'])} School`,
   phone: (random) => `(${digitsOf(random, 3)}) ${digitsOf(random, 3)}-${digitsOf(random, 4)}`,
   address: (random) => `${random.int(10, 9999)} ${random.pick(PLACE_WORDS)} ${random.pick(['St', 'Ave', 'Blvd', 'Rd'])}`,

@@ -32,13 +32,18 @@ function distribution(rental: boolean): Rule {
   };
 }
 
-const superfund: Rule = (result, context) =>
-  Object.fromEntries(
-    Object.entries(result as Record<string, Generated>).map(([ring, sites]) => {
-      const detail = ring === 'within_miles_0' && context.random.chance(0.97) ? [] : sites.detail;
-      return [ring, { count: detail.length, detail }];
-    }),
-  );
+/**
+ * The rings nest: a site the block is on lies within 1 mile, one within 1 mile lies within 4. A
+ * site's EPA id begins with the block's state.
+ */
+const superfund: Rule = (result, context) => {
+  const { random, block } = context;
+  const sites = (result.within_miles_4.detail as Generated[]).map((site) => ({ ...site, epa_site_id: `${block.state}D${random.int(100_000_000, 999_999_999)}` }));
+  const withinOne = sites.slice(0, random.int(0, sites.length));
+  const onBlock = withinOne.length > 0 && random.chance(0.03) ? withinOne.slice(0, 1) : [];
+  const ring = (detail: Generated[]) => ({ count: detail.length, detail });
+  return { within_miles_0: ring(onBlock), within_miles_1: ring(withinOne), within_miles_4: ring(sites) };
+};
 
 export const BLOCK_RULES: Readonly<Record<string, Rule>> = {
   'block/crime': (result) => ({

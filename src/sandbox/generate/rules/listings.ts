@@ -1,12 +1,9 @@
 import { isoDay } from '../dates.js';
-import { latestListing, type ListingKind } from '../listing.js';
+import { LIVE_STATUSES, latestListing, type ListingKind } from '../listing.js';
 import { propertyOf, type Rule } from './rule.js';
 
 /** Which listing an endpoint reports on: rental_on_market and rental_listing_status the rental one. */
 export const listingKind = (target: string): ListingKind => (target.startsWith('rental_') ? 'rental' : 'sale');
-
-/** Statuses of a listing that is live, for currently_listed. */
-const LIVE = new Set<string>(['Coming Soon', 'Active', 'Pending', 'Contingent']);
 
 /**
  * listing_status and on_market (and their rental twins) report the same listing, so that status,
@@ -17,7 +14,7 @@ function listing(kind: ListingKind): Rule {
     const { place, facts } = propertyOf(context);
     const found = latestListing(kind, place, facts)!;
     const fields: Record<string, unknown> = {
-      currently_listed: LIVE.has(found.status),
+      currently_listed: LIVE_STATUSES.has(found.status),
       listing_status: found.status,
       listing_date: isoDay(found.listed),
       listing_price: found.price,

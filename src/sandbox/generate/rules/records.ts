@@ -2,6 +2,8 @@ import { countyName, msaName } from '../area-names.js';
 import { latestAssessment } from '../assessment.js';
 import { DATA_DATE, addDays, isoDay } from '../dates.js';
 import { openDisasters } from '../disasters.js';
+import { floodPanel } from '../flood-map.js';
+import { LIVE_STATUSES, latestListing } from '../listing.js';
 import { historyOf } from './liens.js';
 import { propertyOf, type Generated, type Rule } from './rule.js';
 
@@ -21,6 +23,9 @@ function lastSale(context: Parameters<Rule>[1]) {
     is_distressed: sale.distressed,
   };
 }
+
+/** A rental listing that is live or leased has a tenant moving in or living there, not the owner. */
+const TENANTED = new Set([...LIVE_STATUSES, 'Leased']);
 
 /** room_types names each kind of room the listing mentions once. */
 const distinct = (roomTypes: string[] | null) => (roomTypes === null ? null : [...new Set(roomTypes)]);
@@ -70,8 +75,14 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
     return { data_current_to: isoDay(addDays(DATA_DATE, -3)), in_disaster_area: details.length > 0, details };
   },
   'property/flood': (result, context) => {
+    const { place } = propertyOf(context);
     const [zone, risk] = context.random.pick(FLOOD_ZONES);
-    return { ...result, zone, flood_risk: risk };
+    return { ...result, ...floodPanel(place.blockId), zone, flood_risk: risk };
+  },
+  'property/owner_occupied': (_result, context) => {
+    const { place, facts } = propertyOf(context);
+    const rental = latestListing('rental', place, facts);
+    return { owner_occupied: !(rental && TENANTED.has(rental.status)) && context.random.chance(0.85) };
   },
   'property/school': (result) => ({
     school: Object.fromEntries(
@@ -79,6 +90,7 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
         stage,
         schools
           .map((school) => ({ ...school, name: school.name.replace(/\b(Elementary|Middle|High|Academy)\b/, stage[0]!.toUpperCase() + stage.slice(1)), education_level: [stage] }))
+          .filter((school, index, all) => all.findIndex((other) => other.name === school.name) === index)
           .sort((a, b) => a.distance_miles - b.distance_miles),
       ]),
     ),
