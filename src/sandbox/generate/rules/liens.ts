@@ -1,23 +1,7 @@
 import { isoDay, wholeYearsBetween } from '../dates.js';
-import { RECORDS_FROM, propertyHistory, type Deed, type Lien } from '../history/index.js';
-import type { Parties } from '../people.js';
-import { propertyOf, type Rule, type RuleContext } from './rule.js';
-
-/** grantee_1, grantee_1_forenames, grantee_2, grantee_2_forenames (or the grantor ones) of the parties. */
-export function partyFields(role: 'grantee' | 'grantor', [first, second]: Parties) {
-  return {
-    [`${role}_1`]: first.name,
-    [`${role}_1_forenames`]: first.forenames,
-    [`${role}_2`]: second?.name ?? null,
-    [`${role}_2_forenames`]: second?.forenames ?? null,
-  };
-}
-
-/** The property's history, and the parcel fields every record of it carries. */
-export const historyOf = (context: RuleContext) => {
-  const { place, facts } = propertyOf(context);
-  return { parcel: { apn: facts.fields.apn, fips: place.countyFips }, history: propertyHistory(place, facts) };
-};
+import { RECORDS_FROM, type Deed, type Lien } from '../history/index.js';
+import { historyOf, partyFields } from './history.js';
+import type { Rule } from './rule.js';
 
 /** A lien as mortgage_lien reports it: interest_rate is the public rate for its term (spec), mortgage_years whole years to the due date. */
 function lienRecord(lien: Lien, parcel: { apn: unknown; fips: string }) {

@@ -2,7 +2,7 @@ import { DATA_DATE, addMonths, isoDay } from '../dates.js';
 import { valueAt } from '../facts.js';
 import { RECORDS_FROM, standing, type Lien } from '../history/index.js';
 import { round } from '../random.js';
-import { historyOf, partyFields } from './liens.js';
+import { historyOf, partyFields } from './history.js';
 import { propertyOf, type Rule } from './rule.js';
 
 /** An ARM's rate starts to adjust after its five fixed years. */

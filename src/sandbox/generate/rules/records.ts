@@ -4,7 +4,7 @@ import { DATA_DATE, addDays, isoDay } from '../dates.js';
 import { openDisasters } from '../disasters.js';
 import { floodPanel } from '../flood-map.js';
 import { LIVE_STATUSES, latestListing } from '../listing.js';
-import { historyOf } from './liens.js';
+import { historyOf } from './history.js';
 import { propertyOf, type Generated, type Rule } from './rule.js';
 
 const FLOOD_ZONES: ReadonlyArray<readonly [string, string]> = [
