@@ -47,8 +47,9 @@ function purchaseDates(random: Random, facts: PropertyFacts, listing: Listing | 
   while (before > EARLIEST) {
     const date = addDays(before, -yearsInDays(random.float(2, 20, 3)));
     if (date <= built) {
+      // Sold new within a year of being built, and a month or more before the next sale.
       const sinceBuilt = Math.round((before.getTime() - built.getTime()) / 86_400_000);
-      dates.push(addDays(built, Math.round(random.next() * Math.min(365, sinceBuilt))));
+      dates.push(addDays(built, Math.round(random.next() * Math.min(365, Math.max(0, sinceBuilt - 30)))));
       return { dates: dates.reverse(), soldNew: true };
     }
     dates.push(date);
