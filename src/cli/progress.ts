@@ -1,5 +1,6 @@
 import { canAnimate, type Io } from './io.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
+import { formatDuration } from '../pipeline/format-duration.js';
 import type { RunStats } from '../pipeline/run-stats.js';
 
 export interface Progress {
@@ -34,24 +35,31 @@ export async function startProgress(io: Io, stats: RunStats, limiter: RateLimite
   const bar = new cliProgress.SingleBar(
     {
       stream: io.stderr,
-      format: '{bar} {value}/{total} rows | {rate}/min | ETA {eta_formatted} {wait}',
+      format: '{bar} {value}/{total} rows | {rate}/min{eta}{wait}',
       hideCursor: true,
       clearOnComplete: false,
-      etaBuffer: 50,
     },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(stats.totalRows ?? 0, 0, { rate: 0, wait: '' });
+  const payload = (wait: string) => ({ rate: Math.round(stats.itemsPerMinute), eta: eta(stats), wait: wait ? ` | ${wait}` : '' });
+  bar.start(stats.totalRows ?? 0, 0, payload(''));
   const timer = setInterval(() => {
     if (stats.totalRows && bar.getTotal() !== stats.totalRows) bar.setTotal(stats.totalRows);
-    bar.update(stats.recordsWritten, { rate: Math.round(stats.itemsPerMinute), wait: waitNote(limiter) });
+    bar.update(stats.recordsWritten, payload(waitNote(limiter)));
   }, 200);
   timer.unref();
   return {
     stop: () => {
       clearInterval(timer);
-      bar.update(stats.recordsWritten, { rate: Math.round(stats.itemsPerMinute), wait: '' });
+      bar.update(stats.recordsWritten, payload(''));
       bar.stop();
     },
   };
+}
+
+/** ` | ETA 12 min` once the total and a rate are known; nothing before (stdin has no total). */
+function eta(stats: RunStats): string {
+  const left = (stats.totalRows ?? 0) - stats.recordsWritten;
+  if (!stats.totalRows || left <= 0 || stats.itemsPerMinute <= 0) return '';
+  return ` | ETA ${formatDuration(left / stats.itemsPerMinute)}`;
 }

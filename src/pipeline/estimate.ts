@@ -2,6 +2,7 @@ import { Batcher } from '../batching/batcher.js';
 import { Deduplicator } from '../batching/deduplicator.js';
 import type { SendableItem } from '../batching/batch.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
+import { formatDuration } from './format-duration.js';
 
 export interface EstimateSettings {
   batchSize: number;
@@ -67,12 +68,6 @@ export async function estimateRun(
   return estimate;
 }
 
-function duration(minutes: number): string {
-  if (minutes < 1) return `${Math.ceil(minutes * 60)} s`;
-  if (minutes < 120) return `${Math.ceil(minutes)} min`;
-  return `${(minutes / 60).toFixed(1)} h`;
-}
-
 export function formatEstimate(estimate: Estimate, ratePerMinute: number): string {
   const lines = [
     `rows:            ${estimate.rows}`,
@@ -80,7 +75,7 @@ export function formatEstimate(estimate: Estimate, ratePerMinute: number): strin
     `unique items:    ${estimate.uniqueItems} (${estimate.duplicates} duplicates answered from the same request)`,
     `components:      ${estimate.components}`,
     `requests:        ${estimate.requests}`,
-    `expected time:   ${duration(estimate.expectedMinutes)} at ${ratePerMinute} components/min`,
+    `expected time:   ${formatDuration(estimate.expectedMinutes)} at ${ratePerMinute} components/min`,
     `expected cost:   ${estimate.expectedCostUsd.toFixed(2)} USD at list price (204 sections are not charged)`,
     ...estimate.invalidExamples.map((example) => `  row ${example.row}: ${example.reason}`),
   ];

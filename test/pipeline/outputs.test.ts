@@ -121,6 +121,7 @@ describe('batch output', () => {
     const shown = await runMain(['property', 'value', '-i', input], { env, tty: true });
     expect(parseCsv(shown.stdout)).toHaveLength(2);
     expect(shown.stderr).toMatch(/2\/2 rows/);
+    expect(shown.stderr).not.toMatch(/NaN|Infinity|\bNF|NULL/);
     expect(shown.stderr).toMatch(/completed: /);
     const quiet = await runMain(['property', 'value', '-i', input, '-q'], { env, tty: true });
     expect(quiet.code).toBe(0);
