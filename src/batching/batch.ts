@@ -8,6 +8,8 @@ export interface PendingItem {
   prepared: SendableItem;
   /** Later rows with identical identifiers and parameters: they get the same answer. */
   duplicates: SendableItem[];
+  /** The deduplication key, when deduplication is on: worked out once per item, not per lookup. */
+  key?: string;
 }
 
 /** Items with identical key sets, at most the batch size: one POST. */
