@@ -1,18 +1,19 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_RSS_REPORTER, WORK } from './paths.mjs';
+import { USAGE_REPORTER, WORK } from './paths.mjs';
 
 /**
  * Runs `node ...args` to its end: wall time from spawn to exit (what a user waits, node's own
- * start included), exit code and output; with `measureRss`, the child's own peak RSS in bytes.
+ * start included), exit code and output; with `measureUsage`, the child's own peak RSS in bytes
+ * and CPU time in ms.
  */
-export async function runNode(args, { env = {}, measureRss = false, allowExit = [0] } = {}) {
-  const rssFile = join(WORK, `rss-${process.pid}-${Date.now()}`);
-  const nodeArgs = measureRss ? ['--import', MAX_RSS_REPORTER, ...args] : args;
+export async function runNode(args, { env = {}, measureUsage = false, allowExit = [0] } = {}) {
+  const usageFile = join(WORK, `usage-${process.pid}-${Date.now()}`);
+  const nodeArgs = measureUsage ? ['--import', USAGE_REPORTER, ...args] : args;
   const started = performance.now();
   const child = spawn(process.execPath, nodeArgs, {
-    env: { ...process.env, ...env, ...(measureRss ? { PROPDATA_BENCH_RSS_FILE: rssFile } : {}) },
+    env: { ...process.env, ...env, ...(measureUsage ? { PROPDATA_BENCH_USAGE_FILE: usageFile } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -31,12 +32,12 @@ export async function runNode(args, { env = {}, measureRss = false, allowExit = 
   if (!allowExit.includes(code)) {
     throw new Error(`node ${args.join(' ')} exited ${code ?? `by ${signal}`}:\n${stderr.slice(-2000)}`);
   }
-  let maxRss;
-  if (measureRss) {
-    maxRss = Number(readFileSync(rssFile, 'utf8'));
-    rmSync(rssFile);
+  let usage = {};
+  if (measureUsage) {
+    usage = JSON.parse(readFileSync(usageFile, 'utf8'));
+    rmSync(usageFile);
   }
-  return { code, wallMs, stdout, stderr, maxRss };
+  return { code, wallMs, stdout, stderr, ...usage };
 }
 
 /** The median of a few timings: one disturbed run does not move it. */

@@ -6,7 +6,7 @@ export const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.ur
 export const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 /** Generated inputs and outputs: ignored by git, kept between runs so inputs are built once. */
 export const WORK = fileURLToPath(new URL('./.work/', import.meta.url));
-export const MAX_RSS_REPORTER = new URL('./max-rss.mjs', import.meta.url).href;
+export const USAGE_REPORTER = new URL('./resource-usage.mjs', import.meta.url).href;
 
 /** The shared data sits beside the repository (../shared); PROPDATA_BENCH_DATA points elsewhere. */
 export const BALTIMORE_CSV =

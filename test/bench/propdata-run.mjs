@@ -8,14 +8,14 @@ export function batchArgs(input, output, report, extra = []) {
 }
 
 /**
- * Runs a batch and returns the child's timing (and RSS) with the run's own report. The output
+ * Runs a batch and returns the child's timing (and resource usage) with the run's own report. The output
  * is deleted afterwards: a million rows of it is half a gigabyte and nothing here reads it.
  */
-export async function runBatch(args, { env, measureRss = false } = {}) {
+export async function runBatch(args, { env, measureUsage = false } = {}) {
   const output = args[args.indexOf('--output') + 1];
   const report = args[args.indexOf('--report') + 1];
   try {
-    const run = await runNode(args, { env, measureRss, allowExit: [0, 3] });
+    const run = await runNode(args, { env, measureUsage, allowExit: [0, 3] });
     return { ...run, report: JSON.parse(readFileSync(report, 'utf8')) };
   } finally {
     rmSync(output, { force: true });

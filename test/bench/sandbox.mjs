@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import { BIN } from './paths.mjs';
 
 /**
@@ -26,6 +27,16 @@ export async function startSandbox(extraArgs = []) {
     url,
     /** What the CLI needs to reach this sandbox. */
     env: { PROPDATA_BASE_URL: url, PROPDATA_API_KEY: 'sandbox', PROPDATA_API_SECRET: 'sandbox' },
+    /**
+     * CPU seconds the sandbox has used so far, from /proc (Linux; undefined elsewhere): shows
+     * whether a run waited on the sandbox rather than on propdata. Ticks are 1/100 s on Linux.
+     */
+    cpuSeconds() {
+      const stat = `/proc/${child.pid}/stat`;
+      if (!existsSync(stat)) return undefined;
+      const fields = readFileSync(stat, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGINT');

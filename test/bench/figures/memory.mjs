@@ -15,7 +15,7 @@ const MB = 1_000_000;
 async function peakRss(rows, sandbox) {
   const input = await inputFile(rows);
   const args = batchArgs(input, join(WORK, `memory-${rows}.csv`), join(WORK, `memory-${rows}.json`), ['--rate', '1000000000']);
-  const run = await runBatch(args, { env: sandbox.env, measureRss: true });
+  const run = await runBatch(args, { env: sandbox.env, measureUsage: true });
   if (recordsOf(run.report) !== rows) throw new Error(`expected ${rows} records, got ${recordsOf(run.report)}`);
   return run;
 }

@@ -20,6 +20,8 @@ export async function overhead() {
   const sandbox = await startSandbox(['--rate-limit', 'off']);
   const bare = [];
   const propdata = [];
+  const propdataCpu = [];
+  const sandboxCpu = [];
   let last;
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -27,9 +29,12 @@ export async function overhead() {
       bare.push(ROWS / (copy.wallMs / 1000));
       // Without rate headers the client paces at --rate: make it no limit at all.
       const args = batchArgs(input, join(WORK, 'overhead-out.csv'), join(WORK, 'overhead-report.json'), ['--rate', '1000000000']);
-      last = await runBatch(args, { env: sandbox.env });
+      const sandboxBefore = sandbox.cpuSeconds();
+      last = await runBatch(args, { env: sandbox.env, measureUsage: true });
       if (recordsOf(last.report) !== ROWS) throw new Error(`expected ${ROWS} records, got ${recordsOf(last.report)}`);
       propdata.push(ROWS / (last.wallMs / 1000));
+      propdataCpu.push(last.cpuMs / 1000);
+      if (sandboxBefore !== undefined) sandboxCpu.push(sandbox.cpuSeconds() - sandboxBefore);
     }
   } finally {
     await sandbox.stop();
@@ -41,6 +46,7 @@ export async function overhead() {
       [`bare csv-parse → csv-stringify, rows/s (median of ${ROUNDS})`, Math.round(median(bare)).toLocaleString('en-US')],
       [`propdata property value via the sandbox, items/s (median of ${ROUNDS})`, Math.round(median(propdata)).toLocaleString('en-US')],
       ['propdata requests, retries, 429s (last round)', `${last.report.requests}, ${last.report.retries}, ${last.report.rateLimitWaits}`],
+      ['CPU during a propdata run: propdata, sandbox (medians)', `${median(propdataCpu).toFixed(1)} s, ${sandboxCpu.length > 0 ? `${median(sandboxCpu).toFixed(1)} s` : 'not measured here'}`],
     ],
     checks: [{ name: 'propdata items/s ÷ bare rows/s', value: ratio.toFixed(3), target: `≥ ${TARGET}`, pass: ratio >= TARGET }],
   };
