@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { OutputError } from '../errors/index.js';
+import { coalescing } from './coalescing-sink.js';
 
 /** Where records go as text: a file we own, or stdout, which we write to but never end. */
 export interface Sink {
@@ -29,10 +30,8 @@ function streamSink(stream: Writable, where: string, owned: boolean): Sink {
   return {
     async write(text) {
       if (failure) throw failure;
-      if (!stream.write(text)) {
-        await Promise.race([once(stream, 'drain'), once(stream, 'error')]).catch(() => undefined);
-        if (failure) throw failure;
-      }
+      // once() rejects on 'error', so no second listener is needed (one per wait would leak).
+      if (!stream.write(text)) await once(stream, 'drain').catch((error: unknown) => Promise.reject(failure ?? describe(error, where)));
     },
     async close() {
       if (failure) throw failure;
@@ -49,12 +48,12 @@ function streamSink(stream: Writable, where: string, owned: boolean): Sink {
 
 /** A file (`append` continues a resumed one), or `stdout` when path is absent or `-`. */
 export async function openSink(path: string | undefined, stdout: Writable, append: boolean): Promise<Sink> {
-  if (path === undefined || path === '-') return streamSink(stdout, 'to stdout', false);
+  if (path === undefined || path === '-') return coalescing(streamSink(stdout, 'to stdout', false));
   const file = createWriteStream(path, { flags: append ? 'a' : 'w' });
   try {
     await Promise.race([once(file, 'open'), once(file, 'error').then(([error]) => Promise.reject(error))]);
   } catch (error) {
     throw describe(error, path);
   }
-  return streamSink(file, path, true);
+  return coalescing(streamSink(file, path, true));
 }
