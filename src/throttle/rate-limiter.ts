@@ -4,6 +4,12 @@ import type { ReportedWindow } from './rate-headers.js';
 export interface ThrottlePolicy {
   /** Components per minute assumed until the service's headers describe the real windows. */
   initialPerMinute: number;
+  /**
+   * The most the first request may carry, before any response has described the windows: small,
+   * so that a window tighter than a batch (20 a second against batches of 100) is learnt from a
+   * request it admits, not from a 429.
+   */
+  firstRequestComponents: number;
   /** Slack added to every window, as a fraction of its length (bounded below by minMarginMs): transit jitter. */
   marginFraction: number;
   minMarginMs: number;
@@ -11,7 +17,7 @@ export interface ThrottlePolicy {
   onWait?: (ms: number, reason: 'window' | 'rate-limited') => void;
 }
 
-export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = { initialPerMinute: 250, marginFraction: 0.02, minMarginMs: 20 };
+export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = { initialPerMinute: 250, firstRequestComponents: 10, marginFraction: 0.02, minMarginMs: 20 };
 
 /** A permit to send `components` now; handed back with the response's headers. */
 export interface Reservation {
@@ -24,7 +30,7 @@ interface Window {
   periodMs: number;
   limit: number;
   /** What we sent inside the last period, oldest first: a sliding window never exceeds any fixed one. */
-  sent: { at: number; components: number }[];
+  sent: { at: number; components: number; sequence: number }[];
   sentTotal: number;
   /** What the service last said remains, adjusted for what we sent since; unknown after resetAt. */
   budget?: { remaining: number; resetAt: number };
@@ -70,10 +76,39 @@ export class RateLimiter {
     return this.#windows.map((w) => `${w.limit}/${w.periodMs / 1000}s`).join(', ');
   }
 
-  acquire(components: number, signal?: AbortSignal): Promise<Reservation> {
-    const turn = this.#queue.then(() => this.#waitForRoom(components, signal));
+  /**
+   * The largest request any window can ever admit: a batch bigger than this must be split, or it
+   * would be refused with a 429 however long it waited (100 items against a 20-per-second window).
+   */
+  get largestRequest(): number {
+    const largest = Math.min(...this.#windows.map((window) => window.limit));
+    return this.#calibrated ? largest : Math.min(largest, this.#policy.firstRequestComponents);
+  }
+
+  /**
+   * A permit for `components`. With a smaller `unit` (the components of one item) it may grant
+   * fewer, in whole units: never more than the largest request the windows admit (as known when
+   * the grant is made), and what fits now when that is less, so that what the windows have left
+   * is used at once instead of idling until a whole batch fits (250 a minute in batches of 100
+   * would otherwise send 200). `reservation.components` says how much was granted.
+   */
+  acquire(components: number, signal?: AbortSignal, unit: number = components): Promise<Reservation> {
+    const turn = this.#queue.then(() => this.#waitForRoom(components, unit, signal));
     this.#queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /**
+   * The service refused the request (429) and did not count it: take it out of the log, so that
+   * the retry does not wait for room the refused attempt never used.
+   */
+  refund(reservation: Reservation): void {
+    for (const window of this.#windows) {
+      const at = window.sent.findIndex((entry) => entry.sequence === reservation.sequence);
+      if (at < 0) continue;
+      window.sentTotal -= window.sent[at]!.components;
+      window.sent.splice(at, 1);
+    }
   }
 
   /** After a response (or a failure without one): learn the windows and the service's remaining counts. */
@@ -110,7 +145,7 @@ export class RateLimiter {
     return Math.max(this.#policy.minMarginMs, window.periodMs * this.#policy.marginFraction);
   }
 
-  async #waitForRoom(components: number, signal?: AbortSignal): Promise<Reservation> {
+  async #waitForRoom(components: number, unit: number, signal?: AbortSignal): Promise<Reservation> {
     for (;;) {
       signal?.throwIfAborted();
       if (!this.#calibrated && this.#outstanding > 0) {
@@ -118,10 +153,17 @@ export class RateLimiter {
         continue;
       }
       const now = this.#clock.now();
-      const readyAt = Math.max(this.#pausedUntil, ...this.#windows.map((w) => this.#readyAt(w, components, now)));
+      const most = unit < components ? Math.min(components, Math.max(unit, Math.floor(this.largestRequest / unit) * unit)) : components;
+      const grant = unit < most && this.#pausedUntil <= now ? this.#partialGrant(most, unit, now) : 0;
+      if (grant > 0) {
+        this.#waitingUntil = 0;
+        return this.#reserve(grant, now);
+      }
+      const wanted = unit < most ? unit : most;
+      const readyAt = Math.max(this.#pausedUntil, ...this.#windows.map((w) => this.#readyAt(w, wanted, now)));
       if (readyAt <= now) {
         this.#waitingUntil = 0;
-        return this.#reserve(components, now);
+        return this.#reserve(wanted, now);
       }
       const wait = readyAt - now;
       this.#waitingUntil = readyAt;
@@ -131,11 +173,27 @@ export class RateLimiter {
     }
   }
 
-  /** The earliest time `window` lets `components` more through. */
-  #readyAt(window: Window, components: number, now: number): number {
+  /** Forgets sends older than the window and a reported budget whose window has reset. */
+  #prune(window: Window, now: number): void {
     const span = window.periodMs + this.#margin(window);
     while (window.sent.length > 0 && window.sent[0]!.at + span <= now) window.sentTotal -= window.sent.shift()!.components;
     if (window.budget && window.budget.resetAt <= now) delete window.budget;
+  }
+
+  /** The most whole units, up to `components`, that every window has room for now; 0 if not one unit. */
+  #partialGrant(components: number, unit: number, now: number): number {
+    let room = components;
+    for (const window of this.#windows) {
+      this.#prune(window, now);
+      room = Math.min(room, window.limit - window.sentTotal, window.budget?.remaining ?? Infinity);
+    }
+    return Math.max(0, Math.floor(room / unit) * unit);
+  }
+
+  /** The earliest time `window` lets `components` more through. */
+  #readyAt(window: Window, components: number, now: number): number {
+    const span = window.periodMs + this.#margin(window);
+    this.#prune(window, now);
 
     let readyAt = now;
     if (window.budget && window.budget.remaining < components) readyAt = window.budget.resetAt + this.#margin(window);
@@ -154,7 +212,7 @@ export class RateLimiter {
     this.#sequence += components;
     this.#outstanding += 1;
     for (const window of this.#windows) {
-      window.sent.push({ at: now, components });
+      window.sent.push({ at: now, components, sequence: this.#sequence });
       window.sentTotal += components;
       if (window.budget) window.budget.remaining -= components;
     }

@@ -17,7 +17,7 @@ function fakeClock(start = 1_000_000): Clock & { slept: number[] } {
   };
 }
 
-const policy: ThrottlePolicy = { initialPerMinute: 250, marginFraction: 0, minMarginMs: 0 };
+const policy: ThrottlePolicy = { initialPerMinute: 250, firstRequestComponents: 10, marginFraction: 0, minMarginMs: 0 };
 
 describe('RateLimiter', () => {
   it('lets the first request out alone, then paces by the initial rate until headers arrive', async () => {
@@ -67,6 +67,48 @@ describe('RateLimiter', () => {
     await limiter.acquire(1);
     expect(clock.now()).toBeGreaterThanOrEqual(5_000);
     expect(limiter.waitedMs).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it('knows the largest request any window admits', async () => {
+    const limiter = new RateLimiter(policy, fakeClock(0));
+    // Before any answer: a small first request, whose headers describe the windows.
+    expect(limiter.largestRequest).toBe(10);
+    limiter.observe(await limiter.acquire(1), [
+      { periodSeconds: 60, limit: 250, remaining: 249, resetAt: 60_000 },
+    ]);
+    expect(limiter.largestRequest).toBe(250);
+    limiter.observe(await limiter.acquire(1), [
+      { periodSeconds: 1, limit: 20, remaining: 19, resetAt: 1_000 },
+      { periodSeconds: 60, limit: 250, remaining: 249, resetAt: 60_000 },
+    ]);
+    expect(limiter.largestRequest).toBe(20);
+  });
+
+  it('grants part of a request, in whole units, when only that much fits (250 a minute in batches of 100)', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter(policy, clock);
+    const probe = await limiter.acquire(100, undefined, 1);
+    expect(probe.components).toBe(10);
+    limiter.observe(probe, []);
+    expect((await limiter.acquire(100, undefined, 1)).components).toBe(100);
+    expect((await limiter.acquire(100, undefined, 1)).components).toBe(100);
+    expect((await limiter.acquire(100, undefined, 4)).components).toBe(40);
+    expect(clock.slept).toEqual([]);
+    // Nothing left: the next grant waits for room, then takes what fits.
+    const later = await limiter.acquire(100, undefined, 1);
+    expect(clock.now()).toBeGreaterThanOrEqual(60_000);
+    expect(later.components).toBe(100);
+  });
+
+  it('takes a refused request out of its log, so the retry does not wait for room it never used', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter({ ...policy, initialPerMinute: 100 }, clock);
+    limiter.observe(await limiter.acquire(50), []);
+    const refused = await limiter.acquire(50);
+    limiter.observe(refused, []);
+    limiter.refund(refused);
+    await limiter.acquire(50);
+    expect(clock.slept).toEqual([]);
   });
 
   it('grants in request order', async () => {
