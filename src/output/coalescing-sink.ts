@@ -6,34 +6,43 @@ const MAX_PENDING_CHARS = 256 * 1024;
 /**
  * Records handed over in one turn of the event loop (a batch's worth, usually) go to the stream
  * in one write. A write per record costs a trip through the stream each and a wait for 'drain'
- * every few records: a tenth of a 100,000-row run. Records are never split, so what reaches the
- * file is always whole records; close() writes what is still pending. Unwritten text is at most
- * one turn's records (or MAX_PENDING_CHARS while the stream drains), about what is in flight.
+ * every few records: a tenth of a 100,000-row run. One flush runs at a time: while it waits for
+ * the stream, later records gather in `pending` for its next round, so there is never more than
+ * one wait for 'drain'. Records are never split, so what reaches the file is always whole
+ * records; close() writes what is still pending.
  */
 export function coalescing(sink: Sink): Sink {
   let pending = '';
-  let flushed: Promise<void> | undefined;
+  let flushing: Promise<void> | undefined;
   let failure: unknown;
-  const flush = async () => {
-    const text = pending;
-    pending = '';
-    flushed = undefined;
-    if (text !== '') await sink.write(text);
+  const flushAll = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (pending !== '') {
+      const text = pending;
+      pending = '';
+      await sink.write(text);
+    }
   };
+  const startFlush = (): Promise<void> =>
+    (flushing ??= flushAll()
+      .catch((error: unknown) => {
+        // Nobody awaits a flush directly: its failure is kept for the next write or close.
+        failure ??= error;
+      })
+      .finally(() => {
+        flushing = undefined;
+      }));
+  const failed = () => (failure === undefined ? undefined : Promise.reject(failure));
   return {
     write(text) {
       if (failure !== undefined) return Promise.reject(failure);
       pending += text;
-      // Nobody awaits this flush directly: its failure is kept for the next write or close.
-      flushed ??= new Promise((resolve) => setImmediate(resolve)).then(flush).catch((error: unknown) => {
-        failure ??= error;
-      });
-      if (pending.length < MAX_PENDING_CHARS) return Promise.resolve();
-      return flushed.then(() => (failure === undefined ? undefined : Promise.reject(failure)));
+      const flush = startFlush();
+      return pending.length < MAX_PENDING_CHARS ? Promise.resolve() : flush.then(failed);
     },
     async close() {
-      await flushed;
-      if (failure === undefined) await flush().catch((error: unknown) => (failure ??= error));
+      while (flushing) await flushing;
+      if (failure === undefined && pending !== '') await startFlush();
       if (failure !== undefined) throw failure;
       await sink.close();
     },

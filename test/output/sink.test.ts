@@ -25,6 +25,27 @@ describe('output sink', () => {
     expect(received.join('').split('\n').filter(Boolean).map((line) => line.split(':')[0])).toEqual(Array.from({ length: 30 }, (_, i) => String(i)));
   });
 
+  it('keeps one wait for drain at a time when records keep coming while the reader is slow', async () => {
+    const received: string[] = [];
+    const stream = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, done) {
+        received.push(chunk.toString());
+        setTimeout(done, 2);
+      },
+    });
+    const sink = await openSink(undefined, stream, false);
+    let most = 0;
+    for (let turn = 0; turn < 40; turn++) {
+      await sink.write(`${turn}\n`);
+      most = Math.max(most, stream.listenerCount('drain'), stream.listenerCount('error') - 1);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await sink.close();
+    expect(most).toBeLessThanOrEqual(1);
+    expect(received.join('')).toBe(Array.from({ length: 40 }, (_, turn) => `${turn}\n`).join(''));
+  });
+
   it('writes what one turn of the event loop hands over in one write, in order', async () => {
     const received: string[] = [];
     const sink = await openSink(undefined, slowReader(received), false);
