@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * sfc32: a small, fast generator seeded from a SHA-256 digest. Synthetic data must come out the same
@@ -47,8 +47,12 @@ export class Random {
   }
 }
 
+/**
+ * SHA-256 of the parts. The one-shot form gives the same digest as a Hash object and costs a
+ * fraction of it: building Hash objects was over a third of the sandbox's time.
+ */
 function digest(parts: readonly string[]): Buffer {
-  return createHash('sha256').update(parts.join('\u0000')).digest();
+  return hash('sha256', parts.join('\u0000'), 'buffer');
 }
 
 /** A generator determined by its inputs alone. */
