@@ -2,14 +2,17 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync 
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
 import { BALTIMORE_CSV, WORK } from './paths.mjs';
 
 async function sourceLines() {
   if (!existsSync(BALTIMORE_CSV)) {
-    throw new Error(`benchmark data not found: ${BALTIMORE_CSV} (set PROPDATA_BENCH_DATA to the Baltimore address CSV)`);
+    throw new Error(`benchmark data not found: ${BALTIMORE_CSV} (set PROPDATA_BENCH_DATA to the Baltimore address CSV, plain or gzipped)`);
   }
   const lines = [];
-  for await (const line of createInterface({ input: createReadStream(BALTIMORE_CSV), crlfDelay: Infinity })) {
+  const file = createReadStream(BALTIMORE_CSV);
+  const input = BALTIMORE_CSV.endsWith('.gz') ? file.pipe(createGunzip()) : file;
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     if (line.trim() !== '') lines.push(line);
   }
   return lines;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, findEndpoint, suggestEndpoints } from '../../src/catalog/index.js';
 
-const SPEC = fileURLToPath(new URL('../../../shared/spec/service-api.md', import.meta.url));
+const SPEC = fileURLToPath(new URL('../fixtures/spec/service-api.md', import.meta.url));
 
 /** Every `level/target` named in an endpoint heading (#### ...) of the spec. */
 function specEndpoints(): string[] {
