@@ -44,8 +44,12 @@ export interface BatchOptions extends QueryOptions {
   excel?: boolean;
 }
 
-/** Distinct answers kept for deduplication: enough for real-world repeats, flat in memory. */
-const DEDUPE_CAPACITY = 10_000;
+/**
+ * Distinct answers kept for deduplication: repeats within 5,000 distinct items are caught, and
+ * memory stays flat. They are the largest part of a run's live memory: 10,000 put a million-row
+ * run at 1.3 times a small run's peak, 5,000 at 1.2 (BENCHMARKS.md, memory).
+ */
+const DEDUPE_CAPACITY = 5_000;
 
 /** The chunk members whose api_code decides a record's status. */
 export function sectionKeys(target: QueryTarget): string[] {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOTICE_IDS } from '../../src/catalog/enums.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { addresses, call, dataSandbox, VALMONTE } from './http.js';
 
@@ -97,6 +98,8 @@ describe("the spec's formulas hold in generated results", () => {
       expect(result.total_notice_ids).toEqual([...new Set(liens.flatMap((lien: any) => lien.notice_ids))].sort((a: any, b: any) => a - b));
       expect(liens.map((lien: any) => lien.due_date)).toEqual(liens.map((lien: any) => lien.due_date).sort());
       for (const lien of liens) expect(lien.principal_paid_as_of_date).toBe(lien.lien_amount - lien.outstanding_principal);
+      // Only the notice ids the spec's table defines.
+      for (const id of result.total_notice_ids) expect(NOTICE_IDS).toContain(id);
     }
   });
 

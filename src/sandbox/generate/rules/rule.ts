@@ -25,6 +25,3 @@ export function propertyOf(context: RuleContext): { place: Place; facts: Propert
   if (!context.property) throw new Error('a property-level rule ran without a property');
   return context.property;
 }
-
-export const byDate = (field: string, direction: 1 | -1) => (a: Generated, b: Generated) =>
-  direction * String(a[field]).localeCompare(String(b[field]));
