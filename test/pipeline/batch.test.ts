@@ -2,23 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
-/** A window the runs never reach: pacing follows the reported headers, as with the real service. */
-const WIDE_OPEN = [{ limit: 1_000_000, periodSeconds: 60 }];
 
-let sandbox: RunningSandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
-async function service(options: SandboxOptions = {}) {
-  sandbox = await startSandbox({ rateLimits: WIDE_OPEN, credit: 1_000_000, ...options });
-  return { PROPDATA_BASE_URL: sandbox.url, PROPDATA_API_KEY: sandbox.key, PROPDATA_API_SECRET: sandbox.secret };
-}
+const sandbox = sandboxPerTest();
 
 function workdir(): string {
   return mkdtempSync(join(tmpdir(), 'propdata-batch-'));
@@ -41,7 +30,7 @@ function addresses(count: number, extra: (i: number) => string = () => ''): stri
 
 describe('batch enrichment against the sandbox', () => {
   it('writes one record per row, in input order, under concurrency and random latency', async () => {
-    const env = await service({ latencyMs: [0, 40] });
+    const env = await sandbox.start({ latencyMs: [0, 40] });
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', addresses(450));
     const output = join(dir, 'out.csv');
@@ -55,7 +44,7 @@ describe('batch enrichment against the sandbox', () => {
   });
 
   it('never sends more than 100 items or mixed key sets in one POST', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const lines = ['address,unit,zipcode'];
     for (let i = 1; i <= 260; i++) lines.push(`${i} Oak Ave,${i % 3 === 0 ? `Apt ${i}` : ''},21201`);
@@ -74,7 +63,7 @@ describe('batch enrichment against the sandbox', () => {
   });
 
   it('keeps every input column verbatim and echoes meta', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', 'Street,ZIP,meta,"odd, column"\n43 Valmonte Plaza,90274,m-1,"x, y"\n1 NOMATCH Rd,90274,m-2,z\n');
     const output = join(dir, 'out.json');
@@ -90,7 +79,7 @@ describe('batch enrichment against the sandbox', () => {
   });
 
   it('records invalid rows with the reason and still sends the rest (exit 3)', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', 'address,zipcode\n1 Main St,21201\n,21201\n2 Main St,21201\n');
     const output = join(dir, 'out.csv');
@@ -103,7 +92,7 @@ describe('batch enrichment against the sandbox', () => {
   });
 
   it('reads JSONL from stdin, writes JSONL to stdout, and turns a bad line into a record', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const stdin = '{"address":"1 Main St","zipcode":"21201"}\nnot json\n\n{"address":"2 Main St","zipcode":"21201"}\n';
     const result = await runMain(['property', 'value', '-i', '-', '--input-format', 'jsonl', '--format', 'jsonl'], { env, stdin });
     expect(result.code).toBe(3);
@@ -113,7 +102,7 @@ describe('batch enrichment against the sandbox', () => {
   });
 
   it('handles BOM, CRLF and quoted newlines in CSV input', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', '\ufeffaddress,zipcode,comment\r\n1 Main St,21201,"two\r\nlines"\r\n2 Main St,21201,plain\r\n');
     const output = join(dir, 'out.csv');
@@ -125,7 +114,7 @@ describe('batch enrichment against the sandbox', () => {
   });
 
   it('sends an mget with one component per endpoint and counts components as the spec does', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', addresses(4));
     const output = join(dir, 'out.csv');
@@ -133,13 +122,13 @@ describe('batch enrichment against the sandbox', () => {
     const result = await runMain(['mget', 'property/value,property/school,property/census,property/block_crime', '-i', input, '-o', output, '--report', report], { env });
     expect(result.code).toBe(0);
     expect(JSON.parse(readFileSync(report, 'utf8')).componentsUsed).toBe(16);
-    expect(sandbox!.usage().components).toBe(16);
+    expect(sandbox.current.usage().components).toBe(16);
     const header = Object.keys(readCsv(output)[0]!);
     expect(header).toEqual(expect.arrayContaining(['property/value.api_code', 'property/school.api_code', 'property/block_crime.all.incidents']));
   });
 
   it('retries injected faults without losing or duplicating a row', async () => {
-    const env = await service({ failRate: 0.1, resetRate: 0.05, spurious429Rate: 0.05, latencyMs: [0, 30], seed: 'faults' });
+    const env = await sandbox.start({ failRate: 0.1, resetRate: 0.05, spurious429Rate: 0.05, latencyMs: [0, 30], seed: 'faults' });
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', addresses(300));
     const output = join(dir, 'out.csv');
@@ -150,7 +139,7 @@ describe('batch enrichment against the sandbox', () => {
   });
 
   it('paces a tight window by its headers', async () => {
-    const env = await service({ rateLimits: [{ limit: 20, periodSeconds: 2 }] });
+    const env = await sandbox.start({ rateLimits: [{ limit: 20, periodSeconds: 2 }] });
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', addresses(60));
     const output = join(dir, 'out.csv');
@@ -165,7 +154,7 @@ describe('batch enrichment against the sandbox', () => {
   });
 
   it('splits batches to fit a window smaller than a batch, without a single 429', async () => {
-    const env = await service({ rateLimits: [{ limit: 30, periodSeconds: 1 }] });
+    const env = await sandbox.start({ rateLimits: [{ limit: 30, periodSeconds: 1 }] });
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', addresses(75));
     const output = join(dir, 'out.csv');
@@ -176,11 +165,11 @@ describe('batch enrichment against the sandbox', () => {
     const summary = JSON.parse(readFileSync(report, 'utf8'));
     expect(summary.rateLimitWaits).toBe(0);
     expect(summary.requests).toBeGreaterThanOrEqual(3);
-    expect(sandbox!.usage().components).toBe(75);
+    expect(sandbox.current.usage().components).toBe(75);
   });
 
   it('stops at a 401 with exit 1 and a clear message, keeping what was written', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', addresses(5));
     const result = await runMain(['property', 'value', '-i', input, '-o', join(dir, 'out.csv')], { env: { ...env, PROPDATA_API_SECRET: 'wrong-secret' } });
@@ -190,7 +179,7 @@ describe('batch enrichment against the sandbox', () => {
   });
 
   it('stops when the credit is exhausted (exit 1), saying to add payment information', async () => {
-    const env = await service({ credit: 0.3 });
+    const env = await sandbox.start({ credit: 0.3 });
     const dir = workdir();
     const input = csvFile(dir, 'in.csv', addresses(30));
     const result = await runMain(['property', 'value', '-i', input, '-o', join(dir, 'out.csv'), '--batch-size', '1'], { env });

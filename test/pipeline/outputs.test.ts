@@ -4,26 +4,16 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findEndpoint } from '../../src/catalog/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runMain } from '../helpers/run-main.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 
-/** A window the runs never reach: pacing follows the reported headers, as with the real service. */
-const WIDE_OPEN = [{ limit: 1_000_000, periodSeconds: 60 }];
-
-let sandbox: RunningSandbox | undefined;
+const sandbox = sandboxPerTest();
 let scripted: ScriptedServer | undefined;
 afterEach(async () => {
-  await sandbox?.close();
   await scripted?.close();
-  sandbox = undefined;
   scripted = undefined;
 });
-
-async function sandboxEnv() {
-  sandbox = await startSandbox({ rateLimits: WIDE_OPEN, credit: 1_000_000 });
-  return { PROPDATA_BASE_URL: sandbox.url, PROPDATA_API_KEY: sandbox.key, PROPDATA_API_SECRET: sandbox.secret };
-}
 
 function inputFile(content: string, name = 'in.csv'): string {
   const path = join(mkdtempSync(join(tmpdir(), 'propdata-outputs-')), name);
@@ -36,7 +26,7 @@ const parseCsv = (text: string | Buffer): Row[] => parse(text, { columns: true, 
 
 describe('batch output', () => {
   it('fixes the CSV header from the catalog before any answer: an all-invalid input still gets every column', async () => {
-    const env = await sandboxEnv();
+    const env = await sandbox.start();
     const input = inputFile('address,zipcode\n,21201\n1 Main St,ABCDE\n');
     const result = await runMain(['property', 'rental_value', '-i', input], { env });
     expect(result.code).toBe(3);
@@ -48,11 +38,11 @@ describe('batch output', () => {
     const rows = parseCsv(result.stdout);
     expect(rows.map((row) => row._status)).toEqual(['invalid_input', 'invalid_input']);
     expect(rows[1]!._error).toMatch(/row 2: zipcode must be 5 digits, got "ABCDE"/);
-    expect(sandbox!.usage().components).toBe(0);
+    expect(sandbox.current.usage().components).toBe(0);
   });
 
   it('marks items ok, partial or no_content from their sections', async () => {
-    const env = await sandboxEnv();
+    const env = await sandbox.start();
     const lines = ['address,zipcode'];
     for (let i = 1; i <= 40; i++) lines.push(`${i} Elm St,21201`);
     lines.push('9 NOMATCH Way,21201');
@@ -82,7 +72,7 @@ describe('batch output', () => {
   });
 
   it('streams a JSON array to stdout with the chunk members as received, meta included', async () => {
-    const env = await sandboxEnv();
+    const env = await sandbox.start();
     const input = inputFile('{"address":"43 Valmonte Plaza","zipcode":"90274","meta":"id-1"}\n{"address":"","zipcode":"90274","meta":"id-2"}\n', 'in.jsonl');
     const result = await runMain(['property', 'value', '-i', input, '--format', 'json'], { env });
     expect(result.code).toBe(3);
@@ -94,7 +84,7 @@ describe('batch output', () => {
   });
 
   it('writes the echoed meta in a _meta column and honours --map and --meta-column', async () => {
-    const env = await sandboxEnv();
+    const env = await sandbox.start();
     const input = inputFile('where,post,ref\n43 Valmonte Plaza,90274,r-1\n');
     const result = await runMain(['property', 'value', '-i', input, '--map', 'where=address', '--map', 'post=zipcode', '--meta-column', 'ref'], { env });
     expect(result.code).toBe(0);
@@ -102,7 +92,7 @@ describe('batch output', () => {
   });
 
   it('stops at an unclosed quote after writing every row before it, and says the output is partial', async () => {
-    const env = await sandboxEnv();
+    const env = await sandbox.start();
     const lines = ['address,zipcode,note'];
     for (let i = 1; i <= 30; i++) lines.push(`${i} Main St,21201,n${i}`);
     lines.push('31 Main St,21201,"never closed', '32 Main St,21201,x');
@@ -116,7 +106,7 @@ describe('batch output', () => {
   });
 
   it('keeps stdout for records: progress and the summary go to stderr, and --quiet silences a clean run', async () => {
-    const env = await sandboxEnv();
+    const env = await sandbox.start();
     const input = inputFile('address,zipcode\n1 Main St,21201\n2 Main St,21201\n');
     const shown = await runMain(['property', 'value', '-i', input], { env, tty: true });
     expect(parseCsv(shown.stdout)).toHaveLength(2);

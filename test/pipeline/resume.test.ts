@@ -6,9 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runMain } from '../helpers/run-main.js';
+import { envFor, WIDE_OPEN } from '../helpers/sandbox-per-test.js';
 
-/** A window the runs never reach: pacing follows the reported headers, as with the real service. */
-const WIDE_OPEN = [{ limit: 1_000_000, periodSeconds: 60 }];
 
 const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 let sandbox: RunningSandbox;
@@ -19,7 +18,7 @@ let reference: Buffer;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ rateLimits: WIDE_OPEN, credit: 1_000_000, latencyMs: [5, 25] });
-  env = { PROPDATA_BASE_URL: sandbox.url, PROPDATA_API_KEY: sandbox.key, PROPDATA_API_SECRET: sandbox.secret };
+  env = envFor(sandbox);
   dir = mkdtempSync(join(tmpdir(), 'propdata-resume-'));
   const lines = ['address,zipcode,meta'];
   for (let i = 1; i <= 400; i++) lines.push(`${i} Resume Rd,21${String(i % 7).padStart(3, '0')},m${i}`);

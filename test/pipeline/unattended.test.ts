@@ -3,23 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
-const WIDE_OPEN = [{ limit: 1_000_000, periodSeconds: 60 }];
 const FIXTURES = fileURLToPath(new URL('../fixtures/input/', import.meta.url));
 
-let sandbox: RunningSandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
-async function service(options: SandboxOptions = {}) {
-  sandbox = await startSandbox({ rateLimits: WIDE_OPEN, credit: 1_000_000, ...options });
-  return { PROPDATA_BASE_URL: sandbox.url, PROPDATA_API_KEY: sandbox.key, PROPDATA_API_SECRET: sandbox.secret };
-}
+const sandbox = sandboxPerTest();
 
 function workdir(): string {
   return mkdtempSync(join(tmpdir(), 'propdata-unattended-'));
@@ -49,14 +39,14 @@ function addresses(count: number): string {
 
 describe('deduplication', () => {
   it('sends each distinct item once, writes every row with its own meta, and says what it saved', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const input = file(dir, 'in.csv', repeatedAddresses());
     const output = join(dir, 'out.csv');
     const report = join(dir, 'report.json');
     const result = await runMain(['property', 'value', '-i', input, '-o', output, '--report', report, '--batch-size', '4'], { env });
     expect(result.code).toBe(0);
-    expect(sandbox!.usage().components).toBe(10);
+    expect(sandbox.current.usage().components).toBe(10);
     const rows = readCsv(output);
     expect(rows.map((row) => row._meta)).toEqual(Array.from({ length: 40 }, (_, i) => `m${i + 1}`));
     expect(rows[10]!['property/value.value.price_mean']).toBe(rows[0]!['property/value.value.price_mean']);
@@ -65,11 +55,11 @@ describe('deduplication', () => {
   });
 
   it('sends every row with --no-dedupe', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const result = await runMain(['property', 'value', '-i', file(dir, 'in.csv', repeatedAddresses()), '-o', join(dir, 'out.csv'), '--no-dedupe'], { env });
     expect(result.code).toBe(0);
-    expect(sandbox!.usage().components).toBe(40);
+    expect(sandbox.current.usage().components).toBe(40);
   });
 });
 
@@ -90,19 +80,19 @@ describe('estimates', () => {
   });
 
   it('--dry-run on a batch command sends nothing and writes no output', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const result = await runMain(['property', 'value', '-i', file(dir, 'in.csv', addresses(5)), '-o', join(dir, 'out.csv'), '--dry-run'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/components:\s+5/);
-    expect(sandbox!.usage().components).toBe(0);
+    expect(sandbox.current.usage().components).toBe(0);
     expect(readdirSync(dir)).toEqual(['in.csv']);
   });
 });
 
 describe('budgets', () => {
   it('--max-components stops before passing the cap (exit 4), and --resume finishes the same file', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const input = file(dir, 'in.csv', addresses(50));
     const reference = join(dir, 'reference.csv');
@@ -121,19 +111,19 @@ describe('budgets', () => {
   });
 
   it('--max-cost counts list price and stops before the request that would pass it', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     // property/value lists at 0.25 USD: 1.00 USD buys 4 items, so the second POST of 3 is not sent.
     const result = await runMain(['property', 'value', '-i', file(dir, 'in.csv', addresses(9)), '-o', join(dir, 'out.csv'), '--batch-size', '3', '--concurrency', '1', '--max-cost', '1'], { env });
     expect(result.code).toBe(4);
-    expect(sandbox!.usage().components).toBe(3);
+    expect(sandbox.current.usage().components).toBe(3);
     expect(result.stderr).toMatch(/--max-cost 1 USD/);
   });
 });
 
 describe('spreadsheet output', () => {
   it('--excel writes a BOM and neutralises cells that would run as formulas', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const input = file(dir, 'in.csv', 'address,zipcode,note\n1 Main St,21201,=HYPERLINK("http://x")\n2 Main St,21201,-12.5\n');
     const output = join(dir, 'out.csv');
@@ -147,7 +137,7 @@ describe('spreadsheet output', () => {
 describe('secrets', () => {
   it('never appear in records, progress, summary, report, errors or --verbose logs', async () => {
     const secret = 'S3cret-Never-Printed-42';
-    const env = await service({ secret, failRate: 0.3, seed: 'secrets' });
+    const env = await sandbox.start({ secret, failRate: 0.3, seed: 'secrets' });
     const dir = workdir();
     const output = join(dir, 'out.jsonl');
     const report = join(dir, 'report.json');
@@ -179,7 +169,7 @@ describe('bad input', () => {
     ['bad-line-and-blanks.jsonl', 3, /2 invalid_input/],
   ];
   it.each(cases)('%s: a clear message or invalid_input records, exit %i, no stack trace', async (name, code, message) => {
-    const env = await service();
+    const env = await sandbox.start();
     const result = await runMain(['property', 'value', '-i', join(FIXTURES, name), '-o', join(workdir(), 'out.csv')], { env });
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(message);
@@ -187,7 +177,7 @@ describe('bad input', () => {
   });
 
   it('binary garbage is refused with a message; a 1 MB field goes through whole', async () => {
-    const env = await service();
+    const env = await sandbox.start();
     const dir = workdir();
     const garbage = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256));
     const refused = await runMain(['property', 'value', '-i', file(dir, 'garbage.csv', garbage)], { env });
