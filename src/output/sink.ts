@@ -51,7 +51,7 @@ export async function openSink(path: string | undefined, stdout: Writable, appen
   if (path === undefined || path === '-') return coalescing(streamSink(stdout, 'to stdout', false));
   const file = createWriteStream(path, { flags: append ? 'a' : 'w' });
   try {
-    await Promise.race([once(file, 'open'), once(file, 'error').then(([error]) => Promise.reject(error))]);
+    await once(file, 'open');
   } catch (error) {
     throw describe(error, path);
   }
