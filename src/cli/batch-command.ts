@@ -70,14 +70,14 @@ interface Prepared {
   format: 'csv' | 'jsonl';
 }
 
-async function prepareInput(target: QueryTarget, options: BatchOptions, io: Io): Promise<Prepared> {
+async function prepareInput(target: QueryTarget, options: BatchOptions, params: Record<string, string>, io: Io): Promise<Prepared> {
   const input = await openInput({ path: options.input, format: options.inputFormat, stdin: io.stdin });
   const inputColumns = await input.columns;
   const metaColumn = options.metaColumn ?? inputColumns.find((column: string) => column.toLowerCase() === 'meta');
   const prepare = createPreparer({
     level: target.level,
     endpoints: target.paramEndpoints,
-    fixedParams: fixedParams(target, options),
+    fixedParams: params,
     map: options.map ?? {},
     ...(metaColumn ? { metaColumn } : {}),
   });
@@ -86,7 +86,7 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, io: Io):
 
 /** `--dry-run` and `propdata estimate`: read and validate everything, send nothing. */
 export async function runEstimate(target: QueryTarget, options: BatchOptions, io: Io): Promise<number> {
-  const { rows, prepare } = await prepareInput(target, options, io);
+  const { rows, prepare } = await prepareInput(target, options, fixedParams(target, options), io);
   const estimate = await estimateRun(rows, prepare, {
     batchSize: options.batchSize,
     dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
@@ -107,13 +107,14 @@ export async function runBatchCommand(
   argv: readonly string[],
 ): Promise<number> {
   if (options.dryRun) return runEstimate(target, options, io);
-  const { rows, prepare, inputColumns, metaColumn, format: inputFormat } = await prepareInput(target, options, io);
+  const params = fixedParams(target, options);
+  const { rows, prepare, inputColumns, metaColumn, format: inputFormat } = await prepareInput(target, options, params, io);
   const keys = sectionKeys(target);
   const plan = await planOutput(options, {
     path: target.path,
     query: target.query,
     sections: keys,
-    params: fixedParams(target, options),
+    params,
     map: options.map ?? {},
     metaColumn: metaColumn ?? null,
     columns: inputColumns,

@@ -74,7 +74,8 @@ async function sendUntilAnswered(items: readonly PendingItem[], context: SendCon
   const unit = target.componentsPerItem;
   for (let attempt = 0, rateLimited = 0; ; ) {
     const reservation = await limiter.acquire(items.length * unit, undefined, unit);
-    const part = items.slice(0, Math.max(1, reservation.components / unit));
+    // A grant is a whole number of items, at least one.
+    const part = items.slice(0, reservation.components / unit);
     let chunks: Chunk[];
     let observed = false;
     try {
