@@ -34,8 +34,8 @@ interface Example {
   headers?: readonly string[];
 }
 
-/** A property with sale and rental listing records in the synthetic data; 43 Valmonte Plaza has no sale listing. */
-const LISTED = { address: '244 S Altadena Dr', zipcode: '91107' };
+/** A property with sale and rental listing records in the synthetic data (the test below checks it has them). */
+const LISTED = { address: '240 S Altadena Dr', zipcode: '91107' };
 const LISTED_NOTE = 'A property with listing records; for one without, the section is 204 and not charged.';
 
 function endpointExample(endpoint: Endpoint): Example {

@@ -63,9 +63,12 @@ describe("the spec's formulas hold in generated results", () => {
 
   it('mortgage liens: mortgage_years is the whole years from record_date to due_date', async () => {
     let liens = 0;
-    for (const endpoint of ['property/mortgage_lien', 'property/mortgage_lien_all']) {
+    // Plausibility, not a spec rule: an owner borrows at purchase and refinances every few years;
+    // all liens on record span the owners of 25 years, and about one property in fifty has 7 to 11.
+    const plausibleCounts = { 'property/mortgage_lien': 6, 'property/mortgage_lien_all': 12 };
+    for (const [endpoint, mostLiens] of Object.entries(plausibleCounts)) {
       for (const { result } of await results(sandbox, endpoint)) {
-        expect(result.length).toBeLessThanOrEqual(6);
+        expect(result.length).toBeLessThanOrEqual(mostLiens);
         for (const lien of result) {
           liens += 1;
           const recorded = new Date(lien.record_date);
