@@ -3,13 +3,16 @@
  * as the service's own slugs show (`43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274`): "43 Valmonte
  * Plaza" and "43 Valmonte Plz" are one property.
  */
-const SUFFIXES: Readonly<Record<string, string>> = {
-  alley: 'aly', avenue: 'ave', boulevard: 'blvd', circle: 'cir', court: 'ct', cove: 'cv', crossing: 'xing',
-  drive: 'dr', expressway: 'expy', freeway: 'fwy', highway: 'hwy', lane: 'ln', loop: 'loop', parkway: 'pkwy',
-  place: 'pl', plaza: 'plz', point: 'pt', road: 'rd', row: 'row', square: 'sq', street: 'st', terrace: 'ter',
-  trail: 'trl', way: 'way',
-};
-const ABBREVIATIONS = new Set(Object.values(SUFFIXES));
+// Maps and sets, not object keys: looking a word up as an object key turns it into a reference to
+// its interned copy in place, and V8's Array join then builds a two-byte string of the street. The
+// address, slug and whole response built from it would take twice the memory and time to encode.
+const SUFFIXES: ReadonlyMap<string, string> = new Map([
+  ['alley', 'aly'], ['avenue', 'ave'], ['boulevard', 'blvd'], ['circle', 'cir'], ['court', 'ct'], ['cove', 'cv'], ['crossing', 'xing'],
+  ['drive', 'dr'], ['expressway', 'expy'], ['freeway', 'fwy'], ['highway', 'hwy'], ['lane', 'ln'], ['loop', 'loop'], ['parkway', 'pkwy'],
+  ['place', 'pl'], ['plaza', 'plz'], ['point', 'pt'], ['road', 'rd'], ['row', 'row'], ['square', 'sq'], ['street', 'st'], ['terrace', 'ter'],
+  ['trail', 'trl'], ['way', 'way'],
+]);
+const ABBREVIATIONS = new Set(SUFFIXES.values());
 
 const DIRECTIONALS = new Set([
   'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw', 'north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest',
@@ -20,7 +23,7 @@ export function normaliseWords(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
-export const isStreetSuffix = (word: string) => ABBREVIATIONS.has(word) || word in SUFFIXES;
+export const isStreetSuffix = (word: string) => ABBREVIATIONS.has(word) || SUFFIXES.has(word);
 export const isDirectional = (word: string) => DIRECTIONALS.has(word);
 
 /**
@@ -31,7 +34,7 @@ export const isDirectional = (word: string) => DIRECTIONALS.has(word);
 export function canonicalStreet(words: string): string {
   const parts = words.split(' ');
   const at = parts.length > 3 && isDirectional(parts.at(-1)!) ? parts.length - 2 : parts.length - 1;
-  const abbreviation = SUFFIXES[parts[at]!];
+  const abbreviation = SUFFIXES.get(parts[at]!);
   if (at >= 2 && abbreviation) parts[at] = abbreviation;
   return parts.join(' ');
 }
