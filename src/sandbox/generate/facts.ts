@@ -1,3 +1,4 @@
+import { zipGrowth } from './area-draws.js';
 import { DATA_DATE } from './dates.js';
 import { homeFeatures } from './features.js';
 import type { BlockPlace, Place } from './place.js';
@@ -42,7 +43,7 @@ export function propertyFacts(place: Place): PropertyFacts {
   const features = homeFeatures(place, beds);
   const valueMean = Math.round((place.typicalValue * (sqft / 1800) ** 0.7 * Math.exp(random.float(-0.3, 0.3, 4))) / 1000) * 1000;
   const rentMean = Math.round((valueMean * random.float(0.0042, 0.0072, 5)) / 5) * 5;
-  const zip = randomFor('zip-index', place.zip);
+  const growth = zipGrowth(place.zip);
   const apn = `${random.int(1000, 9999)}-${String(random.int(1, 999)).padStart(3, '0')}-${String(random.int(1, 99)).padStart(3, '0')}`;
   return {
     valueMean,
@@ -57,8 +58,8 @@ export function propertyFacts(place: Place): PropertyFacts {
     beds,
     baths,
     pool,
-    valueGrowth: zip.float(-0.02, 0.07, 4),
-    rentGrowth: zip.float(-0.01, 0.05, 4),
+    valueGrowth: growth.value,
+    rentGrowth: growth.rent,
     fields: {
       apn,
       fips: place.countyFips,

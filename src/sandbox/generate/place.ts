@@ -1,5 +1,6 @@
 import { stateCode } from '../../catalog/index.js';
 import { canonicalStreet, normaliseWords } from './address-words.js';
+import { countyOf, countyPremium, streetBlock, syntheticMetroArea, zipOffset } from './area-draws.js';
 import { STATES, knownPlace, postalCity, stateOfFips, stateOfZip, typicalValue, zipForCity } from './geography.js';
 import { fractionOf, randomFor, type Random } from './random.js';
 import { partsOfSlug, slugOf, type AddressParts } from './slug.js';
@@ -82,40 +83,22 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
   return { street, unit: normaliseWords(identifiers.unit ?? ''), city, state, zip };
 }
 
-/** The county of a ZIP: the real one for the places geography.ts knows, else a synthetic one in the state. */
-function countyOf(parts: AddressParts): string {
-  const known = knownPlace(parts.zip);
-  if (known && stateOfFips(known.countyFips) === parts.state) return known.countyFips;
-  const county = randomFor('county', parts.zip);
-  return `${STATES[parts.state]?.fips ?? '00'}${String(1 + 2 * county.int(0, 99)).padStart(3, '0')}`;
-}
-
-/** The census block of a street: every house number on one street in one ZIP shares it. */
+/** The census block of a street: every house number on one street in one ZIP shares it, a fifth of them the next block. */
 function blockIdOf(parts: AddressParts, random: Random): string {
-  const streetName = parts.street.replace(/^\d+\s*/, '');
-  const countyFips = countyOf(parts);
-  const street = randomFor('street', parts.zip, streetName);
-  const tract = String(street.int(100, 999_999)).padStart(6, '0');
-  const block = String(street.int(1000, 4999) + (random.chance(0.2) ? 1 : 0)).padStart(4, '0');
-  return `${countyFips}${tract}${block}`;
+  const { tract, block } = streetBlock(parts.zip, parts.street.replace(/^\d+\s*/, ''));
+  return `${countyOf(parts.state, parts.zip)}${tract}${String(block + (random.chance(0.2) ? 1 : 0)).padStart(4, '0')}`;
 }
-
-/** Real CBSA codes end in 0 (metro areas) or 4 (divisions): odd synthetic ones never pose as a real area. */
-const syntheticAreaCode = (random: Random) => String(2 * random.int(5_000, 24_999) + 1);
 
 function placeOf(parts: AddressParts): Place {
   const key = `${parts.street}|${parts.unit}|${parts.zip}`;
   const random = randomFor('place', key);
   const blockId = blockIdOf(parts, random);
-  // A known city has its real metro area and lies within a few miles of its centre; other ZIPs
-  // get a synthetic metro area and lie anywhere in the state.
+  // A known city has its real metro area and lies near its centre; other ZIPs get a synthetic
+  // metro area and lie anywhere in the state.
   const known = knownPlace(parts.zip);
-  const area = randomFor('area', blockId.slice(0, 5));
-  const msa = known ? known.msa : area.chance(0.85) ? syntheticAreaCode(area) : null;
-  const metrodiv = known ? known.metrodiv : msa && area.chance(0.2) ? syntheticAreaCode(area) : null;
+  const { msa, metrodiv } = known ?? syntheticMetroArea(blockId.slice(0, 5));
   const centre = known ?? STATES[parts.state] ?? { lat: 39.8, lng: -98.6 };
-  const spread = known ? 0.05 : 1.5;
-  const zipArea = randomFor('zip-area', parts.zip);
+  const offset = zipOffset(parts.zip);
   return {
     key,
     street: titleCase(parts.street),
@@ -129,8 +112,8 @@ function placeOf(parts: AddressParts): Place {
     countyFips: blockId.slice(0, 5),
     msa,
     metrodiv,
-    lat: Number((centre.lat + zipArea.float(-spread, spread, 4) + random.float(-0.01, 0.01, 6)).toFixed(6)),
-    lng: Number((centre.lng + zipArea.float(-spread, spread, 4) + random.float(-0.01, 0.01, 6)).toFixed(6)),
+    lat: Number((centre.lat + offset.lat + random.float(-0.01, 0.01, 6)).toFixed(6)),
+    lng: Number((centre.lng + offset.lng + random.float(-0.01, 0.01, 6)).toFixed(6)),
     geoPrecision: random.chance(0.9) ? 'rooftop' : random.pick(['zip9', 'zip5'] as const),
     typicalValue: typicalValue(parts.zip, parts.state),
   };
@@ -158,6 +141,6 @@ export interface BlockPlace {
 
 export function blockPlace(blockId: string): BlockPlace {
   const state = stateOfFips(blockId) ?? 'US';
-  const countyPremium = randomFor('county-premium', blockId.slice(0, 5)).float(0.6, 1.5, 3);
-  return { blockId, countyFips: blockId.slice(0, 5), state, typicalValue: typicalValue(undefined, state) * countyPremium };
+  const countyFips = blockId.slice(0, 5);
+  return { blockId, countyFips, state, typicalValue: typicalValue(undefined, state) * countyPremium(countyFips) };
 }
