@@ -1,6 +1,6 @@
 import {
   LEVEL_SPECS, META, checkIdentifier, checkParam, checkRequireOneOf, findEndpoint, isMgetComponent, paramValue,
-  type Endpoint, type Param,
+  type Endpoint, type LevelSpec, type Param,
 } from '../catalog/index.js';
 import type { RequestItem } from './generate/chunk.js';
 
@@ -49,20 +49,26 @@ function isScalar(value: unknown): value is string | number {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
+/** What every item of one request is checked against: the level's identifiers and the answered endpoints' parameters. */
+interface ItemRules {
+  endpoint: Endpoint;
+  sections: readonly Endpoint[];
+  level: LevelSpec;
+  identifierNames: ReadonlySet<string>;
+  params: Map<string, Param[]>;
+}
+
+function itemRulesOf(endpoint: Endpoint, sections: readonly Endpoint[]): ItemRules {
+  const level = LEVEL_SPECS[endpoint.level];
+  return { endpoint, sections, level, identifierNames: new Set(level.identifiers.map((identifier) => identifier.name)), params: paramsOf(sections) };
+}
+
 /**
  * One item checked against the level's identifier rules and the endpoints' parameter rules, all
  * from the catalog; `where` prefixes every message ("item 3" or "query string").
  */
-function itemFrom(
-  raw: Readonly<Record<string, unknown>>,
-  where: string,
-  endpoint: Endpoint,
-  sections: readonly Endpoint[],
-  sharedParams: Readonly<Record<string, unknown>>,
-): RequestItem {
-  const level = LEVEL_SPECS[endpoint.level];
-  const params = paramsOf(sections);
-  const identifierNames = new Set(level.identifiers.map((identifier) => identifier.name));
+function itemFrom(raw: Readonly<Record<string, unknown>>, where: string, rules: ItemRules, sharedParams: Readonly<Record<string, unknown>>): RequestItem {
+  const { endpoint, sections, level, identifierNames, params } = rules;
   const reject = (message: string): never => {
     throw new RequestRejected(`${where}: ${message}`);
   };
@@ -127,7 +133,7 @@ function queryRecord(query: URLSearchParams): Record<string, string> {
 export function parseGet(endpoint: Endpoint, query: URLSearchParams): ParsedRequest {
   const sections = sectionsOf(endpoint, query);
   const record = queryRecord(query);
-  return { sections, items: [itemFrom(record, 'query string', endpoint, sections, {})] };
+  return { sections, items: [itemFrom(record, 'query string', itemRulesOf(endpoint, sections), {})] };
 }
 
 export function isJsonContentType(header: string | undefined): boolean {
@@ -141,9 +147,9 @@ export function parsePost(endpoint: Endpoint, query: URLSearchParams, contentTyp
   }
   const sections = sectionsOf(endpoint, query);
   const shared = queryRecord(query);
-  const accepted = paramsOf(sections);
+  const rules = itemRulesOf(endpoint, sections);
   for (const key of Object.keys(shared)) {
-    if (!accepted.has(key)) throw new RequestRejected(`query string: "${key}" is not a parameter of ${endpoint.name}; POST items go in the body`);
+    if (!rules.params.has(key)) throw new RequestRejected(`query string: "${key}" is not a parameter of ${endpoint.name}; POST items go in the body`);
   }
   let parsed: unknown;
   try {
@@ -163,7 +169,7 @@ export function parsePost(endpoint: Endpoint, query: URLSearchParams, contentTyp
     if (keySet(raw) !== firstKeys) {
       throw new RequestRejected(`item ${index}: keys (${keySet(raw)}) differ from item 0 (${firstKeys}); all items must have the same keys`);
     }
-    return itemFrom(raw as Record<string, unknown>, `item ${index}`, endpoint, sections, shared);
+    return itemFrom(raw as Record<string, unknown>, `item ${index}`, rules, shared);
   });
   return { sections, items };
 }
