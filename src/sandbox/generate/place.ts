@@ -33,7 +33,8 @@ export type Resolution =
 /** A stable share of well-formed addresses the address database does not know. */
 const UNKNOWN_ADDRESS_SHARE = 0.03;
 
-const titleCase = (words: string) => words.replace(/\b[a-z]/g, (letter) => letter.toUpperCase());
+/** Normalised words (lower case, digits, single spaces) with each word's first letter capitalised. */
+const titleCase = (words: string) => words.split(' ').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 
 /** "43 Valmonte Plaza, Palos Verdes Estates, CA 90274" or "43 Valmonte Plaza 90274": the pieces in it. */
 function splitAddressLine(address: string): { street: string; city?: string; state?: string; zip?: string } {
