@@ -39,10 +39,10 @@ interface Subject {
 }
 
 /**
- * A result: the schema walked generically, then the endpoint's consistency rule. The random source
- * is seeded by the endpoint and the subject (and the block property_type, which selects different
- * block statistics); client figures and adjustments are applied by the rules, so sending them never
- * reshuffles the rest of the result.
+ * A result: the schema walked generically, then the endpoint's consistency rule (which may build it
+ * from the facts alone, without the walk). The random source is seeded by the endpoint and the
+ * subject (and the block property_type, which selects different block statistics); client figures
+ * and adjustments are applied by the rules, so sending them never reshuffles the rest of the result.
  */
 function resultFor(endpoint: Endpoint, subject: Subject, params: RequestItem['params'], nowMs: number): unknown {
   const ruleName = endpoint.mirrors ?? endpoint.name;
@@ -50,14 +50,15 @@ function resultFor(endpoint: Endpoint, subject: Subject, params: RequestItem['pa
   const subjectKey = isBlockResult || !subject.property ? subject.block.blockId : subject.property.place.key;
   const random = randomFor('result', ruleName, subjectKey, String(params.property_type ?? ''));
   const useProperty = !isBlockResult && subject.property;
-  const generated = generate(endpoint.result!, endpoint.target, {
-    random,
-    facts: useProperty ? subject.property!.facts.fields : blockFields(subject.block),
-    valueScale: useProperty ? subject.property!.facts.valueMean : subject.block.typicalValue,
-  });
+  const generated = () =>
+    generate(endpoint.result!, endpoint.target, {
+      random,
+      facts: useProperty ? subject.property!.facts.fields : blockFields(subject.block),
+      valueScale: useProperty ? subject.property!.facts.valueMean : subject.block.typicalValue,
+    });
   const rule = RULES[ruleName];
   const context: RuleContext = { random, params, nowMs, block: subject.block, property: subject.property };
-  return rule ? rule(generated, context) : generated;
+  return rule ? rule(generated, context) : generated();
 }
 
 function sections(endpoints: readonly Endpoint[], subject: Subject | undefined, item: RequestItem, nowMs: number): BuiltChunk {

@@ -6,7 +6,7 @@ const QUANTILES = { 5: -1.645, 25: -0.674, 50: 0, 75: 0.674, 95: 1.645 } as cons
 
 /** A block's distribution around a centre: ordered percentiles, min below, max above, mean near the median. */
 function distribution(rental: boolean): Rule {
-  return (result, context) => {
+  return (_generated, context) => {
     const { random } = context;
     const centre = context.block.typicalValue * (rental ? 0.0055 : 1) * random.float(0.8, 1.25, 3);
     const perSqft = centre / random.int(1400, 2200);
@@ -36,7 +36,8 @@ function distribution(rental: boolean): Rule {
  * The rings nest: a site the block is on lies within 1 mile, one within 1 mile lies within 4. A
  * site's EPA id begins with the block's state.
  */
-const superfund: Rule = (result, context) => {
+const superfund: Rule = (generated, context) => {
+  const result = generated();
   const { random, block } = context;
   const sites = (result.within_miles_4.detail as Generated[]).map((site) => ({ ...site, epa_site_id: `${block.state}D${random.int(100_000_000, 999_999_999)}` }));
   const withinOne = sites.slice(0, random.int(0, sites.length));
@@ -46,11 +47,12 @@ const superfund: Rule = (result, context) => {
 };
 
 export const BLOCK_RULES: Readonly<Record<string, Rule>> = {
-  'block/crime': (result) => ({
-    ...result,
-    all: { ...result.all, incidents: result.property.incidents + result.violent.incidents + result.other.incidents },
-  }),
-  'block/hcri': (result, context) => {
+  'block/crime': (generated) => {
+    const result = generated();
+    return { ...result, all: { ...result.all, incidents: result.property.incidents + result.violent.incidents + result.other.incidents } };
+  },
+  'block/hcri': (generated, context) => {
+    const result = generated();
     const [low, high] = [result.gross_yield_average, result.gross_yield_median].sort((a: number, b: number) => a - b);
     return { ...result, property_type: context.params.property_type ?? 'SFD', gross_yield_average: high, gross_yield_median: low };
   },

@@ -10,7 +10,8 @@ export const listingKind = (target: string): ListingKind => (target.startsWith('
  * dates and price agree between them. No-content decides first that the property has one.
  */
 function listing(kind: ListingKind): Rule {
-  return (result, context) => {
+  return (generated, context) => {
+    const result = generated();
     const { place, facts } = propertyOf(context);
     const found = latestListing(kind, place, facts)!;
     const fields: Record<string, unknown> = {

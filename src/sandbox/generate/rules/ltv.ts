@@ -36,7 +36,8 @@ function currentLien(lien: Lien) {
 }
 
 /** The current owner's running liens, soonest due first, against the value band; defaults as nod reports them. */
-const ltvDetails: Rule = (result, context) => {
+const ltvDetails: Rule = (generated, context) => {
+  const result = generated();
   const { facts } = propertyOf(context);
   const { history } = historyOf(context);
   const liens = history.currentLiens.map(currentLien).sort((a, b) => a.due_date.localeCompare(b.due_date));
@@ -73,7 +74,7 @@ const AVM_SOURCES = ['avm_block', 'avm_blockgroup', 'avm_zip', 'avm_msa', 'avm_s
  * The loans recorded with the current owner's purchase against its price; for a purchase older than
  * the deed records, against the value then, time-adjusted. A cash purchase has ltv 0.
  */
-const ltvOrigination: Rule = (_result, context) => {
+const ltvOrigination: Rule = (_generated, context) => {
   const { facts } = propertyOf(context);
   const { history } = historyOf(context);
   const sale = history.lastSale;

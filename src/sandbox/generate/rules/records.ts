@@ -32,7 +32,8 @@ const distinct = (roomTypes: string[] | null) => (roomTypes === null ? null : [.
 
 export const RECORD_RULES: Readonly<Record<string, Rule>> = {
   'property/geocode': () => true,
-  'property/census': (result, context) => {
+  'property/census': (generated, context) => {
+    const result = generated();
     const { place } = propertyOf(context);
     return {
       ...result,
@@ -46,12 +47,14 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
       tribal_land: context.random.chance(0.01),
     };
   },
-  'property/details': (result, context) => {
+  'property/details': (generated, context) => {
+    const result = generated();
     const { place, facts } = propertyOf(context);
     const { apn, year, assessedValue, taxAmount } = latestAssessment(place.key, facts);
     return { property: result.property, assessment: { apn, assessment_year: year, tax_year: year, tax_amount: taxAmount, total_assessed_value: assessedValue } };
   },
-  'property/details_enhanced': (result, context) => {
+  'property/details_enhanced': (generated, context) => {
+    const result = generated();
     const { place, facts } = propertyOf(context);
     const { apn, year, assessedValue, taxAmount } = latestAssessment(place.key, facts);
     const [owner] = historyOf(context).history.owners;
@@ -69,24 +72,25 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
       public_record: { ...result.public_record, room_types: null, assessment, sale },
     };
   },
-  'property/fema_disaster_area': (_result, context) => {
+  'property/fema_disaster_area': (_generated, context) => {
     const { place } = propertyOf(context);
     const details = openDisasters(place.countyFips, place.state);
     return { data_current_to: isoDay(addDays(DATA_DATE, -3)), in_disaster_area: details.length > 0, details };
   },
-  'property/flood': (result, context) => {
+  'property/flood': (generated, context) => {
+    const result = generated();
     const { place } = propertyOf(context);
     const [zone, risk] = context.random.pick(FLOOD_ZONES);
     return { ...result, ...floodPanel(place.blockId), zone, flood_risk: risk };
   },
-  'property/owner_occupied': (_result, context) => {
+  'property/owner_occupied': (_generated, context) => {
     const { place, facts } = propertyOf(context);
     const rental = latestListing('rental', place, facts);
     return { owner_occupied: !(rental && TENANTED.has(rental.status)) && context.random.chance(0.85) };
   },
-  'property/school': (result) => ({
+  'property/school': (generated) => ({
     school: Object.fromEntries(
-      Object.entries(result.school as Record<string, Generated[]>).map(([stage, schools]) => [
+      Object.entries(generated().school as Record<string, Generated[]>).map(([stage, schools]) => [
         stage,
         schools
           .map((school) => ({ ...school, name: school.name.replace(/\b(Elementary|Middle|High|Academy)\b/, stage[0]!.toUpperCase() + stage.slice(1)), education_level: [stage] }))

@@ -18,8 +18,13 @@ export interface RuleContext {
  */
 export type Generated = any;
 
-/** Makes one endpoint's generated result internally consistent and consistent with the facts. */
-export type Rule = (result: Generated, context: RuleContext) => Generated;
+/**
+ * Makes one endpoint's generated result internally consistent and consistent with the facts.
+ * `generated()` walks the endpoint's schema, drawing from context.random: a rule that reads the
+ * walk calls it before drawing anything itself; a rule that builds its result from the facts alone
+ * never calls it, and the walk (most of the cost of such a result) is skipped.
+ */
+export type Rule = (generated: () => Generated, context: RuleContext) => Generated;
 
 export function propertyOf(context: RuleContext): { place: Place; facts: PropertyFacts } {
   if (!context.property) throw new Error('a property-level rule ran without a property');

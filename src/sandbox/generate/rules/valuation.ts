@@ -33,7 +33,7 @@ function clientPercentile(clientFigure: number, ownFigure: number): number {
 }
 
 function withinBlock(rental: boolean): Rule {
-  return (_result, context) => {
+  return (_generated, context) => {
     const { facts } = propertyOf(context);
     const own = rental ? facts.rentMean : facts.valueMean;
     const percentile = context.random.int(1, 98);
@@ -51,7 +51,7 @@ function withinBlock(rental: boolean): Rule {
 }
 
 /** Combined effect of the requested additions; adjusted_*_to only for the additions sent. */
-const valueDetailsAdjusted: Rule = (_result, context) => {
+const valueDetailsAdjusted: Rule = (_generated, context) => {
   const { facts } = propertyOf(context);
   const perSqft = facts.valueMean / facts.sqft;
   const added = (name: string) => (context.params[name] === undefined ? undefined : Number(context.params[name]));
@@ -84,7 +84,7 @@ function indexAt(growth: number, isoDate: string): number {
   return (1 + growth) ** (monthsBetween(new Date('2000-01-01T00:00:00Z'), new Date(`${isoDate}T00:00:00Z`)) / 12);
 }
 
-const valueHpiAdjusted: Rule = (_result, context) => {
+const valueHpiAdjusted: Rule = (_generated, context) => {
   const { place, facts } = propertyOf(context);
   const levelKeys = { block: place.blockId, blockgroup: place.blockId.slice(0, 12), zip: place.zip, msa: place.msa ?? place.state, state: place.state };
   const growth = Object.fromEntries(HPI_LEVELS.map((level) => [level, randomFor('hpi', level, levelKeys[level]).float(0.015, 0.065, 4)]));
@@ -109,28 +109,30 @@ const valueHpiAdjusted: Rule = (_result, context) => {
 const monthsOf = (result: Generated) => Object.keys(result);
 
 export const VALUATION_RULES: Readonly<Record<string, Rule>> = {
-  'property/value': (_result, context) => {
+  'property/value': (_generated, context) => {
     const { facts } = propertyOf(context);
     return { value: band(facts.valueMean, facts.valueFsd) };
   },
-  'property/rental_value': (_result, context) => {
+  'property/rental_value': (_generated, context) => {
     const { facts } = propertyOf(context);
     return band(facts.rentMean, facts.rentFsd);
   },
-  'property/land_value': (_result, context) => {
+  'property/land_value': (_generated, context) => {
     const { facts } = propertyOf(context);
     const { price_mean, price_upr, price_lwr, fsd } = band(facts.landMean, facts.landFsd);
     return { land_value: { value_mean: price_mean, value_upr: price_upr, value_lwr: price_lwr, fsd } };
   },
-  'property/rental_yield': (_result, context) => {
+  'property/rental_yield': (_generated, context) => {
     const { facts } = propertyOf(context);
     return { gross_yield: round((facts.rentMean * 12) / facts.valueMean, 4), value: facts.valueMean, monthly_rent: facts.rentMean };
   },
-  'property/value_forecast': (result, context) => {
+  'property/value_forecast': (generated, context) => {
+    const result = generated();
     const { facts } = propertyOf(context);
     return forecast(monthsOf(result), facts.valueMean, facts.valueGrowth, 100);
   },
-  'property/rental_value_forecast': (result, context) => {
+  'property/rental_value_forecast': (generated, context) => {
+    const result = generated();
     const { facts } = propertyOf(context);
     return forecast(monthsOf(result), facts.rentMean, facts.rentGrowth, 5);
   },
