@@ -34,51 +34,75 @@ export interface PropertyFacts {
 export function propertyFacts(place: Place): PropertyFacts {
   const random = randomFor('facts', place.key);
   const sqft = random.int(14, 84) * 50;
-  // A stream of its own, so that adding it as a fact left the value and rent as they were.
-  const yearBuilt = randomFor('year-built', place.key).int(1905, 2021);
   const beds = Math.max(1, Math.min(6, Math.round(sqft / 600) + random.int(-1, 1)));
   const baths = Math.max(1, Math.round((beds * 0.75 + random.int(-1, 1) * 0.5) * 2) / 2);
   const pool = random.chance(place.state === 'CA' || place.state === 'FL' || place.state === 'AZ' ? 0.25 : 0.08);
   const stories = sqft > 2400 ? 2 : random.int(1, 2);
-  const features = homeFeatures(place, beds);
   const valueMean = Math.round((place.typicalValue * (sqft / 1800) ** 0.7 * Math.exp(random.float(-0.3, 0.3, 4))) / 1000) * 1000;
   const rentMean = Math.round((valueMean * random.float(0.0042, 0.0072, 5)) / 5) * 5;
   const growth = zipGrowth(place.zip);
   const apn = `${random.int(1000, 9999)}-${String(random.int(1, 999)).padStart(3, '0')}-${String(random.int(1, 99)).padStart(3, '0')}`;
+  const valueFsd = random.float(0.04, 0.2, 4);
+  const rentFsd = random.float(0.05, 0.2, 4);
+  const landMean = Math.round((valueMean * random.float(0.2, 0.6, 3)) / 1000) * 1000;
+  const landFsd = random.float(0.08, 0.3, 4);
+  const siteAreaAcres = round(random.float(0.05, 0.6, 3) * (place.typicalValue < 400_000 ? 2 : 1), 3);
+
+  // The year built and the home's features come from streams of their own (so that adding them
+  // left the value and rent as they were), and only the results that show them need them: drawn
+  // on first use, which most value lookups never make.
+  let details: Pick<PropertyFacts, 'yearBuilt' | 'blockCode' | 'fields'> | undefined;
+  const detailsOf = () => {
+    if (details) return details;
+    const yearBuilt = randomFor('year-built', place.key).int(1905, 2021);
+    const features = homeFeatures(place, beds);
+    details = {
+      yearBuilt,
+      blockCode: features.blockCode,
+      fields: {
+        apn,
+        fips: place.countyFips,
+        city: place.city,
+        state: place.state,
+        zipcode: place.zip,
+        building_area_sq_ft: sqft,
+        number_of_bedrooms: beds,
+        number_of_bathrooms: baths,
+        total_bath_count: baths,
+        full_bath_count: Math.floor(baths),
+        partial_bath_count: (baths - Math.floor(baths)) * 2,
+        pool,
+        has_pool: pool,
+        year_built: yearBuilt,
+        site_area_acres: siteAreaAcres,
+        no_of_stories: stories,
+        stories_count: stories,
+        ...features.fields,
+      },
+    };
+    return details;
+  };
   return {
     valueMean,
-    valueFsd: random.float(0.04, 0.2, 4),
+    valueFsd,
     rentMean,
-    rentFsd: random.float(0.05, 0.2, 4),
-    landMean: Math.round((valueMean * random.float(0.2, 0.6, 3)) / 1000) * 1000,
-    landFsd: random.float(0.08, 0.3, 4),
+    rentFsd,
+    landMean,
+    landFsd,
     sqft,
-    yearBuilt,
-    blockCode: features.blockCode,
+    get yearBuilt() {
+      return detailsOf().yearBuilt;
+    },
+    get blockCode() {
+      return detailsOf().blockCode;
+    },
     beds,
     baths,
     pool,
     valueGrowth: growth.value,
     rentGrowth: growth.rent,
-    fields: {
-      apn,
-      fips: place.countyFips,
-      city: place.city,
-      state: place.state,
-      zipcode: place.zip,
-      building_area_sq_ft: sqft,
-      number_of_bedrooms: beds,
-      number_of_bathrooms: baths,
-      total_bath_count: baths,
-      full_bath_count: Math.floor(baths),
-      partial_bath_count: (baths - Math.floor(baths)) * 2,
-      pool,
-      has_pool: pool,
-      year_built: yearBuilt,
-      site_area_acres: round(random.float(0.05, 0.6, 3) * (place.typicalValue < 400_000 ? 2 : 1), 3),
-      no_of_stories: stories,
-      stories_count: stories,
-      ...features.fields,
+    get fields() {
+      return detailsOf().fields;
     },
   };
 }
