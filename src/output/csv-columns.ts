@@ -1,10 +1,18 @@
 import { findEndpoint, INFO_SCHEMAS, LEVEL_SPECS, type Level, type Schema } from '../catalog/index.js';
-import type { OutputRecord } from './record.js';
 
-/** One CSV column: its header and where its cell comes from in a record. */
+/**
+ * Where a column's cell comes from: an input column, one of the record's own fields, or a path
+ * into the chunk. Declared as data so that the line renderer can walk shared path prefixes once
+ * per record rather than once per cell.
+ */
+export type CellSource =
+  | { from: 'input'; name: string }
+  | { from: 'record'; field: 'row' | 'status' | 'error' }
+  | { from: 'chunk'; path: readonly string[] };
+
 export interface CsvColumn {
   header: string;
-  cell: (record: OutputRecord) => string;
+  source: CellSource;
 }
 
 export interface CsvShape {
@@ -14,23 +22,6 @@ export interface CsvShape {
   sections: readonly string[];
   /** Whether items carry meta: the echoed value then gets a `_meta` column. */
   withMeta: boolean;
-}
-
-/** null and absent are empty; booleans `true`/`false`; lists and free-form objects JSON text. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
-}
-
-function valueAt(root: unknown, path: readonly string[]): unknown {
-  let value = root;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
 }
 
 /**
@@ -43,19 +34,18 @@ function leafPaths(schema: Schema, prefix: readonly string[]): string[][] {
   return Object.entries(schema.fields).flatMap(([name, field]) => leafPaths(field, [...prefix, name]));
 }
 
-function chunkColumns(member: string, path: readonly string[], headerPath: readonly string[]): CsvColumn {
-  const full = [member, ...path];
-  return { header: [member, ...headerPath].join('.'), cell: (record) => cellText(valueAt(record.chunk, full)) };
+function chunkColumn(member: string, path: readonly string[], headerPath: readonly string[]): CsvColumn {
+  return { header: [member, ...headerPath].join('.'), source: { from: 'chunk', path: [member, ...path] } };
 }
 
 /** `<endpoint>.api_code`, then the result's fields by dotted path (a non-object result is `.result`). */
 function sectionColumns(key: string): CsvColumn[] {
   const result = findEndpoint(key)?.result;
-  const apiCode = chunkColumns(key, ['api_code'], ['api_code']);
+  const apiCode = chunkColumn(key, ['api_code'], ['api_code']);
   if (!result || result.type !== 'object' || Object.keys(result.fields).length === 0) {
-    return [apiCode, chunkColumns(key, ['result'], ['result'])];
+    return [apiCode, chunkColumn(key, ['result'], ['result'])];
   }
-  return [apiCode, ...leafPaths(result, []).map((path) => chunkColumns(key, ['result', ...path], path))];
+  return [apiCode, ...leafPaths(result, []).map((path) => chunkColumn(key, ['result', ...path], path))];
 }
 
 /**
@@ -64,15 +54,15 @@ function sectionColumns(key: string): CsvColumn[] {
  * `_meta` (when items carry meta), the level's info member, then each section.
  */
 export function csvColumns(shape: CsvShape): CsvColumn[] {
-  const columns: CsvColumn[] = shape.inputColumns.map((name) => ({ header: name, cell: (record) => cellText(record.input[name]) }));
+  const columns: CsvColumn[] = shape.inputColumns.map((name) => ({ header: name, source: { from: 'input', name } }));
   columns.push(
-    { header: '_row', cell: (record) => String(record.row) },
-    { header: '_status', cell: (record) => record.status },
-    { header: '_error', cell: (record) => record.error ?? '' },
+    { header: '_row', source: { from: 'record', field: 'row' } },
+    { header: '_status', source: { from: 'record', field: 'status' } },
+    { header: '_error', source: { from: 'record', field: 'error' } },
   );
-  if (shape.withMeta) columns.push({ header: '_meta', cell: (record) => cellText(record.chunk?.meta) });
+  if (shape.withMeta) columns.push({ header: '_meta', source: { from: 'chunk', path: ['meta'] } });
   const info = LEVEL_SPECS[shape.level].infoMember;
-  if (info) columns.push(...leafPaths(INFO_SCHEMAS[info], []).map((path) => chunkColumns(info, path, path)));
+  if (info) columns.push(...leafPaths(INFO_SCHEMAS[info], []).map((path) => chunkColumn(info, path, path)));
   for (const key of shape.sections) columns.push(...sectionColumns(key));
   return columns;
 }

@@ -1,6 +1,6 @@
 import { csvColumns, type CsvShape } from './csv-columns.js';
-import { csvLine } from './csv-line.js';
-import { neutraliseFormula, UTF8_BOM } from './excel-guard.js';
+import { csvLine, csvLineRenderer } from './csv-line.js';
+import { UTF8_BOM } from './excel-guard.js';
 import type { RecordWriter } from './record-writer.js';
 import type { Sink } from './sink.js';
 
@@ -17,10 +17,12 @@ export interface CsvWriterOptions extends CsvShape {
  */
 export async function createCsvWriter(sink: Sink, options: CsvWriterOptions): Promise<RecordWriter> {
   const columns = csvColumns(options);
-  const line = (cells: string[]) => csvLine(options.excel ? cells.map(neutraliseFormula) : cells);
-  if (!options.append) await sink.write(`${options.excel ? UTF8_BOM : ''}${line(columns.map((column) => column.header))}`);
+  const line = csvLineRenderer(columns, options.excel);
+  if (!options.append) {
+    await sink.write(`${options.excel ? UTF8_BOM : ''}${csvLine(columns.map((column) => column.header), options.excel)}`);
+  }
   return {
-    write: (record) => sink.write(line(columns.map((column) => column.cell(record)))),
+    write: (record) => sink.write(line(record)),
     close: () => sink.close(),
   };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, csvColumns } from '../../src/output/csv-columns.js';
+import { parse } from 'csv-parse/sync';
+import { csvColumns } from '../../src/output/csv-columns.js';
+import { cellText, csvLineRenderer } from '../../src/output/csv-line.js';
 import type { OutputRecord } from '../../src/output/record.js';
 
 const headers = (shape: Parameters<typeof csvColumns>[0]) => csvColumns(shape).map((column) => column.header);
@@ -54,7 +56,8 @@ describe('CSV columns', () => {
       },
     };
     const columns = csvColumns({ inputColumns: ['address'], level: 'property', sections: ['property/sales_history'], withMeta: false });
-    const cells = Object.fromEntries(columns.map((column) => [column.header, column.cell(record)]));
+    const [line] = parse(csvLineRenderer(columns, false)(record)) as string[][];
+    const cells = Object.fromEntries(columns.map((column, i) => [column.header, line![i]]));
     expect(cells).toMatchObject({
       address: '1 Main St',
       _row: '7',
@@ -65,5 +68,28 @@ describe('CSV columns', () => {
       'address_info.status.details': '["ok"]',
       'property/sales_history.result': '[{"amount":1}]',
     });
+  });
+
+  it('never carry a value over from the record rendered before', () => {
+    const columns = csvColumns({ inputColumns: ['address'], level: 'property', sections: ['property/value'], withMeta: false });
+    const render = csvLineRenderer(columns, false);
+    const cellsOf = (record: OutputRecord) => {
+      const [line] = parse(render(record)) as string[][];
+      return Object.fromEntries(columns.map((column, i) => [column.header, line![i]]));
+    };
+    const answered: OutputRecord = {
+      row: 1,
+      status: 'ok',
+      input: { address: '1 Main St' },
+      chunk: {
+        address_info: { city: 'Towson', status: { match: true, details: ['ok'] } },
+        'property/value': { api_code: 0, result: { value: { price_mean: 100 } } },
+      },
+    };
+    expect(cellsOf(answered)).toMatchObject({ 'address_info.city': 'Towson', 'address_info.status.match': 'true', 'property/value.value.price_mean': '100' });
+    const partial = cellsOf({ row: 2, status: 'no_content', input: { address: '2 Main St' }, chunk: { address_info: { city: 'Essex' } } });
+    expect(partial).toMatchObject({ 'address_info.city': 'Essex', 'address_info.status.match': '', 'property/value.api_code': '', 'property/value.value.price_mean': '' });
+    const failed = cellsOf({ row: 3, status: 'error', error: 'HTTP 500', input: { address: '3 Main St' } });
+    expect(Object.entries(failed).filter(([header, cell]) => header.includes('.') && cell !== '')).toEqual([]);
   });
 });
