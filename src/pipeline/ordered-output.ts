@@ -2,15 +2,22 @@ import type { OutputRecord } from '../output/record.js';
 import type { RecordWriter } from '../output/open-output.js';
 import type { RunStats } from './run-stats.js';
 
+const INITIAL_SLOTS = 1024;
+
 /**
  * Batches complete in any order; the output must follow the input. Records wait here until every
  * earlier row has its record, then go to the writer. Rows are numbered 1, 2, 3... without gaps,
  * because every input row yields exactly one record.
+ *
+ * Waiting records sit in a ring indexed by row number (a power-of-two size, grown when a record
+ * arrives further ahead than it spans): a slot per row costs less than a hash map's entry, and
+ * every record of a run passes through here.
  */
 export class OrderedOutput {
   readonly #writer: RecordWriter;
   readonly #stats: RunStats;
-  readonly #waiting = new Map<number, OutputRecord>();
+  #slots: (OutputRecord | undefined)[] = new Array<OutputRecord | undefined>(INITIAL_SLOTS).fill(undefined);
+  #waiting = 0;
   #next: number;
 
   constructor(writer: RecordWriter, stats: RunStats, firstRow = 1) {
@@ -21,7 +28,7 @@ export class OrderedOutput {
 
   /** Records held back, waiting for an earlier row. */
   get waiting(): number {
-    return this.#waiting.size;
+    return this.#waiting;
   }
 
   /** The next row to be written: every row before it is in the output. */
@@ -30,16 +37,28 @@ export class OrderedOutput {
   }
 
   add(record: OutputRecord): void {
-    this.#waiting.set(record.row, record);
+    if (record.row - this.#next >= this.#slots.length) this.#grow(record.row - this.#next + 1);
+    this.#slots[record.row & (this.#slots.length - 1)] = record;
+    this.#waiting += 1;
   }
 
   /** Writes every record that is now in order, honouring the writer's backpressure. */
   async flush(): Promise<void> {
-    for (let record = this.#waiting.get(this.#next); record; record = this.#waiting.get(this.#next)) {
-      this.#waiting.delete(this.#next);
+    const mask = () => this.#slots.length - 1;
+    for (let record = this.#slots[this.#next & mask()]; record; record = this.#slots[this.#next & mask()]) {
+      this.#slots[this.#next & mask()] = undefined;
       this.#next += 1;
+      this.#waiting -= 1;
       this.#stats.byStatus[record.status] += 1;
       await this.#writer.write(record);
     }
+  }
+
+  #grow(span: number): void {
+    let size = this.#slots.length * 2;
+    while (size < span) size *= 2;
+    const slots = new Array<OutputRecord | undefined>(size).fill(undefined);
+    for (const record of this.#slots) if (record) slots[record.row & (size - 1)] = record;
+    this.#slots = slots;
   }
 }

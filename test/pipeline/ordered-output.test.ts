@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { OutputRecord } from '../../src/output/record.js';
+import { OrderedOutput } from '../../src/pipeline/ordered-output.js';
+import { RunStats } from '../../src/pipeline/run-stats.js';
+
+function collecting() {
+  const rows: number[] = [];
+  return { rows, writer: { write: async (record: OutputRecord) => void rows.push(record.row), close: async () => undefined } };
+}
+
+const record = (row: number): OutputRecord => ({ row, status: 'ok', input: {} });
+
+describe('ordered output', () => {
+  it('writes records in row order however they arrive, and holds back those after a gap', async () => {
+    const { rows, writer } = collecting();
+    const output = new OrderedOutput(writer, new RunStats());
+    for (const row of [3, 2, 5]) output.add(record(row));
+    await output.flush();
+    expect(rows).toEqual([]);
+    expect(output.waiting).toBe(3);
+    output.add(record(1));
+    await output.flush();
+    expect(rows).toEqual([1, 2, 3]);
+    expect(output.nextRow).toBe(4);
+    expect(output.waiting).toBe(1);
+  });
+
+  it('keeps every record when one arrives thousands of rows ahead of the next to write', async () => {
+    const { rows, writer } = collecting();
+    const stats = new RunStats();
+    const output = new OrderedOutput(writer, stats, 11);
+    const arrival = Array.from({ length: 5_000 }, (_, i) => 5_010 - i);
+    for (const row of arrival) output.add(record(row));
+    await output.flush();
+    expect(rows).toEqual(Array.from({ length: 5_000 }, (_, i) => 11 + i));
+    expect(stats.byStatus.ok).toBe(5_000);
+    expect(output.waiting).toBe(0);
+  });
+});
