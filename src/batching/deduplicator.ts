@@ -36,6 +36,8 @@ export class Deduplicator {
   }
 
   static keyOf(item: SendableItem['item']): string {
+    // Most items carry no meta: copying each one to leave meta out would be garbage for nothing.
+    if (item.meta === undefined) return JSON.stringify(item);
     const { meta: _meta, ...identity } = item;
     return JSON.stringify(identity);
   }
