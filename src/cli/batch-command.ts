@@ -127,7 +127,8 @@ export async function runBatchCommand(
   const service = await connect(options, io, messages, options.concurrency);
   try {
     const stats = new RunStats();
-    if (options.input !== '-') {
+    // The total only feeds the progress display, which --quiet turns off: no second read then.
+    if (options.input !== '-' && !options.quiet) {
       void countRows(options.input, inputFormat).then((total: number) => (stats.totalRows = total), () => undefined);
     }
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate });
