@@ -21,7 +21,7 @@ async function sourceLines() {
 /**
  * A CSV of `rows` data rows: the Baltimore file's header, then its rows over and over. The
  * file is real data (about 2% of its rows repeat within it); a repeat of the whole file comes
- * 27,190 rows later, farther back than the 10,000 answers deduplication remembers, so every
+ * 27,190 rows later, farther back than the 5,000 answers deduplication remembers, so every
  * row is sent. Built once and kept in the work folder.
  */
 export async function inputFile(rows) {
