@@ -1,5 +1,6 @@
 import type { Chunk, Status } from '../output/record.js';
 import type { PendingItem, SendableItem } from './batch.js';
+import { KeyTable } from './key-table.js';
 
 /** What to do with a row: send it, wait for an identical item already on its way, or reuse an answer. */
 export type DedupeDecision =
@@ -15,24 +16,31 @@ export interface Answer {
 
 /**
  * Identical items (same identifiers and parameters; meta aside, since it is only echoed) are sent
- * once per run. Items on their way are always matched; answers are remembered for the last
- * `capacity` distinct items only, so that memory stays flat however long the input is.
+ * once per run. Items on their way are always matched; answers are remembered for `capacity`
+ * distinct items only, so that memory stays flat however long the input is. Which answer makes
+ * room for a new one is decided by a clock (second chance): the hand passes over answers reused
+ * since it last came by and evicts the first one that was not, so answers that keep being asked
+ * for stay, as with least-recently-used, at the cost of one mark per hit.
  */
 export class Deduplicator {
-  readonly #pending = new Map<string, PendingItem>();
-  readonly #answers = new Map<string, Answer>();
-  /**
-   * Walks #answers oldest first, for eviction. A Map iterator sees entries added after it was
-   * made and skips deleted ones, so one long-lived iterator always yields the oldest live key.
-   * Asking a fresh `keys().next()` each time instead re-skips every deleted slot still at the
-   * front of the table: 8 µs per eviction at 10,000 answers, the top cost of a 100,000-row run.
-   */
-  readonly #oldest = this.#answers.keys();
+  readonly #pending = new KeyTable<PendingItem>();
+  /** Where each remembered answer sits on the clock. */
+  readonly #answerAt: KeyTable<number>;
+  readonly #keys: (string | undefined)[];
+  readonly #answers: (Answer | undefined)[];
+  /** Reused since the hand last passed. */
+  readonly #used: Uint8Array;
   readonly #capacity: number;
+  #hand = 0;
+  #filled = 0;
   saved = 0;
 
   constructor(capacity: number) {
     this.#capacity = capacity;
+    this.#answerAt = new KeyTable<number>(capacity);
+    this.#keys = new Array<string | undefined>(capacity).fill(undefined);
+    this.#answers = new Array<Answer | undefined>(capacity).fill(undefined);
+    this.#used = new Uint8Array(capacity);
   }
 
   static keyOf(item: SendableItem['item']): string {
@@ -50,13 +58,11 @@ export class Deduplicator {
       this.saved += 1;
       return { kind: 'joined' };
     }
-    const answer = this.#answers.get(key);
-    if (answer) {
-      // Refresh its place: the most recently used answers are the ones kept.
-      this.#answers.delete(key);
-      this.#answers.set(key, answer);
+    const at = this.#answerAt.get(key);
+    if (at !== undefined) {
+      this.#used[at] = 1;
       this.saved += 1;
-      return { kind: 'answered', answer };
+      return { kind: 'answered', answer: this.#answers[at]! };
     }
     const fresh: PendingItem = { prepared, duplicates: [], key };
     this.#pending.set(key, fresh);
@@ -67,9 +73,27 @@ export class Deduplicator {
   settle(pending: PendingItem, answer: Answer | undefined): void {
     const key = pending.key ?? Deduplicator.keyOf(pending.prepared.item);
     this.#pending.delete(key);
-    if (!answer) return;
-    this.#answers.set(key, answer);
-    if (this.#answers.size > this.#capacity) this.#answers.delete(this.#oldest.next().value!);
+    if (answer) this.#remember(key, answer);
+  }
+
+  #remember(key: string, answer: Answer): void {
+    let at: number;
+    if (this.#filled < this.#capacity) {
+      at = this.#filled;
+      this.#filled += 1;
+    } else {
+      while (this.#used[this.#hand] === 1) {
+        this.#used[this.#hand] = 0;
+        this.#hand = (this.#hand + 1) % this.#capacity;
+      }
+      at = this.#hand;
+      this.#answerAt.delete(this.#keys[at]!);
+      this.#hand = (this.#hand + 1) % this.#capacity;
+    }
+    this.#keys[at] = key;
+    this.#answers[at] = answer;
+    this.#used[at] = 0;
+    this.#answerAt.set(key, at);
   }
 }
 

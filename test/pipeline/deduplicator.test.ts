@@ -25,6 +25,21 @@ describe('Deduplicator', () => {
     expect(dedupe.decide(row(4, { address: 'A' })).kind).toBe('send');
   });
 
+  it('keeps an answer that is asked for again over one that is not, when it must make room', () => {
+    const dedupe = new Deduplicator(2);
+    const answer = (address: string) => {
+      const decision = dedupe.decide(row(1, { address }));
+      if (decision.kind === 'send') dedupe.settle(decision.pending, { chunk: { address }, status: 'ok' });
+    };
+    answer('A');
+    answer('B');
+    expect(dedupe.decide(row(3, { address: 'A' })).kind).toBe('answered');
+    answer('C');
+    expect(dedupe.decide(row(5, { address: 'A' })).kind).toBe('answered');
+    expect(dedupe.decide(row(6, { address: 'C' })).kind).toBe('answered');
+    expect(dedupe.decide(row(7, { address: 'B' })).kind).toBe('send');
+  });
+
   it('does not remember failures: a later identical row is sent again', () => {
     const dedupe = new Deduplicator(10);
     const decision = dedupe.decide(row(1, { address: 'A' }));
