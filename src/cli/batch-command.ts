@@ -128,9 +128,10 @@ export async function runBatchCommand(
   try {
     const stats = new RunStats();
     // The total only feeds the progress display, which --quiet turns off: no second read then.
-    if (options.input !== '-' && !options.quiet) {
-      void countRows(options.input, inputFormat).then((total: number) => (stats.totalRows = total), () => undefined);
-    }
+    const counting =
+      options.input !== '-' && !options.quiet
+        ? countRows(options.input, inputFormat).then((total: number) => (stats.totalRows = total), () => undefined)
+        : undefined;
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate });
     const budget = new Budget(
       { ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}), ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}) },
@@ -180,6 +181,8 @@ export async function runBatchCommand(
         },
       );
     } finally {
+      // A small input can be through before its count is: the last line shows the total then too.
+      if (!io.signal?.aborted) await counting;
       progress.stop();
       await writer.close();
     }

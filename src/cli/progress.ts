@@ -43,14 +43,19 @@ export async function startProgress(io: Io, stats: RunStats, limiter: RateLimite
   );
   const payload = (wait: string) => ({ rate: Math.round(stats.itemsPerMinute), eta: eta(stats), wait: wait ? ` | ${wait}` : '' });
   bar.start(stats.totalRows ?? 0, 0, payload(''));
-  const timer = setInterval(() => {
+  // The row count arrives while the run goes on (a second read of the file).
+  const takeTotal = () => {
     if (stats.totalRows && bar.getTotal() !== stats.totalRows) bar.setTotal(stats.totalRows);
+  };
+  const timer = setInterval(() => {
+    takeTotal();
     bar.update(stats.recordsWritten, payload(waitNote(limiter)));
   }, 200);
   timer.unref();
   return {
     stop: () => {
       clearInterval(timer);
+      takeTotal();
       bar.update(stats.recordsWritten, payload(''));
       bar.stop();
     },
