@@ -3,11 +3,12 @@ import { setFlagsFromString } from 'node:v8';
 import { main } from '../dist/cli/main.js';
 
 // A batch keeps about 30 MB alive but makes garbage as fast as the service answers, and V8 lets
-// the old generation grow to about four times the live set before collecting it: peak memory
-// would follow the service's speed, not the batch. Growing by half instead keeps a million-row
-// run within 1.3x of a small one for some 15% more CPU (BENCHMARKS.md, memory). V8 reads this
-// flag at each collection, so setting it now takes effect.
-setFlagsFromString('--heap-growing-percent=50');
+// the old generation grow to several times the live set before collecting it: peak memory
+// would follow the service's speed, not the batch. Letting it double at most keeps a
+// million-row run within 1.2x of a small one for under 10% more CPU; growing by half cost twice
+// that for little less memory (BENCHMARKS.md, memory). V8 reads this flag at each collection,
+// so setting it now takes effect.
+setFlagsFromString('--heap-growing-percent=100');
 
 // The first Ctrl-C asks the running command to stop cleanly; a second one exits at once.
 const controller = new AbortController();
