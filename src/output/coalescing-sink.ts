@@ -38,7 +38,7 @@ export function coalescing(sink: Sink): Sink {
       if (failure !== undefined) return Promise.reject(failure);
       pending += text;
       const flush = startFlush();
-      return pending.length < MAX_PENDING_CHARS ? Promise.resolve() : flush.then(failed);
+      return pending.length < MAX_PENDING_CHARS ? undefined : flush.then(failed);
     },
     async close() {
       while (flushing) await flushing;

@@ -2,6 +2,7 @@ import type { OutputRecord } from './record.js';
 
 /** Takes records in output order and writes each one whole; `close` finishes the document. */
 export interface RecordWriter {
-  write(record: OutputRecord): Promise<void>;
+  /** As Sink.write: a promise only when the output needs a moment before the next record. */
+  write(record: OutputRecord): Promise<void> | undefined;
   close(): Promise<void>;
 }

@@ -6,8 +6,12 @@ import { coalescing } from './coalescing-sink.js';
 
 /** Where records go as text: a file we own, or stdout, which we write to but never end. */
 export interface Sink {
-  /** Resolves when the stream can take more: a slow disk or reader slows the whole pipeline down. */
-  write(text: string): Promise<void>;
+  /**
+   * A promise to wait on before writing more, when the stream cannot take more now (a slow disk
+   * or reader slows the whole pipeline down); nothing when it can, so that the caller need not
+   * wait a turn per record.
+   */
+  write(text: string): Promise<void> | undefined;
   close(): Promise<void>;
 }
 

@@ -31,6 +31,11 @@ export class OrderedOutput {
     return this.#waiting;
   }
 
+  /** Whether the next row's record is here, so that flush() has something to write. */
+  get ready(): boolean {
+    return this.#slots[this.#next & (this.#slots.length - 1)] !== undefined;
+  }
+
   /** The next row to be written: every row before it is in the output. */
   get nextRow(): number {
     return this.#next;
@@ -50,7 +55,8 @@ export class OrderedOutput {
       this.#next += 1;
       this.#waiting -= 1;
       this.#stats.byStatus[record.status] += 1;
-      await this.#writer.write(record);
+      const backpressure = this.#writer.write(record);
+      if (backpressure) await backpressure;
     }
   }
 

@@ -29,17 +29,17 @@ export interface BatchRunResult {
   componentsSaved: number;
 }
 
-/** Records for the rows that share one answer: the item's own, then its duplicates'. */
-function recordsFor(pending: PendingItem, record: OutputRecord): OutputRecord[] {
-  return [
-    record,
-    ...pending.duplicates.map((duplicate) => ({
+/** Hands over the records for the rows that share one answer: the item's own, then its duplicates'. */
+function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputRecord): void {
+  output.add(record);
+  for (const duplicate of pending.duplicates) {
+    output.add({
       ...record,
       row: duplicate.row,
       input: duplicate.columns,
       ...(record.chunk ? { chunk: chunkForRow(record.chunk, duplicate) } : {}),
-    })),
-  ];
+    });
+  }
 }
 
 /**
@@ -67,7 +67,7 @@ export async function runBatch(
       const record = records[i]!;
       const answered = record.chunk !== undefined && record.status !== 'error' && record.status !== 'invalid_input';
       dedupe?.settle(pending, answered ? { chunk: record.chunk!, status: record.status } : undefined);
-      for (const each of recordsFor(pending, record)) output.add(each);
+      addRecords(output, pending, record);
     });
   };
 
@@ -126,7 +126,7 @@ export async function runBatch(
       }
     }
     while (output.waiting > maxWaiting && inFlight.size > 0) await Promise.race(inFlight);
-    await output.flush();
+    if (output.ready) await output.flush();
   }
 
   const interrupted = Boolean(options.signal?.aborted);
