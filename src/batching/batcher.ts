@@ -1,8 +1,15 @@
 import type { Batch, PendingItem } from './batch.js';
 
-/** The spec requires every item of one POST to have the same set of keys. */
+/**
+ * The spec requires every item of one POST to have the same set of keys. Prepared items already
+ * list their keys in order; sorting is only for those that do not (sort copies the array).
+ */
 export function keySetOf(item: Record<string, unknown>): string {
-  return Object.keys(item).sort().join('\u0000');
+  const keys = Object.keys(item);
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) return keys.sort().join('\u0000');
+  }
+  return keys.join('\u0000');
 }
 
 /**
@@ -36,7 +43,7 @@ export class Batcher {
     for (const [otherKey, other] of this.#groups) {
       if (other[0]!.prepared.row < oldestAllowed) ready.push(this.#take(otherKey));
     }
-    return ready.sort((a, b) => a.firstRow - b.firstRow);
+    return ready.length > 1 ? ready.sort((a, b) => a.firstRow - b.firstRow) : ready;
   }
 
   /** Everything still held, at the end of the input. */

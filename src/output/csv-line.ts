@@ -15,7 +15,9 @@ export function cellText(value: unknown): string {
 
 /** RFC 4180 quoting as csv-stringify does it by default: quotes doubled inside, empty cells bare. */
 function quoted(cell: string): string {
-  return NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+  if (!NEEDS_QUOTES.test(cell)) return cell;
+  // replaceAll copies the cell even when it has no quote to double (an address with a comma).
+  return cell.includes('"') ? `"${cell.replaceAll('"', '""')}"` : `"${cell}"`;
 }
 
 const asIs = (cell: string) => cell;
