@@ -1,6 +1,6 @@
 import type { Chunk, Status } from '../output/record.js';
 import type { PendingItem, SendableItem } from './batch.js';
-import { KeyTable } from './key-table.js';
+import { hashOf, KeyTable } from './key-table.js';
 
 /** What to do with a row: send it, wait for an identical item already on its way, or reuse an answer. */
 export type DedupeDecision =
@@ -27,6 +27,7 @@ export class Deduplicator {
   /** Where each remembered answer sits on the clock. */
   readonly #answerAt: KeyTable<number>;
   readonly #keys: (string | undefined)[];
+  readonly #hashes: Uint32Array;
   readonly #answers: (Answer | undefined)[];
   /** Reused since the hand last passed. */
   readonly #used: Uint8Array;
@@ -39,6 +40,7 @@ export class Deduplicator {
     this.#capacity = capacity;
     this.#answerAt = new KeyTable<number>(capacity);
     this.#keys = new Array<string | undefined>(capacity).fill(undefined);
+    this.#hashes = new Uint32Array(capacity);
     this.#answers = new Array<Answer | undefined>(capacity).fill(undefined);
     this.#used = new Uint8Array(capacity);
   }
@@ -52,31 +54,33 @@ export class Deduplicator {
 
   decide(prepared: SendableItem): DedupeDecision {
     const key = Deduplicator.keyOf(prepared.item);
-    const pending = this.#pending.get(key);
+    const hash = hashOf(key);
+    const pending = this.#pending.get(key, hash);
     if (pending) {
       pending.duplicates.push(prepared);
       this.saved += 1;
       return { kind: 'joined' };
     }
-    const at = this.#answerAt.get(key);
+    const at = this.#answerAt.get(key, hash);
     if (at !== undefined) {
       this.#used[at] = 1;
       this.saved += 1;
       return { kind: 'answered', answer: this.#answers[at]! };
     }
     const fresh: PendingItem = { prepared, duplicates: [], key };
-    this.#pending.set(key, fresh);
+    this.#pending.set(key, fresh, hash);
     return { kind: 'send', pending: fresh };
   }
 
   /** The item's answer arrived (or none, when it failed: a later identical row tries again). */
   settle(pending: PendingItem, answer: Answer | undefined): void {
     const key = pending.key ?? Deduplicator.keyOf(pending.prepared.item);
-    this.#pending.delete(key);
-    if (answer) this.#remember(key, answer);
+    const hash = hashOf(key);
+    this.#pending.delete(key, hash);
+    if (answer) this.#remember(key, hash, answer);
   }
 
-  #remember(key: string, answer: Answer): void {
+  #remember(key: string, hash: number, answer: Answer): void {
     let at: number;
     if (this.#filled < this.#capacity) {
       at = this.#filled;
@@ -87,13 +91,14 @@ export class Deduplicator {
         this.#hand = (this.#hand + 1) % this.#capacity;
       }
       at = this.#hand;
-      this.#answerAt.delete(this.#keys[at]!);
+      this.#answerAt.delete(this.#keys[at]!, this.#hashes[at]);
       this.#hand = (this.#hand + 1) % this.#capacity;
     }
     this.#keys[at] = key;
+    this.#hashes[at] = hash;
     this.#answers[at] = answer;
     this.#used[at] = 0;
-    this.#answerAt.set(key, at);
+    this.#answerAt.set(key, at, hash);
   }
 }
 

@@ -1,8 +1,11 @@
 const NONE = -1;
 const INITIAL_ENTRIES = 1024;
 
-/** FNV-1a over the UTF-16 code units: quick, and spreads keys that differ in a single character. */
-function hashOf(key: string): number {
+/**
+ * FNV-1a over the UTF-16 code units: quick, and spreads keys that differ in a single character.
+ * Callers that look one key up in several places work it out once and pass it along.
+ */
+export function hashOf(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return hash >>> 0;
@@ -35,13 +38,12 @@ export class KeyTable<V> {
     return this.#size;
   }
 
-  get(key: string): V | undefined {
-    const entry = this.#find(key, hashOf(key));
+  get(key: string, hash = hashOf(key)): V | undefined {
+    const entry = this.#find(key, hash);
     return entry === NONE ? undefined : this.#values[entry];
   }
 
-  set(key: string, value: V): void {
-    const hash = hashOf(key);
+  set(key: string, value: V, hash = hashOf(key)): void {
     const found = this.#find(key, hash);
     if (found !== NONE) {
       this.#values[found] = value;
@@ -59,8 +61,7 @@ export class KeyTable<V> {
     this.#size += 1;
   }
 
-  delete(key: string): boolean {
-    const hash = hashOf(key);
+  delete(key: string, hash = hashOf(key)): boolean {
     const bucket = hash & (this.#buckets.length - 1);
     for (let entry = this.#buckets[bucket]!, previous = NONE; entry !== NONE; previous = entry, entry = this.#next[entry]!) {
       if (this.#hashes[entry] !== hash || this.#keys[entry] !== key) continue;
@@ -87,6 +88,7 @@ export class KeyTable<V> {
   #allocate(entries: number): void {
     const keys = this.#keys;
     const values = this.#values;
+    const hashes = this.#hashes;
     this.#keys = new Array<string | undefined>(entries).fill(undefined);
     this.#values = new Array<V | undefined>(entries).fill(undefined);
     this.#hashes = new Uint32Array(entries);
@@ -97,7 +99,7 @@ export class KeyTable<V> {
     for (let entry = 0; entry < entries; entry++) this.#next[entry] = entry + 1 < entries ? entry + 1 : NONE;
     this.#free = 0;
     keys.forEach((key, entry) => {
-      if (key !== undefined) this.set(key, values[entry] as V);
+      if (key !== undefined) this.set(key, values[entry] as V, hashes[entry]);
     });
   }
 }
