@@ -33,7 +33,7 @@ export class OrderedOutput {
 
   /** Whether the next row's record is here, so that flush() has something to write. */
   get ready(): boolean {
-    return this.#slots[this.#next & (this.#slots.length - 1)] !== undefined;
+    return this.#slots[this.#nextSlot()] !== undefined;
   }
 
   /** The next row to be written: every row before it is in the output. */
@@ -49,15 +49,19 @@ export class OrderedOutput {
 
   /** Writes every record that is now in order, honouring the writer's backpressure. */
   async flush(): Promise<void> {
-    const mask = () => this.#slots.length - 1;
-    for (let record = this.#slots[this.#next & mask()]; record; record = this.#slots[this.#next & mask()]) {
-      this.#slots[this.#next & mask()] = undefined;
+    // The slot is found afresh each time: records added while a write waits can grow the ring.
+    for (let slot = this.#nextSlot(), record = this.#slots[slot]; record; slot = this.#nextSlot(), record = this.#slots[slot]) {
+      this.#slots[slot] = undefined;
       this.#next += 1;
       this.#waiting -= 1;
       this.#stats.byStatus[record.status] += 1;
       const backpressure = this.#writer.write(record);
       if (backpressure) await backpressure;
     }
+  }
+
+  #nextSlot(): number {
+    return this.#next & (this.#slots.length - 1);
   }
 
   #grow(span: number): void {
