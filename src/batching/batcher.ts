@@ -1,16 +1,5 @@
+import { keySetOf } from '../catalog/index.js';
 import type { Batch, PendingItem } from './batch.js';
-
-/**
- * The spec requires every item of one POST to have the same set of keys. Prepared items already
- * list their keys in order; sorting is only for those that do not (sort copies the array).
- */
-export function keySetOf(item: Record<string, unknown>): string {
-  const keys = Object.keys(item);
-  for (let i = 1; i < keys.length; i++) {
-    if (keys[i - 1]! > keys[i]!) return keys.sort().join('\u0000');
-  }
-  return keys.join('\u0000');
-}
 
 /**
  * Groups items by key set into batches of at most `size`. A key set that is rare (a few rows with

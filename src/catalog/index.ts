@@ -7,6 +7,7 @@ import type { Endpoint, Level } from './types.js';
 
 export * from './types.js';
 export { LEVEL_SPECS, ALL_IDENTIFIERS, META } from './levels.js';
+export { keySetOf } from './key-set.js';
 export type { Schema } from './schema.js';
 
 /** The chunk members that describe the item itself, by member name (LevelSpec.infoMember). */

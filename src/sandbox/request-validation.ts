@@ -1,5 +1,5 @@
 import {
-  LEVEL_SPECS, META, checkIdentifier, checkParam, checkRequireOneOf, findEndpoint, isMgetComponent, paramValue,
+  LEVEL_SPECS, META, checkIdentifier, checkParam, checkRequireOneOf, findEndpoint, isMgetComponent, keySetOf, paramValue,
   type Endpoint, type LevelSpec, type Param,
 } from '../catalog/index.js';
 import type { RequestItem } from './generate/chunk.js';
@@ -161,13 +161,13 @@ export function parsePost(endpoint: Endpoint, query: URLSearchParams, contentTyp
   if (parsed.length < 1 || parsed.length > MAX_ITEMS) {
     throw new RequestRejected(`body must hold 1 to ${MAX_ITEMS} items, got ${parsed.length}`);
   }
-  const keySet = (item: object) => Object.keys(item).sort().join(',');
   let firstKeys: string | undefined;
   const items = parsed.map((raw: unknown, index) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new RequestRejected(`item ${index}: must be a JSON object`);
-    firstKeys ??= keySet(raw);
-    if (keySet(raw) !== firstKeys) {
-      throw new RequestRejected(`item ${index}: keys (${keySet(raw)}) differ from item 0 (${firstKeys}); all items must have the same keys`);
+    const keys = keySetOf(raw);
+    firstKeys ??= keys;
+    if (keys !== firstKeys) {
+      throw new RequestRejected(`item ${index}: keys (${keys}) differ from item 0 (${firstKeys}); all items must have the same keys`);
     }
     return itemFrom(raw as Record<string, unknown>, `item ${index}`, rules, shared);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Batcher, keySetOf } from '../../src/batching/batcher.js';
+import { Batcher } from '../../src/batching/batcher.js';
+import { keySetOf } from '../../src/catalog/index.js';
 import type { PendingItem } from '../../src/batching/batch.js';
 
 const pending = (row: number, item: Record<string, string>): PendingItem => ({ prepared: { row, columns: {}, item }, duplicates: [] });
