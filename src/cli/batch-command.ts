@@ -14,12 +14,12 @@ import { DEFAULT_THROTTLE_POLICY, RateLimiter } from '../throttle/rate-limiter.j
 import { Budget } from '../pipeline/budget.js';
 import { estimateRun, formatEstimate } from '../pipeline/estimate.js';
 import { OrderedOutput } from '../pipeline/ordered-output.js';
-import { planOutput } from '../pipeline/output-plan.js';
+import { planOutput } from '../resume/output-plan.js';
 import { pricePerItem } from '../pipeline/pricing.js';
 import { startProgress } from './progress.js';
 import { runBatch } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
-import { writeRunState } from '../pipeline/run-state.js';
+import { writeRunState } from '../resume/run-state.js';
 import { sendBatch } from '../pipeline/send-batch.js';
 import { formatSummary, summarize, type RunSummary } from '../pipeline/summary.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanOutputTail } from '../../src/pipeline/output-tail.js';
+import { scanOutputTail } from '../../src/resume/output-tail.js';
 
 function file(content: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'propdata-tail-')), 'out');
