@@ -12,3 +12,5 @@ export { NotFoundError } from './not-found-error.js';
 export { NetworkError } from './network-error.js';
 export { BudgetReachedError } from './budget-reached-error.js';
 export { OutputError } from './output-error.js';
+export { QuotaWaitError } from './quota-wait-error.js';
+export { ItemTooWideError } from './item-too-wide-error.js';

@@ -5,6 +5,8 @@ export const EXIT = {
   usage: 2,
   someItemsFailed: 3,
   budgetReached: 4,
+  /** The rate limit resets later than --max-wait: resumable once it has. */
+  quotaWait: 5,
   interrupted: 130,
 } as const;
 
