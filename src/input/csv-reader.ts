@@ -3,13 +3,8 @@ import { CsvError, parse } from 'csv-parse';
 import { InputError } from '../errors/index.js';
 import { hasInvalidUtf8, NOT_UTF8 } from './encoding.js';
 import { quietly, type InputSource } from './input-source.js';
+import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
 import type { InputRow } from './row.js';
-
-/**
- * A record bigger than this is not a real row: almost always a quote that never closes, which
- * would otherwise make the parser swallow the rest of a huge file into memory.
- */
-const MAX_RECORD_BYTES = 32 * 1024 * 1024;
 
 interface RawRecord {
   fields: string[];
@@ -51,12 +46,7 @@ function csvFailure(error: unknown, line: number, row: number): InputError {
     );
   }
   if (error instanceof CsvError && error.code === 'CSV_MAX_RECORD_SIZE') {
-    return new InputError(
-      'E_CSV_RECORD_TOO_LARGE',
-      `line ${line}: the record starting here is longer than ${MAX_RECORD_BYTES / 1024 / 1024} MB (row ${row}); ` +
-        'this is usually a quote that is never closed. Rows before it were processed.',
-      { line, record: row, cause: error },
-    );
+    return recordTooLarge('E_CSV_RECORD_TOO_LARGE', { line, row }, 'a quote that is never closed', error);
   }
   if (error instanceof CsvError) {
     return new InputError('E_CSV_UNREADABLE', `line ${line}: cannot read the CSV (${error.message})`, {

@@ -1,36 +1,34 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { InputError } from '../errors/index.js';
 import { hasInvalidUtf8, NOT_UTF8 } from './encoding.js';
 import { quietly, type InputSource } from './input-source.js';
+import { splitLines, type Line } from './lines.js';
+import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
 import type { InputRow } from './row.js';
 
 /** Enough for any real record layout; a file with more distinct keys is not a table. */
 const MAX_SCANNED_KEYS = 10_000;
 const MAX_PARSE_DETAIL = 100;
 
-interface Line {
-  text: string;
-  /** 1-based physical line number. */
-  number: number;
-}
-
-/** Non-blank lines, BOM stripped. readline splits on LF, CRLF and CR alike. */
+/** Non-blank lines, BOM stripped. */
 async function* nonBlankLines(source: Readable): AsyncGenerator<Line> {
-  const lines = createInterface({ input: source, crlfDelay: Infinity });
+  let rows = 0;
   let number = 0;
+  const tooLong = (line: number) =>
+    recordTooLarge('E_JSONL_RECORD_TOO_LARGE', { line, row: rows + 1 }, 'a file without line breaks (JSON Lines has one object per line)');
   try {
-    for await (const raw of lines) {
-      number += 1;
-      const text = number === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-      if (text.trim() !== '') yield { text, number };
+    for await (const line of splitLines(source, MAX_RECORD_BYTES, tooLong)) {
+      number = line.number;
+      const text = number === 1 && line.text.charCodeAt(0) === 0xfeff ? line.text.slice(1) : line.text;
+      if (text.trim() === '') continue;
+      rows += 1;
+      yield { text, number };
     }
   } catch (error) {
+    if (error instanceof InputError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new InputError('E_INPUT_READ', `cannot read the input: ${detail}`, { line: number + 1, cause: error });
-  } finally {
-    lines.close();
   }
 }
 

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors/index.js';
+import { MAX_RECORD_BYTES } from '../../src/input/record-size.js';
 import { readJsonl, scanJsonlKeys } from '../../src/input/jsonl-reader.js';
 import { bytes, FIXTURES, readAll } from './read-all.js';
 
@@ -29,6 +32,26 @@ describe('readJsonl', () => {
 
   it('reads an empty input as no columns and no rows', async () => {
     expect(await readAll(readJsonl(bytes('\n\n')))).toEqual({ columns: [], rows: [] });
+  });
+
+  it('stops at a line longer than the record cap with the CSV reader\'s message, after the rows before it', async () => {
+    // One 1 MB buffer yielded again and again: the stream is over the cap without holding it.
+    const mb = Buffer.alloc(1024 * 1024, 'x');
+    const source = Readable.from(
+      (function* () {
+        yield Buffer.from('{"a":1}\n\n');
+        for (let size = 0; size <= MAX_RECORD_BYTES; size += mb.length) yield mb;
+        yield Buffer.from('\n{"a":2}\n');
+      })(),
+    );
+    const { rows, error } = await readAll(readJsonl(source));
+    expect(rows.map((row) => row.columns)).toEqual([{ a: 1 }]);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'E_JSONL_RECORD_TOO_LARGE', line: 3, record: 2 });
+    expect((error as Error).message).toBe(
+      'line 3: the record starting here is longer than 32 MB (row 2); this is usually a file without line breaks ' +
+        '(JSON Lines has one object per line). Rows before it were processed.',
+    );
   });
 
   it('uses given columns instead of the first object', async () => {
