@@ -1,5 +1,5 @@
 import {
-  AuthError, BadRequestError, CreditExhaustedError, NotFoundError, RateLimitedError, ServerError,
+  AuthError, BadRequestError, CreditExhaustedError, ForbiddenError, NotFoundError, RateLimitedError, ServerError,
 } from '../errors/index.js';
 import type { Chunk } from '../output/record.js';
 import { parseRateHeaders, retryAfterRateLimit } from '../throttle/rate-headers.js';
@@ -22,7 +22,7 @@ function serviceMessage(body: string): string | undefined {
 /**
  * Turns a response into chunks, or throws the error class for its status. The spec's error
  * table is the map: 400 explanation, 401 empty, 429 with rate headers, and (not shown in the spec)
- * credit exhaustion as 402 or a payment-asking 4xx.
+ * credit exhaustion as 402 or a payment-asking 4xx, and 403 as a refusal no item can fix.
  */
 export function interpretResponse(response: RawResponse, path: string): Chunk[] {
   const { status, body } = response;
@@ -32,6 +32,7 @@ export function interpretResponse(response: RawResponse, path: string): Chunk[] 
   if (status === 402 || (status >= 400 && status < 500 && message !== undefined && PAYMENT_WORDS.test(message) && status !== 429)) {
     throw new CreditExhaustedError(status, message);
   }
+  if (status === 403) throw new ForbiddenError(message);
   if (status === 429) throw new RateLimitedError(message, retryAfterRateLimit(parseRateHeaders(response.headers)));
   if (status === 404) throw new NotFoundError(path, message);
   if (status === 400 || (status > 400 && status < 500)) throw new BadRequestError(message ?? `HTTP ${status}`);

@@ -5,6 +5,7 @@ export { ConfigError } from './config-error.js';
 export { ServiceError } from './service-error.js';
 export { BadRequestError } from './bad-request-error.js';
 export { AuthError } from './auth-error.js';
+export { ForbiddenError } from './forbidden-error.js';
 export { CreditExhaustedError } from './credit-exhausted-error.js';
 export { RateLimitedError } from './rate-limited-error.js';
 export { ServerError } from './server-error.js';
