@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { InputError } from '../errors/index.js';
 import { hasInvalidUtf8, NOT_UTF8 } from './encoding.js';
-import { quietly, type InputSource } from './input-source.js';
+import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
 import type { InputRow } from './row.js';
 
@@ -174,7 +174,7 @@ export function readCsv(source: Readable, options: { delimiter?: string } = {}):
   const columns = quietly(
     (async () => {
       const first = await records.next();
-      if (first.done) throw new InputError('E_INPUT_EMPTY', 'input is empty: expected a header row');
+      if (first.done) throw emptyInput('a header row');
       return headerNames(first.value.fields, first.value.line);
     })(),
   );

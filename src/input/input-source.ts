@@ -1,3 +1,4 @@
+import { InputError } from '../errors/index.js';
 import type { InputRow } from './row.js';
 
 export type InputFormat = 'csv' | 'jsonl';
@@ -18,4 +19,9 @@ export interface InputSource {
 export function quietly<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
+}
+
+/** An input without a single record is fatal in every format: there is nothing to run. */
+export function emptyInput(expected: string): InputError {
+  return new InputError('E_INPUT_EMPTY', `input is empty: expected ${expected}`);
 }

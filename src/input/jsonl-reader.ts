@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { InputError } from '../errors/index.js';
 import { hasInvalidUtf8, NOT_UTF8 } from './encoding.js';
-import { quietly, type InputSource } from './input-source.js';
+import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { splitLines, type Line } from './lines.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
 import type { InputRow } from './row.js';
@@ -57,7 +57,8 @@ function toRow(line: Line, row: number): InputRow {
 
 /**
  * JSON Lines: one object per line; blank lines are skipped and not counted, so `row` is the
- * record number. A line that is not an object becomes a row with `readError`, never a crash.
+ * record number. A line that is not an object becomes a row with `readError`, never a crash; an
+ * input without a single non-blank line is fatal (InputError), as an empty CSV is.
  *
  * Columns: the given ones (a pre-scan of a regular file, see scanJsonlKeys), else the keys of
  * the first object, in order. From stdin only the first object can be seen before output starts,
@@ -65,24 +66,24 @@ function toRow(line: Line, row: number): InputRow {
  */
 export function readJsonl(source: Readable, options: { columns?: Promise<string[]> } = {}): InputSource {
   const lines = nonBlankLines(source);
+  // The pre-scan may fail while we are still waiting for the first line: not unhandled then.
+  const given = options.columns && quietly(options.columns);
   let first: InputRow | undefined;
   const columns = quietly(
-    options.columns ??
-      (async () => {
-        const next = await lines.next();
-        if (next.done) return [];
-        first = toRow(next.value, 1);
-        return Object.keys(first.columns);
-      })(),
+    (async () => {
+      const next = await lines.next();
+      if (next.done) throw emptyInput('one JSON object per line');
+      first = toRow(next.value, 1);
+      return given ?? Object.keys(first.columns);
+    })(),
   );
   async function* rows(): AsyncGenerator<InputRow> {
     await columns;
-    let row = 0;
-    if (first) {
-      row += 1;
-      yield first;
-      first = undefined;
-    }
+    // columns settled, so the first row is read; let it go once yielded.
+    const head = first!;
+    first = undefined;
+    yield head;
+    let row = 1;
     for await (const line of { [Symbol.asyncIterator]: () => lines }) {
       row += 1;
       yield toRow(line, row);

@@ -30,8 +30,14 @@ describe('readJsonl', () => {
     expect(rows[1]!.readError).toBeUndefined();
   });
 
-  it('reads an empty input as no columns and no rows', async () => {
-    expect(await readAll(readJsonl(bytes('\n\n')))).toEqual({ columns: [], rows: [] });
+  it('fails an input without a record as an empty CSV fails, given columns or not', async () => {
+    for (const text of ['', '\n\n', '\uFEFF  \r\n\t\n']) {
+      const { error } = await readAll(readJsonl(bytes(text)));
+      expect(error, JSON.stringify(text)).toBeInstanceOf(InputError);
+      expect(error).toMatchObject({ code: 'E_INPUT_EMPTY', message: 'input is empty: expected one JSON object per line' });
+    }
+    const { error } = await readAll(readJsonl(bytes('\n'), { columns: Promise.resolve([]) }));
+    expect(error).toMatchObject({ code: 'E_INPUT_EMPTY' });
   });
 
   it('stops at a line longer than the record cap with the CSV reader\'s message, after the rows before it', async () => {

@@ -66,6 +66,15 @@ describe('openInput', () => {
     const input = await openInput({ path: `${FIXTURES}empty.csv`, stdin: noStdin });
     await expect(input.columns).rejects.toMatchObject({ code: 'E_INPUT_EMPTY' });
   });
+
+  it('fails an empty or blank JSONL file, or empty stdin, like an empty CSV file', async () => {
+    for (const path of [file('empty.jsonl', ''), file('blank.jsonl', '\n  \r\n\n')]) {
+      const input = await openInput({ path, stdin: noStdin });
+      await expect(input.columns).rejects.toMatchObject({ code: 'E_INPUT_EMPTY' });
+    }
+    const stdin = await openInput({ path: '-', format: 'jsonl', stdin: bytes('\n\n') });
+    await expect(stdin.columns).rejects.toMatchObject({ code: 'E_INPUT_EMPTY' });
+  });
 });
 
 describe('countRows', () => {
