@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
-import { UsageError } from '../errors/index.js';
+import { InputError, UsageError } from '../errors/index.js';
 import { countRecords } from './count-rows.js';
 import { readCsv } from './csv-reader.js';
 import type { InputFormat, InputSource } from './input-source.js';
@@ -21,6 +22,11 @@ export interface OpenInputOptions {
 
 export interface OpenedInput extends InputSource {
   format: InputFormat;
+  /**
+   * A regular file, which can be read again from the start. False for stdin, a FIFO, a device or a
+   * process substitution: those must be read exactly once, by `rows`.
+   */
+  seekable: boolean;
 }
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
@@ -38,32 +44,36 @@ function delimiterFor(path: string): string {
   return extension === '.tsv' || extension === '.tab' ? '\t' : ',';
 }
 
-async function checkFile(path: string): Promise<void> {
+/** Follows links, so /dev/stdin and a process substitution's /dev/fd/63 show what they are. */
+async function statInput(path: string): Promise<Stats> {
   const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') throw new UsageError(`input file not found: ${path}`, 'E_INPUT_NOT_FOUND');
     throw new UsageError(`cannot open input file ${path}: ${error.message}`, 'E_INPUT_UNREADABLE');
   });
   if (stats.isDirectory()) throw new UsageError(`input is a directory, not a file: ${path}`, 'E_INPUT_UNREADABLE');
+  return stats;
 }
 
 /**
  * Opens `--input` for streaming. Fatal problems found before the first row (missing file, binary
  * or UTF-16 content, a JSON array) throw here; later ones surface from `columns` or `rows`.
- * JSONL columns: for a regular file, the union of all objects' keys (a pre-scan of the file); for
- * stdin, the keys of the first object.
+ * Only a regular file is read more than once (the JSONL key pre-scan here; the row count and the
+ * resume identity by the caller): from a pipe (stdin, a FIFO, `<(...)`) a second reader would take
+ * bytes from the first. So JSONL columns are the union of all objects' keys for a regular file,
+ * and the keys of the first object otherwise.
  */
 export async function openInput(options: OpenInputOptions): Promise<OpenedInput> {
   const fromStdin = options.path === '-';
-  if (!fromStdin) await checkFile(options.path);
+  const seekable = !fromStdin && (await statInput(options.path)).isFile();
   const source = fromStdin ? options.stdin : createReadStream(options.path, { highWaterMark: 256 * 1024 });
   const { head, stream } = await peekStart(source);
   try {
     checkText(head);
     const format =
       options.format ?? (fromStdin ? undefined : FORMAT_BY_EXTENSION[extname(options.path).toLowerCase()]) ?? sniffFormat(head);
-    if (format === 'csv') return { format, ...readCsv(stream, { delimiter: delimiterFor(options.path) }) };
+    if (format === 'csv') return { format, seekable, ...readCsv(stream, { delimiter: delimiterFor(options.path) }) };
     refuseJsonArray(head);
-    return { format, ...readJsonl(stream, fromStdin ? {} : { columns: scanJsonlKeys(options.path) }) };
+    return { format, seekable, ...readJsonl(stream, seekable ? { columns: scanJsonlKeys(options.path) } : {}) };
   } catch (error) {
     source.destroy();
     throw error;
@@ -72,8 +82,13 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
 
 /**
  * The number of records in a regular file, for a progress bar's total: a separate streaming pass
- * the caller may run concurrently with the real read.
+ * the caller may run concurrently with the real read. Call it only when OpenedInput.seekable;
+ * anything else is refused without being opened, since counting a pipe would take its rows from
+ * the real read.
  */
-export function countRows(path: string, format: InputFormat): Promise<number> {
+export async function countRows(path: string, format: InputFormat): Promise<number> {
+  if (!(await statInput(path)).isFile()) {
+    throw new InputError('E_INPUT_NOT_SEEKABLE', `cannot count the rows of ${path} ahead: it is not a regular file`);
+  }
   return countRecords(path, format, delimiterFor(path));
 }
