@@ -44,7 +44,7 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
   }
   // The sandbox's pair is printed by `propdata sandbox` and is no secret; redacting it would turn
   // every "--sandbox" in a message into "--****".
-  if (!options.sandbox) messages.addSecret(connection.secret);
+  if (!options.sandbox) messages.addCredentials(connection.key, connection.secret);
   // undici is loaded here, not at start-up: `--help` and `endpoints` never need it.
   const { ServiceClient } = await import('../client/service-client.js');
   const { DEFAULT_TIMEOUTS } = await import('../client/transport.js');

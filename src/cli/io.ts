@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { credentialForms, redactForms } from '../client/credential-forms.js';
 
 type Terminal = { isTTY?: boolean; columns?: number };
 
@@ -27,7 +28,8 @@ export interface Io {
  */
 export class Messages {
   readonly #io: Io;
-  readonly #secrets = new Set<string>();
+  /** Longest first: a token goes whole before a secret inside it could be cut out of it. */
+  #secrets: string[] = [];
   verbose = false;
   quiet = false;
 
@@ -35,14 +37,17 @@ export class Messages {
     this.#io = io;
   }
 
-  addSecret(value: string): void {
-    if (value.length >= 3) this.#secrets.add(value);
+  /**
+   * The secret and every form a server or a library could echo it in (the Basic token, the
+   * `key:secret` pair). A public pair (the sandbox's "sandbox") is not added: every "--sandbox"
+   * in a message would become "--****".
+   */
+  addCredentials(key: string, secret: string): void {
+    this.#secrets = [...new Set([...this.#secrets, ...credentialForms(key, secret)])].sort((a, b) => b.length - a.length);
   }
 
   redact(text: string): string {
-    let clean = text;
-    for (const secret of this.#secrets) clean = clean.split(secret).join('****');
-    return clean;
+    return redactForms(text, this.#secrets);
   }
 
   /** A line that always shows (errors, the summary's verdict). */

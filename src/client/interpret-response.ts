@@ -27,7 +27,8 @@ function serviceMessage(body: string): string | undefined {
 export function interpretResponse(response: RawResponse, path: string): Chunk[] {
   const { status, body } = response;
   if (status === 200) return parseChunks(body, path);
-  const message = serviceMessage(body);
+  const raw = serviceMessage(body);
+  const message = raw === undefined ? undefined : response.redact(raw);
   if (status === 401) throw new AuthError();
   if (status === 402 || (status >= 400 && status < 500 && message !== undefined && PAYMENT_WORDS.test(message) && status !== 429)) {
     throw new CreditExhaustedError(status, message);

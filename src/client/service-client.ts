@@ -1,6 +1,7 @@
 import type { Dispatcher, Pool } from 'undici';
 import type { Connection } from '../config/connection.js';
 import { NetworkError } from '../errors/index.js';
+import { credentialForms, redactForms } from './credential-forms.js';
 import { createPool, DEFAULT_TIMEOUTS, type Timeouts } from './transport.js';
 
 export interface RawResponse {
@@ -8,6 +9,11 @@ export interface RawResponse {
   headers: Record<string, string>;
   body: string;
   elapsedMs: number;
+  /**
+   * Scrubs this request's credentials from text derived from the body: a server that echoes the
+   * Authorization header in an error must not put it into an output cell, a report or stderr.
+   */
+  redact(text: string): string;
 }
 
 export interface ServiceRequest {
@@ -43,12 +49,15 @@ export class ServiceClient {
   readonly #pool: Pool;
   readonly #basePath: string;
   readonly #authorization: string;
+  readonly #redact: (text: string) => string;
   readonly #options: ClientOptions;
 
   constructor(connection: Connection, options: ClientOptions) {
     this.#pool = createPool(connection.baseUrl.origin, options.connections ?? 1, options.timeouts ?? DEFAULT_TIMEOUTS);
     this.#basePath = connection.baseUrl.pathname.replace(/\/+$/, '');
     this.#authorization = `Basic ${Buffer.from(`${connection.key}:${connection.secret}`).toString('base64')}`;
+    const forms = credentialForms(connection.key, connection.secret);
+    this.#redact = (text) => redactForms(text, forms);
     this.#options = options;
   }
 
@@ -73,19 +82,19 @@ export class ServiceClient {
     } catch (error) {
       const elapsedMs = performance.now() - started;
       this.#log(request, 'network error', elapsedMs, headers);
-      throw new NetworkError(describeNetworkError(error), error);
+      throw new NetworkError(this.#redact(describeNetworkError(error)), error);
     }
     let body: string;
     try {
       body = await response.body.text();
     } catch (error) {
       this.#log(request, 'network error', performance.now() - started, headers);
-      throw new NetworkError(describeNetworkError(error), error);
+      throw new NetworkError(this.#redact(describeNetworkError(error)), error);
     }
     const elapsedMs = performance.now() - started;
     const responseHeaders = flattenHeaders(response.headers);
     this.#log(request, response.statusCode, elapsedMs, responseHeaders);
-    return { status: response.statusCode, headers: responseHeaders, body, elapsedMs };
+    return { status: response.statusCode, headers: responseHeaders, body, elapsedMs, redact: this.#redact };
   }
 
   close(): Promise<void> {

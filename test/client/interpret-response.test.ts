@@ -5,7 +5,7 @@ import {
   AuthError, BadRequestError, CreditExhaustedError, ForbiddenError, NotFoundError, PropdataError, RateLimitedError, ServerError,
 } from '../../src/errors/index.js';
 
-const response = (status: number, body = ''): RawResponse => ({ status, headers: {}, body, elapsedMs: 1 });
+const response = (status: number, body = ''): RawResponse => ({ status, headers: {}, body, elapsedMs: 1, redact: (text) => text });
 
 function thrown(status: number, body = ''): unknown {
   try {

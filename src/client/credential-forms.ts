@@ -1,0 +1,31 @@
+/** Below this length a value is more likely an ordinary word in a message than an echo of a credential. */
+const MIN_SECRET_LENGTH = 3;
+/** The key is the user name, not the credential: a short one ("demo") is left alone rather than garble messages. */
+const MIN_KEY_LENGTH = 8;
+
+export const REDACTED = '****';
+
+/**
+ * Every spelling of the credentials a server, a proxy or a library error could echo back: the
+ * Basic token (with or without "Basic "), the `key:secret` pair, the secret and a long key, each
+ * also as URL-encoded and JSON-escaped text (a body without `message` is re-serialised). Longest
+ * first, so that a token is replaced whole before a part of it could be.
+ */
+export function credentialForms(key: string, secret: string): string[] {
+  const pair = `${key}:${secret}`;
+  const plain = [Buffer.from(pair).toString('base64'), pair, secret, ...(key.length >= MIN_KEY_LENGTH ? [key] : [])];
+  const forms = new Set<string>();
+  for (const form of plain) {
+    forms.add(form);
+    forms.add(encodeURIComponent(form));
+    forms.add(JSON.stringify(form).slice(1, -1));
+  }
+  return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/** `forms` (longest first) replaced by `****` wherever they occur. */
+export function redactForms(text: string, forms: readonly string[]): string {
+  let clean = text;
+  for (const form of forms) if (clean.includes(form)) clean = clean.split(form).join(REDACTED);
+  return clean;
+}
