@@ -13,6 +13,17 @@ export type ConnectionFlags = Partial<Record<'key' | 'secret' | 'baseUrl', strin
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
+ * A base URL as a message may show it: anything before an "@" may be a password, and a text that
+ * does not parse cannot say where its user info ends, so everything up to the last "@" goes.
+ */
+function urlForMessage(text: string): string {
+  const at = text.lastIndexOf('@');
+  if (at < 0) return text;
+  const scheme = /^[a-z][a-z\d+.-]*:\/\//i.exec(text)?.[0] ?? '';
+  return `${scheme}****@${text.slice(at + 1)}`;
+}
+
+/**
  * The service's base address. Credentials travel in every request, so plain http is refused
  * unless the host is this machine (the sandbox, a test server).
  */
@@ -21,7 +32,7 @@ export function parseBaseUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`base URL "${text}" is not a URL: give it as https://host[/path]`);
+    throw new ConfigError(`base URL "${urlForMessage(text)}" is not a URL: give it as https://host[/path]`);
   }
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
     throw new ConfigError(
@@ -30,7 +41,7 @@ export function parseBaseUrl(text: string): URL {
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`base URL must start with https://, got "${text}"`);
+    throw new ConfigError(`base URL must start with https://, got a ${url.protocol} URL`);
   }
   if (url.username || url.password) {
     throw new ConfigError('put the key and secret in --key/--secret or the config, not in the base URL', 'E_CREDENTIALS_IN_URL');
