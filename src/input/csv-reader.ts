@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { InputError } from '../errors/index.js';
-import { hasInvalidUtf8, NOT_UTF8 } from './encoding.js';
+import { textProblem } from './encoding.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
 import type { InputRow } from './row.js';
@@ -152,7 +152,7 @@ function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow
   let readError: string | undefined;
   for (let i = 0; i < header.length; i++) {
     const value = fields[i] ?? '';
-    if (readError === undefined && hasInvalidUtf8(value)) readError = NOT_UTF8;
+    if (readError === undefined) readError = textProblem(value);
     columns[header[i]!] = value;
   }
   if (fields.length !== header.length) {
@@ -165,7 +165,7 @@ function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow
 
 /**
  * CSV with a header row. Rows are numbered from 1 after the header, blank lines not counted.
- * Rows with the wrong number of fields and rows with bytes that are not UTF-8 come through with
+ * Rows with the wrong number of fields and rows with bytes that are not UTF-8 or a NUL come through with
  * `readError`; an unclosed quote, a duplicate column name or an empty input are fatal
  * (InputError), after the rows before them.
  */

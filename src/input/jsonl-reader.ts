@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { InputError } from '../errors/index.js';
-import { hasInvalidUtf8, NOT_UTF8 } from './encoding.js';
+import { NUL_BYTE, textProblem } from './encoding.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { splitLines, type Line } from './lines.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
@@ -48,9 +48,23 @@ function parseObject(text: string): { value?: Record<string, unknown>; problem?:
   return { value: value as Record<string, unknown> };
 }
 
+/**
+ * A NUL written as the escape \u0000 is valid JSON but puts the byte in a value all the same.
+ * Only top-level strings are cells; nested values are written back as JSON, escaped again.
+ */
+function hasEscapedNul(text: string, value: Record<string, unknown> | undefined): boolean {
+  if (!value || !text.includes('\\u0000')) return false;
+  for (const key in value) {
+    const cell = value[key];
+    if (typeof cell === 'string' && textProblem(cell) !== undefined) return true;
+  }
+  return false;
+}
+
 function toRow(line: Line, row: number): InputRow {
   const { value, problem } = parseObject(line.text);
-  const readError = problem ?? (hasInvalidUtf8(line.text) ? NOT_UTF8 : undefined);
+  // A raw NUL also fails the parse: the byte is the problem to report, not the JSON syntax.
+  const readError = textProblem(line.text) ?? problem ?? (hasEscapedNul(line.text, value) ? NUL_BYTE : undefined);
   const columns = value ?? {};
   return readError === undefined ? { row, line: line.number, columns } : { row, line: line.number, columns, readError };
 }

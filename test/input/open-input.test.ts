@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../src/errors/index.js';
 import { countRows, openInput } from '../../src/input/open-input.js';
 import { readCsv } from '../../src/input/csv-reader.js';
+import { createPreparer } from '../../src/input/prepare.js';
+import { findEndpoint } from '../../src/catalog/index.js';
 import { bytes, FIXTURES, readAll } from './read-all.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'propdata-input-'));
@@ -60,6 +62,26 @@ describe('openInput', () => {
     const array = openInput({ path: file('rows.json', '[{"a":1}]'), stdin: noStdin });
     await expect(array).rejects.toBeInstanceOf(InputError);
     await expect(array).rejects.toMatchObject({ code: 'E_INPUT_JSON_ARRAY' });
+  });
+
+  it('makes a row with a NUL byte past the first chunk invalid, in CSV and JSONL, and reads on', async () => {
+    const filler = Array.from({ length: 20_000 }, (_, i) => i); // over 256 KiB: past the chunk checkText sees
+    const csv = file('nul.csv', `address,zipcode\n${filler.map((i) => `${i} MAIN ST,21204`).join('\n')}\n9 OAK\0 ST,21204\n1 ELM ST,21204\n`);
+    const jsonl = file(
+      'nul.jsonl',
+      `${filler.map((i) => JSON.stringify({ address: `${i} MAIN ST` })).join('\n')}\n{"address":"9 OAK\0 ST"}\n` +
+        '{"address":"9 OAK\\u0000 ST"}\n{"address":"1 ELM ST","note":"\\\\u0000 is text here"}\n',
+    );
+    const prepare = createPreparer({ level: 'property', endpoints: [findEndpoint('property/value')!], fixedParams: {}, map: {} });
+    for (const path of [csv, jsonl]) {
+      const { rows, error } = await readAll(await openInput({ path, stdin: noStdin }));
+      expect(error).toBeUndefined();
+      const invalid = rows.map(prepare).filter((each) => each.invalid);
+      const nulRows = path === csv ? [20_001] : [20_001, 20_002];
+      expect(invalid.map((each) => each.row), path).toEqual(nulRows);
+      expect(invalid[0]!.invalid).toMatch(/^row 20001 \(line 2000[12]\): contains a NUL byte, which text never holds .* remove the byte or the row/);
+      expect(rows.at(-1)!.readError).toBeUndefined();
+    }
   });
 
   it('fails an empty CSV file from columns, not with a crash', async () => {
