@@ -16,11 +16,23 @@ const ZIP_PLUS4 = /^(\d{3,5})[- ](\d{4})$/;
  */
 const LEADING_ZEROS_LOST: Readonly<Record<string, number>> = { zipcode: 2, block_id: 1, blockgroup_id: 1 };
 
-/** Text as sent: trimmed, inner whitespace runs collapsed (spreadsheet exports carry both). */
+/**
+ * Why a cell cannot be sent as an identifier or a parameter, or undefined: a JSONL cell may be any
+ * JSON value, and sending `{"nested":"obj"}` or `true` as text only earns a baffling answer.
+ */
+export function notTextOrNumber(value: unknown): string | undefined {
+  if (typeof value === 'boolean') return `a boolean (${value})`;
+  if (value === null || typeof value !== 'object') return undefined;
+  return Array.isArray(value) ? 'an array' : 'an object';
+}
+
+/**
+ * Text as sent: trimmed, inner whitespace runs collapsed (spreadsheet exports carry both). Cells
+ * that are objects or arrays are refused before (notTextOrNumber).
+ */
 export function cleanText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  const cleaned = text.trim().replace(WHITESPACE_RUN, ' ');
+  const cleaned = String(value).trim().replace(WHITESPACE_RUN, ' ');
   return cleaned === '' ? undefined : cleaned;
 }
 

@@ -4,7 +4,7 @@ import {
 } from '../catalog/index.js';
 import { UsageError } from '../errors/index.js';
 import { createColumnResolver, type ColumnSettings } from './columns.js';
-import { cleanText, identifierNormaliser, metaText, type Normaliser } from './normalise.js';
+import { cleanText, identifierNormaliser, metaText, notTextOrNumber, type Normaliser } from './normalise.js';
 import type { InputRow, PreparedItem } from './row.js';
 
 export interface PreparePlan {
@@ -176,6 +176,12 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
       if (slot.kind === 'meta') {
         const value = metaText(raw);
         if (value !== undefined) item[slot.name] = value;
+        continue;
+      }
+      const notSendable = notTextOrNumber(raw);
+      if (notSendable !== undefined) {
+        (wrong ??= []).push(`${slot.name} must be text or a number, not ${notSendable}`);
+        if (slot.kind === 'identifier') (rejected ??= new Set()).add(slot.name);
       } else if (slot.kind === 'identifier') {
         const value = slot.normalise(raw);
         if (value === undefined) continue;

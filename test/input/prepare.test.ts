@@ -117,6 +117,20 @@ describe('createPreparer', () => {
     expect(mapped(row({ address: 'ignored', location: '1 MAIN ST' })).item).toEqual({ address: '1 MAIN ST' });
   });
 
+  it('refuses JSON objects, arrays and booleans as identifiers or parameters, and keeps numbers', () => {
+    expect(value(row({ address: { nested: 'obj' }, zipcode: '21204' })).invalid).toBe(
+      'row 12: address must be text or a number, not an object; correct the row or remove it',
+    );
+    expect(value(row({ address: ['x'] })).invalid).toBe('row 12: address must be text or a number, not an array; correct the row or remove it');
+    expect(value(row({ address: '1 MAIN ST', zipcode: true })).invalid).toBe(
+      'row 12: zipcode must be text or a number, not a boolean (true); correct the row or remove it',
+    );
+    const within = preparer('property', ['property/value_within_block'], { fixedParams: { client_value: '5' } });
+    expect(within(row({ slug: 's', client_value: { usd: 5 } })).invalid).toMatch(/^row 12: client_value must be text or a number, not an object;/);
+    expect(value(row({ address: '1 MAIN ST', zipcode: 21204 })).item).toEqual({ address: '1 MAIN ST', zipcode: '21204' });
+    expect(value(row({ address: '1 MAIN ST', meta: { id: 7 } })).item).toEqual({ address: '1 MAIN ST', meta: '{"id":7}' });
+  });
+
   it('lists every problem of a row in one message', () => {
     expect(value(row({ address: '', zipcode: '1', state: 'XX' })).invalid).toBe(
       'row 12: state must be a 2-letter abbreviation or a full US state name, got "XX"; zipcode must be 5 digits, got "1"; ' +
