@@ -34,6 +34,7 @@ export function coalescing(sink: Sink): Sink {
       }));
   const failed = () => (failure === undefined ? undefined : Promise.reject(failure));
   return {
+    failed: sink.failed,
     write(text) {
       if (failure !== undefined) return Promise.reject(failure);
       pending += text;

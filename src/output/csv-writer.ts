@@ -1,7 +1,7 @@
 import { csvColumns, type CsvShape } from './csv-columns.js';
 import { csvLine, csvLineRenderer } from './csv-line.js';
 import { UTF8_BOM } from './excel-guard.js';
-import type { RecordWriter } from './record-writer.js';
+import type { OutputWriter } from './record-writer.js';
 import type { Sink } from './sink.js';
 
 export interface CsvWriterOptions extends CsvShape {
@@ -15,13 +15,14 @@ export interface CsvWriterOptions extends CsvShape {
  * half a record behind. The header comes from the catalog, so it is written before any answer
  * arrives and is the same whatever the answers hold.
  */
-export async function createCsvWriter(sink: Sink, options: CsvWriterOptions): Promise<RecordWriter> {
+export async function createCsvWriter(sink: Sink, options: CsvWriterOptions): Promise<OutputWriter> {
   const columns = csvColumns(options);
   const line = csvLineRenderer(columns, options.excel);
   if (!options.append) {
     await sink.write(`${options.excel ? UTF8_BOM : ''}${csvLine(columns.map((column) => column.header), options.excel)}`);
   }
   return {
+    failed: sink.failed,
     write: (record) => sink.write(line(record)),
     close: () => sink.close(),
   };

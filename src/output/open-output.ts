@@ -4,10 +4,10 @@ import type { Level } from '../catalog/index.js';
 import { createCsvWriter } from './csv-writer.js';
 import { createJsonWriter } from './json-writer.js';
 import { createJsonlWriter } from './jsonl-writer.js';
-import type { RecordWriter } from './record-writer.js';
+import type { OutputWriter } from './record-writer.js';
 import { openSink } from './sink.js';
 
-export type { RecordWriter } from './record-writer.js';
+export type { OutputWriter, RecordWriter } from './record-writer.js';
 export type OutputFormat = 'csv' | 'json' | 'jsonl';
 
 export interface OutputSettings {
@@ -31,7 +31,7 @@ export function outputFormatFor(path: string | undefined, format: OutputFormat |
   return extension === '.jsonl' || extension === '.ndjson' ? 'jsonl' : 'csv';
 }
 
-export async function openOutput(settings: OutputSettings): Promise<RecordWriter> {
+export async function openOutput(settings: OutputSettings): Promise<OutputWriter> {
   const sink = await openSink(settings.path, settings.stdout, settings.append);
   switch (outputFormatFor(settings.path, settings.format)) {
     case 'json':

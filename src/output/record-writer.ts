@@ -6,3 +6,9 @@ export interface RecordWriter {
   write(record: OutputRecord): Promise<void> | undefined;
   close(): Promise<void>;
 }
+
+/** A writer to a stream, which can fail between writes (a reader closing the pipe). */
+export interface OutputWriter extends RecordWriter {
+  /** As Sink.failed: rejects with the OutputError as soon as the output fails; never resolves. */
+  readonly failed: Promise<never>;
+}

@@ -13,16 +13,23 @@ export interface Sink {
    */
   write(text: string): Promise<void> | undefined;
   close(): Promise<void>;
+  /**
+   * Rejects with the OutputError as soon as the stream fails; never resolves. A write's failure
+   * (a reader that closed the pipe) shows on the stream a moment after the write returned, and the
+   * next write may be minutes away at the service's pace: this lets the run stop sending at once.
+   */
+  readonly failed: Promise<never>;
 }
 
-function describe(error: unknown, where: string): OutputError {
+/** The one-line error for an output that cannot be written. `where` is a path or "to stdout". */
+export function cannotWrite(error: unknown, where: string): OutputError {
   const code = (error as { code?: string }).code;
   const reasons: Record<string, string> = {
     ENOSPC: 'the disk is full',
     EACCES: 'permission denied',
     EISDIR: 'it is a directory',
     ENOENT: 'its directory does not exist',
-    EPIPE: 'the reader closed the pipe',
+    EPIPE: 'the reader closed the pipe (EPIPE); the output is partial',
   };
   const reason = (code && reasons[code]) ?? (error instanceof Error ? error.message : String(error));
   return new OutputError(`cannot write ${where}: ${reason}`, error);
@@ -30,12 +37,20 @@ function describe(error: unknown, where: string): OutputError {
 
 function streamSink(stream: Writable, where: string, owned: boolean): Sink {
   let failure: OutputError | undefined;
-  stream.on('error', (error) => (failure ??= describe(error, where)));
+  let fail!: (error: OutputError) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  // Nobody has to listen: a run that never asks must not die of an unhandled rejection.
+  failed.catch(() => undefined);
+  stream.on('error', (error) => {
+    failure ??= cannotWrite(error, where);
+    fail(failure);
+  });
   return {
+    failed,
     async write(text) {
       if (failure) throw failure;
       // once() rejects on 'error', so no second listener is needed (one per wait would leak).
-      if (!stream.write(text)) await once(stream, 'drain').catch((error: unknown) => Promise.reject(failure ?? describe(error, where)));
+      if (!stream.write(text)) await once(stream, 'drain').catch((error: unknown) => Promise.reject(failure ?? cannotWrite(error, where)));
     },
     async close() {
       if (failure) throw failure;
@@ -57,7 +72,7 @@ export async function openSink(path: string | undefined, stdout: Writable, appen
   try {
     await once(file, 'open');
   } catch (error) {
-    throw describe(error, path);
+    throw cannotWrite(error, path);
   }
   return coalescing(streamSink(file, path, true));
 }
