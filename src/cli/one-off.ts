@@ -1,7 +1,8 @@
+import { chunkProblem } from '../client/chunk-problem.js';
 import { interpretResponse } from '../client/interpret-response.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, isTransient } from '../client/retry-policy.js';
 import type { RawResponse, ServiceClient, ServiceRequest } from '../client/service-client.js';
-import { RateLimitedError } from '../errors/index.js';
+import { BadResponseError, RateLimitedError } from '../errors/index.js';
 import type { Chunk } from '../output/record.js';
 import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 import type { Messages } from './io.js';
@@ -14,7 +15,7 @@ export interface OneOffPolicy {
 
 /**
  * One item, one request: 5xx and network failures are retried with backoff; a 429 is waited out
- * when its reset is near enough. Everything else is final.
+ * when its reset is near enough. Everything else is final, an answer with an unusable chunk too.
  */
 export async function queryOne(
   client: ServiceClient,
@@ -27,7 +28,11 @@ export async function queryOne(
   for (let attempt = 0, rateLimited = 0; ; ) {
     try {
       const response = await client.send(request);
-      return { response, chunks: interpretResponse(response, request.path) };
+      const chunks = interpretResponse(response, request.path);
+      // Thrown inside the try, but not transient: an answered request is not sent again.
+      const problem = chunks.map(chunkProblem).find((found) => found !== undefined);
+      if (problem !== undefined) throw new BadResponseError(request.path, problem);
+      return { response, chunks };
     } catch (error) {
       if (error instanceof RateLimitedError && rateLimited < 3) {
         const wait = error.retryAt === undefined ? backoffDelay(retry, rateLimited) : error.retryAt - clock.now() + 250;

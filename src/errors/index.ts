@@ -9,6 +9,7 @@ export { ForbiddenError } from './forbidden-error.js';
 export { CreditExhaustedError } from './credit-exhausted-error.js';
 export { RateLimitedError } from './rate-limited-error.js';
 export { ServerError } from './server-error.js';
+export { BadResponseError } from './bad-response-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { NetworkError } from './network-error.js';
 export { BudgetReachedError } from './budget-reached-error.js';
