@@ -4,8 +4,9 @@ import type { Batch, PendingItem } from './batch.js';
 /**
  * Groups items by key set into batches of at most `size`. A key set that is rare (a few rows with
  * a unit among thousands without) would hold its rows back, and with them every later row's
- * output, which must stay in input order; so a group whose oldest row falls more than
- * `maxHoldRows` behind the newest row is sent as it is.
+ * output, which must stay in input order; so when a batch fills, every group holding an earlier
+ * row goes out before it (components, not requests, are what the service limits and bills), and
+ * a group whose oldest row falls more than `maxHoldRows` behind the newest row is sent as it is.
  */
 export class Batcher {
   readonly #size: number;
@@ -27,8 +28,12 @@ export class Batcher {
     }
     group.push(pending);
     const ready: Batch[] = [];
-    if (group.length >= this.#size) ready.push(this.#take(key));
-    const oldestAllowed = pending.prepared.row - this.#maxHoldRows;
+    let oldestAllowed = pending.prepared.row - this.#maxHoldRows;
+    if (group.length >= this.#size) {
+      const full = this.#take(key);
+      ready.push(full);
+      oldestAllowed = Math.max(oldestAllowed, full.firstRow);
+    }
     for (const [otherKey, other] of this.#groups) {
       if (other[0]!.prepared.row < oldestAllowed) ready.push(this.#take(otherKey));
     }

@@ -12,4 +12,6 @@ export interface OutputRecord {
   /** The original input columns. */
   input: Record<string, unknown>;
   chunk?: Chunk;
+  /** Never sent: the run stopped first. Written (as `error`) only where an answered row follows it. */
+  unsent?: true;
 }

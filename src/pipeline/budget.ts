@@ -6,10 +6,17 @@ export interface BudgetLimits {
   maxCost?: number;
 }
 
+/** How much of a request the caps let through, and why not the rest. */
+export interface BudgetVerdict {
+  items: number;
+  stop?: BudgetReachedError;
+}
+
 /**
  * Spending caps for unattended runs. Requests are admitted before they are sent and counted at
  * list price as if every section were charged (204s are not, so the real bill is at most this):
- * the run stops before it could pass a cap, never after.
+ * the run stops before it could pass a cap, never after. The last request is fitted to what
+ * remains, down to one item, so any cap of at least one item's price makes progress.
  */
 export class Budget {
   readonly #limits: BudgetLimits;
@@ -27,17 +34,37 @@ export class Budget {
     return (this.components / this.#componentsPerItem) * this.#pricePerItem;
   }
 
-  /** Counts `items` against the caps, or throws when they would pass one. */
-  admit(items: number): void {
-    const components = this.components + items * this.#componentsPerItem;
-    const cost = (components / this.#componentsPerItem) * this.#pricePerItem;
+  /** Why not even one item fits a fresh run, with the least cap that would: checked before anything is sent. */
+  tooSmallForOneItem(): BudgetReachedError | undefined {
     const { maxComponents, maxCost } = this.#limits;
-    if (maxComponents !== undefined && components > maxComponents) {
-      throw new BudgetReachedError(`stopping before --max-components ${maxComponents} is passed (${this.components} used)`);
+    if (maxComponents !== undefined && maxComponents < this.#componentsPerItem) {
+      return new BudgetReachedError(`--max-components ${maxComponents} is less than one item needs (${this.#componentsPerItem}); raise it to at least ${this.#componentsPerItem}`);
     }
-    if (maxCost !== undefined && cost > maxCost + 1e-9) {
-      throw new BudgetReachedError(`stopping before --max-cost ${maxCost} USD is passed (${this.cost.toFixed(2)} USD at list price used)`);
+    if (maxCost !== undefined && maxCost + 1e-9 < this.#pricePerItem) {
+      return new BudgetReachedError(`--max-cost ${maxCost} USD is less than one item's list price (${this.#pricePerItem.toFixed(2)} USD); raise it to at least ${this.#pricePerItem.toFixed(2)}`);
     }
-    this.components = components;
+    return undefined;
+  }
+
+  /** Admits as many of `items` as the caps allow (all, some or none) and counts them. */
+  fit(items: number): BudgetVerdict {
+    const { maxComponents, maxCost } = this.#limits;
+    let admitted = items;
+    if (maxComponents !== undefined) admitted = Math.min(admitted, Math.floor((maxComponents - this.components) / this.#componentsPerItem));
+    if (maxCost !== undefined && this.#pricePerItem > 0) {
+      admitted = Math.min(admitted, Math.floor((maxCost - this.cost + 1e-9) / this.#pricePerItem));
+    }
+    admitted = Math.max(0, admitted);
+    this.components += admitted * this.#componentsPerItem;
+    if (admitted === items) return { items };
+    return { items: admitted, stop: this.#reached() };
+  }
+
+  #reached(): BudgetReachedError {
+    const { maxComponents } = this.#limits;
+    if (maxComponents !== undefined && this.components + this.#componentsPerItem > maxComponents) {
+      return new BudgetReachedError(`stopped before --max-components ${maxComponents} is passed (${this.components} used)`);
+    }
+    return new BudgetReachedError(`stopped before --max-cost ${this.#limits.maxCost} USD is passed (${this.cost.toFixed(2)} USD at list price used)`);
   }
 }

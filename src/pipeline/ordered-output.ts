@@ -4,10 +4,17 @@ import type { RunStats } from './run-stats.js';
 
 const INITIAL_SLOTS = 1024;
 
+/** Which rows this run writes: the `retry` rows of an earlier output (ascending), then every row from `startRow` on. */
+export interface RowPlan {
+  startRow: number;
+  retry?: readonly number[];
+}
+
 /**
  * Batches complete in any order; the output must follow the input. Records wait here until every
- * earlier row has its record, then go to the writer. Rows are numbered 1, 2, 3... without gaps,
- * because every input row yields exactly one record.
+ * earlier row has its record, then go to the writer at once: a paid answer is on its way to the
+ * file as soon as its turn comes, not when the next input row is read. Every input row yields
+ * exactly one record, so the rows to write are known in advance (RowPlan).
  *
  * Waiting records sit in a ring indexed by row number (a power-of-two size, grown when a record
  * arrives further ahead than it spans): a slot per row costs less than a hash map's entry, and
@@ -16,14 +23,21 @@ const INITIAL_SLOTS = 1024;
 export class OrderedOutput {
   readonly #writer: RecordWriter;
   readonly #stats: RunStats;
+  readonly #retry: readonly number[];
+  readonly #startRow: number;
+  #retryAt = 0;
   #slots: (OutputRecord | undefined)[] = new Array<OutputRecord | undefined>(INITIAL_SLOTS).fill(undefined);
   #waiting = 0;
   #next: number;
+  /** The write in progress: one at a time, so records reach the writer in order. */
+  #flushing: Promise<void> = Promise.resolve();
 
-  constructor(writer: RecordWriter, stats: RunStats, firstRow = 1) {
+  constructor(writer: RecordWriter, stats: RunStats, plan: RowPlan = { startRow: 1 }) {
     this.#writer = writer;
     this.#stats = stats;
-    this.#next = firstRow;
+    this.#retry = plan.retry ?? [];
+    this.#startRow = plan.startRow;
+    this.#next = this.#retry[0] ?? plan.startRow;
   }
 
   /** Records held back, waiting for an earlier row. */
@@ -33,35 +47,77 @@ export class OrderedOutput {
 
   /** Whether the next row's record is here, so that flush() has something to write. */
   get ready(): boolean {
-    return this.#slots[this.#nextSlot()] !== undefined;
+    const record = this.#slots[this.#slot(this.#next)];
+    return record !== undefined && !record.unsent;
   }
 
-  /** The next row to be written: every row before it is in the output. */
+  /** The next row to be written: every row before it that this run writes is in the output. */
   get nextRow(): number {
     return this.#next;
   }
 
   add(record: OutputRecord): void {
     if (record.row - this.#next >= this.#slots.length) this.#grow(record.row - this.#next + 1);
-    this.#slots[record.row & (this.#slots.length - 1)] = record;
+    this.#slots[this.#slot(record.row)] = record;
     this.#waiting += 1;
   }
 
   /** Writes every record that is now in order, honouring the writer's backpressure. */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    this.#flushing = this.#flushing.then(() => this.#writeReady());
+    return this.#flushing;
+  }
+
+  /**
+   * After a stop: writes what is in order, but not a tail of records that were never sent. Unsent
+   * records are written (as `error`) only where an answered row follows them, so that answer is
+   * not lost; what is left unwritten is what --resume sends.
+   */
+  async finish(): Promise<void> {
+    await this.#flushing;
+    let last = 0;
+    let at = this.#retryAt;
+    for (let row = this.#next, record = this.#peek(row); record; [row, at] = this.#following(row, at), record = this.#peek(row)) {
+      if (!record.unsent) last = row;
+    }
+    this.#flushing = this.#writeReady(last);
+    await this.#flushing;
+  }
+
+  /**
+   * Writes records in order while they are here. An unsent record waits (until finish() says
+   * whether an answered row follows it) unless it is at or before `unsentThrough`.
+   */
+  async #writeReady(unsentThrough = 0): Promise<void> {
     // The slot is found afresh each time: records added while a write waits can grow the ring.
-    for (let slot = this.#nextSlot(), record = this.#slots[slot]; record; slot = this.#nextSlot(), record = this.#slots[slot]) {
+    for (
+      let slot = this.#slot(this.#next), record = this.#slots[slot];
+      record && (!record.unsent || record.row <= unsentThrough);
+      slot = this.#slot(this.#next), record = this.#slots[slot]
+    ) {
       this.#slots[slot] = undefined;
-      this.#next += 1;
+      [this.#next, this.#retryAt] = this.#following(this.#next, this.#retryAt);
       this.#waiting -= 1;
       this.#stats.byStatus[record.status] += 1;
+      if (record.unsent) this.#stats.unsentWritten += 1;
       const backpressure = this.#writer.write(record);
       if (backpressure) await backpressure;
     }
   }
 
-  #nextSlot(): number {
-    return this.#next & (this.#slots.length - 1);
+  #peek(row: number): OutputRecord | undefined {
+    const record = this.#slots[this.#slot(row)];
+    return record?.row === row ? record : undefined;
+  }
+
+  /** The row written after `row` (at index `at` of the retried rows, while they last): the next retried row, else the next row. */
+  #following(row: number, at: number): [number, number] {
+    if (at < this.#retry.length) return [this.#retry[at + 1] ?? this.#startRow, at + 1];
+    return [row + 1, at];
+  }
+
+  #slot(row: number): number {
+    return row & (this.#slots.length - 1);
   }
 
   #grow(span: number): void {

@@ -3,9 +3,9 @@ import { Batcher } from '../batching/batcher.js';
 import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { OutputRecord } from '../output/record.js';
-import type { Budget } from './budget.js';
 import type { OrderedOutput } from './ordered-output.js';
 import type { RunStats } from './run-stats.js';
+import type { BatchOutcome, Deliver } from './send-batch.js';
 
 export interface BatchRunOptions {
   batchSize: number;
@@ -14,10 +14,11 @@ export interface BatchRunOptions {
   maxHoldRows: number;
   /** Distinct answers remembered for deduplication; 0 turns deduplication off. */
   dedupeCapacity: number;
-  budget?: Budget;
-  /** Rows before this one are already in the output (--resume): read past them, send nothing. */
+  /** Rows before this one are already in the output (--resume): read past them, send nothing... */
   startRow?: number;
-  /** Aborted on the first Ctrl-C: stop reading, let in-flight batches finish. */
+  /** ...except these (ascending), whose earlier records are `error`: they are sent again. */
+  retryRows?: readonly number[];
+  /** Aborted on Ctrl-C or SIGTERM: stop reading and sending, let requests in flight finish. */
   signal?: AbortSignal;
 }
 
@@ -28,6 +29,9 @@ export interface BatchRunResult {
   /** Components not spent thanks to deduplication. */
   componentsSaved: number;
 }
+
+/** Sends one batch, delivering records part by part; `signal` is aborted when the run stops. Never throws: see sendBatch. */
+export type SendFunction = (items: readonly PendingItem[], signal: AbortSignal, deliver: Deliver) => Promise<BatchOutcome>;
 
 /** Hands over the records for the rows that share one answer: the item's own, then its duplicates'. */
 function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputRecord): void {
@@ -42,15 +46,33 @@ function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputR
   }
 }
 
+/** Whether a row is read past: already in the output, and not one to send again. */
+function alreadyWritten(options: BatchRunOptions): (row: number) => boolean {
+  const startRow = options.startRow ?? 1;
+  const retry = options.retryRows ?? [];
+  let at = 0;
+  return (row) => {
+    if (row >= startRow) return false;
+    while (at < retry.length && retry[at]! < row) at += 1;
+    return retry[at] !== row;
+  };
+}
+
 /**
  * The pipeline, free of any I/O choice: rows in, records out in input order. Reading pauses
  * whenever the senders are all busy or too many finished records wait for an earlier row, so
  * memory stays bounded by the batch size, concurrency and hold window, not by the input's size.
+ * Batches are launched in the order of their first row and the limiter serves the earliest rows
+ * first, so written rows trail answered ones by at most what is in flight.
+ *
+ * A stop (a signal, or a condition met while sending: credit, budget, quota) ends reading and
+ * sending at once; requests in flight finish and their answers are written, with rows that were
+ * never sent written as `error` only where an answered row follows them.
  */
 export async function runBatch(
   rows: AsyncIterable<InputRow>,
   prepare: (row: InputRow) => PreparedItem,
-  send: (items: readonly PendingItem[]) => Promise<OutputRecord[]>,
+  send: SendFunction,
   output: OrderedOutput,
   stats: RunStats,
   options: BatchRunOptions,
@@ -59,34 +81,46 @@ export async function runBatch(
   const dedupe = options.dedupeCapacity > 0 ? new Deduplicator(options.dedupeCapacity) : undefined;
   const inFlight = new Set<Promise<void>>();
   const maxWaiting = options.maxHoldRows + options.concurrency * options.batchSize;
-  const startRow = options.startRow ?? 1;
+  const skip = alreadyWritten(options);
+  const stopping = new AbortController();
+  const onSignal = () => stopping.abort(options.signal?.reason);
+  if (options.signal?.aborted) onSignal();
+  options.signal?.addEventListener('abort', onSignal, { once: true });
   let fatal: unknown;
+  /** Nothing new is launched (a budget's stop lets what it admitted finish; any other stop aborts `stopping` too). */
+  const closed = () => fatal !== undefined || stopping.signal.aborted;
 
-  const settle = (batch: Batch, records: OutputRecord[]) => {
-    batch.items.forEach((pending, i) => {
+  const settle = (part: readonly PendingItem[], records: OutputRecord[]) => {
+    part.forEach((pending, i) => {
       const record = records[i]!;
       const answered = record.chunk !== undefined && record.status !== 'error' && record.status !== 'invalid_input';
       dedupe?.settle(pending, answered ? { chunk: record.chunk!, status: record.status } : undefined);
       addRecords(output, pending, record);
     });
+    // Written as soon as their turn comes, whatever the reader is doing.
+    if (output.ready) void output.flush().catch(() => undefined);
+  };
+
+  const notSent = (batch: Batch) => {
+    const reason = fatal ?? stopping.signal.reason;
+    const error = `not sent: ${reason instanceof Error ? reason.message : String(reason)}; --resume sends it`;
+    for (const pending of batch.items) {
+      addRecords(output, pending, { row: pending.prepared.row, status: 'error', error, input: pending.prepared.columns, unsent: true });
+    }
   };
 
   const launch = async (batch: Batch) => {
-    while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
-    if (fatal !== undefined) return;
-    try {
-      options.budget?.admit(batch.items.length);
-    } catch (error) {
-      fatal = error;
+    while (inFlight.size >= options.concurrency && !closed()) await Promise.race(inFlight);
+    if (closed()) {
+      notSent(batch);
       return;
     }
-    const task: Promise<void> = send(batch.items)
-      .then(
-        (records) => settle(batch, records),
-        (error: unknown) => {
-          fatal ??= error;
-        },
-      )
+    const task: Promise<void> = send(batch.items, stopping.signal, settle)
+      .then(({ stop, drain }) => {
+        if (stop === undefined) return;
+        fatal ??= stop;
+        if (!drain) stopping.abort(stop);
+      })
       .finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
@@ -96,42 +130,46 @@ export async function runBatch(
   // are caught here; a failing output must stop the run before more is paid for.
   const reader = rows[Symbol.asyncIterator]();
   let readError: unknown;
-  for (;;) {
-    if (fatal !== undefined || options.signal?.aborted) {
-      await reader.return?.();
-      break;
-    }
-    let next: IteratorResult<InputRow>;
-    try {
-      next = await reader.next();
-    } catch (error) {
-      readError = error;
-      break;
-    }
-    if (next.done) break;
-    const row = next.value;
-    if (row.row < startRow) continue;
-    stats.rowsRead += 1;
-    const prepared = prepare(row);
-    if (!prepared.item) {
-      output.add({ row: prepared.row, status: 'invalid_input', error: prepared.invalid ?? 'invalid input', input: prepared.columns });
-    } else {
-      const sendable = prepared as SendableItem;
-      const decision = dedupe ? dedupe.decide(sendable) : { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
-      if (decision.kind === 'send') {
-        for (const batch of batcher.add(decision.pending)) await launch(batch);
-      } else if (decision.kind === 'answered') {
-        const { chunk, status } = decision.answer;
-        output.add({ row: sendable.row, status, input: sendable.columns, chunk: chunkForRow(chunk, sendable) });
+  try {
+    for (;;) {
+      if (closed()) {
+        await reader.return?.();
+        break;
       }
+      let next: IteratorResult<InputRow>;
+      try {
+        next = await reader.next();
+      } catch (error) {
+        readError = error;
+        break;
+      }
+      if (next.done) break;
+      const row = next.value;
+      if (skip(row.row)) continue;
+      stats.rowsRead += 1;
+      const prepared = prepare(row);
+      if (!prepared.item) {
+        output.add({ row: prepared.row, status: 'invalid_input', error: prepared.invalid ?? 'invalid input', input: prepared.columns });
+      } else {
+        const sendable = prepared as SendableItem;
+        const decision = dedupe ? dedupe.decide(sendable) : { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
+        if (decision.kind === 'send') {
+          for (const batch of batcher.add(decision.pending)) await launch(batch);
+        } else if (decision.kind === 'answered') {
+          const { chunk, status } = decision.answer;
+          output.add({ row: sendable.row, status, input: sendable.columns, chunk: chunkForRow(chunk, sendable) });
+        }
+      }
+      while (output.waiting > maxWaiting && inFlight.size > 0) await Promise.race(inFlight);
+      if (output.ready) await output.flush();
     }
-    while (output.waiting > maxWaiting && inFlight.size > 0) await Promise.race(inFlight);
-    if (output.ready) await output.flush();
-  }
 
-  const interrupted = Boolean(options.signal?.aborted);
-  if (fatal === undefined && !interrupted) for (const batch of batcher.flush()) await launch(batch);
-  await Promise.all(inFlight);
-  await output.flush();
+    for (const batch of batcher.flush()) await launch(batch);
+    while (inFlight.size > 0) await Promise.all(inFlight);
+  } finally {
+    options.signal?.removeEventListener('abort', onSignal);
+  }
+  const interrupted = Boolean(options.signal?.aborted) && fatal === undefined;
+  await output.finish();
   return { fatal: fatal ?? readError, interrupted, componentsSaved: dedupe?.saved ?? 0 };
 }

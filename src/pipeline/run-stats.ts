@@ -8,6 +8,12 @@ export class RunStats {
   requests = 0;
   componentsUsed = 0;
   retries = 0;
+  /** Retried requests whose failed attempt had been sent whole (a timeout, a dropped connection): the service may have charged it. */
+  retriedPossiblyCharged = 0;
+  /** Requests sent and not yet answered: what a stop waits for. */
+  requestsInFlight = 0;
+  /** Rows written as `error` because the run stopped before sending them (a later row's answer followed). */
+  unsentWritten = 0;
   rateLimitWaits = 0;
   rateLimitWaitMs = 0;
   /** The input's row count when it is known in advance (a file), for the progress bar. */

@@ -1,125 +1,229 @@
 import { interpretResponse } from '../client/interpret-response.js';
 import { backoffDelay, isTransient, type RetryPolicy } from '../client/retry-policy.js';
-import type { ServiceClient } from '../client/service-client.js';
-import { BadRequestError, RateLimitedError } from '../errors/index.js';
+import type { RawResponse, ServiceRequest } from '../client/service-client.js';
+import { BadRequestError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
 import type { PendingItem } from '../batching/batch.js';
 import type { Chunk, OutputRecord } from '../output/record.js';
 import { statusOf } from '../output/status.js';
 import type { Clock } from '../throttle/clock.js';
 import { parseRateHeaders } from '../throttle/rate-headers.js';
-import type { RateLimiter } from '../throttle/rate-limiter.js';
+import type { AcquireOptions, Reservation } from '../throttle/rate-limiter.js';
 import type { QueryTarget } from '../catalog/query-target.js';
+import type { Budget } from './budget.js';
 import type { RunStats } from './run-stats.js';
 
-/** 429s a batch sits out before its items are recorded as failed: the service is not coming back. */
-const MAX_RATE_LIMITED = 20;
+/** The service, as the pipeline needs it: one attempt per call. */
+export interface Service {
+  send(request: ServiceRequest): Promise<RawResponse>;
+}
+
+/** The pacing the pipeline needs: grants in row order, and what the service said of its windows. */
+export interface Pacer {
+  grants(components: number, options: AcquireOptions): AsyncIterable<Reservation>;
+  observe(reservation: Reservation, reported: ReturnType<typeof parseRateHeaders>): void;
+  refund(reservation: Reservation): void;
+  pauseUntil(until: number): void;
+}
 
 export interface SendContext {
-  client: ServiceClient;
-  limiter: RateLimiter;
+  client: Service;
+  limiter: Pacer;
   target: QueryTarget;
   /** Section keys a chunk should carry, for its status. */
   sectionKeys: readonly string[];
   retry: RetryPolicy;
+  /** How long 429s without a reset time may keep one request waiting before the run stops. */
+  maxWaitMs: number;
   stats: RunStats;
   clock: Clock;
+  /** Aborted when the run stops: nothing new is sent, waits end at once; requests in flight finish. */
+  signal: AbortSignal;
+  budget?: Budget;
   onRetry?: (reason: string) => void;
 }
+
+/** Where a batch's records go, part by part, as soon as each part has its answer. */
+export type Deliver = (part: readonly PendingItem[], records: OutputRecord[]) => void;
+
+/** What came of a batch once every item has a record: the condition that must stop the run, if one arose. */
+export interface BatchOutcome {
+  stop?: unknown;
+  /** The stop is a budget's: what it admitted before may still go out; nothing after it. */
+  drain?: boolean;
+}
+
+/** Hands each part's records on as they come, and remembers why anything went unsent. */
+interface Delivery {
+  deliver: Deliver;
+  reasons: unknown[];
+  /** Takes a 400 instead of narrowing it down at once (while a 400's halves are tried). */
+  badRequest?: (part: readonly PendingItem[], error: BadRequestError) => void;
+}
+
+/** Retry state of one group of items across attempts. */
+interface Attempts {
+  transient: number;
+  rateLimited: number;
+  /** When the first 429 without a reset time came: such waits are bounded by maxWaitMs in all. */
+  rateLimitedSince?: number;
+}
+
+const FRESH: Attempts = { transient: 0, rateLimited: 0 };
+
+const reasonText = (reason: unknown) => (reason instanceof Error ? reason.message : String(reason));
 
 function failed(items: readonly PendingItem[], status: 'error' | 'invalid_input', error: string): OutputRecord[] {
   return items.map(({ prepared }) => ({ row: prepared.row, status, error, input: prepared.columns }));
 }
 
-function succeeded(items: readonly PendingItem[], chunks: readonly Chunk[], sectionKeys: readonly string[]): OutputRecord[] {
+/**
+ * Records for items that were never sent: written as `error` only where a later row's answer must
+ * follow them in the output, and sent again by --resume.
+ */
+function unsentRecords(items: readonly PendingItem[], reason: unknown): OutputRecord[] {
+  const error = `not sent: ${reasonText(reason)}; --resume sends it`;
+  return items.map(({ prepared }) => ({ row: prepared.row, status: 'error', error, input: prepared.columns, unsent: true }));
+}
+
+function succeeded(items: readonly PendingItem[], chunks: readonly unknown[], sectionKeys: readonly string[]): OutputRecord[] {
   return items.map(({ prepared }, i) => {
-    const chunk = chunks[i]!;
-    return { row: prepared.row, status: statusOf(chunk, sectionKeys), input: prepared.columns, chunk };
+    const chunk = chunks[i];
+    if (chunk === null || typeof chunk !== 'object' || Array.isArray(chunk)) {
+      return { row: prepared.row, status: 'error', error: 'the service returned something other than a chunk for this item', input: prepared.columns };
+    }
+    return { row: prepared.row, status: statusOf(chunk as Chunk, sectionKeys), input: prepared.columns, chunk: chunk as Chunk };
   });
 }
 
-/** The items of one request and what came of it: their records, or the 400 that refused them. */
-interface Answered {
-  part: readonly PendingItem[];
-  answer: OutputRecord[] | BadRequestError;
-}
-
 /**
- * Sends one batch until it has an answer for every item: records for each, never an exception,
- * except for conditions that must stop the whole run (authentication, credit, unknown endpoint).
- * The batch goes out in as many requests as the rate windows need. 5xx and dropped connections
- * are retried with backoff; a 429 pauses every sender until the window resets; a 400 is narrowed
- * down to the items that cause it.
+ * Sends one batch until every item has a record, handing each part's records to `deliver` as soon
+ * as that part is answered (so paid answers never wait for the rest of their batch); never throws.
+ * Conditions that must stop the whole run (authentication, credit, budget, a quota reset beyond
+ * --max-wait) come back as `stop`, and the items they kept from being sent get `unsent` records.
+ * The batch goes out in as many requests as the rate windows need, each as soon as its grant
+ * comes. 5xx and dropped connections are retried with backoff; a 429 pauses every sender until the
+ * window resets; a 400 is narrowed down to the items that cause it.
  */
-export async function sendBatch(items: readonly PendingItem[], context: SendContext): Promise<OutputRecord[]> {
-  return resolveBadRequests(await sendInParts(items, context), context);
-}
-
-async function sendInParts(items: readonly PendingItem[], context: SendContext): Promise<Answered[]> {
-  const answered: Answered[] = [];
-  for (let rest = items; rest.length > 0; ) {
-    const one = await sendUntilAnswered(rest, context);
-    answered.push(one);
-    rest = rest.slice(one.part.length);
+export async function sendBatch(items: readonly PendingItem[], context: SendContext, deliver: Deliver): Promise<BatchOutcome> {
+  const delivery: Delivery = { deliver, reasons: [] };
+  let admitted = items.length;
+  let budgetStop: unknown;
+  if (context.budget) {
+    const verdict = context.budget.fit(items.length);
+    admitted = verdict.items;
+    budgetStop = verdict.stop;
   }
-  return answered;
+  if (budgetStop !== undefined) unsent(items.slice(admitted), budgetStop, delivery);
+  await sendInParts(items.slice(0, admitted), context, FRESH, delivery);
+  // A budget stop leaves what it admitted (earlier rows, within the cap) to go out; other stops end all sending.
+  if (budgetStop !== undefined) return { stop: budgetStop, drain: true };
+  const stop = delivery.reasons.find((reason) => reason !== context.signal.reason);
+  return stop === undefined ? {} : { stop };
 }
 
-/**
- * Sends as many items from the front of `items` as the windows admit, until they are answered.
- * A request never asks for more than the smallest window allows (it could never be admitted),
- * and takes what the windows have left now rather than waiting for room for all of them.
- */
-async function sendUntilAnswered(items: readonly PendingItem[], context: SendContext): Promise<Answered> {
-  const { client, limiter, target, stats, clock } = context;
-  const unit = target.componentsPerItem;
-  for (let attempt = 0, rateLimited = 0; ; ) {
-    const reservation = await limiter.acquire(items.length * unit, undefined, unit);
-    // A grant is a whole number of items, at least one.
-    const part = items.slice(0, reservation.components / unit);
-    let chunks: Chunk[];
-    let observed = false;
+function unsent(part: readonly PendingItem[], reason: unknown, delivery: Delivery): void {
+  if (part.length === 0) return;
+  delivery.reasons.push(reason);
+  delivery.deliver(part, unsentRecords(part, reason));
+}
+
+/** Asks the limiter for all of `items` at the priority of their first row; each grant goes out at once. */
+async function sendInParts(items: readonly PendingItem[], context: SendContext, attempts: Attempts, delivery: Delivery): Promise<void> {
+  if (items.length === 0) return;
+  const unit = context.target.componentsPerItem;
+  const sending: Promise<void>[] = [];
+  let offset = 0;
+  try {
+    const grants = context.limiter.grants(items.length * unit, { unit, priority: items[0]!.prepared.row, signal: context.signal });
+    for await (const reservation of grants) {
+      const part = items.slice(offset, offset + reservation.components / unit);
+      offset += part.length;
+      sending.push(sendPart(part, reservation, context, attempts, delivery));
+    }
+  } catch (reason) {
+    // The run is stopping, or the limiter refused (a reset beyond --max-wait, an item wider than any window).
+    unsent(items.slice(offset), reason, delivery);
+  }
+  await Promise.all(sending);
+}
+
+/** One request for `part` under `reservation`, then whatever its answer calls for. */
+async function sendPart(part: readonly PendingItem[], reservation: Reservation, context: SendContext, attempts: Attempts, delivery: Delivery): Promise<void> {
+  const { client, limiter, target, stats } = context;
+  let chunks: unknown[];
+  let observed = false;
+  try {
+    stats.requests += 1;
+    stats.requestsInFlight += 1;
+    let response: RawResponse;
     try {
-      stats.requests += 1;
-      const response = await client.send({ method: 'POST', path: target.path, query: target.query, items: part.map((p) => p.prepared.item) });
-      // Every answer, a 429 included, describes the windows.
-      limiter.observe(reservation, parseRateHeaders(response.headers));
-      observed = true;
-      chunks = interpretResponse(response, target.path);
-    } catch (error) {
-      if (!observed) limiter.observe(reservation, []);
-      if (error instanceof RateLimitedError && rateLimited < MAX_RATE_LIMITED) {
-        rateLimited += 1;
-        stats.rateLimitWaits += 1;
-        limiter.refund(reservation);
-        limiter.pauseUntil(error.retryAt ?? clock.now() + backoffDelay(context.retry, rateLimited));
-        continue;
-      }
-      if (isTransient(error) && attempt < context.retry.maxRetries) {
-        stats.retries += 1;
-        context.onRetry?.((error as Error).message);
-        await clock.sleep(backoffDelay(context.retry, attempt));
-        attempt += 1;
-        continue;
-      }
-      if (error instanceof BadRequestError) return { part, answer: error };
-      if (isTransient(error) || error instanceof RateLimitedError) return { part, answer: failed(part, 'error', (error as Error).message) };
-      throw error;
+      response = await client.send({ method: 'POST', path: target.path, query: target.query, items: part.map((p) => p.prepared.item) });
+    } finally {
+      stats.requestsInFlight -= 1;
     }
-    if (chunks.length !== part.length) {
-      // Resending could charge twice for items that did come back; record the mismatch instead.
-      return { part, answer: failed(part, 'error', `the service returned ${chunks.length} chunks for ${part.length} items`) };
-    }
-    stats.componentsUsed += part.length * unit;
-    return { part, answer: succeeded(part, chunks, context.sectionKeys) };
+    // Every answer, a 429 included, describes the windows.
+    limiter.observe(reservation, parseRateHeaders(response.headers));
+    observed = true;
+    chunks = interpretResponse(response, target.path);
+  } catch (error) {
+    if (!observed) limiter.observe(reservation, []);
+    return handleFailure(error, part, reservation, context, attempts, delivery);
   }
+  if (chunks.length !== part.length) {
+    // Resending could charge twice for items that did come back; record the mismatch instead.
+    delivery.deliver(part, failed(part, 'error', `the service returned ${chunks.length} chunks for ${part.length} items`));
+    return;
+  }
+  stats.componentsUsed += reservation.components;
+  delivery.deliver(part, succeeded(part, chunks, context.sectionKeys));
 }
 
-async function resolveBadRequests(answered: readonly Answered[], context: SendContext): Promise<OutputRecord[]> {
-  const records: OutputRecord[] = [];
-  for (const { part, answer } of answered) {
-    records.push(...(answer instanceof BadRequestError ? await isolateBadRequest(part, answer, context) : answer));
+async function handleFailure(
+  error: unknown,
+  part: readonly PendingItem[],
+  reservation: Reservation,
+  context: SendContext,
+  attempts: Attempts,
+  delivery: Delivery,
+): Promise<void> {
+  const { limiter, stats, clock, retry } = context;
+  if (error instanceof RateLimitedError) {
+    // Not charged, and not counted by the service: the retry waits for the window like anyone else.
+    limiter.refund(reservation);
+    stats.rateLimitWaits += 1;
+    const now = clock.now();
+    const since = attempts.rateLimitedSince ?? now;
+    const retryAt = error.retryAt ?? now + backoffDelay(retry, attempts.rateLimited);
+    if (error.retryAt === undefined && retryAt - since > context.maxWaitMs) {
+      unsent(part, new QuotaWaitError(retryAt, context.maxWaitMs), delivery);
+      return;
+    }
+    limiter.pauseUntil(retryAt);
+    return sendInParts(part, context, { ...attempts, rateLimited: attempts.rateLimited + 1, rateLimitedSince: since }, delivery);
   }
-  return records;
+  if (isTransient(error)) {
+    if (attempts.transient >= retry.maxRetries) {
+      delivery.deliver(part, failed(part, 'error', reasonText(error)));
+      return;
+    }
+    if (context.signal.aborted) return unsent(part, context.signal.reason, delivery);
+    stats.retries += 1;
+    // A request that timed out or lost its connection after it was sent may have been served and charged.
+    if ((error as { mayHaveBeenCharged?: boolean }).mayHaveBeenCharged) stats.retriedPossiblyCharged += 1;
+    context.onRetry?.(reasonText(error));
+    try {
+      await clock.sleep(backoffDelay(retry, attempts.transient), context.signal);
+    } catch {
+      return unsent(part, context.signal.reason, delivery);
+    }
+    return sendInParts(part, context, { ...attempts, transient: attempts.transient + 1 }, delivery);
+  }
+  if (error instanceof BadRequestError) {
+    if (delivery.badRequest) return delivery.badRequest(part, error);
+    return isolateBadRequest(part, error, context, delivery);
+  }
+  // Authentication, credit, an unknown endpoint: nothing more can be sent in this run.
+  unsent(part, error, delivery);
 }
 
 /**
@@ -128,12 +232,30 @@ async function resolveBadRequests(answered: readonly Answered[], context: SendCo
  * the problem is the request itself, not an item, and every item gets the message: a wholesale
  * rejection costs three requests, not one per item.
  */
-async function isolateBadRequest(items: readonly PendingItem[], error: BadRequestError, context: SendContext): Promise<OutputRecord[]> {
-  if (items.length === 1) return failed(items, 'invalid_input', error.message);
-  const middle = Math.ceil(items.length / 2);
-  const answered = [...(await sendInParts(items.slice(0, middle), context)), ...(await sendInParts(items.slice(middle), context))];
-  if (answered.every(({ answer }) => answer instanceof BadRequestError && answer.message === error.message)) {
-    return failed(items, 'invalid_input', error.message);
+async function isolateBadRequest(items: readonly PendingItem[], error: BadRequestError, context: SendContext, delivery: Delivery): Promise<void> {
+  if (items.length === 1) {
+    delivery.deliver(items, failed(items, 'invalid_input', error.message));
+    return;
   }
-  return resolveBadRequests(answered, context);
+  // The halves' answers are held back until it is known whether the request as a whole was refused.
+  const held: { part: readonly PendingItem[]; records: OutputRecord[] }[] = [];
+  const refused: { part: readonly PendingItem[]; error: BadRequestError }[] = [];
+  const holding: Delivery = {
+    deliver: (part, records) => held.push({ part, records }),
+    reasons: delivery.reasons,
+    badRequest: (part, refusal) => refused.push({ part, error: refusal }),
+  };
+  const middle = Math.ceil(items.length / 2);
+  await Promise.all([sendAlone(items.slice(0, middle), context, holding), sendAlone(items.slice(middle), context, holding)]);
+  if (held.length === 0 && refused.length > 0 && refused.every((refusal) => refusal.error.message === error.message)) {
+    delivery.deliver(items, failed(items, 'invalid_input', error.message));
+    return;
+  }
+  for (const { part, records } of held) delivery.deliver(part, records);
+  await Promise.all(refused.map((refusal) => isolateBadRequest(refusal.part, refusal.error, context, delivery)));
+}
+
+/** Sends `items` on their own, as one part of a 400 being narrowed down. */
+function sendAlone(items: readonly PendingItem[], context: SendContext, delivery: Delivery): Promise<void> {
+  return sendInParts(items, context, FRESH, delivery);
 }

@@ -10,6 +10,10 @@ export interface RunSummary {
   /** Components not spent because identical items were sent once. */
   componentsSaved: number;
   retries: number;
+  /** Retried requests whose failed attempt had been sent whole (a timeout, a dropped connection): the service may have charged them too. */
+  retriedPossiblyCharged: number;
+  /** Rows written as `error` because the run stopped before sending them; --resume sends them. */
+  notSent: number;
   rateLimitWaits: number;
   rateLimitWaitSeconds: number;
   rateLimits: string;
@@ -29,6 +33,8 @@ export function summarize(stats: RunStats, limiter: RateLimiter, outcome: RunSum
     componentsUsed: stats.componentsUsed,
     componentsSaved: 0,
     retries: stats.retries,
+    retriedPossiblyCharged: stats.retriedPossiblyCharged,
+    notSent: stats.unsentWritten,
     rateLimitWaits: stats.rateLimitWaits,
     rateLimitWaitSeconds: Math.round(limiter.waitedMs / 100) / 10,
     rateLimits: limiter.describe(),
@@ -52,6 +58,10 @@ export function formatSummary(summary: RunSummary): string {
     `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute} items/min`,
   ];
   if (summary.stoppedBecause) lines.push(`  stopped: ${summary.stoppedBecause}`);
+  if (summary.retriedPossiblyCharged > 0) {
+    lines.push(`  ${summary.retriedPossiblyCharged} retried requests had timed out or lost their connection after being sent: the service may have charged them twice`);
+  }
+  if (summary.notSent > 0) lines.push(`  ${summary.notSent} rows were not sent before the stop (written as error; --resume sends them)`);
   if (summary.nextRow !== undefined) lines.push(`  rows from ${summary.nextRow} on were not processed`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import type { ReportedWindow } from './rate-headers.js';
+import { ItemTooWideError, QuotaWaitError } from '../errors/index.js';
 
 export interface ThrottlePolicy {
   /** Components per minute assumed until the service's headers describe the real windows. */
@@ -13,11 +14,48 @@ export interface ThrottlePolicy {
   /** Slack added to every window, as a fraction of its length (bounded below by minMarginMs): transit jitter. */
   marginFraction: number;
   minMarginMs: number;
+  /**
+   * The longest wait for the rate limit worth sitting through, in ms. A longer one (a daily quota
+   * spent) rejects the waiting request with QuotaWaitError instead of sleeping for hours.
+   */
+  maxWaitMs: number;
   /** Called whenever the pipeline is about to wait for the rate limit (for progress and stats). */
   onWait?: (ms: number, reason: 'window' | 'rate-limited') => void;
 }
 
-export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = { initialPerMinute: 250, firstRequestComponents: 10, marginFraction: 0.02, minMarginMs: 20 };
+/** The longest timer Node can set (about 24.8 days): any wait is capped below it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
+  initialPerMinute: 250,
+  firstRequestComponents: 10,
+  marginFraction: 0.02,
+  minMarginMs: 20,
+  maxWaitMs: 15 * 60_000,
+};
+
+export interface AcquireOptions {
+  /** The components of one item: a grant may be smaller than asked, in whole units. */
+  unit?: number;
+  /** Lower goes first: the input row of the request's first item, so earlier rows are never overtaken. */
+  priority?: number;
+  /** Aborting rejects the wait with the signal's reason (a stopping run sends nothing new). */
+  signal?: AbortSignal;
+}
+
+interface Waiter {
+  /** Components still to grant. */
+  components: number;
+  unit: number;
+  priority: number;
+  arrival: number;
+  /** Stay queued, at the same place, until every component is granted (grants()); else leave after one. */
+  untilWhole: boolean;
+  deliver: (reservation: Reservation) => void;
+  fail: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
 
 /** A permit to send `components` now; handed back with the response's headers. */
 export interface Reservation {
@@ -40,8 +78,10 @@ interface Window {
  * Paces components across every window the service reports. Two sources of truth are combined:
  * our own sliding log of sends (exact for what we do) and the service's X-RateLimit-* headers
  * (which also see other clients of the same account and earlier runs). Requests are granted in
- * FIFO order. Until the first response arrives only one request is let out, so that a quota
- * already spent by an earlier run costs one 429 at most, not a burst of them.
+ * priority order (the earliest input row first, then first come): what a window admits goes to
+ * the rows the ordered output is waiting for, so paid answers never sit behind later rows. Until
+ * the first response arrives only one request is let out, so that a quota already spent by an
+ * earlier run costs one 429 at most, not a burst of them.
  */
 export class RateLimiter {
   readonly #policy: ThrottlePolicy;
@@ -51,7 +91,12 @@ export class RateLimiter {
   #pausedUntil = 0;
   #calibrated = false;
   #outstanding = 0;
-  #queue: Promise<unknown> = Promise.resolve();
+  /** Requests waiting for a grant, lowest priority first (then first come). */
+  #waiters: Waiter[] = [];
+  #arrivals = 0;
+  #pumping = false;
+  /** Aborted to cut the pump's current wait short: the head of the queue or the windows changed. */
+  #wake: AbortController | undefined;
   #waitedMs = 0;
   #waitingUntil = 0;
 
@@ -92,10 +137,81 @@ export class RateLimiter {
    * is used at once instead of idling until a whole batch fits (250 a minute in batches of 100
    * would otherwise send 200). `reservation.components` says how much was granted.
    */
-  acquire(components: number, signal?: AbortSignal, unit: number = components): Promise<Reservation> {
-    const turn = this.#queue.then(() => this.#waitForRoom(components, unit, signal));
-    this.#queue = turn.catch(() => undefined);
-    return turn;
+  acquire(components: number, options: AcquireOptions = {}): Promise<Reservation> {
+    return new Promise<Reservation>((resolve, reject) => this.#enqueue(components, options, false, resolve, reject));
+  }
+
+  /**
+   * All of `components`, granted in parts as the windows admit them. The request keeps its place
+   * in the queue between parts: the rest of a batch whose first part went out (the probe, or what
+   * a window had left) is served before any later row, without having to ask again.
+   */
+  async *grants(components: number, options: AcquireOptions = {}): AsyncGenerator<Reservation> {
+    const ready: Reservation[] = [];
+    let failure: { error: unknown } | undefined;
+    let notify: (() => void) | undefined;
+    const wakeUp = () => {
+      notify?.();
+      notify = undefined;
+    };
+    this.#enqueue(
+      components,
+      options,
+      true,
+      (reservation) => {
+        ready.push(reservation);
+        wakeUp();
+      },
+      (error) => {
+        failure = { error };
+        wakeUp();
+      },
+    );
+    for (let granted = 0; granted < components; ) {
+      if (ready.length === 0 && !failure) await new Promise<void>((resolve) => (notify = resolve));
+      const reservation = ready.shift();
+      if (reservation) {
+        granted += reservation.components;
+        yield reservation;
+      } else if (failure) {
+        throw failure.error;
+      }
+    }
+  }
+
+  #enqueue(
+    components: number,
+    options: AcquireOptions,
+    untilWhole: boolean,
+    deliver: (reservation: Reservation) => void,
+    fail: (error: unknown) => void,
+  ): void {
+    const { signal } = options;
+    if (signal?.aborted) {
+      fail(signal.reason);
+      return;
+    }
+    const waiter: Waiter = {
+      components,
+      unit: options.unit ?? components,
+      priority: options.priority ?? 0,
+      arrival: this.#arrivals++,
+      untilWhole,
+      deliver,
+      fail,
+      signal,
+      onAbort: () => {
+        this.#remove(waiter);
+        fail(signal!.reason);
+        this.#changed();
+      },
+    };
+    signal?.addEventListener('abort', waiter.onAbort, { once: true });
+    const at = this.#waiters.findIndex((other) => other.priority > waiter.priority);
+    if (at < 0) this.#waiters.push(waiter);
+    else this.#waiters.splice(at, 0, waiter);
+    if (at === 0) this.#changed();
+    void this.#pump();
   }
 
   /**
@@ -109,13 +225,17 @@ export class RateLimiter {
       window.sentTotal -= window.sent[at]!.components;
       window.sent.splice(at, 1);
     }
+    this.#changed();
   }
 
   /** After a response (or a failure without one): learn the windows and the service's remaining counts. */
   observe(reservation: Reservation, reported: readonly ReportedWindow[]): void {
     this.#outstanding = Math.max(0, this.#outstanding - 1);
     this.#calibrated = true;
-    if (reported.length === 0) return;
+    if (reported.length === 0) {
+      this.#changed();
+      return;
+    }
     const sentSince = this.#sequence - reservation.sequence;
     this.#windows = reported.map((report) => {
       const known = this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000) ?? this.#window(report.periodSeconds, report.limit);
@@ -126,6 +246,7 @@ export class RateLimiter {
       else if (report.resetAt === budget.resetAt) budget.remaining = Math.min(budget.remaining, remaining);
       return known;
     });
+    this.#changed();
   }
 
   /** After a 429: nobody sends before `until` (epoch ms), plus the margin. */
@@ -135,6 +256,7 @@ export class RateLimiter {
     for (const window of this.#windows) {
       if (window.budget && window.budget.resetAt <= until) window.budget.remaining = 0;
     }
+    this.#changed();
   }
 
   #window(periodSeconds: number, limit: number): Window {
@@ -145,32 +267,76 @@ export class RateLimiter {
     return Math.max(this.#policy.minMarginMs, window.periodMs * this.#policy.marginFraction);
   }
 
-  async #waitForRoom(components: number, unit: number, signal?: AbortSignal): Promise<Reservation> {
-    for (;;) {
-      signal?.throwIfAborted();
-      if (!this.#calibrated && this.#outstanding > 0) {
-        await this.#clock.sleep(10, signal);
-        continue;
+  #remove(waiter: Waiter): void {
+    const at = this.#waiters.indexOf(waiter);
+    if (at >= 0) this.#waiters.splice(at, 1);
+    waiter.signal?.removeEventListener('abort', waiter.onAbort);
+  }
+
+  /** Something a waiting grant depends on changed: look again now rather than at the end of the wait. */
+  #changed(): void {
+    this.#wake?.abort();
+  }
+
+  /** Serves the queue's head whenever the windows admit it; one pump runs at a time. */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (this.#waiters.length > 0) {
+        const head = this.#waiters[0]!;
+        let decision: { grant?: number; readyAt?: number };
+        try {
+          decision = this.#decide(head);
+        } catch (error) {
+          this.#remove(head);
+          head.fail(error);
+          continue;
+        }
+        if (decision.grant !== undefined) {
+          head.components -= decision.grant;
+          if (!head.untilWhole || head.components <= 0) this.#remove(head);
+          this.#waitingUntil = 0;
+          head.deliver(this.#reserve(decision.grant, this.#clock.now()));
+          continue;
+        }
+        const wake = new AbortController();
+        this.#wake = wake;
+        if (decision.readyAt === undefined) {
+          // The first request is out and its headers will describe the windows: wait for them.
+          await new Promise((resolve) => wake.signal.addEventListener('abort', resolve, { once: true }));
+          continue;
+        }
+        const started = this.#clock.now();
+        const wait = decision.readyAt - started;
+        if (wait > this.#policy.maxWaitMs) {
+          this.#remove(head);
+          head.fail(new QuotaWaitError(decision.readyAt, this.#policy.maxWaitMs));
+          continue;
+        }
+        this.#waitingUntil = decision.readyAt;
+        this.#policy.onWait?.(wait, this.#pausedUntil >= decision.readyAt ? 'rate-limited' : 'window');
+        await this.#clock.sleep(Math.min(wait, MAX_TIMER_MS), wake.signal).catch(() => undefined);
+        this.#waitedMs += Math.max(0, this.#clock.now() - started);
       }
-      const now = this.#clock.now();
-      const most = unit < components ? Math.min(components, Math.max(unit, Math.floor(this.largestRequest / unit) * unit)) : components;
-      const grant = unit < most && this.#pausedUntil <= now ? this.#partialGrant(most, unit, now) : 0;
-      if (grant > 0) {
-        this.#waitingUntil = 0;
-        return this.#reserve(grant, now);
-      }
-      const wanted = unit < most ? unit : most;
-      const readyAt = Math.max(this.#pausedUntil, ...this.#windows.map((w) => this.#readyAt(w, wanted, now)));
-      if (readyAt <= now) {
-        this.#waitingUntil = 0;
-        return this.#reserve(wanted, now);
-      }
-      const wait = readyAt - now;
-      this.#waitingUntil = readyAt;
-      this.#policy.onWait?.(wait, this.#pausedUntil >= readyAt ? 'rate-limited' : 'window');
-      this.#waitedMs += wait;
-      await this.#clock.sleep(wait, signal);
+    } finally {
+      this.#pumping = false;
+      this.#waitingUntil = 0;
+      this.#wake = undefined;
     }
+  }
+
+  /** What the head of the queue gets now: a grant, a time to wait for, or neither (await the first answer). */
+  #decide({ components, unit }: Waiter): { grant?: number; readyAt?: number } {
+    if (!this.#calibrated && this.#outstanding > 0) return {};
+    if (this.#calibrated && unit > this.largestRequest) throw new ItemTooWideError(unit, this.largestRequest);
+    const now = this.#clock.now();
+    const most = unit < components ? Math.min(components, Math.max(unit, Math.floor(this.largestRequest / unit) * unit)) : components;
+    const grant = unit < most && this.#pausedUntil <= now ? this.#partialGrant(most, unit, now) : 0;
+    if (grant > 0) return { grant };
+    const wanted = unit < most ? unit : most;
+    const readyAt = Math.max(this.#pausedUntil, ...this.#windows.map((w) => this.#readyAt(w, wanted, now)));
+    return readyAt <= now ? { grant: wanted } : { readyAt };
   }
 
   /** Forgets sends older than the window and a reported budget whose window has reset. */

@@ -36,6 +36,18 @@ describe('Batcher', () => {
     expect(rows(sent)).toEqual([[1]]);
   });
 
+  it('sends a group holding earlier rows before a batch that fills after it', () => {
+    const batcher = new Batcher(3, 1_000);
+    batcher.add(pending(1, { address: 'a' }));
+    batcher.add(pending(2, { address: 'b', unit: '1' }));
+    batcher.add(pending(3, { address: 'c' }));
+    const ready = batcher.add(pending(4, { address: 'd' }));
+    expect(rows(ready)).toEqual([[1, 3, 4]]); // row 2's group started later than the full batch
+    batcher.add(pending(5, { address: 'e' }));
+    batcher.add(pending(6, { address: 'f' }));
+    expect(rows(batcher.add(pending(7, { address: 'g' })))).toEqual([[2], [5, 6, 7]]);
+  });
+
   it('treats key order as irrelevant', () => {
     expect(keySetOf({ zipcode: '1', address: 'a' })).toBe(keySetOf({ address: 'b', zipcode: '2' }));
   });

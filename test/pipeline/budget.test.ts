@@ -3,18 +3,27 @@ import { BudgetReachedError } from '../../src/errors/index.js';
 import { Budget } from '../../src/pipeline/budget.js';
 
 describe('Budget', () => {
-  it('admits requests up to --max-components and refuses the one that would pass it', () => {
+  it('admits requests up to --max-components and fits the last one to what remains', () => {
     const budget = new Budget({ maxComponents: 250 }, 0.25, 2);
-    budget.admit(100);
-    expect(() => budget.admit(26)).toThrow(BudgetReachedError);
-    budget.admit(25);
+    expect(budget.fit(100)).toEqual({ items: 100 });
+    const last = budget.fit(100);
+    expect(last.items).toBe(25);
+    expect(last.stop).toBeInstanceOf(BudgetReachedError);
     expect(budget.components).toBe(250);
+    expect(budget.fit(1).items).toBe(0);
   });
 
-  it('prices items at list price for --max-cost', () => {
-    const budget = new Budget({ maxCost: 10 }, 0.25, 1);
-    budget.admit(40);
-    expect(budget.cost).toBe(10);
-    expect(() => budget.admit(1)).toThrow(/--max-cost 10 USD/);
+  it('prices items at list price for --max-cost, down to a single item', () => {
+    const budget = new Budget({ maxCost: 5 }, 1.25, 1);
+    const verdict = budget.fit(100);
+    expect(verdict.items).toBe(4);
+    expect(budget.cost).toBe(5);
+    expect(verdict.stop?.message).toMatch(/--max-cost 5 USD/);
+  });
+
+  it('says when a cap is below one item and which cap would do', () => {
+    expect(new Budget({ maxCost: 1 }, 1.25, 1).tooSmallForOneItem()?.message).toMatch(/raise it to at least 1\.25/);
+    expect(new Budget({ maxComponents: 2 }, 1, 3).tooSmallForOneItem()?.message).toMatch(/at least 3/);
+    expect(new Budget({ maxCost: 1.25 }, 1.25, 1).tooSmallForOneItem()).toBeUndefined();
   });
 });

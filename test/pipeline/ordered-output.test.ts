@@ -28,7 +28,7 @@ describe('ordered output', () => {
   it('keeps every record when one arrives thousands of rows ahead of the next to write', async () => {
     const { rows, writer } = collecting();
     const stats = new RunStats();
-    const output = new OrderedOutput(writer, stats, 11);
+    const output = new OrderedOutput(writer, stats, { startRow: 11 });
     const arrival = Array.from({ length: 5_000 }, (_, i) => 5_010 - i);
     for (const row of arrival) output.add(record(row));
     await output.flush();

@@ -102,22 +102,44 @@ describe('budgets', () => {
     const args = ['property', 'value', '-i', input, '-o', output, '--batch-size', '10', '--concurrency', '1'];
     const stopped = await runMain([...args, '--max-components', '25'], { env });
     expect(stopped.code).toBe(4);
-    expect(stopped.stderr).toMatch(/stopping before --max-components 25 is passed \(20 used\)/);
+    // The last request is fitted to what remains: 25 items, not 20 in whole batches.
+    expect(stopped.stderr).toMatch(/stopped before --max-components 25 is passed \(25 used\)/);
     expect(stopped.stderr).toMatch(/--resume/);
-    expect(readCsv(output)).toHaveLength(20);
+    expect(readCsv(output)).toHaveLength(25);
     const resumed = await runMain([...args, '--resume', '-q'], { env });
     expect(resumed.code).toBe(0);
     expect(readFileSync(output).equals(readFileSync(reference))).toBe(true);
   });
 
-  it('--max-cost counts list price and stops before the request that would pass it', async () => {
+  it('--max-cost counts list price and fits the last request to what remains', async () => {
     const env = await sandbox.start();
     const dir = workdir();
-    // property/value lists at 0.25 USD: 1.00 USD buys 4 items, so the second POST of 3 is not sent.
+    // property/value lists at 0.25 USD: 1.00 USD buys 4 items, so the second POST carries 1 of its 3.
     const result = await runMain(['property', 'value', '-i', file(dir, 'in.csv', addresses(9)), '-o', join(dir, 'out.csv'), '--batch-size', '3', '--concurrency', '1', '--max-cost', '1'], { env });
     expect(result.code).toBe(4);
-    expect(sandbox.current.usage().components).toBe(3);
+    expect(sandbox.current.usage().components).toBe(4);
+    expect(readCsv(join(dir, 'out.csv'))).toHaveLength(4);
     expect(result.stderr).toMatch(/--max-cost 1 USD/);
+  });
+
+  it('a budget smaller than one batch still makes progress, run after run; one below an item says so', async () => {
+    const env = await sandbox.start();
+    const dir = workdir();
+    const input = file(dir, 'in.csv', addresses(12));
+    const output = join(dir, 'out.csv');
+    const args = ['property', 'value', '-i', input, '-o', output, '--max-cost', '1', '-q'];
+    expect((await runMain(args, { env })).code).toBe(4);
+    expect(readCsv(output)).toHaveLength(4);
+    expect((await runMain([...args, '--resume'], { env })).code).toBe(4);
+    expect(readCsv(output)).toHaveLength(8);
+    expect((await runMain([...args, '--resume'], { env })).code).toBe(0);
+    expect(readCsv(output)).toHaveLength(12);
+    expect(sandbox.current.usage().components).toBe(12);
+
+    const tooSmall = await runMain(['property', 'value', '-i', input, '-o', join(dir, 'small.csv'), '--max-cost', '0.1'], { env });
+    expect(tooSmall.code).toBe(4);
+    expect(tooSmall.stderr).toMatch(/less than one item's list price \(0\.25 USD\); raise it to at least 0\.25/);
+    expect(sandbox.current.usage().components).toBe(12);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/throttle/clock.js';
 import { RateLimiter, type ThrottlePolicy } from '../../src/throttle/rate-limiter.js';
 import { parseRateHeaders, retryAfterRateLimit } from '../../src/throttle/rate-headers.js';
+import { ItemTooWideError, QuotaWaitError } from '../../src/errors/index.js';
 
 /** A clock that only moves when someone sleeps: waits are measured, not endured. */
 function fakeClock(start = 1_000_000): Clock & { slept: number[] } {
@@ -17,7 +18,7 @@ function fakeClock(start = 1_000_000): Clock & { slept: number[] } {
   };
 }
 
-const policy: ThrottlePolicy = { initialPerMinute: 250, firstRequestComponents: 10, marginFraction: 0, minMarginMs: 0 };
+const policy: ThrottlePolicy = { initialPerMinute: 250, firstRequestComponents: 10, marginFraction: 0, minMarginMs: 0, maxWaitMs: 15 * 60_000 };
 
 describe('RateLimiter', () => {
   it('lets the first request out alone, then paces by the initial rate until headers arrive', async () => {
@@ -87,15 +88,15 @@ describe('RateLimiter', () => {
   it('grants part of a request, in whole units, when only that much fits (250 a minute in batches of 100)', async () => {
     const clock = fakeClock(0);
     const limiter = new RateLimiter(policy, clock);
-    const probe = await limiter.acquire(100, undefined, 1);
+    const probe = await limiter.acquire(100, { unit: 1 });
     expect(probe.components).toBe(10);
     limiter.observe(probe, []);
-    expect((await limiter.acquire(100, undefined, 1)).components).toBe(100);
-    expect((await limiter.acquire(100, undefined, 1)).components).toBe(100);
-    expect((await limiter.acquire(100, undefined, 4)).components).toBe(40);
+    expect((await limiter.acquire(100, { unit: 1 })).components).toBe(100);
+    expect((await limiter.acquire(100, { unit: 1 })).components).toBe(100);
+    expect((await limiter.acquire(100, { unit: 4 })).components).toBe(40);
     expect(clock.slept).toEqual([]);
     // Nothing left: the next grant waits for room, then takes what fits.
-    const later = await limiter.acquire(100, undefined, 1);
+    const later = await limiter.acquire(100, { unit: 1 });
     expect(clock.now()).toBeGreaterThanOrEqual(60_000);
     expect(later.components).toBe(100);
   });
@@ -118,6 +119,49 @@ describe('RateLimiter', () => {
     const order: number[] = [];
     await Promise.all([1, 2, 3].map((n) => limiter.acquire(10).then(() => order.push(n))));
     expect(order).toEqual([1, 2, 3]);
+  });
+
+  it('serves the earliest rows first: a batch remainder is never overtaken by later rows', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter({ ...policy, initialPerMinute: 100 }, clock);
+    const batch = limiter.grants(100, { unit: 1, priority: 1 })[Symbol.asyncIterator]();
+    const probe = (await batch.next()).value!; // rows 1-10 go alone; rows 11-100 keep their place
+    expect(probe.components).toBe(10);
+    const order: string[] = [];
+    const later = [201, 101].map((row) => limiter.acquire(100, { unit: 1, priority: row }).then((r) => order.push(`${row}:${r.components}`)));
+    limiter.observe(probe, []);
+    const rest = (await batch.next()).value!;
+    order.unshift(`11:${rest.components}`);
+    await Promise.all(later);
+    expect(order).toEqual(['11:90', '101:100', '201:100']);
+    expect((await batch.next()).done).toBe(true);
+  });
+
+  it('stops waiting at once when the run stops', async () => {
+    const limiter = new RateLimiter({ ...policy, initialPerMinute: 10 }); // the real clock: a wait of a minute
+    limiter.observe(await limiter.acquire(10), []);
+    const stop = new AbortController();
+    const waiting = limiter.acquire(10, { signal: stop.signal });
+    stop.abort(new Error('stopping'));
+    await expect(waiting).rejects.toThrow('stopping');
+    // An aborted signal refuses at once too.
+    await expect(limiter.acquire(10, { signal: stop.signal })).rejects.toThrow('stopping');
+  });
+
+  it('refuses a wait longer than maxWaitMs instead of sleeping through it', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter({ ...policy, maxWaitMs: 60_000 }, clock);
+    limiter.observe(await limiter.acquire(1), [{ periodSeconds: 86_400, limit: 1000, remaining: 0, resetAt: 86_400_000 }]);
+    const refused = limiter.acquire(1);
+    await expect(refused).rejects.toBeInstanceOf(QuotaWaitError);
+    await expect(refused).rejects.toMatchObject({ resetAt: 86_400_000, exitCode: 5 });
+    expect(clock.slept).toEqual([]);
+  });
+
+  it('refuses an item wider than the smallest window, which no wait could admit', async () => {
+    const limiter = new RateLimiter(policy, fakeClock(0));
+    limiter.observe(await limiter.acquire(1), [{ periodSeconds: 1, limit: 20, remaining: 19, resetAt: 1_000 }]);
+    await expect(limiter.acquire(100, { unit: 25 })).rejects.toBeInstanceOf(ItemTooWideError);
   });
 });
 
