@@ -17,6 +17,7 @@ import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { planOutput } from '../resume/output-plan.js';
 import { pricePerItem } from '../pipeline/pricing.js';
 import { startProgress } from './progress.js';
+import { DEFAULT_MAX_WAIT_MS } from './options.js';
 import { runBatch } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
 import { writeRunState } from '../resume/run-state.js';
@@ -124,20 +125,23 @@ export async function runBatchCommand(
     messages.info(`propdata: nothing to resume: ${options.output} is complete`);
     return EXIT.ok;
   }
+  const budget = new Budget(
+    { ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}), ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}) },
+    pricePerItem(target, options.price),
+    target.componentsPerItem,
+  );
+  const tooSmall = budget.tooSmallForOneItem();
+  if (tooSmall) throw tooSmall;
+  const maxWaitMs = options.maxWait ?? DEFAULT_MAX_WAIT_MS.batch;
   const service = await connect(options, io, messages, options.concurrency);
   try {
     const stats = new RunStats();
     // The total only feeds the progress display, which --quiet turns off: no second read then.
     const counting =
       options.input !== '-' && !options.quiet
-        ? countRows(options.input, inputFormat).then((total: number) => (stats.totalRows = total), () => undefined)
+        ? countRows(options.input, inputFormat).then((total) => (stats.totalRows = total), () => undefined)
         : undefined;
-    const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate });
-    const budget = new Budget(
-      { ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}), ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}) },
-      pricePerItem(target, options.price),
-      target.componentsPerItem,
-    );
+    const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs });
     if (plan.state) await writeRunState(options.output!, plan.state);
     const writer = await openOutput({
       path: options.output,
@@ -151,23 +155,36 @@ export async function runBatchCommand(
       excel: Boolean(options.excel),
     });
     const progress = await startProgress(io, stats, limiter, Boolean(options.quiet));
-    const output = new OrderedOutput(writer, stats, plan.startRow);
+    const output = new OrderedOutput(writer, stats, { startRow: plan.startRow });
+    // A stop is acknowledged at once: nothing new is sent, and the requests in flight are named.
+    const acknowledgeStop = () => {
+      progress.stop();
+      messages.error(`propdata: stopping: finishing ${stats.requestsInFlight} requests in flight; Ctrl-C again to abort`);
+    };
+    io.signal?.addEventListener('abort', acknowledgeStop, { once: true });
     let result;
     try {
       result = await runBatch(
         rows,
         prepare,
-        (items) =>
-          sendBatch(items, {
+        (items, signal, deliver) =>
+          sendBatch(
+            items,
+            {
             client: service.client,
             limiter,
             target,
             sectionKeys: keys,
             retry: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries },
+            maxWaitMs,
             stats,
             clock: SYSTEM_CLOCK,
+            signal,
+            budget,
             onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
-          }),
+          },
+            deliver,
+          ),
         output,
         stats,
         {
@@ -175,12 +192,12 @@ export async function runBatchCommand(
           concurrency: options.concurrency,
           maxHoldRows: Math.max(1_000, options.batchSize * options.concurrency * 4),
           dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
-          budget,
           startRow: plan.startRow,
           ...(io.signal ? { signal: io.signal } : {}),
         },
       );
     } finally {
+      io.signal?.removeEventListener('abort', acknowledgeStop);
       // A small input can be through before its count is: the last line shows the total then too.
       if (!io.signal?.aborted) await counting;
       progress.stop();

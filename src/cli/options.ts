@@ -31,6 +31,18 @@ export function positiveNumber(value: string): number {
   return number;
 }
 
+const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `15m`, `2h`, `1d`, or plain seconds: a duration in milliseconds. */
+export function duration(value: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(value);
+  if (!match) throw new InvalidArgumentError(`expected a duration such as 90s, 15m or 2h (plain numbers are seconds), got "${value}"`);
+  return Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? 's').toLowerCase()]!);
+}
+
+/** --max-wait when not given: a person at a prompt waits a minute and a half; an unattended batch, a quarter of an hour. */
+export const DEFAULT_MAX_WAIT_MS = { oneOff: 90_000, batch: 15 * 60_000 } as const;
+
 /** `name=value`, repeatable, collected into an object. */
 export function keyValue(value: string, previous: unknown): Record<string, string> {
   const at = value.indexOf('=');
@@ -46,17 +58,16 @@ export const CONNECTION_OPTIONS: OptionDef[] = [
   { flags: '--sandbox', description: 'run against the built-in sandbox (synthetic data, no account needed)' },
   { flags: '--timeout <seconds>', description: 'give up on a response after this long', parse: positiveNumber, defaultValue: 60 },
   { flags: '--max-retries <n>', description: 'retries for 5xx, timeouts and dropped connections', parse: integerIn(0, 20), defaultValue: 5 },
+  {
+    flags: '--max-wait <duration>',
+    description: 'longest wait for the rate limit to reset (90s, 15m, 2h; plain numbers are seconds); beyond it a batch stops, resumable (exit 5). Default 90s for one item, 15m for a batch',
+    parse: duration,
+  },
   { flags: '--verbose', description: 'log each request (method, path, items, status, timing, headers; never credentials) and stack traces' },
 ];
 
 export const ONE_OFF_OPTIONS: OptionDef[] = [
   { flags: '--json', description: 'print the JSON chunks exactly as received (the default when stdout is not a terminal)' },
-  {
-    flags: '--max-wait <seconds>',
-    description: 'on HTTP 429, wait up to this long for the rate limit to reset before giving up',
-    parse: positiveNumber,
-    defaultValue: 90,
-  },
 ];
 
 export const BATCH_OPTIONS: OptionDef[] = [

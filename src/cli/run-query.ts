@@ -7,13 +7,14 @@ import { connect } from './connect.js';
 import { canAnimate, type Io } from './io.js';
 import type { CommandContext } from './commands/command-context.js';
 import { queryOne } from './one-off.js';
-import { optionKey } from './options.js';
+import { DEFAULT_MAX_WAIT_MS, optionKey } from './options.js';
 import type { QueryTarget } from '../catalog/query-target.js';
 import type { BatchOptions } from './batch-command.js';
 
 export interface QueryOptions extends ConnectionOptions {
   json?: boolean;
-  maxWait: number;
+  /** --max-wait in ms; absent: DEFAULT_MAX_WAIT_MS for the mode. */
+  maxWait?: number;
   maxRetries: number;
   input?: string;
   param?: Record<string, string>;
@@ -70,7 +71,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     const { response, chunks } = await queryOne(
       service.client,
       request,
-      { maxRetries: options.maxRetries, maxWaitMs: options.maxWait * 1000 },
+      { maxRetries: options.maxRetries, maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff },
       messages,
     );
     spinner?.stop();
