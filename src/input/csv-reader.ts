@@ -147,7 +147,8 @@ function headerNames(fields: readonly string[], line: number): string[] {
 }
 
 function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow {
-  const columns: Record<string, unknown> = {};
+  // No prototype: `columns["__proto__"] = value` on a plain object would set the prototype and lose the cell.
+  const columns: Record<string, unknown> = Object.create(null);
   const { fields } = raw;
   let readError: string | undefined;
   for (let i = 0; i < header.length; i++) {

@@ -65,7 +65,9 @@ function toRow(line: Line, row: number): InputRow {
   const { value, problem } = parseObject(line.text);
   // A raw NUL also fails the parse: the byte is the problem to report, not the JSON syntax.
   const readError = textProblem(line.text) ?? problem ?? (hasEscapedNul(line.text, value) ? NUL_BYTE : undefined);
-  const columns = value ?? {};
+  // JSON.parse keeps a "__proto__" key as data; without the prototype, a key the object lacks
+  // ("constructor", "toString") reads as undefined, not as Object's method.
+  const columns: Record<string, unknown> = value ? Object.setPrototypeOf(value, null) : Object.create(null);
   return readError === undefined ? { row, line: line.number, columns } : { row, line: line.number, columns, readError };
 }
 

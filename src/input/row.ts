@@ -2,7 +2,11 @@
 export interface InputRow {
   /** 1-based record number in the input, header and blank lines excluded: what `_row` reports. */
   row: number;
-  /** The original columns, names and values verbatim and in input order. */
+  /**
+   * The original columns, names and values verbatim and in input order. An object without a
+   * prototype, so any name is a column (`__proto__`, `constructor`) and a name the row lacks
+   * reads as undefined.
+   */
   columns: Record<string, unknown>;
   /**
    * Set when the line could not be read as a record (a JSONL line that is not an object, a CSV row

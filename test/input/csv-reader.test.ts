@@ -115,6 +115,15 @@ describe('readCsv', () => {
     expect(rows.filter((row) => row.readError)).toEqual([]);
   });
 
+  it('keeps columns named __proto__, constructor and toString as plain columns', async () => {
+    const { columns, rows } = await readText('__proto__,constructor,toString,zipcode\n1 MAIN ST,b,c,21204\n');
+    expect(columns).toEqual(['__proto__', 'constructor', 'toString', 'zipcode']);
+    const cells = rows[0]!.columns;
+    expect(Object.keys(cells)).toEqual(columns);
+    expect([cells['__proto__'], cells['constructor'], cells['toString']]).toEqual(['1 MAIN ST', 'b', 'c']);
+    expect(JSON.stringify(cells)).toBe('{"__proto__":"1 MAIN ST","constructor":"b","toString":"c","zipcode":"21204"}');
+  });
+
   it('reads tab-separated input with the tab delimiter', async () => {
     const { rows } = await readAll(readCsv(bytes('address\tzipcode\n1 MAIN ST, REAR\t21204\n'), { delimiter: '\t' }));
     expect(rows[0]!.columns).toEqual({ address: '1 MAIN ST, REAR', zipcode: '21204' });

@@ -60,6 +60,16 @@ describe('readJsonl', () => {
     );
   });
 
+  it('keeps keys named __proto__ and constructor, and a key an object lacks reads as undefined', async () => {
+    const { columns, rows } = await readAll(readJsonl(bytes('{"__proto__":"1 MAIN ST","constructor":"b"}\n{"zipcode":"21204"}\nnot json\n')));
+    expect(columns).toEqual(['__proto__', 'constructor']);
+    expect(rows[0]!.columns['__proto__']).toBe('1 MAIN ST');
+    expect(JSON.stringify(rows[0]!.columns)).toBe('{"__proto__":"1 MAIN ST","constructor":"b"}');
+    expect(rows[0]!.columns['toString']).toBeUndefined();
+    expect(rows[1]!.columns['constructor']).toBeUndefined();
+    expect(rows[2]!.columns['constructor']).toBeUndefined(); // a line that is not an object
+  });
+
   it('uses given columns instead of the first object', async () => {
     const source = readJsonl(bytes('{"a":1}\n{"b":2}\n'), { columns: Promise.resolve(['a', 'b']) });
     const { columns, rows } = await readAll(source);

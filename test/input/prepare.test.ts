@@ -131,6 +131,12 @@ describe('createPreparer', () => {
     expect(value(row({ address: '1 MAIN ST', meta: { id: 7 } })).item).toEqual({ address: '1 MAIN ST', meta: '{"id":7}' });
   });
 
+  it('reads and maps a column named __proto__ like any other', async () => {
+    const { rows } = await readAll(readCsv(bytes('__proto__,zipcode\n1 MAIN ST,21204\n')));
+    const mapped = preparer('property', ['property/value'], { map: { ['__proto__']: 'address' } });
+    expect(mapped(rows[0]!)).toMatchObject({ item: { address: '1 MAIN ST', zipcode: '21204' } });
+  });
+
   it('lists every problem of a row in one message', () => {
     expect(value(row({ address: '', zipcode: '1', state: 'XX' })).invalid).toBe(
       'row 12: state must be a 2-letter abbreviation or a full US state name, got "XX"; zipcode must be 5 digits, got "1"; ' +
