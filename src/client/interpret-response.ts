@@ -2,7 +2,7 @@ import {
   AuthError, BadRequestError, CreditExhaustedError, ForbiddenError, NotFoundError, RateLimitedError, ServerError,
 } from '../errors/index.js';
 import type { Chunk } from '../output/record.js';
-import { parseRateHeaders, retryAfterRateLimit } from '../throttle/rate-headers.js';
+import { retryAtAfter429 } from '../throttle/rate-headers.js';
 import type { RawResponse } from './service-client.js';
 
 const PAYMENT_WORDS = /payment|credit|pay-as-you-go|billing|upgrade/i;
@@ -34,7 +34,7 @@ export function interpretResponse(response: RawResponse, path: string): Chunk[] 
     throw new CreditExhaustedError(status, message);
   }
   if (status === 403) throw new ForbiddenError(message);
-  if (status === 429) throw new RateLimitedError(message, retryAfterRateLimit(parseRateHeaders(response.headers)));
+  if (status === 429) throw new RateLimitedError(message, retryAtAfter429(response.headers));
   if (status === 404) throw new NotFoundError(path, message);
   if (status === 400 || (status > 400 && status < 500)) throw new BadRequestError(message ?? `HTTP ${status}`);
   throw new ServerError(status, message ?? (body.trim() === '' ? 'empty response' : 'non-JSON error page'));

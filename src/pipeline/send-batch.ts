@@ -1,7 +1,8 @@
+import { chunkProblem } from '../client/chunk-problem.js';
 import { interpretResponse } from '../client/interpret-response.js';
 import { backoffDelay, isTransient, type RetryPolicy } from '../client/retry-policy.js';
 import type { RawResponse, ServiceRequest } from '../client/service-client.js';
-import { BadRequestError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
+import { BadRequestError, NetworkError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
 import type { PendingItem } from '../batching/batch.js';
 import type { Chunk, OutputRecord } from '../output/record.js';
 import { statusOf } from '../output/status.js';
@@ -88,9 +89,9 @@ function unsentRecords(items: readonly PendingItem[], reason: unknown): OutputRe
 function succeeded(items: readonly PendingItem[], chunks: readonly unknown[], sectionKeys: readonly string[]): OutputRecord[] {
   return items.map(({ prepared }, i) => {
     const chunk = chunks[i];
-    if (chunk === null || typeof chunk !== 'object' || Array.isArray(chunk)) {
-      return { row: prepared.row, status: 'error', error: 'the service returned something other than a chunk for this item', input: prepared.columns };
-    }
+    // One unusable chunk (null, a number, absurdly deep) makes its own row an error; the run goes on.
+    const problem = chunkProblem(chunk);
+    if (problem !== undefined) return { row: prepared.row, status: 'error', error: problem, input: prepared.columns };
     return { row: prepared.row, status: statusOf(chunk as Chunk, sectionKeys), input: prepared.columns, chunk: chunk as Chunk };
   });
 }
@@ -209,7 +210,7 @@ async function handleFailure(
     if (context.signal.aborted) return unsent(part, context.signal.reason, delivery);
     stats.retries += 1;
     // A request that timed out or lost its connection after it was sent may have been served and charged.
-    if ((error as { mayHaveBeenCharged?: boolean }).mayHaveBeenCharged) stats.retriedPossiblyCharged += 1;
+    if (error instanceof NetworkError && error.mayHaveBeenCharged) stats.retriedPossiblyCharged += 1;
     context.onRetry?.(reasonText(error));
     try {
       await clock.sleep(backoffDelay(retry, attempts.transient), context.signal);

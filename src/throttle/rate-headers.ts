@@ -44,3 +44,23 @@ export function retryAfterRateLimit(windows: readonly ReportedWindow[], now = Da
   const ahead = windows.filter((w) => w.resetAt > now);
   return ahead.length > 0 ? Math.min(...ahead.map((w) => w.resetAt)) : undefined;
 }
+
+/** `Retry-After` as epoch ms: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return now + Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isFinite(date) ? date : undefined;
+}
+
+/**
+ * When a 429 says to come back: the later of `Retry-After` (the server's explicit word) and the
+ * reset of the exhausted window, so that neither is ignored; undefined when it says neither.
+ */
+export function retryAtAfter429(headers: Record<string, string | undefined>, now = Date.now()): number | undefined {
+  const times = [parseRetryAfter(headers['retry-after'], now), retryAfterRateLimit(parseRateHeaders(headers), now)].filter(
+    (time): time is number => time !== undefined,
+  );
+  return times.length > 0 ? Math.max(...times) : undefined;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/throttle/clock.js';
 import { RateLimiter, type ThrottlePolicy } from '../../src/throttle/rate-limiter.js';
-import { parseRateHeaders, retryAfterRateLimit } from '../../src/throttle/rate-headers.js';
+import { parseRateHeaders, retryAfterRateLimit, retryAtAfter429 } from '../../src/throttle/rate-headers.js';
 import { ItemTooWideError, QuotaWaitError } from '../../src/errors/index.js';
 
 /** A clock that only moves when someone sleeps: waits are measured, not endured. */
@@ -192,5 +192,13 @@ describe('rate headers', () => {
     const spurious = parseRateHeaders({ ...headers, 'x-ratelimit-remaining': '5,100' });
     expect(retryAfterRateLimit(spurious, now)).toBe(1_700_000_001_000);
     expect(retryAfterRateLimit([], now)).toBeUndefined();
+  });
+
+  it('honours Retry-After, in seconds or as a date, and never comes back before an exhausted window resets', () => {
+    const now = 1_700_000_000_000;
+    expect(retryAtAfter429({ 'retry-after': '3' }, now)).toBe(now + 3_000);
+    expect(retryAtAfter429({ 'retry-after': new Date(now + 7_000).toUTCString() }, now)).toBe(now + 7_000);
+    expect(retryAtAfter429({ ...headers, 'retry-after': '0' }, now)).toBe(1_700_000_001_000);
+    expect(retryAtAfter429({}, now)).toBeUndefined();
   });
 });
