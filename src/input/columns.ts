@@ -24,6 +24,14 @@ const SEPARATORS = /[\s.-]+/g;
 /** JSONL from a stream may bring endless new keys; past this many, names are resolved uncached. */
 const MAX_CACHED_NAMES = 10_000;
 
+const MAX_LISTED_COLUMNS = 12;
+
+/** The input's columns for a message: the first few, enough to spot a misspelling. */
+export function listColumns(columns: readonly string[]): string {
+  const shown = columns.slice(0, MAX_LISTED_COLUMNS).join(', ');
+  return columns.length > MAX_LISTED_COLUMNS ? `${shown}, ...` : shown || 'none';
+}
+
 /** How header names are compared: `Zip Code`, `zip-code` and `ZIP_CODE` are the same name. */
 export function normaliseName(name: string): string {
   return name.trim().toLowerCase().replace(SEPARATORS, '_');

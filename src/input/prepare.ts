@@ -3,7 +3,7 @@ import {
   type Endpoint, type Identifier, type Level, type Param,
 } from '../catalog/index.js';
 import { UsageError } from '../errors/index.js';
-import { createColumnResolver, type ColumnSettings } from './columns.js';
+import { createColumnResolver, listColumns, type ColumnSettings } from './columns.js';
 import { cleanText, identifierNormaliser, metaText, notTextOrNumber, type Normaliser } from './normalise.js';
 import type { InputRow, PreparedItem } from './row.js';
 
@@ -34,7 +34,6 @@ interface RowPlan {
 /** A spreadsheet shows long ids as 5.50790001011E+14, and that is what lands in the CSV. */
 const SCIENTIFIC = /^\d(\.\d+)?e\+?\d+$/i;
 const MAX_CACHED_PLANS = 256;
-const MAX_LISTED_COLUMNS = 12;
 
 /** Parameters by name over all the endpoints (an mget's components share client_value and such). */
 function paramsOf(endpoints: readonly Endpoint[]): Map<string, Param> {
@@ -68,11 +67,6 @@ function identifierProblem(identifier: Identifier, value: string): string | unde
   const problem = checkIdentifier(identifier, value);
   if (problem === undefined || !SCIENTIFIC.test(value)) return problem;
   return `${problem} (a spreadsheet turned it into a number; format the column as text and export again)`;
-}
-
-function listColumns(columns: readonly string[]): string {
-  const shown = columns.slice(0, MAX_LISTED_COLUMNS).join(', ');
-  return columns.length > MAX_LISTED_COLUMNS ? `${shown}, ...` : shown || 'none';
 }
 
 /**
