@@ -77,8 +77,8 @@ function toRow(line: Line, row: number): InputRow {
  * input without a single non-blank line is fatal (InputError), as an empty CSV is.
  *
  * Columns: the given ones (a pre-scan of a regular file, see scanJsonlKeys), else the keys of
- * the first object, in order. From stdin only the first object can be seen before output starts,
- * so keys that first appear in later objects are not output columns.
+ * the first object, in order. From a pipe (stdin, a FIFO) only the first object can be seen
+ * before output starts, so keys that first appear in later objects are not output columns.
  */
 export function readJsonl(source: Readable, options: { columns?: Promise<string[]> } = {}): InputSource {
   const lines = nonBlankLines(source);

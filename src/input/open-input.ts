@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import type { Stats } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
