@@ -51,7 +51,7 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
   const client = new ServiceClient(connection, {
     userAgent: `propdata/${VERSION}`,
     connections,
-    timeouts: { ...DEFAULT_TIMEOUTS, headersMs: options.timeout * 1000, bodyMs: options.timeout * 1000 },
+    timeouts: { ...DEFAULT_TIMEOUTS, responseMs: options.timeout * 1000 },
     onRequest: (entry) => logRequest(messages, entry),
   });
   return {

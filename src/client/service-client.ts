@@ -1,7 +1,8 @@
 import type { Dispatcher, Pool } from 'undici';
 import type { Connection } from '../config/connection.js';
-import { NetworkError } from '../errors/index.js';
+import { NetworkError, RequestAbortedError } from '../errors/index.js';
 import { credentialForms, redactForms } from './credential-forms.js';
+import { exchange, type Exchange } from './exchange.js';
 import { createPool, DEFAULT_TIMEOUTS, type Timeouts } from './transport.js';
 
 export interface RawResponse {
@@ -22,6 +23,8 @@ export interface ServiceRequest {
   path: string;
   query?: Record<string, string | number>;
   items?: readonly Record<string, unknown>[];
+  /** Cancels the request wherever it is: send() then rejects with RequestAbortedError. */
+  signal?: AbortSignal;
 }
 
 export interface RequestLogEntry {
@@ -50,10 +53,12 @@ export class ServiceClient {
   readonly #basePath: string;
   readonly #authorization: string;
   readonly #redact: (text: string) => string;
+  readonly #timeouts: Timeouts;
   readonly #options: ClientOptions;
 
   constructor(connection: Connection, options: ClientOptions) {
-    this.#pool = createPool(connection.baseUrl.origin, options.connections ?? 1, options.timeouts ?? DEFAULT_TIMEOUTS);
+    this.#timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+    this.#pool = createPool(connection.baseUrl.origin, options.connections ?? 1, this.#timeouts);
     this.#basePath = connection.baseUrl.pathname.replace(/\/+$/, '');
     this.#authorization = `Basic ${Buffer.from(`${connection.key}:${connection.secret}`).toString('base64')}`;
     const forms = credentialForms(connection.key, connection.secret);
@@ -61,6 +66,11 @@ export class ServiceClient {
     this.#options = options;
   }
 
+  /**
+   * Rejects with NetworkError (retryable; `mayHaveBeenCharged` says whether the request had gone
+   * out) when no complete answer came within the timeout, or RequestAbortedError when
+   * `request.signal` cancelled it.
+   */
   async send(request: ServiceRequest): Promise<RawResponse> {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(request.query ?? {})) search.set(name, String(value));
@@ -68,9 +78,9 @@ export class ServiceClient {
     const path = `${this.#basePath}/${request.path}${query}`;
     const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: 'application/json' };
     const started = performance.now();
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await this.#pool.request({
+    const result = await exchange(
+      this.#pool,
+      {
         method: request.method,
         path,
         headers:
@@ -78,27 +88,28 @@ export class ServiceClient {
             ? { ...headers, 'content-type': 'application/json', authorization: this.#authorization }
             : { ...headers, authorization: this.#authorization },
         ...(request.method === 'POST' ? { body: JSON.stringify(request.items ?? []) } : {}),
-      });
-    } catch (error) {
-      const elapsedMs = performance.now() - started;
-      this.#log(request, 'network error', elapsedMs, headers);
-      throw new NetworkError(this.#redact(describeNetworkError(error)), error);
-    }
-    let body: string;
-    try {
-      body = await response.body.text();
-    } catch (error) {
-      this.#log(request, 'network error', performance.now() - started, headers);
-      throw new NetworkError(this.#redact(describeNetworkError(error)), error);
-    }
+      },
+      { deadlineMs: this.#timeouts.responseMs, signal: request.signal },
+    );
     const elapsedMs = performance.now() - started;
-    const responseHeaders = flattenHeaders(response.headers);
-    this.#log(request, response.statusCode, elapsedMs, responseHeaders);
-    return { status: response.statusCode, headers: responseHeaders, body, elapsedMs, redact: this.#redact };
+    if (result.outcome !== 'answered') {
+      this.#log(request, 'network error', elapsedMs, headers);
+      throw this.#failure(result);
+    }
+    const responseHeaders = flattenHeaders(result.headers);
+    this.#log(request, result.status, elapsedMs, responseHeaders);
+    return { status: result.status, headers: responseHeaders, body: result.body, elapsedMs, redact: this.#redact };
   }
 
   close(): Promise<void> {
     return this.#pool.close();
+  }
+
+  #failure(result: Exclude<Exchange, { outcome: 'answered' }>): Error {
+    if (result.outcome === 'aborted') return new RequestAbortedError(result.sent);
+    const timedOut = `timed out after ${this.#timeouts.responseMs / 1000} s`;
+    if (result.outcome === 'timed out') return new NetworkError(timedOut, { mayHaveBeenCharged: result.sent });
+    return new NetworkError(this.#redact(describeNetworkError(result.error, timedOut)), { mayHaveBeenCharged: result.sent, cause: result.error });
   }
 
   #log(request: ServiceRequest, status: number | 'network error', elapsedMs: number, headers: Record<string, string>) {
@@ -121,16 +132,16 @@ function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<str
   return flat;
 }
 
-/** undici's error codes, in words a user can act on. */
-function describeNetworkError(error: unknown): string {
+/** undici's error codes, in words a user can act on; its own header and body timers are the deadline's. */
+function describeNetworkError(error: unknown, timedOut: string): string {
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   const messages: Record<string, string> = {
     ECONNREFUSED: 'connection refused (is the base URL right, is the service up?)',
     ECONNRESET: 'connection reset by the server',
     UND_ERR_SOCKET: 'connection dropped by the server',
     UND_ERR_CONNECT_TIMEOUT: 'timed out while connecting',
-    UND_ERR_HEADERS_TIMEOUT: 'timed out waiting for the response',
-    UND_ERR_BODY_TIMEOUT: 'timed out while reading the response',
+    UND_ERR_HEADERS_TIMEOUT: timedOut,
+    UND_ERR_BODY_TIMEOUT: timedOut,
     ENOTFOUND: 'host not found',
     EAI_AGAIN: 'host lookup failed (DNS)',
   };

@@ -12,6 +12,7 @@ export { ServerError } from './server-error.js';
 export { BadResponseError } from './bad-response-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { NetworkError } from './network-error.js';
+export { RequestAbortedError } from './request-aborted-error.js';
 export { BudgetReachedError } from './budget-reached-error.js';
 export { OutputError } from './output-error.js';
 export { QuotaWaitError } from './quota-wait-error.js';

@@ -1,0 +1,127 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceClient, type ServiceRequest } from '../../src/client/service-client.js';
+import { NetworkError, RequestAbortedError } from '../../src/errors/index.js';
+import { runMain } from '../helpers/run-main.js';
+import { drip, startSlowServer, type SlowServer } from './slow-server.js';
+
+let server: SlowServer | undefined;
+let client: ServiceClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = server = undefined;
+});
+
+function clientFor(url: string, responseMs: number, connections = 1): ServiceClient {
+  client = new ServiceClient(
+    { baseUrl: new URL(url), key: 'key', secret: 'secret' },
+    { userAgent: 'test', connections, timeouts: { connectMs: 2_000, responseMs } },
+  );
+  return client;
+}
+
+const POST: ServiceRequest = { method: 'POST', path: 'v2/property/value', items: [{ slug: 'a' }] };
+
+/** What send() rejected with, and how long it took. */
+async function failure(send: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const started = Date.now();
+  try {
+    await send;
+  } catch (error) {
+    return { error, ms: Date.now() - started };
+  }
+  throw new Error('send() resolved');
+}
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe('the timeout', () => {
+  it('is a deadline for the whole response: a body dripped faster than the timeout still fails within it', async () => {
+    server = await startSlowServer(drip(100));
+    const { error, ms } = await failure(clientFor(server.url, 800).send(POST));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe('could not reach the service: timed out after 0.8 s');
+    expect((error as NetworkError).mayHaveBeenCharged).toBe(true);
+    expect(ms).toBeGreaterThanOrEqual(750);
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  it('covers a server that never answers', async () => {
+    server = await startSlowServer(() => undefined);
+    const { error, ms } = await failure(clientFor(server.url, 500).send(POST));
+    expect((error as NetworkError).message).toMatch(/timed out after 0.5 s/);
+    expect((error as NetworkError).mayHaveBeenCharged).toBe(true);
+    expect(ms).toBeLessThan(1_500);
+  });
+
+  it('runs from the call: a request waiting for the only socket times out while it waits, and is never sent', async () => {
+    server = await startSlowServer(drip(100));
+    const pool = clientFor(server.url, 600);
+    const first = failure(pool.send(POST));
+    const second = failure(pool.send({ ...POST, items: [{ slug: 'b' }] }));
+    const [a, b] = await Promise.all([first, second]);
+    expect((a.error as NetworkError).mayHaveBeenCharged).toBe(true);
+    expect((b.error as NetworkError).message).toMatch(/timed out after 0.6 s/);
+    expect((b.error as NetworkError).mayHaveBeenCharged).toBe(false);
+    expect(b.ms).toBeLessThan(1_500);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.received).toEqual([JSON.stringify([{ slug: 'a' }])]);
+  });
+
+  it('gives --timeout to the CLI as a deadline', async () => {
+    server = await startSlowServer(drip(100));
+    const env = { PROPDATA_BASE_URL: server.url, PROPDATA_API_KEY: 'k', PROPDATA_API_SECRET: 's3cret' };
+    const started = Date.now();
+    const result = await runMain(['property', 'value', '--slug', 'a', '--timeout', '1', '--max-retries', '0'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/timed out after 1 s/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('mayHaveBeenCharged', () => {
+  it('is false when no connection was made', async () => {
+    const { error } = await failure(clientFor(`http://127.0.0.1:${await closedPort()}`, 1_000).send(POST));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toMatch(/connection refused/);
+    expect((error as NetworkError).mayHaveBeenCharged).toBe(false);
+  });
+
+  it('is true when the connection dropped after the request went out', async () => {
+    server = await startSlowServer((response) => response.socket?.destroy());
+    const { error } = await failure(clientFor(server.url, 1_000).send(POST));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).mayHaveBeenCharged).toBe(true);
+    expect(server.received).toHaveLength(1);
+  });
+});
+
+describe('a request cancelled by its signal', () => {
+  it('rejects at once with RequestAbortedError, which is not a NetworkError (never retried)', async () => {
+    server = await startSlowServer(drip(100));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const { error, ms } = await failure(clientFor(server.url, 5_000).send({ ...POST, signal: controller.signal }));
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect(error).not.toBeInstanceOf(NetworkError);
+    expect((error as RequestAbortedError).code).toBe('E_ABORTED');
+    expect((error as RequestAbortedError).mayHaveBeenCharged).toBe(true);
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('is not sent at all when the signal is already aborted', async () => {
+    server = await startSlowServer(drip(100));
+    const { error } = await failure(clientFor(server.url, 5_000).send({ ...POST, signal: AbortSignal.abort() }));
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect((error as RequestAbortedError).mayHaveBeenCharged).toBe(false);
+    expect(server.received).toHaveLength(0);
+  });
+});
