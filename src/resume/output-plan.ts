@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import { UsageError } from '../errors/index.js';
 import { outputFormatFor, type OutputFormat } from '../output/open-output.js';
-import { scanOutputTail } from './output-tail.js';
-import { identifyInput, readRunState, resumeMismatch, settingsDigest, statePathFor, type RunState } from './run-state.js';
+import { scanOutput, type OutputScan } from './output-scan.js';
+import { identifyInput, readRunState, resumeMismatch, settingsDigest, STATE_VERSION, statePathFor, type RunState } from './run-state.js';
 
 /** Where a run reads and writes, and whether it continues an earlier output. */
 export interface OutputRequest {
@@ -16,24 +16,40 @@ export interface OutputRequest {
 export interface OutputPlan {
   /** Append to the existing output instead of starting it. */
   append: boolean;
-  /** The first row to send: rows before it are in the output already. */
+  /** Rows from this one on are sent and appended: rows before it are in the output already. */
   startRow: number;
+  /** Rows before startRow whose record is `error`, ascending: sent again and rewritten in place. */
+  retryRows: readonly number[];
   /** The run state to keep beside the output (file outputs that can be resumed). */
   state?: RunState;
   alreadyComplete: boolean;
 }
 
+/** Everything that shapes the records (endpoint, parameters, columns...): resuming needs it unchanged. */
+export interface RecordShape {
+  /** The input's columns: a CSV output's `_row` column comes right after them. */
+  columns: readonly string[];
+  [setting: string]: unknown;
+}
+
+const START_OVER = 'restore the file or run without --resume to start over';
+
+/** Refuses an output that holds fewer records than a run left in it: rows would be missing, or sent again. */
+function checkRecordCount(output: string, scan: OutputScan, previous: RunState): void {
+  if (scan.records < previous.records) {
+    throw new UsageError(`${output} holds ${scan.records} records but the earlier run wrote ${previous.records}: records were removed; ${START_OVER}`);
+  }
+}
+
 /**
  * Where the output starts. A CSV or JSONL file output from a file input is resumable: its run
- * state is kept beside it. With --resume and an existing output, the run continues after the
- * last complete record (a torn one is cut off) if the input and the options are the same.
+ * state is kept beside it. With --resume and an existing output, the run checks the whole file
+ * (every record where it should be, nothing missing), cuts off a torn last record, and continues
+ * after the last record, sending the rows whose record is `error` again, if the input and the
+ * options are the same.
  */
-export async function planOutput(
-  options: OutputRequest,
-  /** Everything that shapes the records (endpoint, parameters, columns...): resuming needs it unchanged. */
-  recordShape: Record<string, unknown>,
-): Promise<OutputPlan> {
-  const fresh: OutputPlan = { append: false, startRow: 1, alreadyComplete: false };
+export async function planOutput(options: OutputRequest, recordShape: RecordShape): Promise<OutputPlan> {
+  const fresh: OutputPlan = { append: false, startRow: 1, retryRows: [], alreadyComplete: false };
   const format = outputFormatFor(options.output, options.format);
   const resumable = options.output !== undefined && options.output !== '-' && options.input !== '-' && format !== 'json';
   if (options.resume && !resumable) {
@@ -43,20 +59,28 @@ export async function planOutput(
 
   const settings = settingsDigest({ ...recordShape, format });
   const input = await identifyInput(options.input);
-  const state: RunState = { version: 1, settings, input, complete: false };
+  const state: RunState = { version: STATE_VERSION, settings, input, records: 0, complete: false };
   const output = options.output!;
-  if (!options.resume || !existsSync(output)) return { ...fresh, state };
+  if (!options.resume) return { ...fresh, state };
 
   const previous = await readRunState(output);
+  if (!existsSync(output)) {
+    if (previous && previous.records > 0) {
+      throw new UsageError(`${output} is missing but the earlier run wrote ${previous.records} records to it; ${START_OVER}`);
+    }
+    return { ...fresh, state };
+  }
   if (!previous) {
     throw new UsageError(`cannot resume: ${output} has no run state (${statePathFor(output)}); remove it, or run without --resume to overwrite it`);
   }
   const mismatch = resumeMismatch(previous, settings, input);
   if (mismatch) throw new UsageError(`cannot resume ${output}: ${mismatch}; run without --resume to start over`);
-  if (previous.complete) return { ...fresh, state, alreadyComplete: true };
 
-  const tail = await scanOutputTail(output, format as 'csv' | 'jsonl');
-  await truncate(output, tail.completeBytes);
-  if (!tail.hasHeader) return { ...fresh, state };
-  return { append: true, startRow: tail.records + 1, state, alreadyComplete: false };
+  const scan = await scanOutput(output, format, recordShape.columns);
+  checkRecordCount(output, scan, previous);
+  if (previous.complete && scan.errorRows.length === 0) return { ...fresh, state, alreadyComplete: true };
+
+  await truncate(output, scan.completeBytes);
+  if (!scan.hasHeader) return { ...fresh, state };
+  return { append: true, startRow: scan.records + 1, retryRows: scan.errorRows, state: { ...state, records: scan.records }, alreadyComplete: false };
 }

@@ -1,0 +1,73 @@
+import { appendFileSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { OutputRecord } from '../../src/output/record.js';
+import type { AppendableFormat } from '../../src/output/record-text.js';
+import { planOutput, type OutputRequest } from '../../src/resume/output-plan.js';
+import { recordProgress, statePathFor } from '../../src/resume/run-state.js';
+import { answered, failed, INPUT_COLUMNS, rows, tempDir, writeRecords } from './records.js';
+
+const SHAPE = { columns: INPUT_COLUMNS, path: 'v2/property/value', sections: ['property/value'] };
+
+/** An input, and an output written by a run of `records` whose state says it left `stated` records (complete or not). */
+async function earlierRun(format: AppendableFormat, records: OutputRecord[], stated: number, complete: boolean) {
+  const dir = tempDir();
+  const input = join(dir, 'in.csv');
+  writeFileSync(input, `address,zipcode\n${rows(1, 5).map((row) => `${row} Main St,90274`).join('\n')}\n`);
+  const output = join(dir, `out.${format}`);
+  const request: OutputRequest = { input, output, resume: true };
+  const { state } = await planOutput({ ...request, resume: false }, SHAPE);
+  await writeRecords(output, format, records);
+  await recordProgress(output, state!, stated, complete);
+  return { request, output, written: readFileSync(output) };
+}
+
+describe('planOutput with --resume', () => {
+  it('says nothing is left on a complete output without error rows', async () => {
+    const { request } = await earlierRun('csv', rows(1, 5).map(answered), 5, true);
+    expect(await planOutput(request, SHAPE)).toMatchObject({ alreadyComplete: true, retryRows: [] });
+  });
+
+  it('finds the error rows of a complete output: they are sent again, nothing is appended before them', async () => {
+    const records = rows(1, 5).map((row) => (row === 2 || row === 4 ? failed(row) : answered(row)));
+    const { request, output, written } = await earlierRun('jsonl', records, 5, true);
+    const plan = await planOutput(request, SHAPE);
+    expect(plan).toMatchObject({ alreadyComplete: false, append: true, startRow: 6, retryRows: [2, 4], state: { records: 5, complete: false } });
+    expect(readFileSync(output).equals(written)).toBe(true);
+  });
+
+  it('cuts a torn last record off and continues after the last whole one, retrying error rows before it', async () => {
+    const { request, output, written } = await earlierRun('csv', [answered(1), failed(2), answered(3)], 0, false);
+    appendFileSync(output, '4 Main St,90274,4,o');
+    expect(await planOutput(request, SHAPE)).toMatchObject({ append: true, startRow: 4, retryRows: [2], state: { records: 3 } });
+    expect(readFileSync(output).equals(written)).toBe(true);
+  });
+
+  it('refuses an output emptied to 0 bytes whose run was complete', async () => {
+    const { request, output } = await earlierRun('csv', rows(1, 5).map(answered), 5, true);
+    truncateSync(output, 0);
+    await expect(planOutput(request, SHAPE)).rejects.toThrow(
+      `${output} holds 0 records but the earlier run wrote 5: records were removed; restore the file or run without --resume to start over`,
+    );
+  });
+
+  it('refuses an output with fewer records than its run left, and a missing one', async () => {
+    const { request, output } = await earlierRun('jsonl', rows(1, 3).map(answered), 4, false);
+    await expect(planOutput(request, SHAPE)).rejects.toThrow(/holds 3 records but the earlier run wrote 4/);
+    rmSync(output);
+    await expect(planOutput(request, SHAPE)).rejects.toThrow(`${output} is missing but the earlier run wrote 4 records to it`);
+  });
+
+  it('refuses a line deleted by hand, and leaves the file as it was', async () => {
+    // Records 1, 3, 4 are what is left when record 2's lines are deleted.
+    const { request, output, written } = await earlierRun('csv', [1, 3, 4].map(answered), 0, false);
+    await expect(planOutput(request, SHAPE)).rejects.toThrow(/out\.csv record 2 has _row 3: a line was removed or added by hand/);
+    expect(readFileSync(output).equals(written)).toBe(true);
+  });
+
+  it('refuses a malformed run state with a message instead of a crash', async () => {
+    const { request, output } = await earlierRun('csv', [answered(1)], 1, false);
+    writeFileSync(statePathFor(output), '{"version":1}');
+    await expect(planOutput(request, SHAPE)).rejects.toThrow(/propdata-run\.json was written by another version of propdata/);
+  });
+});
