@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { main } from '../dist/cli/main.js';
+import { EXIT } from '../dist/errors/index.js';
+import { cannotWrite } from '../dist/output/sink.js';
 
 // A batch keeps about 30 MB alive but makes garbage as fast as the service answers, and V8 lets
 // the old generation grow to several times the live set before collecting it: peak memory
@@ -9,6 +11,14 @@ import { main } from '../dist/cli/main.js';
 // that for little less memory (BENCHMARKS.md, memory). V8 reads this flag at each collection,
 // so setting it now takes effect.
 setFlagsFromString('--heap-growing-percent=100');
+
+// A reader that goes away (`propdata endpoints | head -2`, a closed terminal) fails the next
+// write with EPIPE or EIO, and an 'error' event nobody listens to is a stack trace and exit 1.
+// A batch's output reports its own failure (exit 1: the output is partial); a listing or a help
+// text cut short is what its reader asked for, so that ends quietly with the command's own code.
+let stdoutFailure;
+process.stdout.on('error', (error) => (stdoutFailure ??= error));
+process.stderr.on('error', () => undefined);
 
 // The first Ctrl-C asks the running command to stop cleanly; a second one exits at once.
 const controller = new AbortController();
@@ -24,4 +34,11 @@ process.exitCode = await main(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   signal: controller.signal,
+});
+// An output that failed otherwise (a full disk behind a redirect) is no success. Checked at exit:
+// a write's failure is reported a tick after the write, which can be after main() returned.
+process.once('exit', () => {
+  if (process.exitCode !== EXIT.ok || !stdoutFailure || stdoutFailure.code === 'EPIPE') return;
+  process.stderr.write(`propdata: ${cannotWrite(stdoutFailure, 'to stdout').message}\n`);
+  process.exitCode = EXIT.fatal;
 });
