@@ -6,6 +6,7 @@ import type { QueryTarget } from '../catalog/query-target.js';
 import { fixedParams, type QueryOptions } from './run-query.js';
 import { EXIT, InputError, PropdataError } from '../errors/index.js';
 import { countRows, openInput } from '../input/open-input.js';
+import { checkColumnOptions } from '../input/column-options.js';
 import { createPreparer } from '../input/prepare.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import { openOutput } from '../output/open-output.js';
@@ -67,6 +68,8 @@ interface Prepared {
   rows: AsyncIterable<InputRow>;
   prepare: (row: InputRow) => PreparedItem;
   inputColumns: string[];
+  /** A regular file: it may be read again (a row count, the resume identity); a pipe is read once. */
+  seekable: boolean;
   metaColumn: string | undefined;
   format: 'csv' | 'jsonl';
 }
@@ -74,6 +77,7 @@ interface Prepared {
 async function prepareInput(target: QueryTarget, options: BatchOptions, params: Record<string, string>, io: Io): Promise<Prepared> {
   const input = await openInput({ path: options.input, format: options.inputFormat, stdin: io.stdin });
   const inputColumns = await input.columns;
+  checkColumnOptions(inputColumns, options.map ?? {}, options.metaColumn);
   const metaColumn = options.metaColumn ?? inputColumns.find((column: string) => column.toLowerCase() === 'meta');
   const prepare = createPreparer({
     level: target.level,
@@ -82,7 +86,7 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
     map: options.map ?? {},
     ...(metaColumn ? { metaColumn } : {}),
   });
-  return { rows: input.rows, prepare, inputColumns, metaColumn, format: input.format };
+  return { rows: input.rows, prepare, inputColumns, metaColumn, format: input.format, seekable: input.seekable };
 }
 
 /** `--dry-run` and `propdata estimate`: read and validate everything, send nothing. */
@@ -109,7 +113,8 @@ export async function runBatchCommand(
 ): Promise<number> {
   if (options.dryRun) return runEstimate(target, options, io);
   const params = fixedParams(target, options);
-  const { rows, prepare, inputColumns, metaColumn, format: inputFormat } = await prepareInput(target, options, params, io);
+  const { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable } = await prepareInput(target, options, params, io);
+  if (!seekable && !options.quiet) messages.info('propdata: the input is a pipe: read once, so no row total, and the run cannot be resumed');
   const keys = sectionKeys(target);
   const plan = await planOutput(options, {
     path: target.path,
@@ -138,7 +143,7 @@ export async function runBatchCommand(
     const stats = new RunStats();
     // The total only feeds the progress display, which --quiet turns off: no second read then.
     const counting =
-      options.input !== '-' && !options.quiet
+      seekable && !options.quiet
         ? countRows(options.input, inputFormat).then((total) => (stats.totalRows = total), () => undefined)
         : undefined;
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs });
