@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { main } from '../dist/cli/main.js';
+import { SignalStop, STOP_SIGNALS } from '../dist/cli/stop-signal.js';
 import { EXIT } from '../dist/errors/index.js';
 import { cannotWrite } from '../dist/output/sink.js';
 
@@ -20,13 +21,16 @@ let stdoutFailure;
 process.stdout.on('error', (error) => (stdoutFailure ??= error));
 process.stderr.on('error', () => undefined);
 
-// The first Ctrl-C asks the running command to stop cleanly; a second one exits at once.
+// The first stop signal asks the running command to stop cleanly; a second Ctrl-C or SIGTERM
+// exits at once. A second SIGHUP does not: a hangup is often delivered twice (by the terminal
+// and again by the shell to its jobs), and would cut the clean stop short.
 const controller = new AbortController();
-process.once('SIGINT', () => {
-  controller.abort();
-  process.once('SIGINT', () => process.exit(130));
-});
-process.once('SIGTERM', () => controller.abort());
+for (const name of STOP_SIGNALS) {
+  process.on(name, () => {
+    if (!controller.signal.aborted) controller.abort(new SignalStop(name));
+    else if (name !== 'SIGHUP') process.exit(EXIT.interrupted);
+  });
+}
 
 process.exitCode = await main(process.argv.slice(2), {
   stdin: process.stdin,

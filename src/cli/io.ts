@@ -18,7 +18,7 @@ export interface Io {
   stdout: Writable & Terminal;
   stderr: Writable & Terminal;
   env: Record<string, string | undefined>;
-  /** Aborted on the first Ctrl-C (SIGINT); the bin wires it to the process. */
+  /** Aborted by the first SIGINT, SIGTERM or SIGHUP, with a SignalStop naming it as the reason. */
   signal?: AbortSignal;
 }
 
