@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import { readFile, realpath, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { OutputError } from '../errors/index.js';
+import { cannotWrite } from './sink.js';
+
+/** Who holds a lock (`started`: when the process started), kept in the lock directory so that a refusal can name it. */
+interface Owner {
+  pid: number;
+  host: string;
+  started: string;
+}
+
+export interface OutputLock {
+  release(): Promise<void>;
+  /** Set when a lock left by a process that is gone was taken over: that process, for a note. */
+  tookOverFrom?: string;
+}
+
+const OWNER_FILE = 'owner.json';
+
+/**
+ * A stall or a suspend shorter than this does not cost the lock (proper-lockfile gives up a lock
+ * it could not refresh for this long). A holder that died on this machine is seen by its pid at
+ * once, so the long threshold only delays taking over from another machine's dead run.
+ */
+const STALE_MS = 60_000;
+
+/**
+ * proper-lockfile removes its lock directory with rmdir, which fails while the owner file is in
+ * it: on release, when taking over a stale lock, and at exit. Removing the whole directory keeps
+ * all three working.
+ */
+const LOCK_FS = {
+  ...fs,
+  rmdir: (path: string, done: (error: NodeJS.ErrnoException | null) => void) => fs.rm(path, { recursive: true, force: true }, done),
+  rmdirSync: (path: string) => fs.rmSync(path, { recursive: true, force: true }),
+};
+
+function describeOwner(owner: Owner): string {
+  const started = new Date(owner.started);
+  const today = started.toDateString() === new Date().toDateString();
+  const time = started.toTimeString().slice(0, 8);
+  const when = today ? time : `${started.toISOString().slice(0, 10)} ${time}`;
+  return `propdata pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}, started ${when}`;
+}
+
+async function readOwner(lockDir: string): Promise<Owner | undefined> {
+  try {
+    return JSON.parse(await readFile(join(lockDir, OWNER_FILE), 'utf8')) as Owner;
+  } catch {
+    // Not there yet (its holder is between mkdir and writing it), or no lock at all.
+    return undefined;
+  }
+}
+
+/** Whether a process on this machine with this pid is gone. EPERM: it runs, as another user. */
+function isGone(owner: Owner): boolean {
+  if (owner.host !== hostname()) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Makes this process the only writer of the output file at `path`, which need not exist yet: two
+ * runs appending to one file would interleave their records. The lock is `<path>.lock`, a
+ * directory holding the owner's pid and start time. A lock whose owner is gone (killed, crashed,
+ * a power cut) is taken over and said so; a live owner is named in the refusal (exit 1).
+ *
+ * `onLost` is called if the lock is lost while held (its directory removed, or not refreshed for
+ * a minute, so another run may have taken it over): the run should stop writing.
+ */
+export async function lockOutput(path: string, onLost: (error: OutputError) => void = () => undefined): Promise<OutputLock> {
+  let target: string;
+  try {
+    // The directory's real path, so that two spellings of one file (a symlinked directory, ./)
+    // meet at one lock; the file itself may not exist yet.
+    target = join(await realpath(dirname(path)), basename(path));
+  } catch (error) {
+    throw cannotWrite(error, path);
+  }
+  const lockDir = `${target}.lock`;
+  const previous = await readOwner(lockDir);
+  // A dead owner on this machine: its lock is made stale, so that proper-lockfile takes it over
+  // in its own way rather than after a minute.
+  if (previous && isGone(previous)) await utimes(lockDir, 0, 0).catch(() => undefined);
+
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(target, {
+      realpath: false,
+      stale: STALE_MS,
+      fs: LOCK_FS,
+      onCompromised: (error) => onLost(new OutputError(`lost the lock on ${path} (${error.message}); another run may be writing it`, error)),
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw cannotWrite(error, path);
+    const owner = await readOwner(lockDir);
+    throw new OutputError(`${path} is being written by ${owner ? describeOwner(owner) : 'another propdata process'}; wait for it or stop it`, error);
+  }
+  const owner: Owner = { pid: process.pid, host: hostname(), started: new Date(Date.now() - process.uptime() * 1000).toISOString() };
+  try {
+    await writeFile(join(lockDir, OWNER_FILE), JSON.stringify(owner));
+  } catch (error) {
+    await release();
+    throw cannotWrite(error, path);
+  }
+  return {
+    // A lock that could not be removed (or was lost) is no reason to fail a finished run: the
+    // next run finds its owner gone and takes it over.
+    release: () => release().catch(() => undefined),
+    ...(previous ? { tookOverFrom: describeOwner(previous) } : {}),
+  };
+}

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OutputError } from '../../src/errors/index.js';
+import { lockOutput, type OutputLock } from '../../src/output/output-lock.js';
+
+const held: OutputLock[] = [];
+afterEach(async () => {
+  await Promise.all(held.splice(0).map((lock) => lock.release()));
+});
+
+async function lock(path: string): Promise<OutputLock> {
+  const taken = await lockOutput(path);
+  held.push(taken);
+  return taken;
+}
+
+const workdir = () => mkdtempSync(join(tmpdir(), 'propdata-lock-'));
+
+/** The pid of a process that has exited: what a lock left by a kill -9 holds. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(child.stdout.toString());
+}
+
+describe('one writer per output file', () => {
+  it('refuses a second lock on the same file, naming the process that holds it', async () => {
+    const output = join(workdir(), 'out.csv');
+    const first = await lock(output);
+    expect(first.tookOverFrom).toBeUndefined();
+    const refusal = lockOutput(output);
+    await expect(refusal).rejects.toBeInstanceOf(OutputError);
+    await expect(refusal).rejects.toMatchObject({ exitCode: 1 });
+    await expect(refusal).rejects.toThrow(new RegExp(`^${output.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is being written by propdata pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d; wait for it or stop it$`));
+  });
+
+  it('works for a file that does not exist yet, and meets a lock taken through another spelling of its directory', async () => {
+    const dir = workdir();
+    symlinkSync(dir, `${dir}-link`);
+    await lock(join(dir, 'new.csv'));
+    expect(existsSync(join(dir, 'new.csv'))).toBe(false);
+    await expect(lockOutput(join(`${dir}-link`, 'new.csv'))).rejects.toThrow(/is being written by propdata pid/);
+  });
+
+  it('takes over a lock left by a process that is gone, and says whose it was', async () => {
+    const output = join(workdir(), 'out.csv');
+    const pid = deadPid();
+    mkdirSync(`${output}.lock`);
+    writeFileSync(join(`${output}.lock`, 'owner.json'), JSON.stringify({ pid, host: hostname(), started: new Date().toISOString() }));
+    const taken = await lock(output);
+    expect(taken.tookOverFrom).toMatch(new RegExp(`^propdata pid ${pid}, started \\d\\d:\\d\\d:\\d\\d$`));
+    expect(JSON.parse(readFileSync(join(`${output}.lock`, 'owner.json'), 'utf8'))).toMatchObject({ pid: process.pid });
+  });
+
+  it('release removes the lock, and the file can be locked again', async () => {
+    const output = join(workdir(), 'out.csv');
+    const first = await lockOutput(output);
+    await first.release();
+    expect(existsSync(`${output}.lock`)).toBe(false);
+    const again = await lock(output);
+    expect(again.tookOverFrom).toBeUndefined();
+  });
+
+  it('says why when the directory does not exist', async () => {
+    await expect(lockOutput(join(workdir(), 'missing', 'out.csv'))).rejects.toThrow(/^cannot write .*out\.csv: its directory does not exist$/);
+  });
+});
