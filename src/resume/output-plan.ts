@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import { UsageError } from '../errors/index.js';
 import { outputFormatFor, type OutputFormat } from '../output/open-output.js';
+import { discardRetries, mergeRetries } from './merge-retries.js';
 import { scanOutput, type OutputScan } from './output-scan.js';
 import { identifyInput, readRunState, resumeMismatch, settingsDigest, STATE_VERSION, statePathFor, type RunState } from './run-state.js';
 
@@ -46,7 +47,7 @@ function checkRecordCount(output: string, scan: OutputScan, previous: RunState):
  * state is kept beside it. With --resume and an existing output, the run checks the whole file
  * (every record where it should be, nothing missing), cuts off a torn last record, and continues
  * after the last record, sending the rows whose record is `error` again, if the input and the
- * options are the same.
+ * options are the same. Retried records a killed run left in the journal are merged first.
  */
 export async function planOutput(options: OutputRequest, recordShape: RecordShape): Promise<OutputPlan> {
   const fresh: OutputPlan = { append: false, startRow: 1, retryRows: [], alreadyComplete: false };
@@ -61,13 +62,17 @@ export async function planOutput(options: OutputRequest, recordShape: RecordShap
   const input = await identifyInput(options.input);
   const state: RunState = { version: STATE_VERSION, settings, input, records: 0, complete: false };
   const output = options.output!;
-  if (!options.resume) return { ...fresh, state };
+  if (!options.resume) {
+    await discardRetries(output);
+    return { ...fresh, state };
+  }
 
   const previous = await readRunState(output);
   if (!existsSync(output)) {
     if (previous && previous.records > 0) {
       throw new UsageError(`${output} is missing but the earlier run wrote ${previous.records} records to it; ${START_OVER}`);
     }
+    await discardRetries(output);
     return { ...fresh, state };
   }
   if (!previous) {
@@ -76,6 +81,7 @@ export async function planOutput(options: OutputRequest, recordShape: RecordShap
   const mismatch = resumeMismatch(previous, settings, input);
   if (mismatch) throw new UsageError(`cannot resume ${output}: ${mismatch}; run without --resume to start over`);
 
+  await mergeRetries(output, format, recordShape.columns);
   const scan = await scanOutput(output, format, recordShape.columns);
   checkRecordCount(output, scan, previous);
   if (previous.complete && scan.errorRows.length === 0) return { ...fresh, state, alreadyComplete: true };

@@ -1,11 +1,15 @@
-import { appendFileSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { OutputRecord } from '../../src/output/record.js';
 import type { AppendableFormat } from '../../src/output/record-text.js';
+import { openResumeWriter } from '../../src/output/resume-writer.js';
 import { planOutput, type OutputRequest } from '../../src/resume/output-plan.js';
+import { journalLine, journalPathFor } from '../../src/resume/retry-journal.js';
 import { recordProgress, statePathFor } from '../../src/resume/run-state.js';
-import { answered, failed, INPUT_COLUMNS, rows, tempDir, writeRecords } from './records.js';
+import { answered, failed, INPUT_COLUMNS, LAYOUT, rows, tempDir, writeRecords } from './records.js';
 
 const SHAPE = { columns: INPUT_COLUMNS, path: 'v2/property/value', sections: ['property/value'] };
 
@@ -69,5 +73,37 @@ describe('planOutput with --resume', () => {
     const { request, output } = await earlierRun('csv', [answered(1)], 1, false);
     writeFileSync(statePathFor(output), '{"version":1}');
     await expect(planOutput(request, SHAPE)).rejects.toThrow(/propdata-run\.json was written by another version of propdata/);
+  });
+
+  it('merges the retried records a killed run left in the journal, then retries only the rows still failed', async () => {
+    const records = rows(1, 5).map((row) => (row === 2 || row === 4 ? failed(row) : answered(row)));
+    const { request, output } = await earlierRun('csv', records, 5, true);
+    const plan = await planOutput(request, SHAPE);
+    const writer = await openResumeWriter({ path: output, stdout: new PassThrough(), ...LAYOUT, append: plan.append, startRow: plan.startRow, retryRows: plan.retryRows });
+    await writer.write(answered(2));
+    await sleep(50);
+    // kill -9: the writer is never closed, and the journal's last entry is cut short.
+    appendFileSync(journalPathFor(output), journalLine(4, 'whatever\n').slice(0, 12));
+
+    expect(await planOutput(request, SHAPE)).toMatchObject({ alreadyComplete: false, startRow: 6, retryRows: [4] });
+    expect(existsSync(journalPathFor(output))).toBe(false);
+    const expected = join(tempDir(), 'expected.csv');
+    await writeRecords(expected, 'csv', rows(1, 5).map((row) => (row === 4 ? failed(row) : answered(row))));
+    expect(readFileSync(output).equals(readFileSync(expected))).toBe(true);
+  });
+
+  it('refuses a journal with a row the output does not hold, and keeps both files', async () => {
+    const { request, output, written } = await earlierRun('jsonl', [answered(1), failed(2)], 2, false);
+    writeFileSync(journalPathFor(output), journalLine(3, '{}\n'));
+    await expect(planOutput(request, SHAPE)).rejects.toThrow(/out\.jsonl\.propdata-retry holds a record for row 3 but .*out\.jsonl has 2 records/);
+    expect(readFileSync(output).equals(written)).toBe(true);
+    expect(existsSync(journalPathFor(output))).toBe(true);
+  });
+
+  it('without --resume, deletes a journal left beside the output: it belongs to the old file', async () => {
+    const { request, output } = await earlierRun('csv', [answered(1), failed(2)], 2, false);
+    writeFileSync(journalPathFor(output), journalLine(2, 'x\n'));
+    await planOutput({ ...request, resume: false }, SHAPE);
+    expect(existsSync(journalPathFor(output))).toBe(false);
   });
 });
