@@ -56,7 +56,7 @@ export const CONNECTION_OPTIONS: OptionDef[] = [
   { flags: '--secret <secret>', description: 'API secret (else PROPDATA_API_SECRET, else the stored config)' },
   { flags: '--base-url <url>', description: 'service base address (else PROPDATA_BASE_URL, else the stored config)' },
   { flags: '--sandbox', description: 'run against the built-in sandbox (synthetic data, no account needed)' },
-  { flags: '--timeout <seconds>', description: 'give up on a response after this long', parse: positiveNumber, defaultValue: 60 },
+  { flags: '--timeout <seconds>', description: 'deadline for a whole response, body included; a POST that times out after being sent may have been charged (counted in the summary)', parse: positiveNumber, defaultValue: 60 },
   { flags: '--max-retries <n>', description: 'retries for 5xx, timeouts and dropped connections', parse: integerIn(0, 20), defaultValue: 5 },
   {
     flags: '--max-wait <duration>',
