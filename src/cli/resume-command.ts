@@ -1,0 +1,35 @@
+/** Flags whose value is a credential: never printed, so the command shown has to go without them. */
+const CREDENTIAL_FLAGS = ['--key', '--secret'];
+
+const CREDENTIALS_NOTE = 'credentials: give them again, or set PROPDATA_API_KEY/PROPDATA_API_SECRET or `propdata config set`';
+
+/** An argument as a POSIX shell reads it back: bare when nothing in it is special, else in single quotes. */
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command line that continues an interrupted run: `argv` with --resume (once), quoted for
+ * copy and paste. Credentials are left out, not masked: a masked value would make the printed
+ * command fail, and a real one does not belong on a screen or in a log; `note` then says how to
+ * give them. Arguments after `--` are operands, kept as they are.
+ */
+export function resumeCommand(argv: readonly string[]): { command: string; note?: string } {
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  const operands = end === -1 ? [] : argv.slice(end);
+  const kept: string[] = [];
+  let dropped = false;
+  for (let i = 0; i < options.length; i++) {
+    const arg = options[i]!;
+    const flag = arg.split('=', 1)[0]!;
+    if (CREDENTIAL_FLAGS.includes(flag)) {
+      dropped = true;
+      if (flag === arg) i += 1; // `--key VALUE`: the value goes too
+    } else if (arg !== '--resume') {
+      kept.push(arg);
+    }
+  }
+  const command = ['propdata', ...kept, '--resume', ...operands].map(quote).join(' ');
+  return dropped ? { command, note: CREDENTIALS_NOTE } : { command };
+}
