@@ -21,7 +21,11 @@ import { startProgress } from './progress.js';
 import { DEFAULT_MAX_WAIT_MS } from './options.js';
 import { runBatch } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
-import { writeRunState } from '../resume/run-state.js';
+import { recordProgress, writeRunState } from '../resume/run-state.js';
+import { openResumeWriter } from '../output/resume-writer.js';
+import { checkRunPaths } from '../output/check-paths.js';
+import { lockOutput } from '../output/output-lock.js';
+import { resumeCommand } from './resume-command.js';
 import { sendBatch } from '../pipeline/send-batch.js';
 import { formatSummary, summarize, type RunSummary } from '../pipeline/summary.js';
 
@@ -56,12 +60,6 @@ const DEDUPE_CAPACITY = 5_000;
 /** The chunk members whose api_code decides a record's status. */
 export function sectionKeys(target: QueryTarget): string[] {
   return target.sections.length > 0 ? target.sections.map((endpoint) => endpoint.name) : [target.path.replace(/^v\d\//, '')];
-}
-
-/** A shell command line that reruns `argv` with --resume, quoted for copy and paste. */
-function resumeCommand(argv: readonly string[]): string {
-  const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
-  return ['propdata', ...argv.filter((arg) => arg !== '--resume'), '--resume'].map(quote).join(' ');
 }
 
 interface Prepared {
@@ -115,8 +113,32 @@ export async function runBatchCommand(
   const params = fixedParams(target, options);
   const { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable } = await prepareInput(target, options, params, io);
   if (!seekable && !options.quiet) messages.info('propdata: the input is a pipe: read once, so no row total, and the run cannot be resumed');
+  checkRunPaths({ input: options.input, ...(options.output ? { output: options.output } : {}), ...(options.report ? { report: options.report } : {}) });
+  // One writer per output: taken before the existing file is checked, cut or merged.
+  // A failing output (a reader closing the pipe, a full disk, a lost lock) stops the run at once, not at the next write.
+  const outputFailure = new AbortController();
+  const lock = isFileOutput(options.output) ? await lockOutput(options.output, (error) => outputFailure.abort(error)) : undefined;
+  try {
+    if (lock?.tookOverFrom) messages.info(`propdata: took over the lock of ${lock.tookOverFrom}, which is no longer running`);
+    const input = { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable };
+    return await runLocked(target, options, { io, messages, argv, outputFailure }, input, params);
+  } finally {
+    await lock?.release();
+  }
+}
+
+const isFileOutput = (path: string | undefined): path is string => path !== undefined && path !== '-';
+
+/** The batch proper, once its output is ours alone. */
+async function runLocked(
+  target: QueryTarget,
+  options: BatchOptions,
+  { io, messages, argv, outputFailure }: { io: Io; messages: Messages; argv: readonly string[]; outputFailure: AbortController },
+  { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable }: Prepared,
+  params: Record<string, string>,
+): Promise<number> {
   const keys = sectionKeys(target);
-  const plan = await planOutput(options, {
+  const plan = await planOutput({ ...options, inputSeekable: seekable }, {
     path: target.path,
     query: target.query,
     sections: keys,
@@ -148,7 +170,7 @@ export async function runBatchCommand(
         : undefined;
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs });
     if (plan.state) await writeRunState(options.output!, plan.state);
-    const writer = await openOutput({
+    const settings = {
       path: options.output,
       format: options.format,
       stdout: io.stdout,
@@ -158,9 +180,21 @@ export async function runBatchCommand(
       withMeta: metaColumn !== undefined,
       append: plan.append,
       excel: Boolean(options.excel),
-    });
+    };
+    const writer = plan.state
+      ? await openResumeWriter({ ...settings, path: options.output!, startRow: plan.startRow, retryRows: plan.retryRows })
+      : await openOutput(settings);
+    if (plan.retryRows.length > 0) messages.info(`propdata: sending ${plan.retryRows.length} rows again whose records are error (the first: row ${plan.retryRows[0]})`);
     const progress = await startProgress(io, stats, limiter, Boolean(options.quiet));
-    const output = new OrderedOutput(writer, stats, { startRow: plan.startRow });
+    const output = new OrderedOutput(writer, stats, { startRow: plan.startRow, retry: plan.retryRows });
+    writer.failed.catch((error: unknown) => outputFailure.abort(error));
+    const stop = new AbortController();
+    const forwardFailure = () => stop.abort(outputFailure.signal.reason);
+    if (outputFailure.signal.aborted) forwardFailure();
+    outputFailure.signal.addEventListener('abort', forwardFailure, { once: true });
+    const forwardSignal = () => stop.abort(io.signal?.reason);
+    if (io.signal?.aborted) forwardSignal();
+    io.signal?.addEventListener('abort', forwardSignal, { once: true });
     // A stop is acknowledged at once: nothing new is sent, and the requests in flight are named.
     const acknowledgeStop = () => {
       progress.stop();
@@ -185,6 +219,7 @@ export async function runBatchCommand(
             stats,
             clock: SYSTEM_CLOCK,
             signal,
+            abandon: outputFailure.signal,
             budget,
             onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
           },
@@ -198,21 +233,26 @@ export async function runBatchCommand(
           maxHoldRows: Math.max(1_000, options.batchSize * options.concurrency * 4),
           dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
           startRow: plan.startRow,
-          ...(io.signal ? { signal: io.signal } : {}),
+          retryRows: plan.retryRows,
+          signal: stop.signal,
         },
       );
     } finally {
       io.signal?.removeEventListener('abort', acknowledgeStop);
+      io.signal?.removeEventListener('abort', forwardSignal);
       // A small input can be through before its count is: the last line shows the total then too.
-      if (!io.signal?.aborted) await counting;
+      if (!stop.signal.aborted) await counting;
       progress.stop();
       await writer.close();
     }
 
-    const { fatal, interrupted } = result;
+    const failure: unknown = outputFailure.signal.aborted ? outputFailure.signal.reason : undefined;
+    const fatal = failure ?? result.fatal;
+    const interrupted = result.interrupted && failure === undefined;
     const failures = stats.byStatus.invalid_input + stats.byStatus.error;
     const finished = fatal === undefined && !interrupted;
-    if (finished && plan.state) await writeRunState(options.output!, { ...plan.state, complete: true });
+    // The file holds the earlier run's records and this run's: up to the last row written.
+    if (plan.state) await recordProgress(options.output!, plan.state, Math.max(plan.startRow, output.nextRow) - 1, finished);
     const outcome: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : failures > 0 ? 'completed with failures' : 'completed';
     const summary = summarize(stats, limiter, outcome, {
       componentsSaved: result.componentsSaved * target.componentsPerItem,
@@ -224,7 +264,9 @@ export async function runBatchCommand(
     if (fatal instanceof InputError) {
       messages.error(`propdata: the output is partial (rows from ${output.nextRow} on are missing); correct the input and run the command again`);
     } else if (!finished && plan.state) {
-      messages.error(`propdata: the output is partial; continue with:\n  ${resumeCommand(argv)}`);
+      const resume = resumeCommand(argv);
+      messages.error(`propdata: the output is partial; continue with:\n  ${resume.command}`);
+      if (resume.note) messages.error(`  ${resume.note}`);
     }
 
     if (fatal !== undefined) {

@@ -39,6 +39,8 @@ export interface SendContext {
   clock: Clock;
   /** Aborted when the run stops: nothing new is sent, waits end at once; requests in flight finish. */
   signal: AbortSignal;
+  /** Aborted when answers can no longer be written (the output failed): requests in flight are cut off too. */
+  abandon?: AbortSignal;
   budget?: Budget;
   onRetry?: (reason: string) => void;
 }
@@ -158,7 +160,13 @@ async function sendPart(part: readonly PendingItem[], reservation: Reservation, 
     stats.requestsInFlight += 1;
     let response: RawResponse;
     try {
-      response = await client.send({ method: 'POST', path: target.path, query: target.query, items: part.map((p) => p.prepared.item) });
+      response = await client.send({
+        method: 'POST',
+        path: target.path,
+        query: target.query,
+        items: part.map((p) => p.prepared.item),
+        ...(context.abandon ? { signal: context.abandon } : {}),
+      });
     } finally {
       stats.requestsInFlight -= 1;
     }

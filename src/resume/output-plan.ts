@@ -9,6 +9,8 @@ import { identifyInput, readRunState, resumeMismatch, settingsDigest, STATE_VERS
 /** Where a run reads and writes, and whether it continues an earlier output. */
 export interface OutputRequest {
   input: string;
+  /** A regular file: a pipe is read once, so it has no identity to check a resume against. */
+  inputSeekable: boolean;
   output?: string;
   format?: OutputFormat;
   resume?: boolean;
@@ -52,9 +54,9 @@ function checkRecordCount(output: string, scan: OutputScan, previous: RunState):
 export async function planOutput(options: OutputRequest, recordShape: RecordShape): Promise<OutputPlan> {
   const fresh: OutputPlan = { append: false, startRow: 1, retryRows: [], alreadyComplete: false };
   const format = outputFormatFor(options.output, options.format);
-  const resumable = options.output !== undefined && options.output !== '-' && options.input !== '-' && format !== 'json';
+  const resumable = options.output !== undefined && options.output !== '-' && options.inputSeekable && format !== 'json';
   if (options.resume && !resumable) {
-    throw new UsageError('--resume needs --input FILE and --output FILE in CSV or JSONL (a JSON array cannot be appended to)');
+    throw new UsageError('--resume needs --input FILE (a regular file, not a pipe) and --output FILE in CSV or JSONL (a JSON array cannot be appended to)');
   }
   if (!resumable) return fresh;
 

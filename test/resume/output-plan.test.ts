@@ -19,7 +19,7 @@ async function earlierRun(format: AppendableFormat, records: OutputRecord[], sta
   const input = join(dir, 'in.csv');
   writeFileSync(input, `address,zipcode\n${rows(1, 5).map((row) => `${row} Main St,90274`).join('\n')}\n`);
   const output = join(dir, `out.${format}`);
-  const request: OutputRequest = { input, output, resume: true };
+  const request: OutputRequest = { input, inputSeekable: true, output, resume: true };
   const { state } = await planOutput({ ...request, resume: false }, SHAPE);
   await writeRecords(output, format, records);
   await recordProgress(output, state!, stated, complete);
