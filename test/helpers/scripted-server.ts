@@ -17,7 +17,8 @@ export interface ScriptedReply {
   destroy?: boolean;
 }
 
-export type Script = (request: RecordedRequest, index: number) => ScriptedReply;
+/** A reply, or a promise of one (a slow answer). */
+export type Script = (request: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
 
 export interface ScriptedServer {
   url: string;
@@ -37,13 +38,15 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
     req.on('end', () => {
       const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(parts).toString(), at: Date.now() };
       requests.push(request);
-      const reply = script(request, requests.length - 1);
-      if (reply.destroy) {
-        res.socket?.destroy();
-        return;
-      }
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.body ?? '');
+      void Promise.resolve(script(request, requests.length - 1)).then((reply) => {
+        if (reply.destroy) {
+          res.socket?.destroy();
+          return;
+        }
+        if (res.destroyed) return;
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+        res.end(reply.body ?? '');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
