@@ -11,6 +11,8 @@ export interface OneOffPolicy {
   maxRetries: number;
   /** The longest 429 wait worth sitting through, in ms; beyond it we say when to retry instead. */
   maxWaitMs: number;
+  /** Ctrl-C or SIGTERM: ends any wait and the request at once. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -25,9 +27,15 @@ export async function queryOne(
   clock: Clock = SYSTEM_CLOCK,
 ): Promise<{ response: RawResponse; chunks: Chunk[] }> {
   const retry = { ...DEFAULT_RETRY_POLICY, maxRetries: policy.maxRetries };
+  const { signal } = policy;
+  // A stop ends a wait with the stop's own reason (exit 130), not a timer's AbortError.
+  const sleep = (ms: number) =>
+    clock.sleep(ms, signal).catch((error: unknown) => {
+      throw signal?.aborted ? signal.reason : error;
+    });
   for (let attempt = 0, rateLimited = 0; ; ) {
     try {
-      const response = await client.send(request);
+      const response = await client.send(signal ? { ...request, signal } : request);
       const chunks = interpretResponse(response, request.path);
       // Thrown inside the try, but not transient: an answered request is not sent again.
       const problem = chunks.map(chunkProblem).find((found) => found !== undefined);
@@ -39,7 +47,7 @@ export async function queryOne(
         if (wait <= policy.maxWaitMs) {
           rateLimited += 1;
           messages.info(`propdata: rate limit reached (HTTP 429); waiting ${Math.ceil(Math.max(wait, 0) / 1000)} s for it to reset`);
-          await clock.sleep(Math.max(wait, 0));
+          await sleep(Math.max(wait, 0));
           continue;
         }
       }
@@ -47,7 +55,7 @@ export async function queryOne(
         const wait = backoffDelay(retry, attempt);
         attempt += 1;
         messages.debug(`retrying in ${wait} ms after: ${(error as Error).message}`);
-        await clock.sleep(wait);
+        await sleep(wait);
         continue;
       }
       throw error;

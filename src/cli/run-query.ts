@@ -71,7 +71,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     const { response, chunks } = await queryOne(
       service.client,
       request,
-      { maxRetries: options.maxRetries, maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff },
+      { maxRetries: options.maxRetries, maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff, ...(io.signal ? { signal: io.signal } : {}) },
       messages,
     );
     spinner?.stop();

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, stat } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
+import { cannotWrite } from '../output/sink.js';
 import { syncDirectory } from './sync-to-disk.js';
 
 /** 2: `records` was added (1 had none). */
@@ -106,14 +107,20 @@ export async function readRunState(outputPath: string): Promise<RunState | undef
 /** Written to a temporary name, synced and renamed: neither a crash nor a power loss leaves half a state file. */
 export async function writeRunState(outputPath: string, state: RunState): Promise<void> {
   const path = statePathFor(outputPath);
-  const file = await open(`${path}.tmp`, 'w');
   try {
-    await file.writeFile(`${JSON.stringify(state, null, 2)}\n`);
-    await file.sync();
-  } finally {
-    await file.close();
+    const file = await open(`${path}.tmp`, 'w');
+    try {
+      await file.writeFile(`${JSON.stringify(state, null, 2)}\n`);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(`${path}.tmp`, path);
+  } catch (error) {
+    // An unwritable directory (EACCES, a full disk): one clear line, and no temporary file left behind.
+    await rm(`${path}.tmp`, { force: true }).catch(() => undefined);
+    throw cannotWrite(error, path);
   }
-  await rename(`${path}.tmp`, path);
   await syncDirectory(dirname(path));
 }
 
