@@ -25,6 +25,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Seeds fault injection only: the data never depends on it. */
   seed?: string;
+  /** A key the spec does not list gets a 400, instead of being ignored and named in a header. */
+  strict?: boolean;
 }
 
 export type ResolvedOptions = Required<SandboxOptions>;
@@ -46,6 +48,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     latencyMs: options.latencyMs ?? [0, 0],
     now: options.now ?? Date.now,
     seed: options.seed ?? 'propdata-sandbox',
+    strict: options.strict ?? false,
   };
   for (const name of ['failRate', 'resetRate', 'spurious429Rate'] as const) rate(name, resolved[name]);
   for (const endpoint of Object.keys(resolved.prices)) price(endpoint, resolved.prices[endpoint]);
@@ -151,6 +154,10 @@ export const SANDBOX_OPTIONS: OptionSpec[] = [
   { flags: '--reset-rate <fraction>', description: 'share of requests whose connection is dropped unanswered', parse: parseFraction('--reset-rate') },
   { flags: '--latency <ms>', description: 'delay before answering: 200, or a range 50-400', parse: parseLatency },
   {
+    flags: '--strict',
+    description: 'answer 400 to keys the spec does not list (default: ignore them and name them in X-Sandbox-Ignored-Keys)',
+  },
+  {
     flags: '--spurious-429-rate <fraction>',
     description: 'share of requests answered 429 although under the limit',
     parse: parseFraction('--spurious-429-rate'),
@@ -183,6 +190,7 @@ export function sandboxOptionsFrom(parsed: Record<string, unknown>): SandboxOpti
   if (given('failRate')) options.failRate = numeric('failRate', parseFraction('--fail-rate'));
   if (given('resetRate')) options.resetRate = numeric('resetRate', parseFraction('--reset-rate'));
   if (given('spurious429Rate')) options.spurious429Rate = numeric('spurious429Rate', parseFraction('--spurious-429-rate'));
+  if (parsed.strict === true) options.strict = true;
   if (given('latency')) options.latencyMs = Array.isArray(parsed.latency) ? (parsed.latency as [number, number]) : parseLatency(asText('latency'));
   return options;
 }

@@ -11,6 +11,8 @@ export interface ParsedRequest {
   /** The endpoints answered per item: the components of a component_mget, else the endpoint itself. */
   sections: readonly Endpoint[];
   items: RequestItem[];
+  /** Keys the spec does not list for this request, ignored (not strict): named in a response header. */
+  ignoredKeys: string[];
 }
 
 /** A 400: the message names the item and the rule it broke. */
@@ -56,11 +58,19 @@ interface ItemRules {
   level: LevelSpec;
   identifierNames: ReadonlySet<string>;
   params: Map<string, Param[]>;
+  /**
+   * Strict: a key the spec does not list is a 400, as before. Otherwise it is ignored and
+   * collected here, as clients written for the real service send every column they hold.
+   */
+  strict: boolean;
+  ignored: Set<string>;
 }
 
-function itemRulesOf(endpoint: Endpoint, sections: readonly Endpoint[]): ItemRules {
+function itemRulesOf(endpoint: Endpoint, sections: readonly Endpoint[], strict: boolean): ItemRules {
   const level = LEVEL_SPECS[endpoint.level];
-  return { endpoint, sections, level, identifierNames: new Set(level.identifiers.map((identifier) => identifier.name)), params: paramsOf(sections) };
+  return {
+    endpoint, sections, level, identifierNames: new Set(level.identifiers.map((identifier) => identifier.name)), params: paramsOf(sections), strict, ignored: new Set(),
+  };
 }
 
 /**
@@ -68,13 +78,17 @@ function itemRulesOf(endpoint: Endpoint, sections: readonly Endpoint[]): ItemRul
  * from the catalog; `where` prefixes every message ("item 3" or "query string").
  */
 function itemFrom(raw: Readonly<Record<string, unknown>>, where: string, rules: ItemRules, sharedParams: Readonly<Record<string, unknown>>): RequestItem {
-  const { endpoint, sections, level, identifierNames, params } = rules;
+  const { endpoint, sections, level, identifierNames, params, strict, ignored } = rules;
   const reject = (message: string): never => {
     throw new RequestRejected(`${where}: ${message}`);
   };
 
   for (const key of Object.keys(raw)) {
     if (!identifierNames.has(key) && key !== META.name && !params.has(key)) {
+      if (!strict) {
+        ignored.add(key);
+        continue;
+      }
       const hint = key === COMPONENTS ? ' (components goes in the query string)' : '';
       reject(`unknown key "${key}" for ${endpoint.name}${hint}; expected ${[...identifierNames, META.name, ...params.keys()].join(', ')}`);
     }
@@ -130,10 +144,11 @@ function queryRecord(query: URLSearchParams): Record<string, string> {
 }
 
 /** GET: the query string is the one item, its parameters included. */
-export function parseGet(endpoint: Endpoint, query: URLSearchParams): ParsedRequest {
+export function parseGet(endpoint: Endpoint, query: URLSearchParams, strict: boolean): ParsedRequest {
   const sections = sectionsOf(endpoint, query);
   const record = queryRecord(query);
-  return { sections, items: [itemFrom(record, 'query string', itemRulesOf(endpoint, sections), {})] };
+  const rules = itemRulesOf(endpoint, sections, strict);
+  return { sections, items: [itemFrom(record, 'query string', rules, {})], ignoredKeys: [...rules.ignored] };
 }
 
 export function isJsonContentType(header: string | undefined): boolean {
@@ -141,15 +156,17 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /** POST: a JSON array of 1..100 items with identical key sets; parameters in the query string apply to every item. */
-export function parsePost(endpoint: Endpoint, query: URLSearchParams, contentType: string | undefined, body: string): ParsedRequest {
+export function parsePost(endpoint: Endpoint, query: URLSearchParams, contentType: string | undefined, body: string, strict: boolean): ParsedRequest {
   if (!isJsonContentType(contentType)) {
     throw new RequestRejected(`Content-Type must be application/json, got "${contentType ?? ''}"`);
   }
   const sections = sectionsOf(endpoint, query);
   const shared = queryRecord(query);
-  const rules = itemRulesOf(endpoint, sections);
+  const rules = itemRulesOf(endpoint, sections, strict);
   for (const key of Object.keys(shared)) {
-    if (!rules.params.has(key)) throw new RequestRejected(`query string: "${key}" is not a parameter of ${endpoint.name}; POST items go in the body`);
+    if (rules.params.has(key)) continue;
+    if (!strict) rules.ignored.add(key);
+    else throw new RequestRejected(`query string: "${key}" is not a parameter of ${endpoint.name}; POST items go in the body`);
   }
   let parsed: unknown;
   try {
@@ -171,5 +188,5 @@ export function parsePost(endpoint: Endpoint, query: URLSearchParams, contentTyp
     }
     return itemFrom(raw as Record<string, unknown>, `item ${index}`, rules, shared);
   });
-  return { sections, items };
+  return { sections, items, ignoredKeys: [...rules.ignored] };
 }

@@ -11,6 +11,7 @@ import { RateWindows } from './rate-windows.js';
 import { RequestRejected, parseGet, parsePost } from './request-validation.js';
 import { USAGE_PATH, endpointAt } from './routes.js';
 import { testListCheck } from './test-list.js';
+import { testListAt } from './test-list-routes.js';
 
 export interface RunningSandbox {
   url: string;
@@ -46,7 +47,14 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
   });
 }
 
-const message = (status: number, text: string, headers?: Record<string, string>): Reply => ({ status, body: { message: text }, headers });
+/**
+ * An error reply: `code` (the HTTP status) beside `message`, as the service's own client reads
+ * them; it raises its exceptions from `code` and swallows an error body without one.
+ */
+const message = (status: number, text: string, headers?: Record<string, string>): Reply => ({ status, body: { code: status, message: text }, headers });
+
+/** Names the keys a request carried that the spec does not list and the sandbox ignored. */
+export const IGNORED_KEYS_HEADER = 'X-Sandbox-Ignored-Keys';
 
 /** A port taken or a host that is not this machine's is the user's to fix: one line, exit 2. */
 function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): Error {
@@ -71,7 +79,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   function answer(endpoint: Endpoint, access: Access, method: string, url: URL, contentType: string | undefined, body: string): Reply {
     let parsed;
     try {
-      parsed = method === 'GET' ? parseGet(endpoint, url.searchParams) : parsePost(endpoint, url.searchParams, contentType, body);
+      parsed =
+        method === 'GET'
+          ? parseGet(endpoint, url.searchParams, settings.strict)
+          : parsePost(endpoint, url.searchParams, contentType, body, settings.strict);
     } catch (error) {
       if (error instanceof RequestRejected) return message(400, error.message);
       throw error;
@@ -93,7 +104,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       parsed.items.flatMap(() => parsed.sections),
       delivered,
     );
-    return { status: 200, body: built.map((chunk) => chunk.chunk) };
+    const headers = parsed.ignoredKeys.length > 0 ? { [IGNORED_KEYS_HEADER]: parsed.ignoredKeys.join(', ') } : undefined;
+    return { status: 200, body: built.map((chunk) => chunk.chunk), headers };
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -106,6 +118,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const reply = ((): Reply | 'reset' => {
       if (!access) return { status: 401 };
       if (url.pathname === USAGE_PATH) return { status: 200, body: ledger.usage() };
+      const testList = method === 'GET' ? testListAt(url.pathname) : undefined;
+      if (testList) return { status: 200, body: testList };
       const endpoint = endpointAt(url.pathname);
       if (!endpoint) return message(404, `No endpoint at ${url.pathname}: paths are /v2/<level>/<target> as in the catalog`);
       if (method !== 'GET' && method !== 'POST') return message(405, `${method} is not supported: use GET or POST`, { Allow: 'GET, POST' });

@@ -11,7 +11,8 @@ export function envFor(sandbox: RunningSandbox): Record<string, string> {
 
 /**
  * A fresh sandbox for each test that starts one, closed after it: a wide window and ample credit
- * unless the test says otherwise. `start` returns the environment for the CLI.
+ * unless the test says otherwise. Strict, so a key propdata sends that the spec does not list
+ * fails the test instead of being ignored. `start` returns the environment for the CLI.
  */
 export function sandboxPerTest() {
   let running: RunningSandbox | undefined;
@@ -21,7 +22,7 @@ export function sandboxPerTest() {
   });
   return {
     async start(options: SandboxOptions = {}): Promise<Record<string, string>> {
-      running = await startSandbox({ rateLimits: WIDE_OPEN, credit: 1_000_000, ...options });
+      running = await startSandbox({ rateLimits: WIDE_OPEN, credit: 1_000_000, strict: true, ...options });
       return envFor(running);
     },
     /** The sandbox this test started. */

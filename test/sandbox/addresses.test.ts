@@ -48,10 +48,18 @@ describe('address resolution', () => {
     expect(census).toMatchObject({ fips: '06037', msa: '31080' });
   });
 
-  it('still resolves slugs the sandbox issued', async () => {
-    const { slug } = (await chunkFor(VALMONTE)).address_info;
-    expect(slug).toBe('43-valmonte-plz_palos-verdes-estates_ca_90274');
-    expect((await chunkFor({ slug }))['property/value']).toEqual((await chunkFor(VALMONTE))['property/value']);
+  it("issues slugs and full addresses in the service's form, and still resolves the sandbox's earlier slugs", async () => {
+    const { address_info: info } = await chunkFor({ ...VALMONTE, city: 'Palos Verdes Estates' });
+    expect(info).toMatchObject({ slug: '43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274', address_full: '43 Valmonte Plz Palos Verdes Estates CA 90274' });
+    const value = (await chunkFor(VALMONTE))['property/value'];
+    expect((await chunkFor({ slug: info.slug }))['property/value']).toEqual(value);
+    expect((await chunkFor({ slug: '43-valmonte-plz_palos-verdes-estates_ca_90274' }))['property/value']).toEqual(value);
     expect((await chunkFor({ slug: 'not-a-slug' })).address_info.status).toMatchObject({ match: false, errors: ['slug not recognised'] });
+  });
+
+  it('reads a unit back from the slug it issued', async () => {
+    const { address_info: info } = await chunkFor({ address: '100 W Pennsylvania Ave', unit: 'Apartment 4B', zipcode: '21204' });
+    expect(info).toMatchObject({ unit: 'APT 4B', slug: '100-W-Pennsylvania-Ave-APT-4B-Towson-MD-21204' });
+    expect((await chunkFor({ slug: info.slug })).address_info).toEqual({ ...info, status: expect.anything() });
   });
 });

@@ -28,7 +28,7 @@ describe('api_code 204 sections', () => {
     const unresolved: string[] = [];
     for (let start = 0; start < items.length; start += 100) {
       const reply = await call(sandbox, '/v2/property/geocode', { body: items.slice(start, start + 100) });
-      for (const chunk of reply.json) if (!chunk.address_info.status.match) unresolved.push(chunk.address_info.address);
+      for (const chunk of reply.json) if (!chunk.address_info.status.match) unresolved.push(chunk.address_info.status.requested_item.address);
     }
     expect(unresolved.length).toBeGreaterThanOrEqual(4);
     expect(unresolved.length).toBeLessThanOrEqual(24);

@@ -18,7 +18,7 @@ describe('sandbox options', () => {
 
   it('declares the documented flags', () => {
     expect(SANDBOX_OPTIONS.map((option) => option.flags.split(' ')[0])).toEqual([
-      '--port', '--host', '--sandbox-key', '--sandbox-secret', '--rate-limit', '--credit', '--price', '--fail-rate', '--reset-rate', '--latency', '--spurious-429-rate',
+      '--port', '--host', '--sandbox-key', '--sandbox-secret', '--rate-limit', '--credit', '--price', '--fail-rate', '--reset-rate', '--latency', '--strict', '--spurious-429-rate',
     ]);
     const price = SANDBOX_OPTIONS.find((option) => option.flags.startsWith('--price'))!.parse!;
     expect(price('property/school=0.5', price('property/value=1'))).toEqual({ 'property/value': 1, 'property/school': 0.5 });

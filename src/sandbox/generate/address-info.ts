@@ -2,27 +2,25 @@ import type { Resolution } from './place.js';
 
 /**
  * The chunk's address_info. For an address that did not resolve, the service has nothing canonical
- * to report: the fields echo what was requested where they can and are null otherwise, and
- * status.errors says why.
+ * to report: every address field is null and geo_precision `unknown`, as its recorded answers show;
+ * what was asked stays in status.requested_item, and status.errors says why.
  */
 export function addressInfo(resolution: Resolution, requested: Readonly<Record<string, unknown>>): Record<string, unknown> {
   if (!resolution.matched) {
-    const text = (name: string) => (typeof requested[name] === 'string' || typeof requested[name] === 'number' ? String(requested[name]) : null);
-    const full = ['address', 'unit', 'city', 'state', 'zipcode'].map(text).filter((part) => part !== null).join(', ');
     return {
-      address_full: full || null,
+      address_full: null,
       slug: null,
-      address: text('address'),
-      unit: text('unit'),
-      zipcode: text('zipcode'),
+      address: null,
+      unit: null,
+      zipcode: null,
       zipcode_plus4: null,
       block_id: null,
       blockgroup_id: null,
       county_fips: null,
       metrodiv: null,
       msa: null,
-      city: text('city'),
-      state: text('state'),
+      city: null,
+      state: null,
       geo_precision: 'unknown',
       lat: null,
       lng: null,
@@ -30,9 +28,8 @@ export function addressInfo(resolution: Resolution, requested: Readonly<Record<s
     };
   }
   const { place } = resolution;
-  const street = place.unit ? `${place.street} ${place.unit}` : place.street;
   return {
-    address_full: `${street}, ${place.city}, ${place.state} ${place.zip}`,
+    address_full: place.fullAddress,
     slug: place.slug,
     address: place.street,
     unit: place.unit,

@@ -38,3 +38,26 @@ export function canonicalStreet(words: string): string {
   if (at >= 2 && abbreviation) parts[at] = abbreviation;
   return parts.join(' ');
 }
+
+/** Normalised words with each word's first letter capitalised: "43 valmonte plz" -> "43 Valmonte Plz". */
+export const titleCase = (words: string) => words.split(' ').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+
+const UNIT_DESIGNATORS: ReadonlyMap<string, string> = new Map([
+  ['apt', 'apt'], ['apartment', 'apt'], ['unit', 'unit'], ['ste', 'ste'], ['suite', 'ste'], ['bldg', 'bldg'], ['building', 'bldg'],
+  ['fl', 'fl'], ['floor', 'fl'], ['rm', 'rm'], ['room', 'rm'], ['lot', 'lot'], ['spc', 'spc'], ['space', 'spc'],
+]);
+
+/** A unit designator followed by what it designates ("apt 4", "ste 200"): a unit inside a service slug. */
+export const isUnitAt = (words: readonly string[], index: number) =>
+  UNIT_DESIGNATORS.has(words[index] ?? '') && /\d|^[a-z]$/.test(words[index + 1] ?? '');
+
+/**
+ * Normalised unit words in one form: the designator abbreviated, "unit" when none is given
+ * ("4b" -> "unit 4b", "Apartment 4" -> "apt 4"), so a unit reads back from a slug as it was issued.
+ */
+export function canonicalUnit(words: string): string {
+  if (words === '') return '';
+  const [first, ...rest] = words.split(' ');
+  const designator = UNIT_DESIGNATORS.get(first!);
+  return designator ? [designator, ...rest].join(' ') : `unit ${words}`;
+}

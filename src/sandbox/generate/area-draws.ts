@@ -1,4 +1,4 @@
-import { STATES, knownPlace, stateOfFips } from './geography.js';
+import { STATES, knownPlace, stateOfFips, zipRecord } from './geography.js';
 import { randomFor, type Random } from './random.js';
 import { Remembered } from './remembered.js';
 
@@ -10,9 +10,11 @@ import { Remembered } from './remembered.js';
 
 const counties = new Remembered<string>();
 
-/** The county of a ZIP: the real one for the places geography.ts knows, else a synthetic one in the state. */
+/** The county of a ZIP: the ZIP table's, else the known place's, else a synthetic one in the state. */
 export function countyOf(state: string, zip: string): string {
   return counties.get(`${state} ${zip}`, () => {
+    const record = zipRecord(zip);
+    if (record?.countyFips && record.state === state) return record.countyFips;
     const known = knownPlace(zip);
     if (known && stateOfFips(known.countyFips) === state) return known.countyFips;
     const county = randomFor('county', zip);

@@ -1,9 +1,11 @@
 import { fractionOf } from './random.js';
+import { Remembered } from './remembered.js';
+import { zipTable, type ZipRecord } from './zip-table.js';
 
 /**
- * Just enough US geography to make synthetic answers plausible: which state a ZIP belongs to, the
- * state's FIPS code and rough centre, and a price level so that 902xx California costs more than
- * Baltimore. Approximations, not reference data.
+ * US geography for the synthetic answers: real ZIPs from the ZIP table (zip-table.ts); for ZIPs it
+ * does not list, which state a ZIP3 belongs to and the state's rough centre. Price levels per state
+ * and for a few metro areas are approximations, so that 902xx California costs more than Baltimore.
  */
 
 interface StateGeo {
@@ -91,7 +93,22 @@ const TOWN_NAMES = [
   'Oxford', 'Kingston', 'Burlington', 'Manchester', 'Chester', 'Jackson', 'Arlington', 'Winchester', 'Auburn',
 ];
 
+/** The real ZIP table, keyed by the states' FIPS codes above. */
+const table = () => zipTable((state) => STATES[state]?.fips);
+
+/** What the ZIP table knows of a ZIP: postal city, state, county and centre. */
+export function zipRecord(zip: string): ZipRecord | undefined {
+  return table().byZip.get(zip);
+}
+
+/** The real county name of a county FIPS code, when some ZIP of the table lies in it. */
+export function realCountyName(countyFips: string): string | undefined {
+  return table().countyNames.get(countyFips);
+}
+
 export function stateOfZip(zip: string): string | undefined {
+  const known = zipRecord(zip)?.state;
+  if (known) return known;
   const zip3 = Number(zip.slice(0, 3));
   return ZIP3_RANGES.find(([from, to]) => zip3 >= from && zip3 <= to)?.[2];
 }
@@ -100,26 +117,64 @@ export function stateOfFips(fips: string): string | undefined {
   return STATE_BY_FIPS.get(fips.slice(0, 2));
 }
 
-/** The postal city of a synthetic ZIP: a known city for a few ZIP3s, else a common town name. */
+/** The postal city of a ZIP: the table's, else a known city for a few ZIP3s, else a common town name. */
 export function postalCity(zip: string): string {
-  return KNOWN_ZIP3[zip.slice(0, 3)]?.city ?? TOWN_NAMES[Math.floor(fractionOf('city', zip) * TOWN_NAMES.length)]!;
+  return zipRecord(zip)?.city ?? KNOWN_ZIP3[zip.slice(0, 3)]?.city ?? TOWN_NAMES[Math.floor(fractionOf('city', zip) * TOWN_NAMES.length)]!;
 }
 
-/** The recognised place a ZIP lies in, if any. */
+/** The recognised place a ZIP lies in, if any: its real metro area and price premium. */
 export function knownPlace(zip: string): KnownPlace | undefined {
   return KNOWN_ZIP3[zip.slice(0, 3)];
 }
 
-/** A ZIP inside the state for a city given without one: a known ZIP3 when the city is known there. */
+const METRO_BY_COUNTY = new Map(Object.values(KNOWN_ZIP3).map((place) => [place.countyFips, place]));
+
+/** The real metro area (MSA and division) of a county one of the known places lies in. */
+export function knownMetroOfCounty(countyFips: string): { msa: string; metrodiv: string | null } | undefined {
+  return METRO_BY_COUNTY.get(countyFips);
+}
+
+/** How many leading words two names share: "palos verdes estates" and "palos verdes peninsula" share 2. */
+function sharedLeadingWords(a: readonly string[], b: readonly string[]): number {
+  let count = 0;
+  while (count < a.length && count < b.length && a[count] === b[count]) count++;
+  return count;
+}
+
+const cityZips = new Remembered<readonly string[]>();
+
+/**
+ * The ZIPs a city given without one may have. The table names each ZIP by its postal city only,
+ * so a city it does not name (Palos Verdes Estates, postal city Palos Verdes Peninsula) takes the
+ * ZIPs of the cities sharing its first two or more words, and a city with no such neighbour any
+ * ZIP of its state.
+ */
+function zipsOfCity(city: string, state: string): readonly string[] {
+  return cityZips.get(`${city}|${state}`, () => nearestCityZips(city, state));
+}
+
+function nearestCityZips(city: string, state: string): readonly string[] {
+  const { byCity, citiesOf } = table();
+  const exact = byCity.get(`${city}|${state}`);
+  if (exact) return exact;
+  const words = city.split(' ');
+  const cities = citiesOf.get(state) ?? [];
+  const shared = cities.map((candidate) => sharedLeadingWords(words, candidate.split(' ')));
+  const best = Math.max(0, ...shared);
+  const near = best >= 2 ? cities.filter((_, index) => shared[index] === best) : cities;
+  return near.flatMap((candidate) => byCity.get(`${candidate}|${state}`) ?? []);
+}
+
+/**
+ * A ZIP for a city given without one: one of the city's ZIPs from the table (`pick` chooses, so
+ * a street keeps one ZIP), or, in a state the table does not cover, a synthetic ZIP of the state.
+ */
 export function zipForCity(city: string, state: string, pick: (count: number) => number): string | undefined {
-  const known = Object.entries(KNOWN_ZIP3).find(
-    ([zip3, place]) => place.city.toLowerCase() === city.toLowerCase() && stateOfZip(`${zip3}00`) === state,
+  const real = zipsOfCity(city, state);
+  if (real.length > 0) return real[pick(real.length)];
+  const zip3s = ZIP3_RANGES.filter(([, , code]) => code === state).flatMap(([from, to]) =>
+    Array.from({ length: to - from + 1 }, (_, offset) => from + offset),
   );
-  const zip3s = known
-    ? [Number(known[0])]
-    : ZIP3_RANGES.filter(([, , code]) => code === state).flatMap(([from, to]) =>
-        Array.from({ length: to - from + 1 }, (_, offset) => from + offset),
-      );
   if (zip3s.length === 0) return undefined;
   const zip3 = zip3s[pick(zip3s.length)]!;
   return `${String(zip3).padStart(3, '0')}${String(pick(100)).padStart(2, '0')}`;

@@ -1,9 +1,9 @@
 import { stateCode } from '../../catalog/index.js';
-import { canonicalStreet, normaliseWords } from './address-words.js';
+import { canonicalStreet, canonicalUnit, normaliseWords, titleCase } from './address-words.js';
 import { countyOf, countyPremium, streetBlock, syntheticMetroArea, zipOffset } from './area-draws.js';
-import { STATES, knownPlace, postalCity, stateOfFips, stateOfZip, typicalValue, zipForCity } from './geography.js';
+import { STATES, knownMetroOfCounty, knownPlace, postalCity, stateOfFips, stateOfZip, typicalValue, zipForCity, zipRecord } from './geography.js';
 import { fractionOf, randomFor, type Random } from './random.js';
-import { partsOfSlug, slugOf, type AddressParts } from './slug.js';
+import { fullAddressOf, partsOfSlug, slugOf, type AddressParts } from './slug.js';
 
 /** A property the synthetic address database knows: every value here follows from key alone. */
 export interface Place {
@@ -16,6 +16,8 @@ export interface Place {
   zip: string;
   plus4: string;
   slug: string;
+  /** `43 Valmonte Plz Palos Verdes Estates CA 90274`, as the service writes address_full. */
+  fullAddress: string;
   blockId: string;
   countyFips: string;
   msa: string | null;
@@ -32,9 +34,6 @@ export type Resolution =
 
 /** A stable share of well-formed addresses the address database does not know. */
 const UNKNOWN_ADDRESS_SHARE = 0.03;
-
-/** Normalised words (lower case, digits, single spaces) with each word's first letter capitalised. */
-const titleCase = (words: string) => words.split(' ').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 
 /** "43 Valmonte Plaza, Palos Verdes Estates, CA 90274" or "43 Valmonte Plaza 90274": the pieces in it. */
 function splitAddressLine(address: string): { street: string; city?: string; state?: string; zip?: string } {
@@ -72,7 +71,9 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
     if (requestedState && requestedState !== state) changes.push(`state corrected from ${requestedState} to ${state} to match the zipcode`);
   } else if (cityGiven && requestedState) {
     state = requestedState;
-    zip = zipForCity(cityGiven, state, (count) => Math.floor(fractionOf('zip-for-city', cityGiven, state ?? '') * count));
+    // Drawn by street, so every house on a street of a city with several ZIPs gets the same one.
+    const streetName = street.replace(/^\d+\s*/, '');
+    zip = zipForCity(cityGiven, state, (count) => Math.floor(fractionOf('zip-for-city', streetName, cityGiven, state ?? '') * count));
     if (!zip) return `no zipcode known in ${state}`;
     changes.push('zipcode derived from city and state');
   } else {
@@ -81,7 +82,7 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
   const city = cityGiven || normaliseWords(postalCity(zip));
   if (!cityGiven) changes.push('city set from the zipcode');
   if (street !== (identifiers.address ?? '').trim().toLowerCase()) changes.push('address normalised (case, punctuation, spacing, street suffix)');
-  return { street, unit: normaliseWords(identifiers.unit ?? ''), city, state, zip };
+  return { street, unit: canonicalUnit(normaliseWords(identifiers.unit ?? '')), city, state, zip };
 }
 
 /** The census block of a street: every house number on one street in one ZIP shares it, a fifth of them the next block. */
@@ -90,16 +91,23 @@ function blockIdOf(parts: AddressParts, random: Random): string {
   return `${countyOf(parts.state, parts.zip)}${tract}${String(block + (random.chance(0.2) ? 1 : 0)).padStart(4, '0')}`;
 }
 
+/** Where a property lies: near its ZIP's centre from the table, else as the synthetic geography places the ZIP. */
+function zipCentreOf(parts: AddressParts): { lat: number; lng: number } {
+  const record = zipRecord(parts.zip);
+  if (record && record.state === parts.state) return record;
+  const centre = knownPlace(parts.zip) ?? STATES[parts.state] ?? { lat: 39.8, lng: -98.6 };
+  const offset = zipOffset(parts.zip);
+  return { lat: centre.lat + offset.lat, lng: centre.lng + offset.lng };
+}
+
 function placeOf(parts: AddressParts): Place {
   const key = `${parts.street}|${parts.unit}|${parts.zip}`;
   const random = randomFor('place', key);
   const blockId = blockIdOf(parts, random);
-  // A known city has its real metro area and lies near its centre; other ZIPs get a synthetic
-  // metro area and lie anywhere in the state.
-  const known = knownPlace(parts.zip);
-  const { msa, metrodiv } = known ?? syntheticMetroArea(blockId.slice(0, 5));
-  const centre = known ?? STATES[parts.state] ?? { lat: 39.8, lng: -98.6 };
-  const offset = zipOffset(parts.zip);
+  const countyFips = blockId.slice(0, 5);
+  // A known metro's county has its real metro area; other counties get a synthetic one.
+  const { msa, metrodiv } = knownMetroOfCounty(countyFips) ?? syntheticMetroArea(countyFips);
+  const centre = zipCentreOf(parts);
   return {
     key,
     street: titleCase(parts.street),
@@ -109,12 +117,13 @@ function placeOf(parts: AddressParts): Place {
     zip: parts.zip,
     plus4: String(random.int(1, 9999)).padStart(4, '0'),
     slug: slugOf(parts),
+    fullAddress: fullAddressOf(parts),
     blockId,
-    countyFips: blockId.slice(0, 5),
+    countyFips,
     msa,
     metrodiv,
-    lat: Number((centre.lat + offset.lat + random.float(-0.01, 0.01, 6)).toFixed(6)),
-    lng: Number((centre.lng + offset.lng + random.float(-0.01, 0.01, 6)).toFixed(6)),
+    lat: Number((centre.lat + random.float(-0.01, 0.01, 6)).toFixed(6)),
+    lng: Number((centre.lng + random.float(-0.01, 0.01, 6)).toFixed(6)),
     geoPrecision: random.chance(0.9) ? 'rooftop' : random.pick(['zip9', 'zip5'] as const),
     typicalValue: typicalValue(parts.zip, parts.state),
   };
@@ -124,10 +133,11 @@ function placeOf(parts: AddressParts): Place {
 export function resolveProperty(identifiers: Readonly<Record<string, string>>): Resolution {
   const changes: string[] = [];
   const parts = identifiers.slug ? partsOfSlug(identifiers.slug) ?? 'slug not recognised' : partsOfIdentifiers(identifiers, changes);
-  if (typeof parts === 'string') return { matched: false, errors: [parts], changes };
+  // An unresolved address has nothing canonical to report changes to.
+  if (typeof parts === 'string') return { matched: false, errors: [parts], changes: [] };
   const place = placeOf(parts);
   if (fractionOf('unknown-address', place.key) < UNKNOWN_ADDRESS_SHARE) {
-    return { matched: false, errors: ['address not found in the address database'], changes };
+    return { matched: false, errors: ['address not found in the address database'], changes: [] };
   }
   return { matched: true, place, changes };
 }

@@ -1,4 +1,4 @@
-import { canonicalStreet, isDirectional, isStreetSuffix, normaliseWords } from './address-words.js';
+import { canonicalStreet, canonicalUnit, isDirectional, isStreetSuffix, isUnitAt, normaliseWords, titleCase } from './address-words.js';
 import { postalCity } from './geography.js';
 
 /** A canonical address: normalised words, the identity every property's data derives from. */
@@ -10,33 +10,38 @@ export interface AddressParts {
   zip: string;
 }
 
-const kebab = (words: string) => words.replace(/ /g, '-');
-
-/**
- * Slugs the sandbox issues carry the canonical parts separated by `_` (which normalised words never
- * contain), so a slug alone resolves to exactly the property it came from:
- * `43-valmonte-plz_palos-verdes-estates_ca_90274`, with the unit as a second part when present.
- */
-export function slugOf(parts: AddressParts): string {
-  const pieces = [kebab(parts.street), ...(parts.unit ? [kebab(parts.unit)] : []), kebab(parts.city), parts.state.toLowerCase(), parts.zip];
-  return pieces.join('_');
+/** The full address in the service's form: `43 Valmonte Plz Palos Verdes Estates CA 90274`, a unit after the street. */
+export function fullAddressOf(parts: AddressParts): string {
+  const unit = parts.unit ? [parts.unit.toUpperCase()] : [];
+  return [titleCase(parts.street), ...unit, titleCase(parts.city), parts.state, parts.zip].join(' ');
 }
 
+/** The service's slug: the full address with hyphens, `43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274`. */
+export function slugOf(parts: AddressParts): string {
+  return fullAddressOf(parts).replace(/ /g, '-');
+}
+
+/**
+ * Slugs an earlier sandbox issued, still accepted: the canonical parts separated by `_`,
+ * `43-valmonte-plz_palos-verdes-estates_ca_90274`, with the unit as a second part when present.
+ */
 function partsOfSandboxSlug(slug: string): AddressParts | undefined {
   const pieces = slug.trim().toLowerCase().split('_');
   if (pieces.length !== 4 && pieces.length !== 5) return undefined;
   const [street, unit, city, state, zip] = pieces.length === 5 ? pieces : [pieces[0], '', ...pieces.slice(1)];
   const words = (piece: string | undefined) => normaliseWords((piece ?? '').replace(/-/g, ' '));
   if (!/^\d{5}$/.test(zip ?? '') || !/^[a-z]{2}$/.test(state ?? '') || !street || !city) return undefined;
-  return { street: words(street), unit: words(unit), city: words(city), state: (state ?? '').toUpperCase(), zip: zip ?? '' };
+  return { street: words(street), unit: canonicalUnit(words(unit)), city: words(city), state: (state ?? '').toUpperCase(), zip: zip ?? '' };
 }
 
 /**
- * Where the street ends in the words of a service slug: before the ZIP's postal city when the slug
- * ends with it, else after the last street suffix (and a directional after it), else before the
- * last word.
+ * Where the street ends in the words of a service slug: before a unit, else before the ZIP's
+ * postal city when the slug ends with it, else after the last street suffix (and a directional
+ * after it), else before the last word.
  */
 function streetLength(words: readonly string[], zip: string): number {
+  const unitAt = words.findIndex((_, index) => index >= 2 && isUnitAt(words, index));
+  if (unitAt > 0) return unitAt;
   const city = normaliseWords(postalCity(zip)).split(' ');
   if (words.length > city.length && words.slice(-city.length).join(' ') === city.join(' ')) return words.length - city.length;
   const suffixAt = words.findLastIndex((word, index) => index >= 2 && index < words.length - 1 && isStreetSuffix(word));
@@ -45,9 +50,9 @@ function streetLength(words: readonly string[], zip: string): number {
 }
 
 /**
- * The service's own slug form, as clients of the real service hold them:
- * `43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274`, words joined by hyphens with the state and ZIP
- * last. It does not mark where the street ends, so streetLength decides.
+ * The service's own slug form, as the sandbox issues it and clients of the real service hold them:
+ * words joined by hyphens with the state and ZIP last. It does not mark where the street ends, so
+ * streetLength decides; a unit is a designator and the word after it.
  */
 function partsOfServiceSlug(slug: string): AddressParts | undefined {
   const match = /^(\d[a-z0-9-]*)-([a-z]{2})-(\d{5})$/i.exec(slug.trim());
@@ -56,7 +61,10 @@ function partsOfServiceSlug(slug: string): AddressParts | undefined {
   const zip = match[3]!;
   if (words.length < 3) return undefined;
   const length = streetLength(words, zip);
-  return { street: words.slice(0, length).join(' '), unit: '', city: words.slice(length).join(' '), state: match[2]!.toUpperCase(), zip };
+  const unitLength = isUnitAt(words, length) ? 2 : 0;
+  const city = words.slice(length + unitLength).join(' ');
+  if (city === '') return undefined;
+  return { street: words.slice(0, length).join(' '), unit: words.slice(length, length + unitLength).join(' '), city, state: match[2]!.toUpperCase(), zip };
 }
 
 /** The canonical parts a slug names, in either form (street suffix abbreviated); undefined when it is neither. */
