@@ -1,4 +1,5 @@
-import type { Chunk, Status } from '../output/record.js';
+import type { Chunk } from '../model/chunk.js';
+import type { Status } from '../model/status.js';
 import type { PendingItem, SendableItem } from './batch.js';
 import { hashOf, KeyTable } from './key-table.js';
 

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
-import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { connect } from './connect.js';
 import type { Io, Messages } from './io.js';
-import type { QueryTarget } from '../catalog/query-target.js';
+import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams, type QueryOptions } from './run-query.js';
 import { EXIT, InputError, PropdataError } from '../errors/index.js';
 import { countRows, openInput } from '../input/open-input.js';
@@ -18,7 +18,6 @@ import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { planOutput } from '../resume/output-plan.js';
 import { pricePerItem } from '../pipeline/pricing.js';
 import { startProgress } from './progress.js';
-import { DEFAULT_MAX_WAIT_MS } from './options.js';
 import { runBatch } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
 import { recordProgress, writeRunState } from '../resume/run-state.js';
@@ -56,11 +55,6 @@ export interface BatchOptions extends QueryOptions {
  * run at 1.3 times a small run's peak, 5,000 at 1.2 (BENCHMARKS.md, memory).
  */
 const DEDUPE_CAPACITY = 5_000;
-
-/** The chunk members whose api_code decides a record's status. */
-export function sectionKeys(target: QueryTarget): string[] {
-  return target.sections.length > 0 ? target.sections.map((endpoint) => endpoint.name) : [target.path.replace(/^v\d\//, '')];
-}
 
 interface Prepared {
   rows: AsyncIterable<InputRow>;
@@ -214,10 +208,9 @@ async function runLocked(
             limiter,
             target,
             sectionKeys: keys,
-            retry: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries },
-            maxWaitMs,
+            retry: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs },
             stats,
-            clock: SYSTEM_CLOCK,
+            clock: io.clock ?? SYSTEM_CLOCK,
             signal,
             abandon: outputFailure.signal,
             budget,

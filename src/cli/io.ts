@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { Clock } from '../throttle/clock.js';
 import { credentialForms, redactForms } from '../client/credential-forms.js';
 
 type Terminal = { isTTY?: boolean; columns?: number };
@@ -18,6 +19,8 @@ export interface Io {
   stdout: Writable & Terminal;
   stderr: Writable & Terminal;
   env: Record<string, string | undefined>;
+  /** Time for waits and pacing; tests pass a fake one. Default: the system clock. */
+  clock?: Clock;
   /** Aborted by the first SIGINT, SIGTERM or SIGHUP, with a SignalStop naming it as the reason. */
   signal?: AbortSignal;
 }

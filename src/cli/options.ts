@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
 
 /** A command-line option declared as data; commands are assembled from lists of these. */
@@ -40,9 +41,6 @@ export function duration(value: string): number {
   return Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? 's').toLowerCase()]!);
 }
 
-/** --max-wait when not given: a person at a prompt waits a minute and a half; an unattended batch, a quarter of an hour. */
-export const DEFAULT_MAX_WAIT_MS = { oneOff: 90_000, batch: 15 * 60_000 } as const;
-
 /** `name=value`, repeatable, collected into an object. */
 export function keyValue(value: string, previous: unknown): Record<string, string> {
   const at = value.indexOf('=');
@@ -57,7 +55,7 @@ export const CONNECTION_OPTIONS: OptionDef[] = [
   { flags: '--base-url <url>', description: 'service base address (else PROPDATA_BASE_URL, else the stored config)' },
   { flags: '--sandbox', description: 'run against the built-in sandbox (synthetic data, no account needed)' },
   { flags: '--timeout <seconds>', description: 'deadline for a whole response, body included; a POST that times out after being sent may have been charged (counted in the summary)', parse: positiveNumber, defaultValue: 60 },
-  { flags: '--max-retries <n>', description: 'retries for 5xx, timeouts and dropped connections', parse: integerIn(0, 20), defaultValue: 5 },
+  { flags: '--max-retries <n>', description: 'retries for 5xx, timeouts and dropped connections', parse: integerIn(0, 20), defaultValue: DEFAULT_RETRY_POLICY.maxRetries },
   {
     flags: '--max-wait <duration>',
     description: 'longest wait for the rate limit to reset (90s, 15m, 2h; plain numbers are seconds); beyond it a batch stops, resumable (exit 5). Default 90s for one item, 15m for a batch',

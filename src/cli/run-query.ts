@@ -6,9 +6,11 @@ import type { ConnectionOptions } from './connect.js';
 import { connect } from './connect.js';
 import { canAnimate, type Io } from './io.js';
 import type { CommandContext } from './commands/command-context.js';
-import { queryOne } from './one-off.js';
-import { DEFAULT_MAX_WAIT_MS, optionKey } from './options.js';
-import type { QueryTarget } from '../catalog/query-target.js';
+import { requestOne } from '../client/request-one.js';
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
+import { SYSTEM_CLOCK } from '../throttle/clock.js';
+import { optionKey } from './options.js';
+import type { QueryTarget } from '../model/query-target.js';
 import type { BatchOptions } from './batch-command.js';
 
 export interface QueryOptions extends ConnectionOptions {
@@ -68,12 +70,13 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
       prepared.item.meta === undefined
         ? { method: 'GET', path: target.path, query: { ...prepared.item, ...target.query } }
         : { method: 'POST', path: target.path, query: target.query, items: [prepared.item] };
-    const { response, chunks } = await queryOne(
-      service.client,
-      request,
-      { maxRetries: options.maxRetries, maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff, ...(io.signal ? { signal: io.signal } : {}) },
-      messages,
-    );
+    const { response, chunks } = await requestOne(service.client, request, {
+      policy: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff },
+      clock: io.clock ?? SYSTEM_CLOCK,
+      ...(io.signal ? { signal: io.signal } : {}),
+      onRateLimitWait: (ms) => messages.info(`propdata: rate limit reached (HTTP 429); waiting ${Math.ceil(ms / 1000)} s for it to reset`),
+      onRetry: (ms, reason) => messages.debug(`retrying in ${ms} ms after: ${reason}`),
+    });
     spinner?.stop();
     if (options.json || !io.stdout.isTTY) {
       io.stdout.write(response.body.endsWith('\n') ? response.body : `${response.body}\n`);

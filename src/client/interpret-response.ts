@@ -1,7 +1,7 @@
 import {
   AuthError, BadRequestError, CreditExhaustedError, ForbiddenError, NotFoundError, RateLimitedError, ServerError,
 } from '../errors/index.js';
-import type { Chunk } from '../output/record.js';
+import type { Chunk } from '../model/chunk.js';
 import { retryAtAfter429 } from '../throttle/rate-headers.js';
 import type { RawResponse } from './service-client.js';
 

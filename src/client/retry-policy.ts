@@ -1,12 +1,52 @@
-import { NetworkError, ServerError } from '../errors/index.js';
+import { NetworkError, RateLimitedError, ServerError } from '../errors/index.js';
 
+/**
+ * How a request is tried again: one policy for one-offs and batches, every default here. The
+ * decisions are pure functions of the error, the attempts so far and the time, so the loops
+ * that act on them (client/one-off requests, pipeline/send-batch) hold no policy of their own
+ * and tests can check every timing without waiting.
+ */
 export interface RetryPolicy {
+  /** Retries of a transient failure (5xx, timeout, dropped connection) before it is final. */
   maxRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /** The longest wait for the rate limit (a 429's reset, a spent window), in all, before the run stops. */
+  maxWaitMs: number;
+  /** Slack after a 429's stated reset: clocks differ and transit takes time. */
+  rateLimitMarginMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+/** --max-wait when not given: a person at a prompt waits a minute and a half; an unattended batch, a quarter of an hour. */
+export const DEFAULT_MAX_WAIT_MS = { oneOff: 90_000, batch: 15 * 60_000 } as const;
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxWaitMs: DEFAULT_MAX_WAIT_MS.batch,
+  rateLimitMarginMs: 250,
+};
+
+/** What has been tried for one request so far. */
+export interface Attempts {
+  transient: number;
+  rateLimited: number;
+  /** When the first 429 came: waits for the rate limit are bounded by maxWaitMs in all. */
+  rateLimitedSince?: number;
+}
+
+export const NO_ATTEMPTS: Attempts = { transient: 0, rateLimited: 0 };
+
+export type RetryDecision =
+  /** A transient failure: try again after `delayMs`. `possiblyCharged`: the failed attempt had been sent whole. */
+  | { action: 'retry'; delayMs: number; possiblyCharged: boolean; next: Attempts }
+  /** A 429: nobody sends before `until` (epoch ms), then the request goes again. */
+  | { action: 'wait'; until: number; next: Attempts }
+  /** A 429 whose wait passes maxWaitMs: stop; the quota is back at `until`. */
+  | { action: 'quota'; until: number }
+  /** Retries spent, or not an error a retry can fix: final. */
+  | { action: 'give up' };
 
 /** 5xx and network failures may succeed on a second try; 4xx never will. */
 export function isTransient(error: unknown): boolean {
@@ -20,4 +60,27 @@ export function isTransient(error: unknown): boolean {
 export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * What to do after `error`. A POST that timed out or lost its connection after it was sent whole
+ * may have been served and charged: it is retried all the same (the answer is what the run is
+ * for) and the decision says so, for the summary to count.
+ */
+export function decideRetry(error: unknown, attempts: Attempts, policy: RetryPolicy, now: number, random: () => number = Math.random): RetryDecision {
+  if (error instanceof RateLimitedError) {
+    const since = attempts.rateLimitedSince ?? now;
+    const until = (error.retryAt === undefined ? now + backoffDelay(policy, attempts.rateLimited, random) : error.retryAt) + policy.rateLimitMarginMs;
+    if (until - since > policy.maxWaitMs) return { action: 'quota', until };
+    return { action: 'wait', until, next: { ...attempts, rateLimited: attempts.rateLimited + 1, rateLimitedSince: since } };
+  }
+  if (isTransient(error) && attempts.transient < policy.maxRetries) {
+    return {
+      action: 'retry',
+      delayMs: backoffDelay(policy, attempts.transient, random),
+      possiblyCharged: error instanceof NetworkError && error.mayHaveBeenCharged,
+      next: { ...attempts, transient: attempts.transient + 1 },
+    };
+  }
+  return { action: 'give up' };
 }

@@ -44,11 +44,16 @@ export interface ClientOptions {
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
+/** The service, as its callers need it: one attempt per call. A fake stands in for it in tests. */
+export interface Service {
+  send(request: ServiceRequest): Promise<RawResponse>;
+}
+
 /**
- * One attempt per call: no retry, no interpretation of the status. Retry and rate-limit policy
- * live with the callers (one-off and batch want different things).
+ * One attempt per call: no retry, no interpretation of the status. What to do after a failure is
+ * the retry policy's (retry-policy.ts), for one-offs and batches alike.
  */
-export class ServiceClient {
+export class ServiceClient implements Service {
   readonly #pool: Pool;
   readonly #basePath: string;
   readonly #authorization: string;

@@ -1,6 +1,6 @@
 import type { CsvColumn } from './csv-columns.js';
 import { neutraliseFormula } from './excel-guard.js';
-import type { OutputRecord } from './record.js';
+import type { OutputRecord } from '../model/record.js';
 
 /** A cell needs quotes when it holds the delimiter, a quote or a line break. */
 const NEEDS_QUOTES = /[",\r\n]/;

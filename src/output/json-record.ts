@@ -1,4 +1,4 @@
-import type { OutputRecord } from './record.js';
+import type { OutputRecord } from '../model/record.js';
 
 /**
  * A record as JSON: `_row`, `_status`, `_error` and `_input` (the original columns), then the

@@ -2,7 +2,7 @@ import { csvColumns, type CsvShape } from './csv-columns.js';
 import { csvLine, csvLineRenderer } from './csv-line.js';
 import { UTF8_BOM } from './excel-guard.js';
 import { jsonRecord } from './json-record.js';
-import type { OutputRecord } from './record.js';
+import type { OutputRecord } from '../model/record.js';
 
 /** The formats a run can append to, and so resume. */
 export type AppendableFormat = 'csv' | 'jsonl';

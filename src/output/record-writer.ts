@@ -1,4 +1,4 @@
-import type { OutputRecord } from './record.js';
+import type { OutputRecord } from '../model/record.js';
 
 /** Takes records in output order and writes each one whole; `close` finishes the document. */
 export interface RecordWriter {

@@ -1,5 +1,5 @@
 import { Chalk } from 'chalk';
-import type { Chunk } from './record.js';
+import type { Chunk } from '../model/chunk.js';
 
 /** Leaves shown per section on a terminal; `--json` prints everything. */
 const MAX_FIGURES = 16;

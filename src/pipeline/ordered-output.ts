@@ -1,4 +1,4 @@
-import type { OutputRecord } from '../output/record.js';
+import type { OutputRecord } from '../model/record.js';
 import type { RecordWriter } from '../output/open-output.js';
 import type { RunStats } from './run-stats.js';
 

@@ -1,4 +1,4 @@
-import type { QueryTarget } from '../catalog/query-target.js';
+import type { QueryTarget } from '../model/query-target.js';
 
 /**
  * USD per item at list price: one component per section, each at the catalog's price unless

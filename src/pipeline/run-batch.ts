@@ -2,7 +2,7 @@ import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
 import { Batcher } from '../batching/batcher.js';
 import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
-import type { OutputRecord } from '../output/record.js';
+import type { OutputRecord } from '../model/record.js';
 import type { OrderedOutput } from './ordered-output.js';
 import type { RunStats } from './run-stats.js';
 import type { BatchOutcome, Deliver } from './send-batch.js';

@@ -1,4 +1,4 @@
-import { STATUSES, type Status } from '../output/record.js';
+import { STATUSES, type Status } from '../model/status.js';
 
 /** Counters a run keeps for its progress line, its summary and --report. */
 export class RunStats {

@@ -1,22 +1,18 @@
 import { chunkProblem } from '../client/chunk-problem.js';
 import { interpretResponse } from '../client/interpret-response.js';
-import { backoffDelay, isTransient, type RetryPolicy } from '../client/retry-policy.js';
-import type { RawResponse, ServiceRequest } from '../client/service-client.js';
-import { BadRequestError, NetworkError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
+import { decideRetry, isTransient, NO_ATTEMPTS, type Attempts, type RetryPolicy } from '../client/retry-policy.js';
+import type { RawResponse, Service } from '../client/service-client.js';
+import { BadRequestError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
 import type { PendingItem } from '../batching/batch.js';
-import type { Chunk, OutputRecord } from '../output/record.js';
-import { statusOf } from '../output/status.js';
+import type { Chunk } from '../model/chunk.js';
+import type { OutputRecord } from '../model/record.js';
+import { statusOf } from '../model/status.js';
 import type { Clock } from '../throttle/clock.js';
 import { parseRateHeaders } from '../throttle/rate-headers.js';
 import type { AcquireOptions, Reservation } from '../throttle/rate-limiter.js';
-import type { QueryTarget } from '../catalog/query-target.js';
+import type { QueryTarget } from '../model/query-target.js';
 import type { Budget } from './budget.js';
 import type { RunStats } from './run-stats.js';
-
-/** The service, as the pipeline needs it: one attempt per call. */
-export interface Service {
-  send(request: ServiceRequest): Promise<RawResponse>;
-}
 
 /** The pacing the pipeline needs: grants in row order, and what the service said of its windows. */
 export interface Pacer {
@@ -32,9 +28,8 @@ export interface SendContext {
   target: QueryTarget;
   /** Section keys a chunk should carry, for its status. */
   sectionKeys: readonly string[];
+  /** Retries, backoff and the longest rate-limit wait: client/retry-policy.ts. */
   retry: RetryPolicy;
-  /** How long 429s without a reset time may keep one request waiting before the run stops. */
-  maxWaitMs: number;
   stats: RunStats;
   clock: Clock;
   /** Aborted when the run stops: nothing new is sent, waits end at once; requests in flight finish. */
@@ -63,15 +58,6 @@ interface Delivery {
   badRequest?: (part: readonly PendingItem[], error: BadRequestError) => void;
 }
 
-/** Retry state of one group of items across attempts. */
-interface Attempts {
-  transient: number;
-  rateLimited: number;
-  /** When the first 429 without a reset time came: such waits are bounded by maxWaitMs in all. */
-  rateLimitedSince?: number;
-}
-
-const FRESH: Attempts = { transient: 0, rateLimited: 0 };
 
 const reasonText = (reason: unknown) => (reason instanceof Error ? reason.message : String(reason));
 
@@ -117,7 +103,7 @@ export async function sendBatch(items: readonly PendingItem[], context: SendCont
     budgetStop = verdict.stop;
   }
   if (budgetStop !== undefined) unsent(items.slice(admitted), budgetStop, delivery);
-  await sendInParts(items.slice(0, admitted), context, FRESH, delivery);
+  await sendInParts(items.slice(0, admitted), context, NO_ATTEMPTS, delivery);
   // A budget stop leaves what it admitted (earlier rows, within the cap) to go out; other stops end all sending.
   if (budgetStop !== undefined) return { stop: budgetStop, drain: true };
   const stop = delivery.reasons.find((reason) => reason !== context.signal.reason);
@@ -195,44 +181,40 @@ async function handleFailure(
   attempts: Attempts,
   delivery: Delivery,
 ): Promise<void> {
-  const { limiter, stats, clock, retry } = context;
+  const { limiter, stats, clock } = context;
   if (error instanceof RateLimitedError) {
     // Not charged, and not counted by the service: the retry waits for the window like anyone else.
     limiter.refund(reservation);
     stats.rateLimitWaits += 1;
-    const now = clock.now();
-    const since = attempts.rateLimitedSince ?? now;
-    const retryAt = error.retryAt ?? now + backoffDelay(retry, attempts.rateLimited);
-    if (error.retryAt === undefined && retryAt - since > context.maxWaitMs) {
-      unsent(part, new QuotaWaitError(retryAt, context.maxWaitMs), delivery);
-      return;
-    }
-    limiter.pauseUntil(retryAt);
-    return sendInParts(part, context, { ...attempts, rateLimited: attempts.rateLimited + 1, rateLimitedSince: since }, delivery);
-  }
-  if (isTransient(error)) {
-    if (attempts.transient >= retry.maxRetries) {
-      delivery.deliver(part, failed(part, 'error', reasonText(error)));
-      return;
-    }
-    if (context.signal.aborted) return unsent(part, context.signal.reason, delivery);
-    stats.retries += 1;
-    // A request that timed out or lost its connection after it was sent may have been served and charged.
-    if (error instanceof NetworkError && error.mayHaveBeenCharged) stats.retriedPossiblyCharged += 1;
-    context.onRetry?.(reasonText(error));
-    try {
-      await clock.sleep(backoffDelay(retry, attempts.transient), context.signal);
-    } catch {
-      return unsent(part, context.signal.reason, delivery);
-    }
-    return sendInParts(part, context, { ...attempts, transient: attempts.transient + 1 }, delivery);
   }
   if (error instanceof BadRequestError) {
     if (delivery.badRequest) return delivery.badRequest(part, error);
     return isolateBadRequest(part, error, context, delivery);
   }
-  // Authentication, credit, an unknown endpoint: nothing more can be sent in this run.
-  unsent(part, error, delivery);
+  const decision = decideRetry(error, attempts, context.retry, clock.now());
+  switch (decision.action) {
+    case 'wait':
+      limiter.pauseUntil(decision.until);
+      return sendInParts(part, context, decision.next, delivery);
+    case 'quota':
+      return unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs), delivery);
+    case 'retry':
+      if (context.signal.aborted) return unsent(part, context.signal.reason, delivery);
+      stats.retries += 1;
+      if (decision.possiblyCharged) stats.retriedPossiblyCharged += 1;
+      context.onRetry?.(reasonText(error));
+      try {
+        await clock.sleep(decision.delayMs, context.signal);
+      } catch {
+        return unsent(part, context.signal.reason, delivery);
+      }
+      return sendInParts(part, context, decision.next, delivery);
+    case 'give up':
+      // Retries spent on a transient failure: these rows are error records and the run goes on.
+      if (isTransient(error)) return delivery.deliver(part, failed(part, 'error', reasonText(error)));
+      // Authentication, credit, an unknown endpoint: nothing more can be sent in this run.
+      return unsent(part, error, delivery);
+  }
 }
 
 /**
@@ -266,5 +248,5 @@ async function isolateBadRequest(items: readonly PendingItem[], error: BadReques
 
 /** Sends `items` on their own, as one part of a 400 being narrowed down. */
 function sendAlone(items: readonly PendingItem[], context: SendContext, delivery: Delivery): Promise<void> {
-  return sendInParts(items, context, FRESH, delivery);
+  return sendInParts(items, context, NO_ATTEMPTS, delivery);
 }

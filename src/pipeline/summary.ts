@@ -1,4 +1,4 @@
-import type { Status } from '../output/record.js';
+import type { Status } from '../model/status.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import type { RunStats } from './run-stats.js';
 

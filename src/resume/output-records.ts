@@ -1,6 +1,6 @@
 import { CsvError } from 'csv-parse';
 import { UsageError } from '../errors/index.js';
-import { STATUSES, type Status } from '../output/record.js';
+import { STATUSES, type Status } from '../model/status.js';
 import type { AppendableFormat } from '../output/record-text.js';
 import { csvRawRecords, type CsvRawRecord } from './csv-raw-records.js';
 import { fileLines } from './file-lines.js';

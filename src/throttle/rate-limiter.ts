@@ -249,10 +249,9 @@ export class RateLimiter {
     this.#changed();
   }
 
-  /** After a 429: nobody sends before `until` (epoch ms), plus the margin. */
+  /** After a 429: nobody sends before `until` (epoch ms; the retry policy has added its margin). */
   pauseUntil(until: number): void {
-    const margin = Math.max(this.#policy.minMarginMs, 250);
-    this.#pausedUntil = Math.max(this.#pausedUntil, until + margin);
+    this.#pausedUntil = Math.max(this.#pausedUntil, until);
     for (const window of this.#windows) {
       if (window.budget && window.budget.resetAt <= until) window.budget.remaining = 0;
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkProblem, MAX_CHUNK_DEPTH } from '../../src/client/chunk-problem.js';
-import { statusOf } from '../../src/output/status.js';
-import type { Chunk } from '../../src/output/record.js';
+import { statusOf } from '../../src/model/status.js';
+import type { Chunk } from '../../src/model/chunk.js';
 
 /** `{"a":{"a":...{"a":1}}}` with `levels` objects, parsed as a server's body would be. */
 function nested(levels: number): unknown {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { csvColumns } from '../../src/output/csv-columns.js';
 import { cellText, csvLineRenderer } from '../../src/output/csv-line.js';
-import type { OutputRecord } from '../../src/output/record.js';
+import type { OutputRecord } from '../../src/model/record.js';
 
 const headers = (shape: Parameters<typeof csvColumns>[0]) => csvColumns(shape).map((column) => column.header);
 

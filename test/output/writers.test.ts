@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { neutraliseFormula } from '../../src/output/excel-guard.js';
 import { openOutput, outputFormatFor, type OutputSettings } from '../../src/output/open-output.js';
-import type { OutputRecord } from '../../src/output/record.js';
+import type { OutputRecord } from '../../src/model/record.js';
 
 const record = (row: number, input: Record<string, string>): OutputRecord => ({ row, status: 'invalid_input', error: 'bad', input });
 

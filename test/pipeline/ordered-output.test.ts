@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OutputRecord } from '../../src/output/record.js';
+import type { OutputRecord } from '../../src/model/record.js';
 import { OrderedOutput } from '../../src/pipeline/ordered-output.js';
 import { RunStats } from '../../src/pipeline/run-stats.js';
 

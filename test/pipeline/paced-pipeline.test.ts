@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { findEndpoint } from '../../src/catalog/index.js';
-import { singleEndpointTarget } from '../../src/catalog/query-target.js';
+import { singleEndpointTarget } from '../../src/model/query-target.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/client/retry-policy.js';
-import type { RawResponse, ServiceRequest } from '../../src/client/service-client.js';
+import type { RawResponse, Service, ServiceRequest } from '../../src/client/service-client.js';
 import { createPreparer } from '../../src/input/prepare.js';
 import type { InputRow } from '../../src/input/row.js';
-import type { OutputRecord } from '../../src/output/record.js';
+import type { OutputRecord } from '../../src/model/record.js';
 import { Budget } from '../../src/pipeline/budget.js';
 import { OrderedOutput } from '../../src/pipeline/ordered-output.js';
 import { runBatch } from '../../src/pipeline/run-batch.js';
 import { RunStats } from '../../src/pipeline/run-stats.js';
-import { sendBatch, type Service } from '../../src/pipeline/send-batch.js';
+import { sendBatch } from '../../src/pipeline/send-batch.js';
 import type { Clock } from '../../src/throttle/clock.js';
 import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 
@@ -87,8 +87,7 @@ async function run(
         limiter,
         target,
         sectionKeys: ['property/value'],
-        retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2 },
-        maxWaitMs: 3_600_000,
+        retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2, maxWaitMs: 3_600_000 },
         stats,
         clock,
         signal,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { OutputRecord } from '../../src/output/record.js';
+import type { OutputRecord } from '../../src/model/record.js';
 import type { AppendableFormat } from '../../src/output/record-text.js';
 import { openResumeWriter } from '../../src/output/resume-writer.js';
 import { planOutput, type OutputRequest } from '../../src/resume/output-plan.js';

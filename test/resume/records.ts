@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { openOutput } from '../../src/output/open-output.js';
-import type { OutputRecord } from '../../src/output/record.js';
+import type { OutputRecord } from '../../src/model/record.js';
 import type { AppendableFormat, RecordLayout } from '../../src/output/record-text.js';
 
 /** Real files for the resume tests: a temporary directory each, and records as a run writes them. */

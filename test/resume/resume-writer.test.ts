@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { OutputRecord } from '../../src/output/record.js';
+import type { OutputRecord } from '../../src/model/record.js';
 import { csvHeaderText, type AppendableFormat } from '../../src/output/record-text.js';
 import { openResumeWriter } from '../../src/output/resume-writer.js';
 import { mergePathFor } from '../../src/resume/merge-retries.js';

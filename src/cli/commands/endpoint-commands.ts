@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { endpointsAt, LEVEL_SPECS, type Endpoint, type Level } from '../../catalog/index.js';
 import { addOptions } from '../add-options.js';
 import { flagName, identifierOptions, paramOptions } from '../options.js';
-import { singleEndpointTarget } from '../../catalog/query-target.js';
+import { singleEndpointTarget } from '../../model/query-target.js';
 import type { QueryOptions } from '../run-query.js';
 import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';

@@ -1,4 +1,8 @@
-import type { Chunk, Status } from './record.js';
+import type { Chunk } from './chunk.js';
+
+export const STATUSES = ['ok', 'partial', 'no_content', 'invalid_input', 'error'] as const;
+/** What became of an item: `_status` in the output. */
+export type Status = (typeof STATUSES)[number];
 
 /**
  * A member the value itself holds. A chunk is whatever the server sent: any member may be null, a

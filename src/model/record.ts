@@ -1,8 +1,5 @@
-export const STATUSES = ['ok', 'partial', 'no_content', 'invalid_input', 'error'] as const;
-export type Status = (typeof STATUSES)[number];
-
-/** A chunk exactly as the service returned it for one item. */
-export type Chunk = Record<string, unknown>;
+import type { Chunk } from './chunk.js';
+import type { Status } from './status.js';
 
 /** One output record per input item, whatever happened to it. */
 export interface OutputRecord {

@@ -1,0 +1,111 @@
+import { ENDPOINTS, findEndpoint, isMgetComponent, LEVELS, suggestEndpoints, type Endpoint, type Level } from '../catalog/index.js';
+import { nearest } from '../catalog/nearest.js';
+import { UsageError } from '../errors/index.js';
+
+/**
+ * What a query command calls: the request path, the level its items belong to, the endpoints
+ * whose sections come back (one, or the components of an mget), and query-string members that
+ * apply to the whole request (component_mget's `components`).
+ */
+export interface QueryTarget {
+  path: string;
+  level: Level;
+  sections: readonly Endpoint[];
+  /** The endpoints whose parameters the items may carry (for mget: the components). */
+  paramEndpoints: readonly Endpoint[];
+  query: Readonly<Record<string, string>>;
+  /** Components each item costs: 1, or the number of mget components. */
+  componentsPerItem: number;
+}
+
+export function singleEndpointTarget(endpoint: Endpoint): QueryTarget {
+  return {
+    path: `${endpoint.version}/${endpoint.name}`,
+    level: endpoint.level,
+    sections: [endpoint],
+    paramEndpoints: [endpoint],
+    query: {},
+    componentsPerItem: 1,
+  };
+}
+
+/** The chunk members whose api_code decides a record's status: the sections, or the path's own for a path outside the catalog. */
+export function sectionKeys(target: QueryTarget): string[] {
+  return target.sections.length > 0 ? target.sections.map((endpoint) => endpoint.name) : [target.path.replace(/^v\d\//, '')];
+}
+
+const MGET = findEndpoint('property/component_mget')!;
+
+/** `property/value,property/school` → the catalog endpoints, or a usage error naming the unknown one. */
+export function parseComponents(list: string): Endpoint[] {
+  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) throw new UsageError('name at least one endpoint, e.g. property/value,property/school');
+  return names.map((name) => {
+    const endpoint = findEndpoint(name.includes('/') ? name : `property/${name}`);
+    if (!endpoint || !isMgetComponent(endpoint)) {
+      const suggestions = suggestEndpoints(name).filter((candidate) => candidate.startsWith('property/') && candidate !== MGET.name);
+      throw new UsageError(
+        `"${name}" is not a property endpoint component_mget can fetch` +
+          (suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : '; see "propdata endpoints --level property"'),
+        'E_UNKNOWN_ENDPOINT',
+      );
+    }
+    return endpoint;
+  });
+}
+
+/** component_mget for these components: one section each, `components` in the query string. */
+export function mgetTarget(components: readonly Endpoint[]): QueryTarget {
+  return {
+    path: `${MGET.version}/${MGET.name}`,
+    level: 'property',
+    sections: components,
+    paramEndpoints: components,
+    query: { components: components.map((endpoint) => endpoint.name).join(',') },
+    componentsPerItem: components.length,
+  };
+}
+
+/** Every property endpoint but mget itself can be a component, including property/block_<target>. */
+export const MGET_COMPONENTS: readonly Endpoint[] = ENDPOINTS.filter(isMgetComponent);
+
+/** One endpoint is called as itself; several (`a,b`) are one component_mget. */
+export function targetForList(list: string): QueryTarget {
+  if (list.includes(',')) return mgetTarget(parseComponents(list));
+  const endpoint = findEndpoint(list);
+  if (endpoint?.mget) throw new UsageError(`${endpoint.name} fetches several endpoints at once: name them, e.g. property/value,property/school`, 'E_UNKNOWN_ENDPOINT');
+  if (!endpoint) {
+    const close = suggestEndpoints(list).filter((name) => name !== MGET.name);
+    throw new UsageError(`unknown endpoint "${list}"${close.length > 0 ? `; did you mean ${close.join(', ')}?` : ''}`, 'E_UNKNOWN_ENDPOINT');
+  }
+  return singleEndpointTarget(endpoint);
+}
+
+const PATH = /^(v2|v3)\/([a-z_]+)\/([a-z0-9_-]+)$/;
+
+/**
+ * Any `<version>/<level>/<target>`, including paths the catalog does not describe (v3 targets,
+ * zip/msa/... levels): the parameters given (`givenParams`) go through as they are and the result
+ * is passed on untouched.
+ */
+export function callTarget(path: string, givenParams: readonly string[]): QueryTarget {
+  const match = PATH.exec(path.trim().replace(/^\/+/, ''));
+  if (!match) throw new UsageError(`"${path}" is not an endpoint path: give <version>/<level>/<target>, e.g. v3/property/hoa_est`);
+  const [, version, level, rawTarget] = match as unknown as [string, 'v2' | 'v3', string, string];
+  if (!(LEVELS as readonly string[]).includes(level)) {
+    throw new UsageError(`unknown level "${level}"; did you mean ${nearest(level, LEVELS).join(', ') || LEVELS.join(', ')}?`, 'E_UNKNOWN_LEVEL');
+  }
+  const target = rawTarget.replace(/-/g, '_');
+  const known = findEndpoint(`${level}/${target}`);
+  if (known && known.version === version) return singleEndpointTarget(known);
+  const endpoint: Endpoint = {
+    name: `${level}/${target}`,
+    version,
+    level: level as Level,
+    target,
+    description: 'not in the catalog',
+    params: givenParams.map((name) => ({ name, type: 'string', description: 'passed through' })),
+    price: 0,
+  };
+  return { ...singleEndpointTarget(endpoint), sections: [] };
+}
