@@ -3,7 +3,7 @@ import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-polic
 import { connect } from './connect.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
-import { fixedParams, type QueryOptions } from './run-query.js';
+import { fixedParams, type QueryOptions } from './query-params.js';
 import { EXIT, InputError, PropdataError } from '../errors/index.js';
 import { countRows, openInput } from '../input/open-input.js';
 import { checkColumnOptions } from '../input/column-options.js';

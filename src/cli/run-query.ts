@@ -2,7 +2,6 @@ import { LEVEL_SPECS, META, type Level } from '../catalog/index.js';
 import type { ServiceRequest } from '../client/service-client.js';
 import { UsageError } from '../errors/index.js';
 import { createPreparer } from '../input/prepare.js';
-import type { ConnectionOptions } from './connect.js';
 import { connect } from './connect.js';
 import { canAnimate, type Io } from './io.js';
 import type { CommandContext } from './commands/command-context.js';
@@ -10,30 +9,9 @@ import { requestOne } from '../client/request-one.js';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
 import { optionKey } from './options.js';
+import { fixedParams, type QueryOptions } from './query-params.js';
 import type { QueryTarget } from '../model/query-target.js';
 import type { BatchOptions } from './batch-command.js';
-
-export interface QueryOptions extends ConnectionOptions {
-  json?: boolean;
-  /** --max-wait in ms; absent: DEFAULT_MAX_WAIT_MS for the mode. */
-  maxWait?: number;
-  maxRetries: number;
-  input?: string;
-  param?: Record<string, string>;
-  [flag: string]: unknown;
-}
-
-/** Named parameter flags and --param, as one map of catalog names to values. */
-export function fixedParams(target: QueryTarget, options: QueryOptions): Record<string, string> {
-  const params: Record<string, string> = { ...options.param };
-  for (const endpoint of target.paramEndpoints) {
-    for (const param of endpoint.params) {
-      const value = options[optionKey(param.name)];
-      if (value !== undefined && param.name !== 'components') params[param.name] = String(value);
-    }
-  }
-  return params;
-}
 
 /** The identifier flags given on the command line, as a row with catalog names. */
 function identifiersFromFlags(level: Level, options: QueryOptions): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { Sink } from './sink.js';
+import type { Sink } from './text-sink.js';
 
 /** Past this much unwritten text a write waits for it to go out: memory stays bounded. */
 const MAX_PENDING_CHARS = 256 * 1024;

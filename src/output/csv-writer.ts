@@ -2,7 +2,7 @@ import { csvColumns, type CsvShape } from './csv-columns.js';
 import { csvLine, csvLineRenderer } from './csv-line.js';
 import { UTF8_BOM } from './excel-guard.js';
 import type { OutputWriter } from './record-writer.js';
-import type { Sink } from './sink.js';
+import type { Sink } from './text-sink.js';
 
 export interface CsvWriterOptions extends CsvShape {
   /** Continuing a resumed file: its BOM and header are there already. */

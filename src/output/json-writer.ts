@@ -1,6 +1,6 @@
 import { jsonRecord } from './json-record.js';
 import type { OutputWriter } from './record-writer.js';
-import type { Sink } from './sink.js';
+import type { Sink } from './text-sink.js';
 
 /**
  * A JSON array, streamed: `[`, the records one a line, `]` on close. Records are never held in

@@ -1,6 +1,6 @@
 import { jsonRecord } from './json-record.js';
 import type { OutputWriter } from './record-writer.js';
-import type { Sink } from './sink.js';
+import type { Sink } from './text-sink.js';
 
 /** One JSON object a line: appendable, so a JSONL output can be resumed. */
 export function createJsonlWriter(sink: Sink): OutputWriter {

@@ -1,8 +1,12 @@
 import type { OutputRecord } from '../model/record.js';
-import type { RecordWriter } from '../output/open-output.js';
 import type { RunStats } from './run-stats.js';
 
 const INITIAL_SLOTS = 1024;
+
+/** Where records go in order (a writer of output/): a promise only when it needs a moment before the next one. */
+export interface RecordSink {
+  write(record: OutputRecord): Promise<void> | undefined;
+}
 
 /** Which rows this run writes: the `retry` rows of an earlier output (ascending), then every row from `startRow` on. */
 export interface RowPlan {
@@ -21,7 +25,7 @@ export interface RowPlan {
  * every record of a run passes through here.
  */
 export class OrderedOutput {
-  readonly #writer: RecordWriter;
+  readonly #writer: RecordSink;
   readonly #stats: RunStats;
   readonly #retry: readonly number[];
   readonly #startRow: number;
@@ -32,7 +36,7 @@ export class OrderedOutput {
   /** The write in progress: one at a time, so records reach the writer in order. */
   #flushing: Promise<void> = Promise.resolve();
 
-  constructor(writer: RecordWriter, stats: RunStats, plan: RowPlan = { startRow: 1 }) {
+  constructor(writer: RecordSink, stats: RunStats, plan: RowPlan = { startRow: 1 }) {
     this.#writer = writer;
     this.#stats = stats;
     this.#retry = plan.retry ?? [];

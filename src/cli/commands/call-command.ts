@@ -3,7 +3,7 @@ import { LEVELS } from '../../catalog/index.js';
 import { addOptions } from '../add-options.js';
 import { identifierOptions, paramOptions } from '../options.js';
 import { callTarget } from '../../model/query-target.js';
-import type { QueryOptions } from '../run-query.js';
+import type { QueryOptions } from '../query-params.js';
 import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';
 

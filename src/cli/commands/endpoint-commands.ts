@@ -3,7 +3,7 @@ import { endpointsAt, LEVEL_SPECS, type Endpoint, type Level } from '../../catal
 import { addOptions } from '../add-options.js';
 import { flagName, identifierOptions, paramOptions } from '../options.js';
 import { singleEndpointTarget } from '../../model/query-target.js';
-import type { QueryOptions } from '../run-query.js';
+import type { QueryOptions } from '../query-params.js';
 import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { addOptions } from '../add-options.js';
 import { identifierOptions, paramOptions } from '../options.js';
 import { mgetTarget, MGET_COMPONENTS, parseComponents } from '../../model/query-target.js';
-import type { QueryOptions } from '../run-query.js';
+import type { QueryOptions } from '../query-params.js';
 import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';
 
