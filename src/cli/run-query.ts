@@ -36,6 +36,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     endpoints: target.paramEndpoints,
     fixedParams: fixedParams(target, options),
     map: {},
+    fromFlags: true,
   });
   const prepared = prepare({ row: 1, columns: identifiersFromFlags(target.level, options) });
   if (!prepared.item) throw new UsageError(`${prepared.invalid ?? 'invalid item'} (or pass --input FILE for a batch)`);

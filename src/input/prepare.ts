@@ -15,6 +15,8 @@ export interface PreparePlan {
   fixedParams: Record<string, string>;
   map: Record<string, string>;
   metaColumn?: string;
+  /** A one-off names flags (`--address`), not rows and columns: its item comes from the command line. */
+  fromFlags?: boolean;
 }
 
 type Slot =
@@ -134,14 +136,16 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
     rejected: ReadonlySet<string> | undefined,
   ): string | undefined {
     const absent = (name: string) => item[name] === undefined && !rejected?.has(name);
-    const noColumn = (names: string[]) =>
-      names.every((name) => rowPlan.unfed.has(name))
+    const noColumn = (names: string[]) => {
+      if (plan.fromFlags) return ` (give ${names.map((name) => `--${name.replace(/_/g, '-')}`).join(' or ')})`;
+      return names.every((name) => rowPlan.unfed.has(name))
         ? ` (no column is recognised as ${names.join(' or ')}; columns: ${listColumns(rowPlan.columns)}; ` +
-          `rename one or use --map COLUMN=${names[0]})`
+            `rename one or use --map COLUMN=${names[0]})`
         : '';
+    };
     if (spec.rule === 'address-or-slug') {
       if (!absent('address') || !absent('slug')) return undefined;
-      return `needs an address or a slug column value${noColumn(['address', 'slug'])}`;
+      return `needs an address or a slug${plan.fromFlags ? '' : ' column value'}${noColumn(['address', 'slug'])}`;
     }
     const missing = spec.identifiers.map((identifier) => identifier.name).filter(absent);
     return missing.length === 0 ? undefined : `needs a ${missing.join(' and a ')} value${noColumn(missing)}`;
@@ -201,7 +205,7 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
     const needed = missingIdentifiers(item, rowPlan, rejected);
     if (needed) (missing ??= []).push(needed);
     for (const param of requiredParams) {
-      if (item[param.name] === undefined) (missing ??= []).push(`needs a ${param.name} value (a column or --param ${param.name}=...)`);
+      if (item[param.name] === undefined) (missing ??= []).push(`needs a ${param.name} value (${plan.fromFlags ? `--${param.name.replace(/_/g, '-')}` : 'a column'} or --param ${param.name}=...)`);
     }
     current = item;
     for (const endpoint of oneOfEndpoints) {
@@ -209,8 +213,9 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
       if (problem) (missing ??= []).push(problem);
     }
     if (!wrong && !missing) return { row: row.row, columns: row.columns, item };
-    const advice = wrong ? 'correct the row or remove it' : 'add one or remove the row';
     const problems = [...(wrong ?? []), ...(missing ?? [])].join('; ');
+    if (plan.fromFlags) return { row: row.row, columns: row.columns, invalid: problems };
+    const advice = wrong ? 'correct the row or remove it' : 'add one or remove the row';
     return { row: row.row, columns: row.columns, invalid: `row ${row.row}: ${problems}; ${advice}` };
   };
 }

@@ -77,7 +77,8 @@ export function formatEstimate(estimate: Estimate, ratePerMinute: number): strin
     `requests:        ${estimate.requests}`,
     `expected time:   ${formatDuration(estimate.expectedMinutes)} at ${ratePerMinute} components/min`,
     `expected cost:   ${estimate.expectedCostUsd.toFixed(2)} USD at list price (204 sections are not charged)`,
-    ...estimate.invalidExamples.map((example) => `  row ${example.row}: ${example.reason}`),
+    // Each reason already names its row (`row 53: ...`).
+    ...estimate.invalidExamples.map((example) => `  ${example.reason}`),
   ];
   return `${lines.join('\n')}\n`;
 }

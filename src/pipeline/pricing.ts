@@ -1,10 +1,20 @@
+import { UsageError } from '../errors/index.js';
 import type { QueryTarget } from '../model/query-target.js';
 
 /**
  * USD per item at list price: one component per section, each at the catalog's price unless
- * `--price endpoint=USD` overrides it. Paths the catalog does not know cost 0 here.
+ * `--price endpoint=USD` overrides it. Paths the catalog does not know cost 0 here. An override
+ * that is not a price, or names an endpoint this run does not call, is a usage error: a NaN would
+ * silently switch --max-cost off, a misspelt name would silently not apply.
  */
 export function pricePerItem(target: QueryTarget, overrides: Record<string, string> = {}): number {
+  const called = new Set(target.sections.map((endpoint) => endpoint.name));
+  for (const [name, value] of Object.entries(overrides)) {
+    if (!called.has(name)) {
+      throw new UsageError(`--price ${name}=${value}: this run does not call ${name}; it calls ${[...called].join(', ') || 'a path outside the catalog'}`, 'E_USAGE_PRICE');
+    }
+    if (!/^\d+(\.\d+)?$/.test(value.trim())) throw new UsageError(`--price ${name}=${value}: expected a price in USD such as 0.25`, 'E_USAGE_PRICE');
+  }
   return target.sections.reduce((sum, endpoint) => {
     const override = overrides[endpoint.name];
     return sum + (override === undefined ? endpoint.price : Number(override));

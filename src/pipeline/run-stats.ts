@@ -15,7 +15,6 @@ export class RunStats {
   /** Rows written as `error` because the run stopped before sending them (a later row's answer followed). */
   unsentWritten = 0;
   rateLimitWaits = 0;
-  rateLimitWaitMs = 0;
   /** The input's row count when it is known in advance (a file), for the progress bar. */
   totalRows: number | undefined;
 

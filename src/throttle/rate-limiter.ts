@@ -19,8 +19,6 @@ export interface ThrottlePolicy {
    * spent) rejects the waiting request with QuotaWaitError instead of sleeping for hours.
    */
   maxWaitMs: number;
-  /** Called whenever the pipeline is about to wait for the rate limit (for progress and stats). */
-  onWait?: (ms: number, reason: 'window' | 'rate-limited') => void;
 }
 
 /** The longest timer Node can set (about 24.8 days): any wait is capped below it. */
@@ -314,7 +312,6 @@ export class RateLimiter {
           continue;
         }
         this.#waitingUntil = decision.readyAt;
-        this.#policy.onWait?.(wait, this.#pausedUntil >= decision.readyAt ? 'rate-limited' : 'window');
         await this.#clock.sleep(Math.min(wait, MAX_TIMER_MS), wake.signal).catch(() => undefined);
         this.#waitedMs += Math.max(0, this.#clock.now() - started);
       }
