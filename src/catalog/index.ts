@@ -1,9 +1,10 @@
+import { BEYOND_SPEC_BLOCK, BEYOND_SPEC_MSA, BEYOND_SPEC_ZIP, levelMget, propertyLtv } from './beyond-spec.js';
 import { BLOCK_ENDPOINTS } from './block.js';
 import { PROPERTY_ENDPOINTS } from './property.js';
 import { nearest } from './nearest.js';
-import { addressInfo, blockInfo } from './shapes.js';
+import { addressInfo, blockInfo, msaInfo, zipcodeInfo } from './shapes.js';
 import type { Schema } from './schema.js';
-import type { Endpoint, Level } from './types.js';
+import type { Endpoint, InfoMember, Level } from './types.js';
 
 export * from './types.js';
 export { LEVEL_SPECS, ALL_IDENTIFIERS, META } from './levels.js';
@@ -11,23 +12,45 @@ export { keySetOf } from './key-set.js';
 export type { Schema } from './schema.js';
 
 /** The chunk members that describe the item itself, by member name (LevelSpec.infoMember). */
-export const INFO_SCHEMAS: Readonly<Record<'address_info' | 'block_info', Schema>> = {
+export const INFO_SCHEMAS: Readonly<Record<InfoMember, Schema>> = {
   address_info: addressInfo,
   block_info: blockInfo,
+  zipcode_info: zipcodeInfo,
+  msa_info: msaInfo,
 };
 
-/** `property/block_<target>`: every block target callable with property identifiers, same result shape. */
-const PROPERTY_BLOCK_FORMS: readonly Endpoint[] = BLOCK_ENDPOINTS.map((blockEndpoint) => ({
-  ...blockEndpoint,
-  name: `property/block_${blockEndpoint.target}`,
-  level: 'property',
-  target: `block_${blockEndpoint.target}`,
-  description: `${blockEndpoint.description} (by property)`,
-  mirrors: blockEndpoint.name,
-}));
+const BLOCK_TARGETS = [...BLOCK_ENDPOINTS, ...BEYOND_SPEC_BLOCK];
 
-/** The whole catalog: the single list of endpoints every other part derives from. */
-export const ENDPOINTS: readonly Endpoint[] = [...PROPERTY_ENDPOINTS, ...PROPERTY_BLOCK_FORMS, ...BLOCK_ENDPOINTS];
+/**
+ * `property/block_<target>`, `property/zip_<target>`, `property/msa_<target>`: every area target
+ * callable with property identifiers, answered for the property's area, same result shape.
+ */
+const propertyForms = (prefix: 'block' | 'zip' | 'msa', areaEndpoints: readonly Endpoint[]): Endpoint[] =>
+  areaEndpoints.map((areaEndpoint) => ({
+    ...areaEndpoint,
+    name: `property/${prefix}_${areaEndpoint.target}`,
+    level: 'property',
+    target: `${prefix}_${areaEndpoint.target}`,
+    description: `${areaEndpoint.description} (by property)`,
+    mirrors: areaEndpoint.name,
+  }));
+
+const PROPERTY_MGET = PROPERTY_ENDPOINTS.find((endpoint) => endpoint.mget)!;
+
+/** The whole catalog: the single list of endpoints every other part derives from; the spec's first at each level. */
+export const ENDPOINTS: readonly Endpoint[] = [
+  ...PROPERTY_ENDPOINTS,
+  propertyLtv(PROPERTY_ENDPOINTS.find((endpoint) => endpoint.name === 'property/ltv_details')!),
+  ...propertyForms('block', BLOCK_TARGETS),
+  ...propertyForms('zip', BEYOND_SPEC_ZIP),
+  ...propertyForms('msa', BEYOND_SPEC_MSA),
+  ...BLOCK_TARGETS,
+  levelMget(PROPERTY_MGET, 'block'),
+  ...BEYOND_SPEC_ZIP,
+  levelMget(PROPERTY_MGET, 'zip'),
+  ...BEYOND_SPEC_MSA,
+  levelMget(PROPERTY_MGET, 'msa'),
+];
 
 const BY_NAME = new Map(ENDPOINTS.map((endpoint) => [endpoint.name, endpoint]));
 
@@ -45,9 +68,14 @@ export function endpointsAt(level: Level): Endpoint[] {
   return ENDPOINTS.filter((endpoint) => endpoint.level === level);
 }
 
-/** Data endpoints a component_mget may name: everything but component_mget itself. */
+/** Data endpoints property/component_mget may name: every property endpoint but component_mget itself. */
 export function isMgetComponent(endpoint: Endpoint): boolean {
-  return !endpoint.mget && endpoint.level === 'property';
+  return isMgetComponentOf('property', endpoint);
+}
+
+/** Data endpoints the component_mget of a level may name: that level's, but component_mget itself. */
+export function isMgetComponentOf(level: Level, endpoint: Endpoint): boolean {
+  return !endpoint.mget && endpoint.level === level;
 }
 
 export function suggestEndpoints(name: string): string[] {

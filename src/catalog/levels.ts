@@ -28,7 +28,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     rule: 'all',
     identifiers: [{ name: 'blockgroup_id', description: '12-digit census block group', digits: 12 }],
   },
-  zip: { level: 'zip', rule: 'all', identifiers: [{ name: 'zipcode', description: '5-digit ZIP code', digits: 5 }] },
+  zip: { level: 'zip', rule: 'all', infoMember: 'zipcode_info', identifiers: [{ name: 'zipcode', description: '5-digit ZIP code', digits: 5 }] },
   metrodiv: {
     level: 'metrodiv',
     rule: 'all',
@@ -37,6 +37,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
   msa: {
     level: 'msa',
     rule: 'all',
+    infoMember: 'msa_info',
     identifiers: [{ name: 'msa', description: '5-digit metropolitan statistical area', digits: 5 }],
   },
   state: {

@@ -32,6 +32,10 @@ export const addressInfo = obj({
 
 export const blockInfo = obj({ block_id: digits(15) });
 
+/** Beyond the spec: the zip and msa levels' chunks are assumed to describe their item as block_info does. */
+export const zipcodeInfo = obj({ zipcode: digits(5) });
+export const msaInfo = obj({ msa: digits(5) });
+
 const name = () => nullable(str());
 
 export const lienRecord = obj({

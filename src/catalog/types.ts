@@ -4,6 +4,9 @@ export const LEVELS = ['property', 'block', 'blockgroup', 'zip', 'metrodiv', 'ms
 export type Level = (typeof LEVELS)[number];
 export type Version = 'v2' | 'v3';
 
+/** Chunk members describing the item: the spec shows address_info and block_info; zipcode_info and msa_info are assumed alike. */
+export type InfoMember = 'address_info' | 'block_info' | 'zipcode_info' | 'msa_info';
+
 /** An item identifier (address, block_id, ...) as the spec's identifier table defines it. */
 export interface Identifier {
   name: string;
@@ -22,7 +25,7 @@ export interface LevelSpec {
    */
   rule: 'address-or-slug' | 'all';
   /** The chunk member that describes the item itself. */
-  infoMember?: 'address_info' | 'block_info';
+  infoMember?: InfoMember;
 }
 
 /** An endpoint-specific request parameter (client_value, add_beds, property_type, ...). */
@@ -60,8 +63,14 @@ export interface Endpoint {
   /** List price per component in USD: sandbox billing and `estimate` both use it. */
   price: number;
   noContent?: NoContentCause;
-  /** For the property-level forms `property/block_<target>`: the block endpoint whose result it mirrors. */
+  /**
+   * The endpoint whose result this one gives: for the property-level forms `property/block_<target>`,
+   * `property/zip_<target>` and `property/msa_<target>`, the area endpoint, answered for the
+   * property's block, ZIP or metro area; for `property/ltv`, property/ltv_details.
+   */
   mirrors?: string;
   /** component_mget: fetches the endpoints named in its `components` parameter. */
   mget?: boolean;
+  /** Not in the spec: called by clients of the real service, shaped like its nearest specified relative. */
+  beyondSpec?: boolean;
 }

@@ -1,5 +1,5 @@
 import {
-  LEVEL_SPECS, META, checkIdentifier, checkParam, checkRequireOneOf, findEndpoint, isMgetComponent, keySetOf, paramValue,
+  LEVEL_SPECS, META, checkIdentifier, checkParam, checkRequireOneOf, findEndpoint, isMgetComponentOf, keySetOf, paramValue,
   type Endpoint, type LevelSpec, type Param,
 } from '../catalog/index.js';
 import type { RequestItem } from './generate/chunk.js';
@@ -20,8 +20,8 @@ export class RequestRejected extends Error {}
 
 const COMPONENTS = 'components';
 
-/** `components` of a component_mget: catalog names, comma-separated, no spaces, no repeats. */
-function componentsOf(query: URLSearchParams): Endpoint[] {
+/** `components` of a component_mget: catalog names of its level, comma-separated, no spaces, no repeats. */
+function componentsOf(mget: Endpoint, query: URLSearchParams): Endpoint[] {
   const text = query.get(COMPONENTS);
   if (text === null || text.trim() === '') throw new RequestRejected('components is required: comma-separated endpoint names');
   if (/\s/.test(text)) throw new RequestRejected(`components must not contain spaces, got "${text}"`);
@@ -29,7 +29,7 @@ function componentsOf(query: URLSearchParams): Endpoint[] {
   return names.map((name, index) => {
     const endpoint = findEndpoint(name);
     if (!endpoint || endpoint.name !== name) throw new RequestRejected(`components: unknown endpoint "${name}"`);
-    if (!isMgetComponent(endpoint)) throw new RequestRejected(`components: "${name}" cannot be fetched through component_mget`);
+    if (!isMgetComponentOf(mget.level, endpoint)) throw new RequestRejected(`components: "${name}" cannot be fetched through component_mget`);
     if (names.indexOf(name) !== index) throw new RequestRejected(`components: "${name}" is named twice`);
     return endpoint;
   });
@@ -133,7 +133,7 @@ function itemFrom(raw: Readonly<Record<string, unknown>>, where: string, rules: 
 }
 
 function sectionsOf(endpoint: Endpoint, query: URLSearchParams): Endpoint[] {
-  return endpoint.mget ? componentsOf(query) : [endpoint];
+  return endpoint.mget ? componentsOf(endpoint, query) : [endpoint];
 }
 
 /** Query-string values other than components, as one record (a repeated key keeps its last value). */

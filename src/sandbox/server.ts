@@ -5,7 +5,7 @@ import { UsageError } from '../errors/index.js';
 import { authenticate, type Access } from './auth.js';
 import { Ledger, type SandboxUsage } from './billing.js';
 import { Faults, serverErrorPage } from './faults.js';
-import { blockChunk, propertyChunk, type BuiltChunk, type TestListCheck } from './generate/chunk.js';
+import { chunkBuilder, type BuiltChunk, type TestListCheck } from './generate/chunk.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 import { RateWindows } from './rate-windows.js';
 import { RequestRejected, parseGet, parsePost } from './request-validation.js';
@@ -94,7 +94,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return message(429, `Rate limit exceeded: this request needs ${components} components; ${advice}`);
     }
     const restriction: TestListCheck | undefined = access === 'test' ? onTestList : undefined;
-    const build = endpoint.level === 'block' ? blockChunk : propertyChunk;
+    const build = chunkBuilder(endpoint.level);
     const nowMs = settings.now();
     const built: BuiltChunk[] = parsed.items.map((item) => build(parsed.sections, item, restriction, nowMs));
     const delivered = built.flatMap((chunk) => chunk.delivered);

@@ -14,16 +14,24 @@ function specEndpoints(): string[] {
 }
 
 describe('endpoint catalog', () => {
-  it('has every endpoint of the spec, and nothing the spec does not name', () => {
+  it('has every endpoint of the spec, and marks everything else beyond the spec', () => {
     const named = new Set(specEndpoints());
     expect(named.size).toBe(29 + 10);
     for (const name of named) expect(findEndpoint(name), name).toBeDefined();
-    const blockForms = ENDPOINTS.filter((endpoint) => endpoint.mirrors).map((endpoint) => endpoint.name);
-    expect(ENDPOINTS.map((endpoint) => endpoint.name).filter((name) => !named.has(name))).toEqual(blockForms);
+    const spec = ENDPOINTS.filter((endpoint) => !endpoint.beyondSpec);
+    const blockForms = spec.filter((endpoint) => endpoint.mirrors).map((endpoint) => endpoint.name);
+    expect(spec.map((endpoint) => endpoint.name).filter((name) => !named.has(name))).toEqual(blockForms);
+    for (const endpoint of ENDPOINTS.filter((candidate) => candidate.beyondSpec)) expect(endpoint.description).toMatch(/beyond the spec/);
+  });
+
+  it('has the endpoints beyond the spec that clients of the real service call, the spec\'s mget examples among them', () => {
+    for (const name of ['property/zip_details', 'property/zip_hcri', 'property/zip_hpi_forecast', 'property/ltv', 'block/histogram_beds', 'block/value_ts', 'zip/volatility', 'msa/hpi_ts_historical', 'property/msa_details', 'property/block_value_ts_forecast', 'block/component_mget', 'zip/component_mget', 'msa/component_mget']) {
+      expect(findEndpoint(name)?.beyondSpec, name).toBe(true);
+    }
   });
 
   it('offers the property-level form of every block target, with the same result shape', () => {
-    for (const block of ENDPOINTS.filter((endpoint) => endpoint.level === 'block')) {
+    for (const block of ENDPOINTS.filter((endpoint) => endpoint.level === 'block' && !endpoint.mget)) {
       const form = findEndpoint(`property/block_${block.target}`);
       expect(form?.result).toEqual(block.result);
       expect(form?.level).toBe('property');

@@ -14,6 +14,8 @@ const NOW = Date.UTC(2025, 5, 1, 12);
 
 const VALMONTE = { address: '43 Valmonte Plaza', zipcode: '90274' };
 const BLOCK = { block_id: '060376703241005' };
+/** Items of the other levels, by level. */
+const AREA_ITEMS: Readonly<Record<string, Record<string, string>>> = { block: BLOCK, zip: { zipcode: '90274' }, msa: { msa: '31080' } };
 
 /** Parameters that make an endpoint's example show what the parameter does; others get what they need. */
 const EXAMPLE_PARAMS: Readonly<Record<string, Record<string, string | number>>> = {
@@ -40,7 +42,7 @@ const LISTED_NOTE = 'A property with listing records; for one without, the secti
 
 function endpointExample(endpoint: Endpoint): Example {
   const aboutListings = endpoint.noContent === 'no-listing' || endpoint.noContent === 'limited-coverage';
-  const identifiers = endpoint.level === 'block' ? BLOCK : aboutListings ? LISTED : VALMONTE;
+  const identifiers = AREA_ITEMS[endpoint.level] ?? (aboutListings ? LISTED : VALMONTE);
   const query = { ...identifiers, ...neededParams(endpoint), ...EXAMPLE_PARAMS[endpoint.name] };
   return { heading: endpoint.name, ...(aboutListings ? { note: LISTED_NOTE } : {}), path: `/${endpoint.version}/${endpoint.name}`, options: { query } };
 }

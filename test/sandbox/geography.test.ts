@@ -36,6 +36,9 @@ describe('real geography', () => {
     expect(Math.abs(pasadena.lat - 34.151)).toBeLessThan(0.02);
     expect(Math.abs(pasadena.lng - -118.089)).toBeLessThan(0.02);
     expect(lasVegas).toMatchObject({ city: 'Las Vegas', state: 'NV', county_fips: '32003' });
+    const census = async (query: Record<string, string>) => (await call(sandbox, '/v2/property/census', { query })).json[0]['property/census'].result;
+    expect((await census({ address: '7 Main St', zipcode: '89128' })).county_name).toBe('Clark County');
+    expect((await census({ address: '7 Main St', zipcode: '21201' })).county_name).toBe('Baltimore city');
   });
 
   it('gives a city the ZIP table names by its postal city alone the ZIP of its namesake: Palos Verdes Estates is in 90274', async () => {

@@ -71,7 +71,7 @@ describe('400: requests that break the spec’s request rules (--strict)', () =>
   it.each([
     ['missing', {}, /components is required/],
     ['with spaces', { components: 'property/value, property/school' }, /must not contain spaces/],
-    ['unknown', { components: 'property/value,property/zip_hcri' }, /unknown endpoint "property\/zip_hcri"/],
+    ['unknown', { components: 'property/value,property/zip_nothing' }, /unknown endpoint "property\/zip_nothing"/],
     ['itself', { components: 'property/component_mget' }, /cannot be fetched through component_mget/],
     ['block level', { components: 'block/crime' }, /cannot be fetched through component_mget/],
     ['repeated', { components: 'property/value,property/value' }, /named twice/],

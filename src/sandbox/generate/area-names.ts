@@ -1,9 +1,10 @@
+import { realCountyName } from './geography.js';
 import { fractionOf } from './random.js';
 
 /**
  * Names of counties and metro areas, by code: the real name for the areas geography.ts places
- * known cities in, else a synthetic one drawn from the code alone, so that one code has one name
- * in every answer.
+ * known cities in and for the counties of the ZIP table, else a synthetic one drawn from the code
+ * alone, so that one code has one name in every answer.
  */
 
 // Census 2023 CBSA delineation (census facts)
@@ -35,8 +36,20 @@ const METRO_CITIES = ['Springfield', 'Fairview', 'Riverside', 'Franklin', 'Green
 
 const drawn = (words: readonly string[], ...key: string[]) => words[Math.floor(fractionOf(...key) * words.length)]!;
 
+/**
+ * The census form of a ZIP-table county name: "Baltimore (city)" is "Baltimore city", Louisiana
+ * has parishes; Alaska's boroughs and census areas keep the table's name.
+ */
+function censusCountyName(name: string, countyFips: string): string {
+  const city = /^(.*) \(city\)$/.exec(name);
+  if (city) return `${city[1]} city`;
+  if (countyFips.startsWith('02')) return name;
+  return `${name} ${countyFips.startsWith('22') ? 'Parish' : 'County'}`;
+}
+
 export function countyName(countyFips: string): string {
-  return COUNTY_NAMES[countyFips] ?? `${drawn(COUNTY_WORDS, 'county-name', countyFips)} County`;
+  const real = realCountyName(countyFips);
+  return COUNTY_NAMES[countyFips] ?? (real ? censusCountyName(real, countyFips) : `${drawn(COUNTY_WORDS, 'county-name', countyFips)} County`);
 }
 
 /** A synthetic metro area is named as the census names them: its main city, then its state. */

@@ -128,6 +128,12 @@ export function knownPlace(zip: string): KnownPlace | undefined {
 }
 
 const METRO_BY_COUNTY = new Map(Object.values(KNOWN_ZIP3).map((place) => [place.countyFips, place]));
+const COUNTY_BY_METRO = new Map(Object.values(KNOWN_ZIP3).map((place) => [place.msa, place.countyFips]));
+
+/** The main county of a known metro area (MSA code). */
+export function knownMetroCounty(msa: string): string | undefined {
+  return COUNTY_BY_METRO.get(msa);
+}
 
 /** The real metro area (MSA and division) of a county one of the known places lies in. */
 export function knownMetroOfCounty(countyFips: string): { msa: string; metrodiv: string | null } | undefined {

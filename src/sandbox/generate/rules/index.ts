@@ -1,3 +1,4 @@
+import { AREA_RULES } from './areas.js';
 import { BLOCK_RULES } from './block.js';
 import { LIEN_RULES } from './liens.js';
 import { LISTING_RULES } from './listings.js';
@@ -8,5 +9,8 @@ import { VALUATION_RULES } from './valuation.js';
 
 export type { Rule, RuleContext } from './rule.js';
 
-/** Consistency rules by catalog endpoint name (block names for the property forms of block targets). */
-export const RULES: Readonly<Record<string, Rule>> = { ...VALUATION_RULES, ...LIEN_RULES, ...LTV_RULES, ...LISTING_RULES, ...RECORD_RULES, ...BLOCK_RULES };
+/** Consistency rules by catalog endpoint name (the mirrored endpoint's name for property forms). */
+export const RULES: Readonly<Record<string, Rule>> = {
+  ...VALUATION_RULES, ...LIEN_RULES, ...LTV_RULES, ...LISTING_RULES, ...RECORD_RULES, ...BLOCK_RULES, ...AREA_RULES,
+  'zip/hcri': BLOCK_RULES['block/hcri']!,
+};
