@@ -1,9 +1,7 @@
+import { Stringifier } from 'csv-stringify';
 import type { CsvColumn } from './csv-columns.js';
 import { neutraliseFormula } from './excel-guard.js';
 import type { OutputRecord } from '../model/record.js';
-
-/** A cell needs quotes when it holds the delimiter, a quote or a line break. */
-const NEEDS_QUOTES = /[",\r\n]/;
 
 /** null and absent are empty; booleans `true`/`false`; lists and free-form objects JSON text. */
 export function cellText(value: unknown): string {
@@ -13,28 +11,45 @@ export function cellText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** RFC 4180 quoting as csv-stringify does it by default: quotes doubled inside, empty cells bare. */
-function quoted(cell: string): string {
-  if (!NEEDS_QUOTES.test(cell)) return cell;
-  // replaceAll copies the cell even when it has no quote to double (an address with a comma).
-  return cell.includes('"') ? `"${cell.replaceAll('"', '""')}"` : `"${cell}"`;
-}
-
-const asIs = (cell: string) => cell;
-
-/** One CSV line, `\n`-terminated: the header. */
-export function csvLine(cells: readonly string[], excel: boolean): string {
-  return `${cells.map((cell) => quoted(excel ? neutraliseFormula(cell) : cell)).join(',')}\n`;
+/** csv-stringify's record-to-text step, without its stream: a record is rendered and written whole by the caller. */
+interface LineApi {
+  stringify(cells: readonly unknown[]): [Error | undefined, string | undefined];
 }
 
 /**
- * Renders a record as one CSV line. Done here rather than by csv-stringify per record (its sync
- * API validates its options on every call, a tenth of a large run's time), and without building
- * a cell array: chunk columns come in schema order, so each one walks only the part of its path
- * that differs from the column before it (`address_info.status.match`, then `.details`...).
+ * csv-stringify set up once (RFC 4180 quoting: quotes doubled inside, empty cells bare, `\n`
+ * between records). Text cells pass the formula guard with --excel; numbers never do (a number is
+ * data). Booleans are `true`/`false`, not csv-stringify's default `1`/empty.
+ */
+function lineApi(excel: boolean): (cells: readonly unknown[]) => string {
+  const stringifier = new Stringifier({
+    record_delimiter: '\n',
+    cast: {
+      boolean: (value) => String(value),
+      object: (value) => JSON.stringify(value),
+      ...(excel ? { string: neutraliseFormula } : {}),
+    },
+  });
+  const api = (stringifier as unknown as { api: LineApi }).api;
+  return (cells) => {
+    const [error, line] = api.stringify(cells);
+    if (error) throw error;
+    return `${line ?? ''}\n`;
+  };
+}
+
+/** One CSV line, `\n`-terminated: the header. */
+export function csvLine(cells: readonly string[], excel: boolean): string {
+  return lineApi(excel)(cells);
+}
+
+/**
+ * Renders a record as one CSV line. The cells are taken without building intermediate objects:
+ * chunk columns come in schema order, so each one walks only the part of its path that differs
+ * from the column before it (`address_info.status.match`, then `.details`...).
  */
 export function csvLineRenderer(columns: readonly CsvColumn[], excel: boolean): (record: OutputRecord) => string {
-  const guard = excel ? neutraliseFormula : asIs;
+  const line = lineApi(excel);
   let previous: readonly string[] = [];
   const steps = columns.map(({ source }) => {
     if (source.from !== 'chunk') return source;
@@ -47,12 +62,11 @@ export function csvLineRenderer(columns: readonly CsvColumn[], excel: boolean): 
   // at[d]: the value reached after the first d segments of the chunk path walked last; at[0] is
   // the chunk. Reused across records: rendering is synchronous.
   const at: unknown[] = [];
+  const cells: unknown[] = new Array<unknown>(steps.length);
   return (record) => {
     at[0] = record.chunk;
-    let line = '';
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i]!;
-      let text: string;
       if (step.from === 'chunk') {
         const { path } = step;
         let value = at[step.shared];
@@ -60,19 +74,13 @@ export function csvLineRenderer(columns: readonly CsvColumn[], excel: boolean): 
           value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[path[d]!] : undefined;
           at[d + 1] = value;
         }
-        // Numbers and booleans never need quotes, nor the formula guard (a number is data).
-        if (typeof value === 'number' || typeof value === 'boolean') {
-          line += i === 0 ? String(value) : `,${value}`;
-          continue;
-        }
-        text = cellText(value);
+        cells[i] = value;
       } else if (step.from === 'input') {
-        text = cellText(record.input[step.name]);
+        cells[i] = cellText(record.input[step.name]);
       } else {
-        text = step.field === 'row' ? String(record.row) : step.field === 'status' ? record.status : (record.error ?? '');
+        cells[i] = step.field === 'row' ? String(record.row) : step.field === 'status' ? record.status : (record.error ?? '');
       }
-      line += i === 0 ? quoted(guard(text)) : `,${quoted(guard(text))}`;
     }
-    return `${line}\n`;
+    return line(cells);
   };
 }

@@ -1,9 +1,11 @@
 /**
  * Spreadsheets run a cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return as a
- * formula (CSV injection). `--excel` puts a `'` in front of such cells, which spreadsheets show
- * as text. A plain number (`-12.5`, `+1`) is data, not a formula, and is left alone.
+ * formula (CSV injection), and some normalise the full-width `＝＋－＠` to those first. `--excel`
+ * puts a `'` in front of such cells, which spreadsheets show as text. A plain number (`-12.5`,
+ * `+1`) is data, not a formula, and is left alone (csv-stringify's own escape_formulas would quote
+ * it: it cannot tell a number from text that is one).
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 export function neutraliseFormula(cell: string): string {
