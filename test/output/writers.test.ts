@@ -50,6 +50,8 @@ describe('output writers', () => {
       "'=SUM(A1)", "'+1 555", "'-x", "'@cmd", "'\tx", "'\rx",
     ]);
     expect(['-12.5', '+3', '1e5', 'plain', ''].map(neutraliseFormula)).toEqual(['-12.5', '+3', '1e5', 'plain', '']);
+    // Full-width forms that some spreadsheets normalise to = + - @ before evaluating.
+    expect(['\uFF1D1+1', '\uFF0B1', '\uFF0Dx', '\uFF20cmd'].map(neutraliseFormula)).toEqual(["'\uFF1D1+1", "'\uFF0B1", "'\uFF0Dx", "'\uFF20cmd"]);
     const csv = await writeAll({ format: 'csv', excel: true }, [record(1, { name: '=HYPERLINK("x")' })]);
     expect(csv.startsWith('\ufeffname,')).toBe(true);
     expect(csv).toContain(`"'=HYPERLINK(""x"")",1,`);
