@@ -64,9 +64,9 @@ export const BEYOND_SPEC_BLOCK: readonly Endpoint[] = [
   beyond('block', 'histogram_building_area', 'Homes in the block by building area (sq ft)', 0.05, histogram, [propertyType]),
   beyond('block', 'histogram_value', 'Homes in the block by sale value', 0.05, histogram, [propertyType]),
   beyond('block', 'histogram_value_sqft', 'Homes in the block by sale value per sq ft', 0.05, histogram, [propertyType]),
-  beyond('block', 'value_ts', "Monthly typical value of the block's homes, three years back and forward", 0.1, timeSeries, [propertyType]),
-  beyond('block', 'value_ts_forecast', "Monthly typical value of the block's homes, three years forward", 0.1, timeSeries, [propertyType]),
-  beyond('block', 'value_ts_historical', "Monthly typical value of the block's homes, three years back", 0.1, timeSeries, [propertyType]),
+  beyond('block', 'value_ts', "Monthly typical value of the block's homes, a year back and forward", 0.1, timeSeries, [propertyType]),
+  beyond('block', 'value_ts_forecast', "Monthly typical value of the block's homes, a year forward", 0.1, timeSeries, [propertyType]),
+  beyond('block', 'value_ts_historical', "Monthly typical value of the block's homes, a year back", 0.1, timeSeries, [propertyType]),
 ];
 
 export const BEYOND_SPEC_ZIP: readonly Endpoint[] = [
@@ -81,17 +81,17 @@ export const BEYOND_SPEC_ZIP: readonly Endpoint[] = [
   ),
   beyond('zip', 'hpi_forecast', 'ZIP home price index forecast at 3 to 36 months', 0.1, forecast),
   beyond('zip', 'hpi_historical', 'ZIP home price index returns and growth over 1, 5 and 10 years', 0.1, historicalReturns),
-  beyond('zip', 'hpi_ts', 'Monthly ZIP home price index, three years back and forward', 0.1, timeSeries),
-  beyond('zip', 'hpi_ts_forecast', 'Monthly ZIP home price index, three years forward', 0.1, timeSeries),
-  beyond('zip', 'hpi_ts_historical', 'Monthly ZIP home price index, three years back', 0.1, timeSeries),
+  beyond('zip', 'hpi_ts', 'Monthly ZIP home price index, a year back and forward', 0.1, timeSeries),
+  beyond('zip', 'hpi_ts_forecast', 'Monthly ZIP home price index, a year forward', 0.1, timeSeries),
+  beyond('zip', 'hpi_ts_historical', 'Monthly ZIP home price index, a year back', 0.1, timeSeries),
   beyond('zip', 'volatility', 'How much the ZIP home price index moves', 0.1, obj({ beta: float(), std_deviation: float({ min: 0 }), risk_grade: int({ min: 1, max: 5 }) })),
 ];
 
 export const BEYOND_SPEC_MSA: readonly Endpoint[] = [
   beyond('msa', 'details', 'Name and home price index returns of the metro area', 0.1, obj({ msa_name: str(), ...historicalReturns.fields })),
-  beyond('msa', 'hpi_ts', 'Monthly metro home price index, three years back and forward', 0.1, timeSeries),
-  beyond('msa', 'hpi_ts_forecast', 'Monthly metro home price index, three years forward', 0.1, timeSeries),
-  beyond('msa', 'hpi_ts_historical', 'Monthly metro home price index, three years back', 0.1, timeSeries),
+  beyond('msa', 'hpi_ts', 'Monthly metro home price index, a year back and forward', 0.1, timeSeries),
+  beyond('msa', 'hpi_ts_forecast', 'Monthly metro home price index, a year forward', 0.1, timeSeries),
+  beyond('msa', 'hpi_ts_historical', 'Monthly metro home price index, a year back', 0.1, timeSeries),
 ];
 
 /** `property/ltv`, the client library's name for the loan-to-value figures: the result of property/ltv_details. */

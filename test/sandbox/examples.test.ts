@@ -136,7 +136,13 @@ async function answers(options: SandboxOptions, examples: readonly Example[]): P
   }
 }
 
-const DATA_EXAMPLES = ENDPOINTS.filter((endpoint) => !endpoint.mget).map(endpointExample);
+/**
+ * Where the page shows an endpoint's answer: a beyond-spec form answers as the endpoint it mirrors
+ * and every component_mget as the property-level one, so those are shown once, there.
+ */
+const shownUnder = (endpoint: Endpoint) => (endpoint.mget ? MGET.heading : endpoint.beyondSpec && endpoint.mirrors ? endpoint.mirrors : endpoint.name);
+
+const DATA_EXAMPLES = ENDPOINTS.filter((endpoint) => !endpoint.mget && shownUnder(endpoint) === endpoint.name).map(endpointExample);
 
 async function page(): Promise<{ text: string; replies: Map<Example, Reply> }> {
   const replies = new Map([
@@ -146,7 +152,7 @@ async function page(): Promise<{ text: string; replies: Map<Example, Reply> }> {
     ...(await answers({ credit: 0.1 }, [CREDIT_EXHAUSTED])),
   ]);
   const shown = [...DATA_EXAMPLES, MGET, NO_CONTENT, BAD_REQUEST, UNAUTHORISED, RATE_LIMITED, CREDIT_EXHAUSTED, USAGE];
-  const contents = ENDPOINTS.map((endpoint) => `| [${endpoint.name}](${anchor(endpoint.name)}) | ${endpoint.description} | ${endpoint.price} |`);
+  const contents = ENDPOINTS.map((endpoint) => `| [${endpoint.name}](${anchor(shownUnder(endpoint))}) | ${endpoint.description} | ${endpoint.price} |`);
   const text = [
     '# Example responses',
     '',

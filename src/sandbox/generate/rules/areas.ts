@@ -7,11 +7,11 @@ import type { Rule, RuleContext } from './rule.js';
 /**
  * Results of the endpoints beyond the spec (catalog/beyond-spec.ts) at block, zip and msa level,
  * each from one price path per area: a ZIP's is the drift its properties' forecasts use, a block's
- * or metro's is drawn from its code. Series run monthly from three years before the data month to
- * three years after it; an index is 100 at the start.
+ * or metro's is drawn from its code. Series run monthly from a year before the data month to
+ * a year after it; an index is 100 at the start.
  */
 
-const SERIES_MONTHS = 36;
+const SERIES_MONTHS = 12;
 
 /** The annual drift of an area's prices: one per area, whichever endpoint asks. */
 function growthOf(level: 'block' | 'zip' | 'msa', context: RuleContext): number {
