@@ -1,0 +1,26 @@
+// ESLint: typescript-eslint's strict type-checked rules over src/ and test/; formatting is Prettier's.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test/bench/**', 'bin/**', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.json', './test/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // Template literals with numbers are how messages are written here.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      // With noUncheckedIndexedAccess, `rows[i]!` states what the loop bound already guarantees.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // `(x) => void sideEffect(x)` and `() => list.push(x)` as callbacks read well and do no harm.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // `_meta` and similar: destructured only to leave them out.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // One privacy style: ECMAScript `#` fields, never TypeScript's `private`.
+      'no-restricted-syntax': ['error', { selector: 'TSParameterProperty, PropertyDefinition[accessibility="private"], MethodDefinition[accessibility="private"]', message: 'use a #private member' }],
+    },
+  },
+);
