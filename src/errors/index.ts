@@ -17,3 +17,4 @@ export { BudgetReachedError } from './budget-reached-error.js';
 export { OutputError } from './output-error.js';
 export { QuotaWaitError } from './quota-wait-error.js';
 export { ItemTooWideError } from './item-too-wide-error.js';
+export { StoreError } from './store-error.js';

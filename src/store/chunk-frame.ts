@@ -1,0 +1,61 @@
+import type { Chunk } from '../model/chunk.js';
+
+/**
+ * A chunk without its sections: its other members in the order the service sent them, so that a
+ * chunk rebuilt from stored sections is the one the service sent, byte for byte once written.
+ * `[name, value]` is a member kept as received (address_info, block_info, anything new);
+ * `["meta"]` marks where the echoed meta went (the value is the row's own, never stored);
+ * `null` marks where the sections went.
+ */
+export type Frame = ([name: string, value: unknown] | [name: 'meta'] | null)[];
+
+/** Only answers are kept: api_code 0 (data) and 204 (no content). Anything else is an error. */
+const KEPT_CODES: ReadonlySet<unknown> = new Set([0, 204]);
+
+function isKeptSection(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, 'api_code') && KEPT_CODES.has((value as { api_code: unknown }).api_code);
+}
+
+/**
+ * The frame and the sections (in `endpoints` order) of a chunk answered for `endpoints`, or
+ * undefined when it cannot be rebuilt faithfully: a section missing or not an answer, or sections
+ * that are not together in request order (the layout a rebuild for other endpoints would assume).
+ */
+export function splitChunk(chunk: Chunk, endpoints: readonly string[]): { frame: Frame; sections: unknown[] } | undefined {
+  const frame: Frame = [];
+  const sections: unknown[] = [];
+  for (const [name, value] of Object.entries(chunk)) {
+    const at = endpoints.indexOf(name);
+    if (at < 0) {
+      // A member between two sections: a rebuild would put the sections together.
+      if (sections.length > 0 && sections.length < endpoints.length) return undefined;
+      frame.push(name === 'meta' ? ['meta'] : [name, value]);
+      continue;
+    }
+    if (at !== sections.length || !isKeptSection(value)) return undefined;
+    if (at === 0) frame.push(null);
+    sections.push(value);
+  }
+  return sections.length === endpoints.length ? { frame, sections } : undefined;
+}
+
+/**
+ * The chunk for `endpoints` (sections given in that order), with the row's own meta where the
+ * service echoes it; a row without meta gets none, as the service echoes only what was sent.
+ * Where no meta was ever seen, it goes last, as deduplication places it (chunkForRow).
+ */
+export function joinChunk(frame: Frame, endpoints: readonly string[], sections: readonly unknown[], meta: unknown): Chunk {
+  const entries: [string, unknown][] = [];
+  let metaPlaced = false;
+  for (const entry of frame) {
+    if (entry === null) endpoints.forEach((name, i) => entries.push([name, sections[i]]));
+    else if (entry.length === 2) entries.push(entry);
+    else if (meta !== undefined) {
+      entries.push(['meta', meta]);
+      metaPlaced = true;
+    }
+  }
+  if (meta !== undefined && !metaPlaced) entries.push(['meta', meta]);
+  // fromEntries defines own members: a member named __proto__ stays data, as JSON.parse made it.
+  return Object.fromEntries(entries);
+}

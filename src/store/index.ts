@@ -1,0 +1,10 @@
+export { openExistingStore, openStore, type StoreOptions } from './open-store.js';
+export type { Store } from './store.js';
+export type { Answers } from './answers.js';
+export type { RequestRecord, ReuseRecord, Usage, UsageFigures, UsageGrouping, UsageQuery } from './spend.js';
+export { USAGE_GROUPINGS } from './spend.js';
+export type { AnswerCount, ClearScope, StoreInfo } from './maintenance.js';
+export { WINDOWS_FRESH_MS } from './windows.js';
+export { accountId, accountOf, SANDBOX_ACCOUNT } from './account.js';
+export { currentAccount } from './current-account.js';
+export { defaultStorePath, storePathFrom } from './store-path.js';

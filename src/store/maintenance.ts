@@ -1,0 +1,119 @@
+import { statSync } from 'node:fs';
+import type { Database, Statement } from 'better-sqlite3';
+import type { NameIds } from './name-ids.js';
+
+export interface AnswerCount {
+  account: string;
+  endpoint: string;
+  answers: number;
+  /** Epoch ms of the oldest and newest answer. */
+  oldest: number;
+  newest: number;
+}
+
+export interface StoreInfo {
+  path: string;
+  /** The database file and its write-ahead log. */
+  bytes: number;
+  answers: AnswerCount[];
+  /** Requests recorded for `usage`. */
+  requests: number;
+}
+
+export type ClearScope = { account: string } | { allAccounts: true };
+
+/**
+ * Rows deleted per transaction: another process's run waits for the write lock at most this long
+ * (milliseconds), never for a whole prune of a large store.
+ */
+const BATCH = 5_000;
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** info, prune and clear: the store's upkeep. Spend records are kept: they are the month's budget. */
+export class Maintenance {
+  readonly #db: Database;
+  readonly #path: string;
+  readonly #accounts: NameIds;
+  readonly #deleteItems: Statement<[string]>;
+  readonly #deleteSectionsOfItems: Statement<[string]>;
+
+  constructor(db: Database, path: string, accounts: NameIds) {
+    this.#db = db;
+    this.#path = path;
+    this.#accounts = accounts;
+    this.#deleteSectionsOfItems = db.prepare('DELETE FROM sections WHERE item IN (SELECT value FROM json_each(?))');
+    this.#deleteItems = db.prepare('DELETE FROM items WHERE id IN (SELECT value FROM json_each(?))');
+  }
+
+  bytes(): number {
+    return fileSize(this.#path) + fileSize(`${this.#path}-wal`);
+  }
+
+  info(): StoreInfo {
+    const answers = this.#db
+      .prepare<[], AnswerCount>(
+        `SELECT a.name AS account, e.name AS endpoint, COUNT(*) AS answers, MIN(s.at) AS oldest, MAX(s.at) AS newest
+         FROM sections s JOIN items i ON i.id = s.item JOIN accounts a ON a.id = i.account JOIN endpoints e ON e.id = s.endpoint
+         GROUP BY a.name, e.name ORDER BY a.name, e.name`,
+      )
+      .all();
+    const requests = this.#db.prepare<[], number>('SELECT COUNT(*) FROM requests').pluck().get() ?? 0;
+    return { path: this.#path, bytes: this.bytes(), answers, requests };
+  }
+
+  /** Removes answers that arrived `olderThanMs` or longer before `now`; returns how many. */
+  prune(olderThanMs: number, now: number): number {
+    const before = now - olderThanMs;
+    const oldItems = this.#db.prepare<[number, number], number>('SELECT id FROM items WHERE at < ? LIMIT ?').pluck();
+    let removed = this.#removeItems(() => oldItems.all(before, BATCH));
+    // Items answered again lately may still hold sections from long ago.
+    const oldSections = this.#db.prepare<[number, number]>(
+      'DELETE FROM sections WHERE (item, endpoint) IN (SELECT item, endpoint FROM sections WHERE at < ? LIMIT ?)',
+    );
+    const step = this.#db.transaction(() => oldSections.run(before, BATCH).changes);
+    for (let changes = step.immediate(); changes > 0; changes = step.immediate()) removed += changes;
+    this.#compact();
+    return removed;
+  }
+
+  /** Removes the answers and remembered limits of one account, or of every account; returns how many answers. */
+  clear(scope: ClearScope): number {
+    const account = 'account' in scope ? this.#accounts.find(scope.account) : null;
+    if (account === undefined) return 0;
+    const items = this.#db
+      .prepare<{ account: number | null; batch: number }, number>('SELECT id FROM items WHERE (@account IS NULL OR account = @account) LIMIT @batch')
+      .pluck();
+    const removed = this.#removeItems(() => items.all({ account, batch: BATCH }));
+    this.#db.prepare<{ account: number | null }>('DELETE FROM windows WHERE (@account IS NULL OR account = @account)').run({ account });
+    this.#compact();
+    return removed;
+  }
+
+  /** Deletes items (and their sections) batch by batch, each batch one short transaction; returns the sections removed. */
+  #removeItems(pick: () => number[]): number {
+    let removed = 0;
+    const step = this.#db.transaction(() => {
+      const ids = JSON.stringify(pick());
+      if (ids === '[]') return false;
+      removed += this.#deleteSectionsOfItems.run(ids).changes;
+      this.#deleteItems.run(ids);
+      return true;
+    });
+    let more = true;
+    while (more) more = step.immediate();
+    return removed;
+  }
+
+  /** Hands freed pages back to the file system, so that the file shrinks. */
+  #compact(): void {
+    this.#db.pragma('incremental_vacuum');
+    this.#db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+}

@@ -1,0 +1,81 @@
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { PropdataError, StoreError } from '../errors/index.js';
+import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
+import { storeFailure } from './store-failure.js';
+import { Store } from './store.js';
+
+export interface StoreOptions {
+  /** Read only (usage, store info): nothing is created or migrated, the file must exist. */
+  readonly?: boolean;
+  /** How long to wait for another process's write to finish before giving up. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Writes hold the lock for milliseconds, so a wait this long means something is wrong (a process
+ * stopped mid-transaction in a debugger, a store on a network drive) rather than busy.
+ */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * The file made before SQLite opens it, so that it, its log and its shared-memory file (SQLite
+ * gives them the file's mode) are the user's alone: answers may carry the user's own addresses.
+ */
+function createPrivately(path: string): { empty: boolean } {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const fd = openSync(path, 'a', 0o600);
+  try {
+    return { empty: fstatSync(fd).size === 0 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkVersion(path: string, found: number, readonly: boolean): void {
+  if (found > SCHEMA_VERSION) {
+    throw new StoreError(
+      `cannot use the store ${path}: a newer propdata wrote it (schema ${found}; this one knows up to ${SCHEMA_VERSION}); upgrade propdata, or run with --no-store`,
+    );
+  }
+  if (readonly && found < SCHEMA_VERSION) {
+    throw new StoreError(
+      `cannot use the store ${path}: it is ${found === 0 ? 'empty or not a propdata store' : `at schema ${found}, older than this propdata's ${SCHEMA_VERSION}`}; a run that writes to it brings it up to date`,
+    );
+  }
+}
+
+/**
+ * Opens (creating and migrating if need be) the store at `path`. better-sqlite3 is loaded here, not
+ * at start-up: `--help` and the commands without a store never pay for it. WAL mode: readers never
+ * block the writer, several processes share the file, and a process killed mid-transaction leaves
+ * the last commit intact. synchronous=NORMAL: in WAL mode that is still safe against any process
+ * crash; only a power cut may lose the last commits, never the file.
+ */
+export async function openStore(path: string, options: StoreOptions = {}): Promise<Store> {
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  const readonly = options.readonly ?? false;
+  let db: Database | undefined;
+  try {
+    // A native module: a failed build is a store that cannot be opened, like any other.
+    const { default: Sqlite } = await import('better-sqlite3');
+    const empty = !readonly && createPrivately(path).empty;
+    db = new Sqlite(path, { readonly, fileMustExist: readonly, timeout: busyTimeoutMs });
+    // Only a new file can take it, and before its first write (WAL mode's header included): it
+    // lets prune hand freed pages back to the file system.
+    if (empty) db.pragma('auto_vacuum = INCREMENTAL');
+    if (!readonly) db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    checkVersion(path, readonly ? schemaVersion(db) : migrate(db), readonly);
+    return new Store(db, path, busyTimeoutMs);
+  } catch (error) {
+    db?.close();
+    throw error instanceof PropdataError ? error : storeFailure(path, error, busyTimeoutMs);
+  }
+}
+
+/** The store at `path` if there is one: commands that only read or remove from it never create it. */
+export async function openExistingStore(path: string, options: StoreOptions = {}): Promise<Store | undefined> {
+  return existsSync(path) ? openStore(path, options) : undefined;
+}

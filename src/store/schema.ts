@@ -1,0 +1,81 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The schema, one migration per version, applied in order from the file's `user_version`. Released
+ * migrations are never edited: a change is a new entry, so any store written by any release opens.
+ * Times are epoch milliseconds; money is integer micro-dollars (sums of list prices stay exact).
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: answers, spend, remembered limits.
+  `
+  -- Names stored once and referred to by number: each answer row carries a small integer, not text.
+  CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+  CREATE TABLE endpoints (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+
+  -- One row per item asked (identifiers and parameters, as the caller's key; only its sha-256 is
+  -- kept) with the chunk's other members as last received; one row per section answered for it.
+  CREATE TABLE items (
+    id INTEGER PRIMARY KEY,
+    account INTEGER NOT NULL,
+    key BLOB NOT NULL,
+    at INTEGER NOT NULL,
+    frame BLOB NOT NULL,
+    UNIQUE (account, key)
+  );
+  CREATE TABLE sections (
+    item INTEGER NOT NULL,
+    endpoint INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    body BLOB NOT NULL,
+    PRIMARY KEY (item, endpoint)
+  ) WITHOUT ROWID;
+
+  -- Every request that reached the service, and the rows answered from the store instead.
+  CREATE TABLE requests (
+    at INTEGER NOT NULL,
+    run TEXT NOT NULL,
+    account INTEGER NOT NULL,
+    endpoint TEXT NOT NULL,
+    items INTEGER NOT NULL,
+    components INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    billed INTEGER NOT NULL,
+    cost INTEGER NOT NULL
+  );
+  CREATE INDEX requests_by_account ON requests (account, at);
+  CREATE TABLE reused (
+    at INTEGER NOT NULL,
+    run TEXT NOT NULL,
+    account INTEGER NOT NULL,
+    endpoint TEXT NOT NULL,
+    rows INTEGER NOT NULL,
+    saved INTEGER NOT NULL
+  );
+
+  -- The rate-limit windows the service last reported, per account (JSON).
+  CREATE TABLE windows (account INTEGER PRIMARY KEY, at INTEGER NOT NULL, windows TEXT NOT NULL);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the file up to SCHEMA_VERSION. The version is read again inside a write transaction, so
+ * two processes opening a new file at once migrate it once. Returns the version found, for a caller
+ * that refuses a newer one.
+ */
+export function migrate(db: Database): number {
+  const found = schemaVersion(db);
+  if (found >= SCHEMA_VERSION) return found;
+  db.transaction(() => {
+    for (let version = schemaVersion(db); version < SCHEMA_VERSION; version += 1) {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    }
+  }).immediate();
+  return found;
+}

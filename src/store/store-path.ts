@@ -1,0 +1,27 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+type Env = Record<string, string | undefined>;
+
+/** An absolute directory from the environment; a relative one is ignored, as the XDG spec asks. */
+function absolute(value: string | undefined): string | undefined {
+  return value && isAbsolute(value) ? value : undefined;
+}
+
+/** Where propdata keeps its data when PROPDATA_HOME does not say: the platform's usual place. */
+function platformDataDir(env: Env, platform: NodeJS.Platform, home: string): string {
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'propdata');
+  if (platform === 'win32') return join(absolute(env.LOCALAPPDATA) ?? join(home, 'AppData', 'Local'), 'propdata');
+  return join(absolute(env.XDG_DATA_HOME) ?? join(home, '.local', 'share'), 'propdata');
+}
+
+/** `$PROPDATA_HOME/propdata.db`; PROPDATA_HOME defaults to the platform's data directory. */
+export function defaultStorePath(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  return join(env.PROPDATA_HOME ? resolve(env.PROPDATA_HOME) : platformDataDir(env, platform, home), 'propdata.db');
+}
+
+/** The store a command uses: `--store FILE`, none with `--no-store` (commander gives false), else the default. */
+export function storePathFrom(store: string | false | undefined, env: Env): string | undefined {
+  if (store === false) return undefined;
+  return store === undefined ? defaultStorePath(env) : resolve(store);
+}

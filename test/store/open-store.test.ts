@@ -1,0 +1,106 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/errors/index.js';
+import { openStore } from '../../src/store/index.js';
+import { SCHEMA_VERSION } from '../../src/store/schema.js';
+import { tempStorePath } from './helpers/temp-store.js';
+
+async function failure(promise: Promise<unknown>): Promise<StoreError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(StoreError);
+  return error as StoreError;
+}
+
+describe('opening the store', () => {
+  it('creates the file, private, and migrates it from nothing to the current schema', async () => {
+    const path = tempStorePath();
+    const store = await openStore(path);
+    store.close();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const db = new Sqlite(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    const tables = db.prepare('SELECT name FROM sqlite_master WHERE type = ? ORDER BY name').pluck().all('table');
+    expect(tables).toEqual(['accounts', 'endpoints', 'items', 'requests', 'reused', 'sections', 'windows']);
+    db.close();
+  });
+
+  it('migrates an empty file, and opens a migrated one again without change', async () => {
+    const path = tempStorePath();
+    (await openStore(path)).close();
+    writeFileSync(path, '');
+    (await openStore(path)).close();
+    (await openStore(path)).close();
+    const db = new Sqlite(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('opens read-only without creating anything', async () => {
+    const path = tempStorePath();
+    const missing = await failure(openStore(path, { readonly: true }));
+    expect(missing.message).toMatch(/--no-store/);
+    expect(existsSync(path)).toBe(false);
+    (await openStore(path)).close();
+    const store = await openStore(path, { readonly: true });
+    expect(store.usage({ by: 'month' }).rows).toEqual([]);
+    store.close();
+  });
+
+  it('refuses a corrupt file in one line naming --no-store', async () => {
+    const path = tempStorePath();
+    (await openStore(path)).close();
+    writeFileSync(path, Buffer.alloc(8192, 0x5a));
+    const error = await failure(openStore(path));
+    expect(error.message).toMatch(new RegExp(`^cannot use the store ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it is damaged or not a propdata store`));
+    expect(error.message).toMatch(/--no-store/);
+    expect(error.message).not.toContain('\n');
+    expect(error.exitCode).toBe(1);
+  });
+
+  it('refuses a file written by a newer propdata', async () => {
+    const path = tempStorePath();
+    (await openStore(path)).close();
+    const db = new Sqlite(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect((await failure(openStore(path))).message).toMatch(/a newer propdata wrote it .*--no-store/);
+  });
+
+  it('gives up on a store locked too long, naming --no-store', async () => {
+    const path = tempStorePath();
+    (await openStore(path)).close();
+    const holder = new Sqlite(path);
+    holder.exec('BEGIN IMMEDIATE');
+    const store = await openStore(path, { busyTimeoutMs: 200 });
+    const error = (() => {
+      try {
+        store.recordRequest({ at: 1, run: 'r', account: 'a', endpoint: 'property/value', items: 1, components: 1, status: 200, billed: 1, cost: 0.25 });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toMatch(/another process has kept it locked .*--no-store/);
+    holder.exec('ROLLBACK');
+    holder.close();
+    // Once the lock is released the same store works.
+    store.recordRequest({ at: 1, run: 'r', account: 'a', endpoint: 'property/value', items: 1, components: 1, status: 200, billed: 1, cost: 0.25 });
+    expect(store.usage({ by: 'run' }).total.requests).toBe(1);
+    store.close();
+  });
+
+  it('cannot create a store where it may not write', async () => {
+    const path = tempStorePath();
+    (await openStore(path)).close();
+    const error = await failure(openStore(join(path, 'inside-a-file.db')));
+    expect(error.message).toMatch(/it cannot be opened for writing/);
+    expect(error.message).toMatch(/--no-store/);
+  });
+});

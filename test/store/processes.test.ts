@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import { compileStore } from './helpers/compiled-store.js';
+import { tempStorePath } from './helpers/temp-store.js';
+
+const ACCOUNT = 'https://api.example.com key:aaaaaaaaaaaaaaaa';
+const FOREVER = { maxAgeMs: Number.MAX_SAFE_INTEGER, now: Date.now() + 60_000 };
+
+/**
+ * A writer in its own process. `write NAME N`: says "ready" once the store is open, waits for a
+ * line on stdin (so that two writers start together), then N transactions of 10 answers and a
+ * request record. `hang NAME N`: the N transactions at once, then one more of 3,000 answers of 8 KiB
+ * (more than the 16 MB page cache, so much of it reaches the log) that never commits: it says so and
+ * waits to be killed.
+ */
+const WRITER = `
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { openStore } from './store/open-store.js';
+const [path, mode, name, count] = process.argv.slice(2);
+const account = ${JSON.stringify(ACCOUNT)};
+const store = await openStore(path);
+const answers = store.answers(account);
+const chunk = (text, size) => ({ address_info: { address: text }, 'property/value': { api_code: 0, api_code_description: 'ok', result: { text, noise: randomBytes(size).toString('hex') } } });
+const put = (key, size = 64) => answers.put(key, ['property/value'], chunk(key, size), Date.now());
+if (mode === 'write') {
+  process.stdout.write('ready\\n');
+  await once(process.stdin, 'data');
+}
+for (let i = 0; i < Number(count); i += 1) {
+  store.transaction(() => {
+    for (let j = 0; j < 10; j += 1) put(name + '-' + i + '-' + j);
+    store.recordRequest({ at: Date.now(), run: name, account, endpoint: 'property/value', items: 10, components: 10, status: 200, billed: 10, cost: 2.5 });
+  });
+  // A run writes once per response, not in a tight loop: this lets the other writer in.
+  if (mode === 'write') await new Promise((resolve) => setTimeout(resolve, 1));
+}
+if (mode === 'hang') {
+  store.transaction(() => {
+    for (let j = 0; j < 3000; j += 1) put(name + '-uncommitted-' + j, 8192);
+    process.stdout.write('in transaction\\n');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120000);
+  });
+}
+store.close();
+`;
+
+let compiled: string;
+
+function writer(path: string, mode: 'write' | 'hang', name: string, count: number): ChildProcess {
+  return spawn(process.execPath, [join(compiled, 'writer.mjs'), path, mode, name, String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+}
+
+async function said(child: ChildProcess): Promise<string> {
+  const [data] = (await once(child.stdout!, 'data')) as [Buffer];
+  return data.toString();
+}
+
+async function exited(child: ChildProcess): Promise<number | null> {
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+}
+
+function integrity(path: string): string {
+  const db = new Sqlite(path, { readonly: true });
+  const result = db.pragma('integrity_check', { simple: true }) as string;
+  db.close();
+  return result;
+}
+
+describe('several processes on one store', () => {
+  beforeAll(() => {
+    compiled = compileStore();
+    writeFileSync(join(compiled, 'writer.mjs'), WRITER);
+  }, 60_000);
+
+  it('two processes writing at once both keep everything', async () => {
+    const path = tempStorePath();
+    (await openStore(path)).close();
+    const [one, two] = [writer(path, 'write', 'one', 150), writer(path, 'write', 'two', 150)];
+    expect(await Promise.all([said(one), said(two)])).toEqual(['ready\n', 'ready\n']);
+    for (const child of [one, two]) child.stdin!.end('go\n');
+    expect(await Promise.all([exited(one), exited(two)])).toEqual([0, 0]);
+    expect(integrity(path)).toBe('ok');
+    // They did write at the same time: each one's requests span the other's.
+    const db = new Sqlite(path, { readonly: true });
+    const spans = db.prepare('SELECT MIN(at) AS first, MAX(at) AS last FROM requests GROUP BY run ORDER BY run').all() as { first: number; last: number }[];
+    db.close();
+    expect(spans[0]!.first).toBeLessThan(spans[1]!.last);
+    expect(spans[1]!.first).toBeLessThan(spans[0]!.last);
+    const store = await openStore(path);
+    const usage = store.usage({ by: 'run', account: ACCOUNT });
+    expect(usage.rows.map((row) => [row.key, row.requests])).toEqual(expect.arrayContaining([['one', 150], ['two', 150]]));
+    const answers = store.answers(ACCOUNT);
+    for (const name of ['one', 'two']) {
+      for (let i = 0; i < 150; i += 1) {
+        for (let j = 0; j < 10; j += 1) expect(answers.get(`${name}-${i}-${j}`, ['property/value'], FOREVER)).toBeDefined();
+      }
+    }
+    store.close();
+  }, 60_000);
+
+  it('a writer killed mid-transaction leaves a usable store with every commit', async () => {
+    const path = tempStorePath();
+    const child = writer(path, 'hang', 'killed', 20);
+    expect(await said(child)).toBe('in transaction\n');
+    child.kill('SIGKILL');
+    expect(await exited(child)).toBeNull();
+    // Part of the open transaction reached the log (the commits take a megabyte): the crash has something to discard.
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(10_000_000);
+    const store = await openStore(path);
+    const answers = store.answers(ACCOUNT);
+    expect(answers.get('killed-19-9', ['property/value'], FOREVER)).toBeDefined();
+    expect(answers.get('killed-uncommitted-0', ['property/value'], FOREVER)).toBeUndefined();
+    expect(store.usage({ by: 'run', account: ACCOUNT }).total.requests).toBe(20);
+    answers.put('after', ['property/value'], { 'property/value': { api_code: 0, result: 1 } }, Date.now());
+    expect(answers.get('after', ['property/value'], FOREVER)).toBeDefined();
+    store.close();
+    expect(integrity(path)).toBe('ok');
+  }, 60_000);
+});
