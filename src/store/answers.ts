@@ -50,7 +50,9 @@ export class AnswerTable {
   readonly #sectionsOf: Statement<[number], SectionRow>;
   readonly #putItem: Statement<[number, Buffer, number, Buffer], number>;
   readonly #putSection: Statement<[number, number, number, Buffer]>;
-  readonly #write: Transaction<(account: string, key: Buffer, at: number, frame: Buffer, endpoints: readonly string[], bodies: Buffer[]) => void>;
+  readonly #write: Transaction<
+    (account: string, key: Buffer, at: number, frame: Buffer, endpoints: readonly string[], bodies: Buffer[]) => void
+  >;
 
   constructor(db: Database, accounts: NameIds, endpoints: NameIds) {
     this.#accounts = accounts;
@@ -63,12 +65,16 @@ export class AnswerTable {
          ON CONFLICT (account, key) DO UPDATE SET at = excluded.at, frame = excluded.frame RETURNING id`,
       )
       .pluck();
-    this.#putSection = db.prepare<[number, number, number, Buffer]>('INSERT OR REPLACE INTO sections (item, endpoint, at, body) VALUES (?, ?, ?, ?)');
+    this.#putSection = db.prepare<[number, number, number, Buffer]>(
+      'INSERT OR REPLACE INTO sections (item, endpoint, at, body) VALUES (?, ?, ?, ?)',
+    );
     // Made once: building a transaction function costs more than the inserts it wraps.
-    this.#write = db.transaction((account: string, key: Buffer, at: number, frame: Buffer, endpoints: readonly string[], bodies: Buffer[]) => {
-      const item = this.#putItem.get(this.#accounts.ensure(account), key, at, frame)!;
-      endpoints.forEach((endpoint, i) => this.#putSection.run(item, this.#endpoints.ensure(endpoint), at, bodies[i]!));
-    });
+    this.#write = db.transaction(
+      (account: string, key: Buffer, at: number, frame: Buffer, endpoints: readonly string[], bodies: Buffer[]) => {
+        const item = this.#putItem.get(this.#accounts.ensure(account), key, at, frame)!;
+        endpoints.forEach((endpoint, i) => this.#putSection.run(item, this.#endpoints.ensure(endpoint), at, bodies[i]!));
+      },
+    );
   }
 
   for(account: string): Answers {
@@ -78,7 +84,12 @@ export class AnswerTable {
     };
   }
 
-  #get(account: string, itemKey: string, endpoints: readonly string[], { maxAgeMs, now, meta }: { maxAgeMs: number; now: number; meta?: unknown }): Chunk | undefined {
+  #get(
+    account: string,
+    itemKey: string,
+    endpoints: readonly string[],
+    { maxAgeMs, now, meta }: { maxAgeMs: number; now: number; meta?: unknown },
+  ): Chunk | undefined {
     const accountId = this.#accounts.find(account);
     if (accountId === undefined) return undefined;
     const oldest = now - maxAgeMs;

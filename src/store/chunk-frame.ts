@@ -13,7 +13,12 @@ export type Frame = ([name: string, value: unknown] | [name: 'meta'] | null)[];
 const KEPT_CODES: ReadonlySet<unknown> = new Set([0, 204]);
 
 function isKeptSection(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && Object.hasOwn(value, 'api_code') && KEPT_CODES.has((value as { api_code: unknown }).api_code);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    Object.hasOwn(value, 'api_code') &&
+    KEPT_CODES.has((value as { api_code: unknown }).api_code)
+  );
 }
 
 /**

@@ -32,6 +32,7 @@ export function pack(text: string): Buffer {
 export function unpack(blob: Buffer): string {
   // A new codec comes with a new schema version, which an older propdata refuses before reading:
   // an unknown first byte is damage.
-  if (blob[0] !== DEFLATE_DICTIONARY_1) throw Object.assign(new Error(`a stored answer has an unknown encoding (${String(blob[0])})`), { code: 'Z_DATA_ERROR' });
+  if (blob[0] !== DEFLATE_DICTIONARY_1)
+    throw Object.assign(new Error(`a stored answer has an unknown encoding (${String(blob[0])})`), { code: 'Z_DATA_ERROR' });
   return inflateRawSync(blob.subarray(1), { dictionary: DICTIONARY_1 }).toString();
 }

@@ -6,7 +6,10 @@ import { accountOf, SANDBOX_ACCOUNT } from './account.js';
  * (flags, environment, stored config) but without connecting: `usage` and `store clear` need
  * only to know which partition is meant.
  */
-export async function currentAccount(options: ConnectionFlags & { sandbox?: boolean }, env: Record<string, string | undefined>): Promise<string> {
+export async function currentAccount(
+  options: ConnectionFlags & { sandbox?: boolean },
+  env: Record<string, string | undefined>,
+): Promise<string> {
   if (options.sandbox) return SANDBOX_ACCOUNT;
   const connection = await resolveConnection(options, env, async () => (await import('../config/store.js')).openConfigStore(env));
   return accountOf(connection, false);

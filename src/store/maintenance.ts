@@ -88,7 +88,9 @@ export class Maintenance {
     const account = 'account' in scope ? this.#accounts.find(scope.account) : null;
     if (account === undefined) return 0;
     const items = this.#db
-      .prepare<{ account: number | null; batch: number }, number>('SELECT id FROM items WHERE (@account IS NULL OR account = @account) LIMIT @batch')
+      .prepare<{ account: number | null; batch: number }, number>(
+        'SELECT id FROM items WHERE (@account IS NULL OR account = @account) LIMIT @batch',
+      )
       .pluck();
     const removed = this.#removeItems(() => items.all({ account, batch: BATCH }));
     this.#db.prepare<{ account: number | null }>('DELETE FROM windows WHERE (@account IS NULL OR account = @account)').run({ account });

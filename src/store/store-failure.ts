@@ -1,7 +1,9 @@
 import { StoreError } from '../errors/index.js';
 
 const codeOf = (error: unknown): string =>
-  error !== null && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
+  error !== null && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string'
+    ? (error as { code: string }).code
+    : '';
 
 /** An error of the store itself (SQLite, a stored blob), as opposed to one of the caller's. */
 export function isStoreProblem(error: unknown): boolean {
@@ -15,7 +17,8 @@ function reason(error: unknown, busyTimeoutMs: number): string {
   if (/^SQLITE_(BUSY|LOCKED)/.test(code)) {
     return `another process has kept it locked for over ${busyTimeoutMs / 1000} s; try again, or run with --no-store`;
   }
-  if (/^SQLITE_(CORRUPT|NOTADB)|^Z_/.test(code)) return `it is damaged or not a propdata store (${detail}); move it aside, or run with --no-store`;
+  if (/^SQLITE_(CORRUPT|NOTADB)|^Z_/.test(code))
+    return `it is damaged or not a propdata store (${detail}); move it aside, or run with --no-store`;
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full; free some space, or run with --no-store';
   if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)|^E(ACCES|PERM|ROFS|NOTDIR|ISDIR|EXIST)$/.test(code)) {
     return `it cannot be opened for writing (${detail}); give another file with --store FILE, or run with --no-store`;

@@ -27,7 +27,9 @@ describe('stored answers', () => {
     const answers = store.answers(ACCOUNT);
     expect(answers.put(itemKey('405 Dyer Ave'), VALUE_AND_SCHOOL, chunk, NOW)).toBe(true);
     const lookup = { maxAgeMs: HOUR, now: NOW + 1000 };
-    expect(JSON.stringify(answers.get(itemKey('405 Dyer Ave'), VALUE_AND_SCHOOL, { ...lookup, meta: 'crm-1' }))).toBe(JSON.stringify(chunk));
+    expect(JSON.stringify(answers.get(itemKey('405 Dyer Ave'), VALUE_AND_SCHOOL, { ...lookup, meta: 'crm-1' }))).toBe(
+      JSON.stringify(chunk),
+    );
     expect(answers.get(itemKey('405 Dyer Ave'), VALUE_AND_SCHOOL, { ...lookup, meta: 'crm-7' })?.meta).toBe('crm-7');
     expect(answers.get(itemKey('405 Dyer Ave'), VALUE_AND_SCHOOL, lookup)).not.toHaveProperty('meta');
     expect(answers.get(itemKey('213 Bentley Hill Dr'), VALUE_AND_SCHOOL, lookup)).toBeUndefined();
@@ -49,7 +51,12 @@ describe('stored answers', () => {
     );
     expect(answers.get(itemKey('405 Dyer Ave'), ['property/value', 'property/rental_value'], lookup)).toBeUndefined();
     // A newer answer of one section leaves the other as it was, and both are reused together.
-    answers.put(itemKey('405 Dyer Ave'), ['property/value'], propertyChunk('405 Dyer Ave', ['property/value'], { price: 500_000 }), NOW + 10);
+    answers.put(
+      itemKey('405 Dyer Ave'),
+      ['property/value'],
+      propertyChunk('405 Dyer Ave', ['property/value'], { price: 500_000 }),
+      NOW + 10,
+    );
     const both = answers.get(itemKey('405 Dyer Ave'), VALUE_AND_SCHOOL, lookup);
     expect(both?.['property/value']).toMatchObject({ result: { value: { price_mean: 500_000 } } });
     expect(both?.['property/school']).toMatchObject({ api_code: 204 });
@@ -70,7 +77,17 @@ describe('stored answers', () => {
     const addresses = Array.from({ length: 100 }, (_, i) => `${i + 1} Main St`);
     store.transaction(() => {
       for (const address of addresses) answers.put(itemKey(address), VALUE_AND_SCHOOL, propertyChunk(address, VALUE_AND_SCHOOL), NOW);
-      store.recordRequest({ at: NOW, run: 'r1', account: ACCOUNT, endpoint: 'property/value,property/school', items: 100, components: 200, status: 200, billed: 100, cost: 25 });
+      store.recordRequest({
+        at: NOW,
+        run: 'r1',
+        account: ACCOUNT,
+        endpoint: 'property/value,property/school',
+        items: 100,
+        components: 200,
+        status: 200,
+        billed: 100,
+        cost: 25,
+      });
     });
     expect(addresses.every((address) => answers.get(itemKey(address), VALUE_AND_SCHOOL, { maxAgeMs: HOUR, now: NOW }))).toBe(true);
     expect(() =>
@@ -96,7 +113,17 @@ describe('stored answers', () => {
     const answers = store.answers(ACCOUNT);
     store.transaction(() => {
       answers.put(itemKey('405 Dyer Ave'), VALUE_AND_SCHOOL, propertyChunk('405 Dyer Ave', VALUE_AND_SCHOOL), NOW);
-      store.recordRequest({ at: NOW, run: 'r1', account: ACCOUNT, endpoint: 'property/value', items: 1, components: 2, status: 200, billed: 1, cost: 0.25 });
+      store.recordRequest({
+        at: NOW,
+        run: 'r1',
+        account: ACCOUNT,
+        endpoint: 'property/value',
+        items: 1,
+        components: 2,
+        status: 200,
+        billed: 1,
+        cost: 0.25,
+      });
       store.saveWindows(ACCOUNT, [{ periodSeconds: 60, limit: 250, remaining: 248, resetAt: NOW + 30_000 }], NOW);
     });
     // Open, with a write-ahead log, and closed, folded into the file.

@@ -39,7 +39,11 @@ describe('chunk frames', () => {
     expect(splitChunk({ ...chunk, 'property/value': null }, ENDPOINTS)).toBeUndefined();
     expect(splitChunk(propertyChunk('405 Dyer Ave', ['property/value']), ENDPOINTS)).toBeUndefined();
     expect(splitChunk(chunk, [...ENDPOINTS].reverse())).toBeUndefined();
-    const apart = { 'property/value': chunk['property/value'], address_info: chunk.address_info, 'property/school': chunk['property/school'] };
+    const apart = {
+      'property/value': chunk['property/value'],
+      address_info: chunk.address_info,
+      'property/school': chunk['property/school'],
+    };
     expect(splitChunk(apart, ENDPOINTS)).toBeUndefined();
   });
 });

@@ -26,7 +26,17 @@ describe('store upkeep', () => {
     fill(store, B, 5, ['property/flood'], NOW);
     store.saveWindows(A, [{ periodSeconds: 60, limit: 250, remaining: 200, resetAt: NOW + 1000 }], NOW);
     store.saveWindows(B, [{ periodSeconds: 60, limit: 250, remaining: 200, resetAt: NOW + 1000 }], NOW);
-    store.recordRequest({ at: NOW, run: 'r', account: A, endpoint: 'property/value', items: 10, components: 10, status: 200, billed: 10, cost: 2.5 });
+    store.recordRequest({
+      at: NOW,
+      run: 'r',
+      account: A,
+      endpoint: 'property/value',
+      items: 10,
+      components: 10,
+      status: 200,
+      billed: 10,
+      cost: 2.5,
+    });
   });
   afterEach(() => store.close());
 

@@ -58,7 +58,9 @@ describe('opening the store', () => {
     (await openStore(path)).close();
     writeFileSync(path, Buffer.alloc(8192, 0x5a));
     const error = await failure(openStore(path));
-    expect(error.message).toMatch(new RegExp(`^cannot use the store ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it is damaged or not a propdata store`));
+    expect(error.message).toMatch(
+      new RegExp(`^cannot use the store ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it is damaged or not a propdata store`),
+    );
     expect(error.message).toMatch(/--no-store/);
     expect(error.message).not.toContain('\n');
     expect(error.exitCode).toBe(1);
@@ -81,7 +83,17 @@ describe('opening the store', () => {
     const store = await openStore(path, { busyTimeoutMs: 200 });
     const error = (() => {
       try {
-        store.recordRequest({ at: 1, run: 'r', account: 'a', endpoint: 'property/value', items: 1, components: 1, status: 200, billed: 1, cost: 0.25 });
+        store.recordRequest({
+          at: 1,
+          run: 'r',
+          account: 'a',
+          endpoint: 'property/value',
+          items: 1,
+          components: 1,
+          status: 200,
+          billed: 1,
+          cost: 0.25,
+        });
       } catch (caught) {
         return caught;
       }
@@ -91,7 +103,17 @@ describe('opening the store', () => {
     holder.exec('ROLLBACK');
     holder.close();
     // Once the lock is released the same store works.
-    store.recordRequest({ at: 1, run: 'r', account: 'a', endpoint: 'property/value', items: 1, components: 1, status: 200, billed: 1, cost: 0.25 });
+    store.recordRequest({
+      at: 1,
+      run: 'r',
+      account: 'a',
+      endpoint: 'property/value',
+      items: 1,
+      components: 1,
+      status: 200,
+      billed: 1,
+      cost: 0.25,
+    });
     expect(store.usage({ by: 'run' }).total.requests).toBe(1);
     store.close();
   });

@@ -89,13 +89,21 @@ describe('several processes on one store', () => {
     expect(integrity(path)).toBe('ok');
     // They did write at the same time: each one's requests span the other's.
     const db = new Sqlite(path, { readonly: true });
-    const spans = db.prepare('SELECT MIN(at) AS first, MAX(at) AS last FROM requests GROUP BY run ORDER BY run').all() as { first: number; last: number }[];
+    const spans = db.prepare('SELECT MIN(at) AS first, MAX(at) AS last FROM requests GROUP BY run ORDER BY run').all() as {
+      first: number;
+      last: number;
+    }[];
     db.close();
     expect(spans[0]!.first).toBeLessThan(spans[1]!.last);
     expect(spans[1]!.first).toBeLessThan(spans[0]!.last);
     const store = await openStore(path);
     const usage = store.usage({ by: 'run', account: ACCOUNT });
-    expect(usage.rows.map((row) => [row.key, row.requests])).toEqual(expect.arrayContaining([['one', 150], ['two', 150]]));
+    expect(usage.rows.map((row) => [row.key, row.requests])).toEqual(
+      expect.arrayContaining([
+        ['one', 150],
+        ['two', 150],
+      ]),
+    );
     const answers = store.answers(ACCOUNT);
     for (const name of ['one', 'two']) {
       for (let i = 0; i < 150; i += 1) {

@@ -7,7 +7,18 @@ const B = 'https://api.example.com key:bbbbbbbbbbbbbbbb';
 const day = (d: number, hour = 1) => Date.UTC(2026, 9, d, hour);
 
 function request(at: number, run: string, overrides: Partial<RequestRecord> = {}): RequestRecord {
-  return { at, run, account: A, endpoint: 'property/value', items: 100, components: 100, status: 200, billed: 90, cost: 22.5, ...overrides };
+  return {
+    at,
+    run,
+    account: A,
+    endpoint: 'property/value',
+    items: 100,
+    components: 100,
+    status: 200,
+    billed: 90,
+    cost: 22.5,
+    ...overrides,
+  };
 }
 
 describe('spend', () => {
@@ -17,7 +28,9 @@ describe('spend', () => {
     store = await openStore(tempStorePath());
     store.recordRequest(request(day(30), 'run-1'));
     store.recordRequest(request(day(30, 2), 'run-1', { status: 429, billed: 0, cost: 0 }));
-    store.recordRequest(request(day(31, 23), 'run-2', { endpoint: 'property/value,property/school', components: 200, billed: 150, cost: 0.1 }));
+    store.recordRequest(
+      request(day(31, 23), 'run-2', { endpoint: 'property/value,property/school', components: 200, billed: 150, cost: 0.1 }),
+    );
     store.recordFromStore({ at: Date.UTC(2026, 10, 1, 0, 30), run: 'run-3', account: A, endpoint: 'property/value', rows: 100, saved: 25 });
     store.recordRequest(request(Date.UTC(2026, 10, 1, 1), 'run-3', { items: 10, components: 10, billed: 10, cost: 2.5 }));
     store.recordRequest(request(day(30), 'run-b', { account: B }));

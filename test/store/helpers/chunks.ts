@@ -17,7 +17,11 @@ export function propertyChunk(address: string, endpoints: readonly string[], opt
     chunk[endpoint] =
       endpoint === 'property/school'
         ? { api_code: 204, api_code_description: 'no content', result: null }
-        : { api_code: 0, api_code_description: 'ok', result: { value: { price_mean: options.price ?? 412000, price_upr: 455000, price_lwr: 371000, fsd: 0.101 } } };
+        : {
+            api_code: 0,
+            api_code_description: 'ok',
+            result: { value: { price_mean: options.price ?? 412000, price_upr: 455000, price_lwr: 371000, fsd: 0.101 } },
+          };
   }
   if (options.meta !== undefined) chunk.meta = options.meta;
   return chunk;
