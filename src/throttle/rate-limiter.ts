@@ -11,9 +11,11 @@ export interface ThrottlePolicy {
    * request it admits, not from a 429.
    */
   firstRequestComponents: number;
-  /** Slack added to every window, as a fraction of its length (bounded below by minMarginMs): transit jitter. */
+  /** Slack added to every window, as a fraction of its length (bounded below by minMarginMs): clock skew and transit jitter. */
   marginFraction: number;
   minMarginMs: number;
+  /** How long a request may take to reach the service: one reserved this long before a reset may count in the next window. */
+  transitMs: number;
   /**
    * The longest wait for the rate limit worth sitting through, in ms. A longer one (a daily quota
    * spent) rejects the waiting request with QuotaWaitError instead of sleeping for hours.
@@ -27,8 +29,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   initialPerMinute: 250,
   firstRequestComponents: 10,
-  marginFraction: 0.02,
-  minMarginMs: 20,
+  marginFraction: 0.005,
+  minMarginMs: 50,
+  transitMs: 200,
   maxWaitMs: 15 * 60_000,
 };
 
@@ -335,11 +338,21 @@ export class RateLimiter {
     return readyAt <= now ? { grant: wanted } : { readyAt };
   }
 
-  /** Forgets sends older than the window and a reported budget whose window has reset. */
+  /**
+   * Forgets sends older than the window. A reported budget whose window has reset rolls on to the
+   * next window: the service's windows are fixed (each resets at the time its headers state), so
+   * the new one starts full, less what we sent since the reset (and just before it: a request
+   * reserved a moment before the reset may reach the service after it).
+   */
   #prune(window: Window, now: number): void {
     const span = window.periodMs + this.#margin(window);
     while (window.sent.length > 0 && window.sent[0]!.at + span <= now) window.sentTotal -= window.sent.shift()!.components;
-    if (window.budget && window.budget.resetAt <= now) delete window.budget;
+    const budget = window.budget;
+    if (!budget || budget.resetAt > now) return;
+    const periods = Math.floor((now - budget.resetAt) / window.periodMs) + 1;
+    const since = budget.resetAt + (periods - 1) * window.periodMs - this.#policy.transitMs;
+    const sentSince = window.sent.reduce((sum, entry) => (entry.at >= since ? sum + entry.components : sum), 0);
+    window.budget = { remaining: window.limit - sentSince, resetAt: budget.resetAt + periods * window.periodMs };
   }
 
   /** The most whole units, up to `components`, that every window has room for now; 0 if not one unit. */
@@ -347,20 +360,24 @@ export class RateLimiter {
     let room = components;
     for (const window of this.#windows) {
       this.#prune(window, now);
-      room = Math.min(room, window.limit - window.sentTotal, window.budget?.remaining ?? Infinity);
+      // The service's own count, when it has given one; else our log of the last period.
+      room = Math.min(room, window.budget ? window.budget.remaining : window.limit - window.sentTotal);
     }
     return Math.max(0, Math.floor(room / unit) * unit);
   }
 
-  /** The earliest time `window` lets `components` more through. */
+  /**
+   * The earliest time `window` lets `components` more through: with the service's count, now or
+   * its reset (plus a margin for clock skew and transit); without one (before the first answer,
+   * or a service that sends no headers), when enough of our own sends have aged out of the period.
+   */
   #readyAt(window: Window, components: number, now: number): number {
-    const span = window.periodMs + this.#margin(window);
     this.#prune(window, now);
-
-    let readyAt = now;
-    if (window.budget && window.budget.remaining < components) readyAt = window.budget.resetAt + this.#margin(window);
     // A request larger than the whole window can only ever go alone.
     const needed = Math.min(components, window.limit);
+    if (window.budget) return window.budget.remaining >= needed ? now : window.budget.resetAt + this.#margin(window);
+    const span = window.periodMs + this.#margin(window);
+    let readyAt = now;
     let total = window.sentTotal;
     for (const entry of window.sent) {
       if (total + needed <= window.limit) break;

@@ -72,7 +72,7 @@ async function run(
   };
   const writer = { write: (record: OutputRecord) => void observed.written.push(record.row), close: async () => undefined };
   const stats = new RunStats();
-  const limiter = new RateLimiter({ initialPerMinute: options.perMinute, firstRequestComponents: 10, marginFraction: 0, minMarginMs: 0, maxWaitMs: 3_600_000 }, clock);
+  const limiter = new RateLimiter({ initialPerMinute: options.perMinute, firstRequestComponents: 10, marginFraction: 0, minMarginMs: 0, transitMs: 0, maxWaitMs: 3_600_000 }, clock);
   const output = new OrderedOutput(writer, stats);
   const result = await runBatch(
     (async function* () {

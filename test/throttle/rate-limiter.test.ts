@@ -18,7 +18,7 @@ function fakeClock(start = 1_000_000): Clock & { slept: number[] } {
   };
 }
 
-const policy: ThrottlePolicy = { initialPerMinute: 250, firstRequestComponents: 10, marginFraction: 0, minMarginMs: 0, maxWaitMs: 15 * 60_000 };
+const policy: ThrottlePolicy = { initialPerMinute: 250, firstRequestComponents: 10, marginFraction: 0, minMarginMs: 0, transitMs: 0, maxWaitMs: 15 * 60_000 };
 
 describe('RateLimiter', () => {
   it('lets the first request out alone, then paces by the initial rate until headers arrive', async () => {
@@ -135,6 +135,21 @@ describe('RateLimiter', () => {
     await Promise.all(later);
     expect(order).toEqual(['11:90', '101:100', '201:100']);
     expect((await batch.next()).done).toBe(true);
+  });
+
+  it("waits for a spent window's reset as the service states it, not for our sends to age out", async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter({ ...policy, initialPerMinute: 1000 }, clock);
+    // The run starts 50 s into a fixed 60 s window that has 240 left.
+    clock.sleep(50_000);
+    limiter.observe(await limiter.acquire(10), [{ periodSeconds: 60, limit: 250, remaining: 240, resetAt: 60_000 }]);
+    expect((await limiter.acquire(240, { unit: 1 })).components).toBe(240);
+    const next = await limiter.acquire(250, { unit: 1 });
+    // At the reset (60 s) a whole window is there: a sliding log would have waited until 110 s.
+    expect(clock.now()).toBe(60_000);
+    expect(next.components).toBe(250);
+    await limiter.acquire(1);
+    expect(clock.now()).toBe(120_000);
   });
 
   it('stops waiting at once when the run stops', async () => {
