@@ -78,3 +78,12 @@ export function zipGrowth(zip: string): { value: number; rent: number } {
     return { value, rent: index.float(-0.01, 0.05, 4) };
   });
 }
+
+/**
+ * The annual drift of an area's prices at any level (block, blockgroup, zip, msa, state): a ZIP's
+ * is its index drift above, so the ZIP's series, its HPI adjustments and its homes' forecasts follow
+ * one path; other levels draw theirs from the code.
+ */
+export function areaGrowth(level: string, code: string): number {
+  return level === 'zip' ? zipGrowth(code).value : randomFor('area-growth', level, code).float(-0.02, 0.07, 4);
+}

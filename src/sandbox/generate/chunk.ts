@@ -4,8 +4,8 @@ import { msaArea, zipArea } from './areas.js';
 import { blockFields, propertyFacts, type PropertyFacts } from './facts.js';
 import { hasNoContent } from './no-content.js';
 import { blockPlace, resolveProperty, type BlockPlace, type Place, type Resolution } from './place.js';
-import { randomFor } from './random.js';
 import { RULES, type RuleContext } from './rules/index.js';
+import { resultRandom } from './rules/rule.js';
 import { generate } from './schema-walk.js';
 
 /** One requested item, validated: what the chunk is built from. */
@@ -62,7 +62,9 @@ function resultFor(endpoint: Endpoint, subject: Subject, area: BlockPlace | unde
   const { ruleName } = sourceOf(endpoint);
   const property = area ? undefined : subject.property;
   const subjectKey = area?.blockId ?? property!.place.key;
-  const random = randomFor('result', ruleName, subjectKey, String(params.property_type ?? ''));
+  // An absent property_type is its default: block/hcri without one answers as with SFD.
+  const propertyType = params.property_type ?? endpoint.params.find((param) => param.name === 'property_type')?.default ?? '';
+  const random = resultRandom(ruleName, subjectKey, String(propertyType));
   const generated = () =>
     generate(endpoint.result!, endpoint.target, {
       random,

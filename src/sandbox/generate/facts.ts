@@ -4,6 +4,9 @@ import { homeFeatures } from './features.js';
 import type { BlockPlace, Place } from './place.js';
 import { randomFor, round } from './random.js';
 
+/** The floor area of the area's typical home, whose price typicalValue is. */
+export const TYPICAL_SQFT = 1800;
+
 /**
  * The handful of numbers several endpoints must agree on for one property (its value, its rent,
  * its size), drawn once from the property's key. Endpoint results read them instead of drawing
@@ -38,7 +41,7 @@ export function propertyFacts(place: Place): PropertyFacts {
   const baths = Math.max(1, Math.round((beds * 0.75 + random.int(-1, 1) * 0.5) * 2) / 2);
   const pool = random.chance(place.state === 'CA' || place.state === 'FL' || place.state === 'AZ' ? 0.25 : 0.08);
   const stories = sqft > 2400 ? 2 : random.int(1, 2);
-  const valueMean = Math.round((place.typicalValue * (sqft / 1800) ** 0.7 * Math.exp(random.float(-0.3, 0.3, 4))) / 1000) * 1000;
+  const valueMean = Math.round((place.typicalValue * (sqft / TYPICAL_SQFT) ** 0.7 * Math.exp(random.float(-0.3, 0.3, 4))) / 1000) * 1000;
   const rentMean = Math.round((valueMean * random.float(0.0042, 0.0072, 5)) / 5) * 5;
   const growth = zipGrowth(place.zip);
   const apn = `${random.int(1000, 9999)}-${String(random.int(1, 999)).padStart(3, '0')}-${String(random.int(1, 99)).padStart(3, '0')}`;

@@ -13,6 +13,12 @@ export function hasListingRecord(kind: ListingKind, placeKey: string): boolean {
   return fractionOf('no-listing', kind, placeKey) >= NO_LISTING_SHARE;
 }
 
+/** The statuses a listing of each kind can take: a sale listing is never Leased, a rental never Sold. */
+const STATUSES: Readonly<Record<ListingKind, readonly string[]>> = {
+  sale: SALE_LISTING_STATUSES.filter((status) => status !== 'Leased'),
+  rental: RENTAL_LISTING_STATUSES.filter((status) => status !== 'Sold'),
+};
+
 /** Statuses of a listing that is live. */
 export const LIVE_STATUSES: ReadonlySet<string> = new Set(['Coming Soon', 'Active', 'Pending', 'Contingent']);
 
@@ -36,7 +42,7 @@ export function latestListing(kind: ListingKind, place: Place, facts: PropertyFa
   const random = randomFor('listing', kind, place.key);
   const listed = dayInPast(random, kind === 'rental' ? 1 : 2);
   const [base, step] = kind === 'rental' ? [facts.rentMean, 5] : [facts.valueMean, 1000];
-  const status = random.pick(kind === 'rental' ? RENTAL_LISTING_STATUSES : SALE_LISTING_STATUSES);
+  const status = random.pick(STATUSES[kind]);
   const statusChanged = addDays(listed, random.int(0, 120));
   return {
     status,

@@ -1,23 +1,20 @@
 import { msaName } from '../area-names.js';
-import { zipGrowth } from '../area-draws.js';
+import { areaGrowth } from '../area-draws.js';
 import { DATA_DATE, addMonths, isoDay } from '../dates.js';
-import { randomFor, round } from '../random.js';
+import { round } from '../random.js';
 import type { Rule, RuleContext } from './rule.js';
 
 /**
  * Results of the endpoints beyond the spec (catalog/beyond-spec.ts) at block, zip and msa level,
- * each from one price path per area: a ZIP's is the drift its properties' forecasts use, a block's
- * or metro's is drawn from its code. Series run monthly from a year before the data month to
+ * each from one price path per area (areaGrowth): the one value_hpi_adjusted moves values by, and
+ * for a ZIP the one its properties' forecasts follow. Series run monthly from a year before the data month to
  * a year after it; an index is 100 at the start.
  */
 
 const SERIES_MONTHS = 12;
 
 /** The annual drift of an area's prices: one per area, whichever endpoint asks. */
-function growthOf(level: 'block' | 'zip' | 'msa', context: RuleContext): number {
-  const code = context.block.blockId;
-  return level === 'zip' ? zipGrowth(code).value : randomFor('area-growth', level, code).float(-0.02, 0.07, 4);
-}
+const growthOf = (level: 'block' | 'zip' | 'msa', context: RuleContext) => areaGrowth(level, context.block.blockId);
 
 const pathAt = (growth: number, months: number) => (1 + growth) ** (months / 12);
 

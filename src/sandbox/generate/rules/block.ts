@@ -1,16 +1,32 @@
-import { round } from '../random.js';
-import type { Generated, Rule } from './rule.js';
+import { round, type Random } from '../random.js';
+import { resultRandom, type Generated, type Rule } from './rule.js';
 
 /** Standard normal quantiles of the 5th to 95th percentiles. */
 const QUANTILES = { 5: -1.645, 25: -0.674, 50: 0, 75: 0.674, 95: 1.645 } as const;
+
+/** The centre and spread of a block's values (or rents) for one property type: what its distribution and its homes' percentiles share. */
+export interface BlockSpread {
+  centre: number;
+  perSqft: number;
+  spread: number;
+}
+
+/** Drawn first from the distribution's own random source, so a within-block answer can draw them again alike. */
+export function blockSpread(random: Random, typicalValue: number, rental: boolean): BlockSpread {
+  const centre = typicalValue * (rental ? 0.0055 : 1) * random.float(0.8, 1.25, 3);
+  const perSqft = centre / random.int(1400, 2200);
+  return { centre, perSqft, spread: random.float(0.12, 0.35, 3) };
+}
+
+/** The random source of a block distribution's result, as chunk.ts seeds it. */
+export const distributionRandom = (rental: boolean, blockId: string, propertyType: string) =>
+  resultRandom(rental ? 'block/rental_value_distribution' : 'block/value_distribution', blockId, propertyType);
 
 /** A block's distribution around a centre: ordered percentiles, min below, max above, mean near the median. */
 function distribution(rental: boolean): Rule {
   return (_generated, context) => {
     const { random } = context;
-    const centre = context.block.typicalValue * (rental ? 0.0055 : 1) * random.float(0.8, 1.25, 3);
-    const perSqft = centre / random.int(1400, 2200);
-    const spread = random.float(0.12, 0.35, 3);
+    const { centre, perSqft, spread } = blockSpread(random, context.block.typicalValue, rental);
     const stats = (prefix: string, middle: number, decimals: number) => {
       const at = (z: number) => round(middle * (1 + z * spread), decimals);
       return {

@@ -4,6 +4,8 @@ import { DATA_DATE, addDays, isoDay } from '../dates.js';
 import { openDisasters } from '../disasters.js';
 import { floodPanel } from '../flood-map.js';
 import { LIVE_STATUSES, latestListing } from '../listing.js';
+import { TYPICAL_SQFT, type PropertyFacts } from '../facts.js';
+import { fractionOf } from '../random.js';
 import { historyOf } from './history.js';
 import { propertyOf, type Generated, type Rule } from './rule.js';
 
@@ -30,6 +32,18 @@ const TENANTED = new Set([...LIVE_STATUSES, 'Leased']);
 /** room_types names each kind of room the listing mentions once. */
 const distinct = (roomTypes: string[] | null) => (roomTypes === null ? null : [...new Set(roomTypes)]);
 
+const score = (value: number) => Math.max(1, Math.min(5, Math.round(value)));
+
+/**
+ * The assessor's scores follow the home: condition falls with age (a new home 5, a century-old one
+ * 1 or 2), quality rises with its price per square foot against the area's typical home.
+ */
+function assessorScores(facts: PropertyFacts, typicalValue: number) {
+  const age = DATA_DATE.getUTCFullYear() - facts.yearBuilt;
+  const pricePerSqftRatio = facts.valueMean / facts.sqft / (typicalValue / TYPICAL_SQFT);
+  return { building_condition_score: score(5 - age / 30), building_quality_score: score(3 + 2 * Math.log2(pricePerSqftRatio)) };
+}
+
 export const RECORD_RULES: Readonly<Record<string, Rule>> = {
   'property/geocode': () => true,
   'property/census': (generated, context) => {
@@ -44,14 +58,18 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
       msa_name: place.msa ? msaName(place.msa, place.state) : null,
       msa: place.msa,
       tract: place.blockId.slice(0, 11),
-      tribal_land: context.random.chance(0.01),
+      // Tribal land is a property of the census block: every house in a block shares the answer.
+      tribal_land: fractionOf('tribal-land', place.blockId) < 0.01,
     };
   },
   'property/details': (generated, context) => {
     const result = generated();
     const { place, facts } = propertyOf(context);
     const { apn, year, assessedValue, taxAmount } = latestAssessment(place.key, facts);
-    return { property: result.property, assessment: { apn, assessment_year: year, tax_year: year, tax_amount: taxAmount, total_assessed_value: assessedValue } };
+    return {
+      property: { ...result.property, ...assessorScores(facts, place.typicalValue) },
+      assessment: { apn, assessment_year: year, tax_year: year, tax_amount: taxAmount, total_assessed_value: assessedValue },
+    };
   },
   'property/details_enhanced': (generated, context) => {
     const result = generated();

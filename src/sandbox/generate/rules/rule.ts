@@ -1,6 +1,6 @@
 import type { PropertyFacts } from '../facts.js';
 import type { BlockPlace, Place } from '../place.js';
-import type { Random } from '../random.js';
+import { randomFor, type Random } from '../random.js';
 
 export interface RuleContext {
   random: Random;
@@ -30,3 +30,6 @@ export function propertyOf(context: RuleContext): { place: Place; facts: Propert
   if (!context.property) throw new Error('a property-level rule ran without a property');
   return context.property;
 }
+
+/** The random source of an endpoint's result for a subject (and property type): one seed, wherever a result is drawn or redrawn. */
+export const resultRandom = (ruleName: string, subjectKey: string, propertyType: string): Random => randomFor('result', ruleName, subjectKey, propertyType);

@@ -1,5 +1,7 @@
 import { firstOfMonth, monthsBetween } from '../dates.js';
-import { randomFor, round } from '../random.js';
+import { areaGrowth } from '../area-draws.js';
+import { round } from '../random.js';
+import { blockSpread, distributionRandom } from './block.js';
 import { propertyOf, type Generated, type Rule } from './rule.js';
 
 /** The spec's confidence band: upr = mean * (1 + fsd), lwr = mean * (1 - fsd). */
@@ -27,25 +29,36 @@ function percentileRange(percentile: number) {
   return { name, low, high };
 }
 
-/** Where a caller's figure falls in the block, judged against the property's own figure as the median. */
-function clientPercentile(clientFigure: number, ownFigure: number): number {
-  return Math.max(0, Math.min(99, Math.round(50 + ((clientFigure / ownFigure - 1) / 0.5) * 50)));
+/** The standard normal distribution function (Abramowitz and Stegun 7.1.26; error below 1.5e-7). */
+function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
+/** Where a figure falls in a distribution with this middle and relative spread, as the block distribution lays out its percentiles. */
+function percentileIn(figure: number, middle: number, spread: number): number {
+  return Math.max(0, Math.min(99, Math.floor(100 * normalCdf((figure / middle - 1) / spread))));
+}
+
+/**
+ * The property's (and the caller's) figure placed in its block's own distribution for the
+ * property's type: the one block/value_distribution (or rental_value_distribution) reports.
+ */
 function withinBlock(rental: boolean): Rule {
   return (_generated, context) => {
     const { facts } = propertyOf(context);
+    const { centre, perSqft, spread } = blockSpread(distributionRandom(rental, context.block.blockId, facts.blockCode), context.block.typicalValue, rental);
     const own = rental ? facts.rentMean : facts.valueMean;
-    const percentile = context.random.int(1, 98);
     const clientValue = context.params.client_value;
     const clientSqft = context.params.client_value_sqft;
     return {
       property_type: facts.blockCode,
-      service_value_percentile_range: percentileRange(percentile),
-      service_value_sqft_percentile_range: percentileRange(Math.max(0, Math.min(99, percentile + context.random.int(-15, 15)))),
-      client_value_percentile_range: clientValue === undefined ? null : percentileRange(clientPercentile(Number(clientValue), own)),
-      client_value_sqft_percentile_range:
-        clientSqft === undefined ? null : percentileRange(clientPercentile(Number(clientSqft), own / facts.sqft)),
+      service_value_percentile_range: percentileRange(percentileIn(own, centre, spread)),
+      service_value_sqft_percentile_range: percentileRange(percentileIn(own / facts.sqft, perSqft, spread)),
+      client_value_percentile_range: clientValue === undefined ? null : percentileRange(percentileIn(Number(clientValue), centre, spread)),
+      client_value_sqft_percentile_range: clientSqft === undefined ? null : percentileRange(percentileIn(Number(clientSqft), perSqft, spread)),
     };
   };
 }
@@ -79,7 +92,7 @@ const valueDetailsAdjusted: Rule = (_generated, context) => {
 
 const HPI_LEVELS = ['block', 'blockgroup', 'zip', 'msa', 'state'] as const;
 
-/** Each level's index grows at its own steady rate from January 2000: enough to move values between months. */
+/** Each level's index grows at its area's steady rate (areaGrowth) from January 2000: enough to move values between months. */
 function indexAt(growth: number, isoDate: string): number {
   return (1 + growth) ** (monthsBetween(new Date('2000-01-01T00:00:00Z'), new Date(`${isoDate}T00:00:00Z`)) / 12);
 }
@@ -87,7 +100,7 @@ function indexAt(growth: number, isoDate: string): number {
 const valueHpiAdjusted: Rule = (_generated, context) => {
   const { place, facts } = propertyOf(context);
   const levelKeys = { block: place.blockId, blockgroup: place.blockId.slice(0, 12), zip: place.zip, msa: place.msa ?? place.state, state: place.state };
-  const growth = Object.fromEntries(HPI_LEVELS.map((level) => [level, randomFor('hpi', level, levelKeys[level]).float(0.015, 0.065, 4)]));
+  const growth = Object.fromEntries(HPI_LEVELS.map((level) => [level, areaGrowth(level, levelKeys[level])]));
   const currentMonth = firstOfMonth(context.nowMs);
   const toDate = String(context.params.adjust_to_date ?? currentMonth);
   const adjust = (fromValue: number, fromDate: string) => ({
