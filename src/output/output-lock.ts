@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { readFile, realpath, utimes, writeFile } from 'node:fs/promises';
+import { readFile, realpath, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -27,6 +27,9 @@ const OWNER_FILE = 'owner.json';
  * once, so the long threshold only delays taking over from another machine's dead run.
  */
 const STALE_MS = 60_000;
+
+/** How often the lock's mtime is refreshed: often enough that a busy minute does not cost it. */
+const REFRESH_MS = 10_000;
 
 /**
  * proper-lockfile removes its lock directory with rmdir, which fails while the owner file is in
@@ -76,7 +79,11 @@ function isGone(owner: Owner): boolean {
  * `onLost` is called if the lock is lost while held (its directory removed, or not refreshed for
  * a minute, so another run may have taken it over): the run should stop writing.
  */
-export async function lockOutput(path: string, onLost: (error: OutputError) => void = () => undefined): Promise<OutputLock> {
+export async function lockOutput(
+  path: string,
+  onLost: (error: OutputError) => void = () => undefined,
+  { refreshMs = REFRESH_MS }: { refreshMs?: number } = {},
+): Promise<OutputLock> {
   let target: string;
   try {
     // The directory's real path, so that two spellings of one file (a symlinked directory, ./)
@@ -96,6 +103,7 @@ export async function lockOutput(path: string, onLost: (error: OutputError) => v
     release = await lockfile.lock(target, {
       realpath: false,
       stale: STALE_MS,
+      update: refreshMs,
       fs: LOCK_FS,
       onCompromised: (error) => onLost(new OutputError(`lost the lock on ${path} (${error.message}); another run may be writing it`, error)),
     });
@@ -106,7 +114,11 @@ export async function lockOutput(path: string, onLost: (error: OutputError) => v
   }
   const owner: Owner = { pid: process.pid, host: hostname(), started: new Date(Date.now() - process.uptime() * 1000).toISOString() };
   try {
+    // proper-lockfile keeps the lock alive by its directory's mtime and calls the lock lost when
+    // that changes under it; adding the owner file changes it, so it is set back afterwards.
+    const { mtime } = await stat(lockDir);
     await writeFile(join(lockDir, OWNER_FILE), JSON.stringify(owner));
+    await utimes(lockDir, mtime, mtime);
   } catch (error) {
     await release();
     throw cannotWrite(error, path);

@@ -67,3 +67,16 @@ describe('one writer per output file', () => {
     await expect(lockOutput(join(workdir(), 'missing', 'out.csv'))).rejects.toThrow(/^cannot write .*out\.csv: its directory does not exist$/);
   });
 });
+
+describe('a lock held for a long run', () => {
+  it('is kept alive by its refreshes, not lost to the owner file written into it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'propdata-lock-long-'));
+    let lost: unknown;
+    const lock = await lockOutput(join(dir, 'out.csv'), (error) => (lost = error), { refreshMs: 1_000 });
+    // Two refreshes (proper-lockfile's shortest interval is 1 s): each checks that the lock
+    // directory's mtime is still the one it set.
+    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    expect(lost).toBeUndefined();
+    await lock.release();
+  });
+});
