@@ -41,6 +41,18 @@ export function duration(value: string): number {
   return Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? 's').toLowerCase()]!);
 }
 
+/** `30d` (that long ago), a UTC date `2026-11-01` or an ISO time: a moment in the past, epoch milliseconds. */
+export function pastTime(value: string): number {
+  const text = value.trim();
+  const date = /^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isFinite(date)) return date;
+  try {
+    return Date.now() - duration(text);
+  } catch {
+    throw new InvalidArgumentError(`expected a time back such as 30d or 12h, or a date such as 2026-11-01, got "${value}"`);
+  }
+}
+
 /** `name=value`, repeatable, collected into an object. */
 export function keyValue(value: string, previous: unknown): Record<string, string> {
   const at = value.indexOf('=');
@@ -88,6 +100,32 @@ export const BATCH_OPTIONS: OptionDef[] = [
   { flags: '--excel', description: 'CSV for spreadsheets: UTF-8 BOM, and cells that would run as formulas neutralised' },
   { flags: '-q, --quiet', description: 'no progress and no summary on stderr' },
 ];
+
+/**
+ * The local store (answers, spend, rate limits): where it is and what a run may take from it. Batch
+ * runs take all four; `usage` and `store` only --store.
+ */
+export const STORE_OPTIONS: OptionDef[] = [
+  { flags: '--store <file>', description: 'the local store of answers, spend and rate limits (default $PROPDATA_HOME/propdata.db)' },
+  { flags: '--no-store', description: 'use no store: nothing is reused, spend and rate limits are not remembered' },
+  {
+    flags: '--max-age <duration>',
+    description:
+      'answer a row from the store when every section it needs is younger than this (90m, 12h, 30d; default: config max-age, else never)',
+    parse: duration,
+  },
+  {
+    flags: '--max-cost-month <usd>',
+    description: "stop before the account's cost this UTC month, at list price, would pass this (default: config max-cost-month)",
+    parse: positiveNumber,
+  },
+];
+
+/** `usage` and `store` work on a store, never without one: --store FILE alone. */
+export const STORE_FILE_OPTIONS = STORE_OPTIONS.filter((option) => option.flags.startsWith('--store '));
+
+/** The credentials flags alone: which account is meant, nothing about talking to it (`usage`, `store clear`). */
+export const ACCOUNT_OPTIONS = CONNECTION_OPTIONS.filter((option) => /^--(key|secret|base-url|sandbox)\b/.test(option.flags));
 
 export function choice(values: readonly string[]) {
   return (value: string): string => {

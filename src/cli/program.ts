@@ -7,6 +7,8 @@ import { registerEndpointsCommand } from './commands/endpoints-command.js';
 import { registerEstimateCommand } from './commands/estimate-command.js';
 import { registerMgetCommand } from './commands/mget-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
+import { registerStoreCommand } from './commands/store-command.js';
+import { registerUsageCommand } from './commands/usage-command.js';
 import { VERSION } from './version.js';
 
 const DESCRIPTION = `Batch lookups against the property data and analytics service.
@@ -32,6 +34,8 @@ export function buildProgram(context: CommandContext): Command {
   registerCallCommand(program, context);
   registerEndpointsCommand(program, context);
   registerEstimateCommand(program, context);
+  registerUsageCommand(program, context);
+  registerStoreCommand(program, context);
   registerConfigCommand(program, context);
   registerSandboxCommand(program, context);
   return program;

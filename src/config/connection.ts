@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/index.js';
-import { SETTINGS, type SettingName } from './settings.js';
+import { CONNECTION_SETTINGS, type ConnectionSettingName } from './settings.js';
 import type { ConfigStore } from './store.js';
 
 export interface Connection {
@@ -63,8 +63,8 @@ export async function resolveConnection(
   store: () => Promise<ConfigStore>,
 ): Promise<Connection> {
   let opened: ConfigStore | undefined;
-  const lookup = async (name: SettingName): Promise<string | undefined> => {
-    const setting = SETTINGS.find((candidate) => candidate.name === name)!;
+  const lookup = async (name: ConnectionSettingName): Promise<string | undefined> => {
+    const setting = CONNECTION_SETTINGS.find((candidate) => candidate.name === name)!;
     const value = flags[setting.flag] ?? env[setting.env] ?? (opened ??= await store()).get(name);
     return value === '' ? undefined : value;
   };

@@ -1,11 +1,27 @@
 /** The connection settings a user can store, and how each is named in flags, env and config. */
-export const SETTINGS = [
+export const CONNECTION_SETTINGS = [
   { name: 'key', flag: 'key', env: 'PROPDATA_API_KEY', secret: false, description: 'API key (HTTP Basic user name)' },
   { name: 'secret', flag: 'secret', env: 'PROPDATA_API_SECRET', secret: true, description: 'API secret (HTTP Basic password)' },
-  { name: 'base-url', flag: 'baseUrl', env: 'PROPDATA_BASE_URL', secret: false, description: 'service base address, e.g. https://api.example.com' },
+  {
+    name: 'base-url',
+    flag: 'baseUrl',
+    env: 'PROPDATA_BASE_URL',
+    secret: false,
+    description: 'service base address, e.g. https://api.example.com',
+  },
 ] as const;
 
+/** Defaults for batch runs that use the store; the flag of the same name wins. */
+export const RUN_SETTINGS = [
+  { name: 'max-age', secret: false, description: 'default --max-age: reuse stored answers younger than this (90m, 12h, 30d)' },
+  { name: 'max-cost-month', secret: false, description: "default --max-cost-month: the account's budget per UTC month, USD at list price" },
+] as const;
+
+export const SETTINGS = [...CONNECTION_SETTINGS, ...RUN_SETTINGS] as const;
+
 export type SettingName = (typeof SETTINGS)[number]['name'];
+export type ConnectionSettingName = (typeof CONNECTION_SETTINGS)[number]['name'];
+export type RunSettingName = (typeof RUN_SETTINGS)[number]['name'];
 
 export function findSetting(name: string) {
   return SETTINGS.find((setting) => setting.name === name);

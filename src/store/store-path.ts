@@ -21,6 +21,8 @@ export function defaultStorePath(env: Env, platform: NodeJS.Platform = process.p
 }
 
 /** The store a command uses: `--store FILE`, none with `--no-store` (commander gives false), else the default. */
+export function storePathFrom(store: string | undefined, env: Env): string;
+export function storePathFrom(store: string | false | undefined, env: Env): string | undefined;
 export function storePathFrom(store: string | false | undefined, env: Env): string | undefined {
   if (store === false) return undefined;
   return store === undefined ? defaultStorePath(env) : resolve(store);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
 import { parseBaseUrl } from '../../config/connection.js';
+import { parseRunSetting } from '../../config/run-defaults.js';
 import { UsageError } from '../../errors/index.js';
 import type { CommandContext } from './command-context.js';
 
@@ -18,10 +19,10 @@ async function store(context: CommandContext) {
 export function registerConfigCommand(program: Command, context: CommandContext): void {
   const config = program
     .command('config')
-    .description('store the API key, secret and base URL (in a file only you can read)')
+    .description('store the API key, secret and base URL, and defaults for --max-age and --max-cost-month (in a file only you can read)')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ propdata config set key YOUR_KEY\n  $ propdata config set secret YOUR_SECRET\n  $ propdata config set base-url https://api.example.com\n  $ propdata config list',
+      '\nExamples:\n  $ propdata config set key YOUR_KEY\n  $ propdata config set secret YOUR_SECRET\n  $ propdata config set base-url https://api.example.com\n  $ propdata config set max-age 30d\n  $ propdata config list',
     );
   const out = (line: string): void => {
     context.io.stdout.write(`${line}\n`);
@@ -35,6 +36,7 @@ export function registerConfigCommand(program: Command, context: CommandContext)
     .action(async (name: string, value: string) => {
       const setting = settingName(name);
       if (setting === 'base-url') parseBaseUrl(value);
+      if (setting === 'max-age' || setting === 'max-cost-month') parseRunSetting(setting, value, 'config set');
       (await store(context)).set(setting, value);
     });
   config

@@ -1,0 +1,142 @@
+import type { Command } from 'commander';
+import { UsageError } from '../../errors/index.js';
+import type { Store, StoreInfo } from '../../store/index.js';
+import { addOptions } from '../add-options.js';
+import { ACCOUNT_OPTIONS, duration, STORE_FILE_OPTIONS } from '../options.js';
+import type { CommandContext } from './command-context.js';
+import { textTable } from './text-table.js';
+
+interface StoreFileOptions {
+  store?: string;
+}
+
+interface ClearOptions extends StoreFileOptions {
+  allAccounts?: boolean;
+  key?: string;
+  secret?: string;
+  baseUrl?: string;
+  sandbox?: boolean;
+}
+
+/** Decimal units, as file managers show sizes. */
+function formatBytes(bytes: number): string {
+  if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} kB`;
+  return bytes < 1e9 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e9).toFixed(2)} GB`;
+}
+
+/** A moment to the minute, in UTC as everything the store reports. */
+const minute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+function formatInfo(info: StoreInfo): string {
+  const head = `store     ${info.path}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n\n`;
+  if (info.answers.length === 0) return `${head}no answers stored\n`;
+  const rows = [
+    ['ACCOUNT', 'ENDPOINT', 'ANSWERS', 'OLDEST', 'NEWEST'],
+    ...info.answers.map((row) => [row.account, row.endpoint, String(row.answers), minute(row.oldest), minute(row.newest)]),
+  ];
+  return head + textTable(rows, [2]);
+}
+
+/** The store named by --store or the default one, if it exists: inspecting or clearing never creates it. */
+async function existing(
+  options: StoreFileOptions,
+  context: CommandContext,
+  readonly: boolean,
+): Promise<{ path: string; store: Store | undefined }> {
+  const { openExistingStore, storePathFrom } = await import('../../store/index.js');
+  const path = storePathFrom(options.store, context.io.env);
+  return { path, store: await openExistingStore(path, { readonly }) };
+}
+
+export function registerStoreCommand(program: Command, context: CommandContext): void {
+  const store = program
+    .command('store')
+    .description(
+      "the local store of answers, spend and rate limits: what it holds, and removing answers (spend records are kept: they are the month's budget)",
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The store is $PROPDATA_HOME/propdata.db (PROPDATA_HOME defaults to the platform data directory); --store FILE names another.',
+        '',
+        'Examples:',
+        '  $ propdata store info',
+        '  $ propdata store prune --older-than 90d',
+        '  $ propdata store clear --sandbox',
+        '  $ propdata store clear --all-accounts',
+      ].join('\n'),
+    );
+  const out = (text: string): void => {
+    context.io.stdout.write(text);
+  };
+
+  const info = store
+    .command('info')
+    .description('path, size, answers per account and endpoint, oldest and newest')
+    .addHelpText('after', '\nExample:\n  $ propdata store info --store /data/nightly.db');
+  addOptions(info, STORE_FILE_OPTIONS);
+  info.action(async (options: StoreFileOptions) => {
+    const { path, store: opened } = await existing(options, context, true);
+    if (!opened) {
+      out(`store     ${path}\nnot created yet: a run that uses it creates it\n`);
+      return;
+    }
+    try {
+      out(formatInfo(opened.info()));
+    } finally {
+      opened.close();
+    }
+  });
+
+  const prune = store
+    .command('prune')
+    .description('remove answers older than a duration, and give the room back to the disk')
+    .addHelpText('after', '\nExample:\n  $ propdata store prune --older-than 90d');
+  addOptions(prune, [
+    { flags: '--older-than <duration>', description: 'answers that arrived this long ago or more (90d, 12h)', parse: duration },
+    ...STORE_FILE_OPTIONS,
+  ]);
+  prune.action(async (options: StoreFileOptions & { olderThan?: number }) => {
+    if (options.olderThan === undefined) throw new UsageError('store prune needs --older-than DURATION, such as 90d');
+    const { path, store: opened } = await existing(options, context, false);
+    if (!opened) {
+      out(`nothing to remove: no store at ${path}\n`);
+      return;
+    }
+    try {
+      const now = Date.now();
+      const removed = opened.prune(options.olderThan, now);
+      out(
+        `removed ${removed} answers that arrived before ${minute(now - options.olderThan)}; the store is ${formatBytes(opened.bytes())}\n`,
+      );
+    } finally {
+      opened.close();
+    }
+  });
+
+  const clear = store
+    .command('clear')
+    .description("remove the current account's answers and remembered rate limits (--all-accounts: every account's)")
+    .addHelpText('after', '\nExamples:\n  $ propdata store clear --key test_YOUR_KEY\n  $ propdata store clear --all-accounts');
+  addOptions(clear, [
+    { flags: '--all-accounts', description: "every account in the store, not only the current credentials'" },
+    ...STORE_FILE_OPTIONS,
+    ...ACCOUNT_OPTIONS,
+  ]);
+  clear.action(async (options: ClearOptions) => {
+    const { currentAccount } = await import('../../store/index.js');
+    const account = options.allAccounts ? undefined : await currentAccount(options, context.io.env);
+    const { path, store: opened } = await existing(options, context, false);
+    if (!opened) {
+      out(`nothing to remove: no store at ${path}\n`);
+      return;
+    }
+    try {
+      const removed = opened.clear(account === undefined ? { allAccounts: true } : { account });
+      out(`removed ${removed} answers of ${account ?? 'every account'}; spend records are kept\n`);
+    } finally {
+      opened.close();
+    }
+  });
+}

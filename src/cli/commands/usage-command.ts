@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import type { Usage, UsageFigures, UsageGrouping } from '../../store/index.js';
+import { USAGE_GROUPINGS } from '../../store/spend.js';
+import { addOptions } from '../add-options.js';
+import { ACCOUNT_OPTIONS, choice, pastTime, STORE_FILE_OPTIONS } from '../options.js';
+import type { CommandContext } from './command-context.js';
+import { textTable } from './text-table.js';
+
+interface UsageOptions {
+  since?: number;
+  by: UsageGrouping;
+  json?: boolean;
+  allAccounts?: boolean;
+  store?: string;
+  key?: string;
+  secret?: string;
+  baseUrl?: string;
+  sandbox?: boolean;
+}
+
+const EMPTY: Usage = { total: { requests: 0, components: 0, billed: 0, cost: 0, fromStore: 0, saved: 0 }, rows: [] };
+
+const HEADINGS: Readonly<Record<UsageGrouping, string>> = { day: 'DAY', month: 'MONTH', endpoint: 'ENDPOINT', run: 'RUN' };
+
+function cells(label: string, figures: UsageFigures): string[] {
+  const { requests, components, billed, cost, fromStore, saved } = figures;
+  return [label, String(requests), String(components), String(billed), cost.toFixed(2), String(fromStore), saved.toFixed(2)];
+}
+
+function formatUsage(usage: Usage, by: UsageGrouping): string {
+  const rows = [
+    [HEADINGS[by], 'REQUESTS', 'COMPONENTS', 'BILLED', 'COST USD', 'FROM STORE', 'SAVED USD'],
+    ...usage.rows.map((row) => cells(row.key, row)),
+    cells('TOTAL', usage.total),
+  ];
+  return textTable(rows, [1, 2, 3, 4, 5, 6]);
+}
+
+export function registerUsageCommand(program: Command, context: CommandContext): void {
+  const command = program
+    .command('usage')
+    .description(
+      'what was sent and billed, and what the store saved: requests, components, billed sections, cost at list price, rows from the store',
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Days and months are UTC. Cost is at list price (the catalog, or --price when the run gave it).',
+        '',
+        'Examples:',
+        '  $ propdata usage',
+        '  $ propdata usage --since 30d --by day',
+        '  $ propdata usage --since 2026-11-01 --by endpoint --json',
+        '  $ propdata usage --all-accounts --by run',
+      ].join('\n'),
+    );
+  addOptions(command, [
+    {
+      flags: '--since <when>',
+      description: 'from then on: a time back (30d, 12h) or a UTC date (2026-11-01); default everything recorded',
+      parse: pastTime,
+    },
+    {
+      flags: '--by <grouping>',
+      description: `one row per ${USAGE_GROUPINGS.join(', ')}`,
+      parse: choice(USAGE_GROUPINGS),
+      defaultValue: 'month',
+    },
+    { flags: '--json', description: 'print {"total": {...}, "rows": [...]} as JSON' },
+    { flags: '--all-accounts', description: "every account in the store, not only the current credentials'" },
+    ...STORE_FILE_OPTIONS,
+    ...ACCOUNT_OPTIONS,
+  ]);
+  command.action(async (options: UsageOptions) => {
+    const { io } = context;
+    const { currentAccount, openExistingStore, storePathFrom } = await import('../../store/index.js');
+    const account = options.allAccounts ? undefined : await currentAccount(options, io.env);
+    const path = storePathFrom(options.store, io.env);
+    const store = await openExistingStore(path, { readonly: true });
+    let usage: Usage;
+    try {
+      usage =
+        store?.usage({
+          by: options.by,
+          ...(options.since === undefined ? {} : { since: options.since }),
+          ...(account ? { account } : {}),
+        }) ?? EMPTY;
+    } finally {
+      store?.close();
+    }
+    if (options.json) {
+      const rows = usage.rows.map(({ key, ...figures }) => ({ [options.by]: key, ...figures }));
+      io.stdout.write(`${JSON.stringify({ total: usage.total, rows }, null, 2)}\n`);
+      return;
+    }
+    io.stdout.write(formatUsage(usage, options.by));
+    const whose = account ? `account ${account} (--all-accounts for every one)` : 'every account';
+    io.stdout.write(`\n${store ? whose : `nothing recorded yet: no store at ${path}`}\n`);
+  });
+}

@@ -1,0 +1,43 @@
+import { duration, positiveNumber } from '../cli/options.js';
+import { ConfigError } from '../errors/index.js';
+import type { RunSettingName } from './settings.js';
+import type { ConfigStore } from './store.js';
+
+/** Each run setting is read as its flag is: the same parser, so `config set` accepts what the flag does. */
+const PARSERS: Readonly<Record<RunSettingName, (value: string) => number>> = {
+  'max-age': duration,
+  'max-cost-month': positiveNumber,
+};
+
+/** A run setting's value, or a ConfigError saying which setting and where (`where`: "config set", the file). */
+export function parseRunSetting(name: RunSettingName, value: string, where: string): number {
+  try {
+    return PARSERS[name](value);
+  } catch (error) {
+    throw new ConfigError(`${where}: ${name}: ${(error as Error).message}`, 'E_CONFIG_VALUE');
+  }
+}
+
+export interface RunDefaults {
+  maxAgeMs?: number;
+  maxCostMonth?: number;
+}
+
+/**
+ * --max-age and --max-cost-month: the flags when given, else the stored config (opened only then).
+ * Neither: no answer is reused and no monthly budget applies.
+ */
+export async function resolveRunDefaults(
+  flags: { maxAge?: number; maxCostMonth?: number },
+  store: () => Promise<ConfigStore>,
+): Promise<RunDefaults> {
+  let opened: ConfigStore | undefined;
+  const stored = async (name: RunSettingName): Promise<number | undefined> => {
+    opened ??= await store();
+    const value = opened.get(name);
+    return value === undefined || value === '' ? undefined : parseRunSetting(name, value, `the stored config ${opened.path}`);
+  };
+  const maxAgeMs = flags.maxAge ?? (await stored('max-age'));
+  const maxCostMonth = flags.maxCostMonth ?? (await stored('max-cost-month'));
+  return { ...(maxAgeMs === undefined ? {} : { maxAgeMs }), ...(maxCostMonth === undefined ? {} : { maxCostMonth }) };
+}
