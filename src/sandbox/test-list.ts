@@ -30,14 +30,21 @@ export function testLists(): TestLists {
   };
 }
 
-/** Test-list membership by subject key: resolved property keys, block ids, `zip:<zipcode>` and `msa:<msa>`. */
+/**
+ * Test-list membership by subject key: resolved property keys, block ids, `zip:<zipcode>` and
+ * `msa:<msa>`. Built at the first test-key request: resolving the test items by city reads the
+ * ZIP table's city index, which a sandbox never asked by a test key has no need of.
+ */
 export function testListCheck(): TestListCheck {
-  const lists = testLists();
-  const keys = new Set<string>([
-    ...testPlaces().map((place) => place.key),
-    ...lists.block.map((item) => item.block_id),
-    ...lists.zip.map((item) => `zip:${item.zipcode}`),
-    ...lists.msa.map((item) => `msa:${item.msa}`),
-  ]);
-  return (subjectKey) => keys.has(subjectKey);
+  let keys: Set<string> | undefined;
+  const build = () => {
+    const lists = testLists();
+    return new Set<string>([
+      ...testPlaces().map((place) => place.key),
+      ...lists.block.map((item) => item.block_id),
+      ...lists.zip.map((item) => `zip:${item.zipcode}`),
+      ...lists.msa.map((item) => `msa:${item.msa}`),
+    ]);
+  };
+  return (subjectKey) => (keys ??= build()).has(subjectKey);
 }

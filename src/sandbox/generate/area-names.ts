@@ -1,4 +1,3 @@
-import { realCountyName } from './geography.js';
 import { fractionOf } from './random.js';
 
 /**
@@ -47,9 +46,9 @@ function censusCountyName(name: string, countyFips: string): string {
   return `${name} ${countyFips.startsWith('22') ? 'Parish' : 'County'}`;
 }
 
-export function countyName(countyFips: string): string {
-  const real = realCountyName(countyFips);
-  return COUNTY_NAMES[countyFips] ?? (real ? censusCountyName(real, countyFips) : `${drawn(COUNTY_WORDS, 'county-name', countyFips)} County`);
+/** A county's name; `tableName` is the ZIP table's name for it, when the ZIP asked about lies in it. */
+export function countyName(countyFips: string, tableName?: string): string {
+  return COUNTY_NAMES[countyFips] ?? (tableName ? censusCountyName(tableName, countyFips) : `${drawn(COUNTY_WORDS, 'county-name', countyFips)} County`);
 }
 
 /** A synthetic metro area is named as the census names them: its main city, then its state. */

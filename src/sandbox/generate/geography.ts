@@ -98,12 +98,7 @@ const table = () => zipTable((state) => STATES[state]?.fips);
 
 /** What the ZIP table knows of a ZIP: postal city, state, county and centre. */
 export function zipRecord(zip: string): ZipRecord | undefined {
-  return table().byZip.get(zip);
-}
-
-/** The real county name of a county FIPS code, when some ZIP of the table lies in it. */
-export function realCountyName(countyFips: string): string | undefined {
-  return table().countyNames.get(countyFips);
+  return table().record(zip);
 }
 
 export function stateOfZip(zip: string): string | undefined {
@@ -160,7 +155,7 @@ function zipsOfCity(city: string, state: string): readonly string[] {
 }
 
 function nearestCityZips(city: string, state: string): readonly string[] {
-  const { byCity, citiesOf } = table();
+  const { byCity, citiesOf } = table().cities();
   const exact = byCity.get(`${city}|${state}`);
   if (exact) return exact;
   const words = city.split(' ');

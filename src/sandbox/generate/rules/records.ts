@@ -2,6 +2,7 @@ import { countyName, msaName } from '../area-names.js';
 import { latestAssessment } from '../assessment.js';
 import { DATA_DATE, addDays, isoDay } from '../dates.js';
 import { openDisasters } from '../disasters.js';
+import { zipRecord } from '../geography.js';
 import { floodPanel } from '../flood-map.js';
 import { LIVE_STATUSES, latestListing } from '../listing.js';
 import { TYPICAL_SQFT, type PropertyFacts } from '../facts.js';
@@ -49,12 +50,13 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
   'property/census': (generated, context) => {
     const result = generated();
     const { place } = propertyOf(context);
+    const zip = zipRecord(place.zip);
     return {
       ...result,
       block_group: place.blockId.slice(0, 12),
       block: place.blockId,
       fips: place.countyFips,
-      county_name: countyName(place.countyFips),
+      county_name: countyName(place.countyFips, zip?.countyFips === place.countyFips ? zip.countyName : undefined),
       msa_name: place.msa ? msaName(place.msa, place.state) : null,
       msa: place.msa,
       tract: place.blockId.slice(0, 11),
