@@ -70,13 +70,24 @@ export const BEYOND_SPEC_BLOCK: readonly Endpoint[] = [
 ];
 
 export const BEYOND_SPEC_ZIP: readonly Endpoint[] = [
-  beyond('zip', 'details', 'Market figures of the ZIP for single- and multi-family homes', 0.1, obj({ single_family: market, multi_family: market })),
+  beyond(
+    'zip',
+    'details',
+    'Market figures of the ZIP for single- and multi-family homes',
+    0.1,
+    obj({ single_family: market, multi_family: market }),
+  ),
   beyond(
     'zip',
     'hcri',
     'Gross rental yield aggregated over the ZIP',
     0.05,
-    obj({ property_type: oneOf(BLOCK_PROPERTY_TYPES), gross_yield_count: int({ min: 0 }), gross_yield_average: float({ min: 0 }), gross_yield_median: float({ min: 0 }) }),
+    obj({
+      property_type: oneOf(BLOCK_PROPERTY_TYPES),
+      gross_yield_count: int({ min: 0 }),
+      gross_yield_average: float({ min: 0 }),
+      gross_yield_median: float({ min: 0 }),
+    }),
     [propertyType],
   ),
   beyond('zip', 'hpi_forecast', 'ZIP home price index forecast at 3 to 36 months', 0.1, forecast),
@@ -84,11 +95,23 @@ export const BEYOND_SPEC_ZIP: readonly Endpoint[] = [
   beyond('zip', 'hpi_ts', 'Monthly ZIP home price index, a year back and forward', 0.1, timeSeries),
   beyond('zip', 'hpi_ts_forecast', 'Monthly ZIP home price index, a year forward', 0.1, timeSeries),
   beyond('zip', 'hpi_ts_historical', 'Monthly ZIP home price index, a year back', 0.1, timeSeries),
-  beyond('zip', 'volatility', 'How much the ZIP home price index moves', 0.1, obj({ beta: float(), std_deviation: float({ min: 0 }), risk_grade: int({ min: 1, max: 5 }) })),
+  beyond(
+    'zip',
+    'volatility',
+    'How much the ZIP home price index moves',
+    0.1,
+    obj({ beta: float(), std_deviation: float({ min: 0 }), risk_grade: int({ min: 1, max: 5 }) }),
+  ),
 ];
 
 export const BEYOND_SPEC_MSA: readonly Endpoint[] = [
-  beyond('msa', 'details', 'Name and home price index returns of the metro area', 0.1, obj({ msa_name: str(), ...historicalReturns.fields })),
+  beyond(
+    'msa',
+    'details',
+    'Name and home price index returns of the metro area',
+    0.1,
+    obj({ msa_name: str(), ...historicalReturns.fields }),
+  ),
   beyond('msa', 'hpi_ts', 'Monthly metro home price index, a year back and forward', 0.1, timeSeries),
   beyond('msa', 'hpi_ts_forecast', 'Monthly metro home price index, a year forward', 0.1, timeSeries),
   beyond('msa', 'hpi_ts_historical', 'Monthly metro home price index, a year back', 0.1, timeSeries),

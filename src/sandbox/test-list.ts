@@ -23,7 +23,14 @@ function testPlaces(): Place[] {
 export function testLists(): TestLists {
   const places = testPlaces();
   return {
-    property: places.map((place) => ({ address: place.street, unit: place.unit, city: place.city, state: place.state, zipcode: place.zip, slug: place.slug })),
+    property: places.map((place) => ({
+      address: place.street,
+      unit: place.unit,
+      city: place.city,
+      state: place.state,
+      zipcode: place.zip,
+      slug: place.slug,
+    })),
     block: TEST_ITEMS.block.map(({ block_id }) => ({ block_id })),
     zip: unique(places.map((place) => place.zip)).map((zipcode) => ({ zipcode })),
     msa: unique(places.flatMap((place) => (place.msa ? [place.msa] : []))).map((msa) => ({ msa })),

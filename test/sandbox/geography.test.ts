@@ -19,7 +19,12 @@ describe('real geography', () => {
     REAL_ADDRESSES.forEach((expected, index) => {
       const [zip, city] = [byZip[index], byCity[index]];
       if (!zip.status.match) return; // the stable few percent the address database does not know
-      expect(zip, expected.address).toMatchObject({ city: expected.city, state: expected.state, zipcode: expected.zipcode, county_fips: expected.countyFips });
+      expect(zip, expected.address).toMatchObject({
+        city: expected.city,
+        state: expected.state,
+        zipcode: expected.zipcode,
+        county_fips: expected.countyFips,
+      });
       expect(zip.block_id.slice(0, 5)).toBe(expected.countyFips);
       expect(zip.blockgroup_id).toBe(zip.block_id.slice(0, 12));
       expect(city).toMatchObject({ slug: zip.slug, block_id: zip.block_id, lat: zip.lat, lng: zip.lng, zipcode: expected.zipcode });
@@ -36,7 +41,8 @@ describe('real geography', () => {
     expect(Math.abs(pasadena.lat - 34.151)).toBeLessThan(0.02);
     expect(Math.abs(pasadena.lng - -118.089)).toBeLessThan(0.02);
     expect(lasVegas).toMatchObject({ city: 'Las Vegas', state: 'NV', county_fips: '32003' });
-    const census = async (query: Record<string, string>) => (await call(sandbox, '/v2/property/census', { query })).json[0]['property/census'].result;
+    const census = async (query: Record<string, string>) =>
+      (await call(sandbox, '/v2/property/census', { query })).json[0]['property/census'].result;
     expect((await census({ address: '7 Main St', zipcode: '89128' })).county_name).toBe('Clark County');
     expect((await census({ address: '7 Main St', zipcode: '21201' })).county_name).toBe('Baltimore city');
   });
@@ -48,7 +54,8 @@ describe('real geography', () => {
       infoFor([{ address: '43 Valmonte Plaza, Palos Verdes Estates, CA' }]),
     ]);
     expect(byZip.slug).toBe('43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274');
-    for (const info of [byCity, byLine]) expect(info).toMatchObject({ slug: byZip.slug, block_id: byZip.block_id, address_full: byZip.address_full });
+    for (const info of [byCity, byLine])
+      expect(info).toMatchObject({ slug: byZip.slug, block_id: byZip.block_id, address_full: byZip.address_full });
   });
 
   it('still answers, plausibly, for a ZIP the table does not know', async () => {
@@ -60,11 +67,33 @@ describe('real geography', () => {
   it('answers a no-match as the service does: every address field null, the request kept', async () => {
     const requested = { address: '1 NOMATCH Road', zipcode: '90274' };
     const [info] = await infoFor([requested]);
-    const nulls = ['address_full', 'slug', 'address', 'unit', 'zipcode', 'zipcode_plus4', 'block_id', 'blockgroup_id', 'county_fips', 'metrodiv', 'msa', 'city', 'state', 'lat', 'lng'];
+    const nulls = [
+      'address_full',
+      'slug',
+      'address',
+      'unit',
+      'zipcode',
+      'zipcode_plus4',
+      'block_id',
+      'blockgroup_id',
+      'county_fips',
+      'metrodiv',
+      'msa',
+      'city',
+      'state',
+      'lat',
+      'lng',
+    ];
     expect(info).toEqual({
       ...Object.fromEntries(nulls.map((name) => [name, null])),
       geo_precision: 'unknown',
-      status: { match: false, requested_item: requested, details: ['address not resolved'], changes: [], errors: ['address not found in the address database'] },
+      status: {
+        match: false,
+        requested_item: requested,
+        details: ['address not resolved'],
+        changes: [],
+        errors: ['address not found in the address database'],
+      },
     });
   });
 });

@@ -20,7 +20,9 @@ describe('one world', () => {
     for (const chunk of chunks) {
       const { property_type, service_value_percentile_range: range } = chunk['property/value_within_block'].result;
       const value = chunk['property/value'].result.value.price_mean;
-      const block = (await call(sandbox, '/v2/block/value_distribution', { query: { block_id: chunk.address_info.block_id, property_type } })).json[0];
+      const block = (
+        await call(sandbox, '/v2/block/value_distribution', { query: { block_id: chunk.address_info.block_id, property_type } })
+      ).json[0];
       const distribution = block['block/value_distribution'].result;
       if (range.low !== null) expect(value, range.name).toBeGreaterThanOrEqual(distribution[`value_${range.low}`] - 1);
       if (range.high !== null) expect(value, range.name).toBeLessThanOrEqual(distribution[`value_${range.high}`] + 1);
@@ -50,20 +52,34 @@ describe('one world', () => {
 
   it('gives listings statuses of their kind: no sale listing Leased, no rental Sold', async () => {
     const chunks = await mget(['property/listing_status', 'property/rental_listing_status'], addresses(100, 'Status'));
-    const statuses = (endpoint: string) => chunks.flatMap((chunk: any) => (chunk[endpoint].api_code === 0 ? [chunk[endpoint].result.listing_status] : []));
+    const statuses = (endpoint: string) =>
+      chunks.flatMap((chunk: any) => (chunk[endpoint].api_code === 0 ? [chunk[endpoint].result.listing_status] : []));
     expect(statuses('property/listing_status')).not.toContain('Leased');
     expect(statuses('property/rental_listing_status')).not.toContain('Sold');
     expect(new Set(statuses('property/listing_status')).size).toBeGreaterThan(3);
   });
 
   it("moves a ZIP's values along one path: its homes' forecasts, its HPI adjustment, its series and returns", async () => {
-    const [chunk] = await mget(['property/value', 'property/value_forecast', 'property/zip_hpi_historical', 'property/zip_hpi_ts'], [{ address: '43 Valmonte Plaza', zipcode: '90274' }]);
+    const [chunk] = await mget(
+      ['property/value', 'property/value_forecast', 'property/zip_hpi_historical', 'property/zip_hpi_ts'],
+      [{ address: '43 Valmonte Plaza', zipcode: '90274' }],
+    );
     const growth = chunk['property/zip_hpi_historical'].result.cagr_1yr;
     const value = chunk['property/value'].result.value.price_mean;
     expect(chunk['property/value_forecast'].result.month_12.value / value).toBeCloseTo(1 + growth, 3);
     const series = chunk['property/zip_hpi_ts'].result.time_series;
     expect(series[24].value / series[12].value).toBeCloseTo(1 + growth, 3);
-    const adjusted = (await call(sandbox, '/v2/property/value_hpi_adjusted', { query: { address: '43 Valmonte Plaza', zipcode: '90274', client_value: 1_000_000, client_date: '2024-01-01', adjust_to_date: '2025-01-01' } })).json[0];
+    const adjusted = (
+      await call(sandbox, '/v2/property/value_hpi_adjusted', {
+        query: {
+          address: '43 Valmonte Plaza',
+          zipcode: '90274',
+          client_value: 1_000_000,
+          client_date: '2024-01-01',
+          adjust_to_date: '2025-01-01',
+        },
+      })
+    ).json[0];
     expect(adjusted['property/value_hpi_adjusted'].result.client_value_adjusted.adjusted_by.zip / 1_000_000).toBeCloseTo(1 + growth, 3);
   });
 

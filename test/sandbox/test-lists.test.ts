@@ -14,7 +14,12 @@ describe('test lists', () => {
     expect(listed.status).toBe(200);
     expect(listed.json).toHaveLength(TEST_ITEMS.property.length);
     expect(listed.json[0]).toEqual({
-      address: '43 Valmonte Plz', unit: null, city: 'Palos Verdes Peninsula', state: 'CA', zipcode: '90274', slug: '43-Valmonte-Plz-Palos-Verdes-Peninsula-CA-90274',
+      address: '43 Valmonte Plz',
+      unit: null,
+      city: 'Palos Verdes Peninsula',
+      state: 'CA',
+      zipcode: '90274',
+      slug: '43-Valmonte-Plz-Palos-Verdes-Peninsula-CA-90274',
     });
     const testKey = `test_${sandbox.key}:${sandbox.secret}`;
     const items = listed.json.map(({ address, zipcode }: { address: string; zipcode: string }) => ({ address, zipcode }));

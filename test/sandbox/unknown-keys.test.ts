@@ -41,13 +41,22 @@ describe('keys the spec does not list, as clients written for the real service s
 });
 
 describe('error bodies', () => {
-  it("carry code (the HTTP status) beside message for 400, 402, 404 and 429; a 401 stays empty", async () => {
+  it('carry code (the HTTP status) beside message for 400, 402, 404 and 429; a 401 stays empty', async () => {
     const sandbox = await startSandbox({ rateLimits: [{ limit: 1, periodSeconds: 60 }], credit: 0 });
     try {
       expect((await call(sandbox, '/v2/property/nowhere', { query: VALMONTE })).json).toEqual({ code: 404, message: expect.any(String) });
-      expect((await call(sandbox, '/v2/property/value', { query: { zipcode: '90274' } })).json).toEqual({ code: 400, message: expect.any(String) });
-      expect((await call(sandbox, '/v2/property/value', { query: VALMONTE })).json).toEqual({ code: 402, message: expect.stringMatching(/payment/) });
-      expect((await call(sandbox, '/v2/property/value', { body: [VALMONTE, VALMONTE] })).json).toEqual({ code: 429, message: expect.any(String) });
+      expect((await call(sandbox, '/v2/property/value', { query: { zipcode: '90274' } })).json).toEqual({
+        code: 400,
+        message: expect.any(String),
+      });
+      expect((await call(sandbox, '/v2/property/value', { query: VALMONTE })).json).toEqual({
+        code: 402,
+        message: expect.stringMatching(/payment/),
+      });
+      expect((await call(sandbox, '/v2/property/value', { body: [VALMONTE, VALMONTE] })).json).toEqual({
+        code: 429,
+        message: expect.any(String),
+      });
       const unauthorised = await call(sandbox, '/v2/property/value', { query: VALMONTE, credentials: 'wrong:pair' });
       expect([unauthorised.status, unauthorised.text]).toEqual([401, '']);
     } finally {

@@ -36,10 +36,18 @@ function dataFile(): string {
 
 /** One GeoNames line: country, ZIP, place, state name, state code, county name, county code, community, its code, lat, lng, accuracy. */
 function recordOf(line: string, stateFips: StateFips): ZipRecord {
-  const [, zip, city, , state, countyName, countyCode, , , lat, lng] = line.split('\t') as string[];
+  const [, zip, city, , state, countyName, countyCode, , , lat, lng] = line.split('\t');
   const prefix = stateFips(state!);
   const countyFips = prefix && /^\d{3}$/.test(countyCode ?? '') ? `${prefix}${countyCode}` : undefined;
-  return { zip: zip!, city: city!, state: state!, countyFips, countyName: countyFips ? countyName : undefined, lat: Number(lat), lng: Number(lng) };
+  return {
+    zip: zip!,
+    city: city!,
+    state: state!,
+    countyFips,
+    countyName: countyFips ? countyName : undefined,
+    lat: Number(lat),
+    lng: Number(lng),
+  };
 }
 
 /** The cities of the table: their ZIPs, and each state's city names. */
@@ -52,37 +60,39 @@ interface CityIndex {
 
 export class ZipTable {
   /** ZIP → its line, unparsed. Every line starts `US\t` and the 5-digit ZIP; a ZIP listed twice (a few in Hawaii) keeps its first. */
-  private readonly lines = new Map<string, string>();
-  private readonly records = new Map<string, ZipRecord>();
-  private cityIndex: CityIndex | undefined;
+  readonly #lines = new Map<string, string>();
+  readonly #records = new Map<string, ZipRecord>();
+  readonly #stateFips: StateFips;
+  #cityIndex: CityIndex | undefined;
 
-  constructor(private readonly stateFips: StateFips) {
+  constructor(stateFips: StateFips) {
+    this.#stateFips = stateFips;
     for (const line of readFileSync(dataFile(), 'utf8').split('\n')) {
       const zip = line.slice(3, 8);
-      if (line.startsWith('US\t') && !this.lines.has(zip)) this.lines.set(zip, line);
+      if (line.startsWith('US\t') && !this.#lines.has(zip)) this.#lines.set(zip, line);
     }
   }
 
   record(zip: string): ZipRecord | undefined {
-    let record = this.records.get(zip);
+    let record = this.#records.get(zip);
     if (!record) {
-      const line = this.lines.get(zip);
+      const line = this.#lines.get(zip);
       if (line === undefined) return undefined;
-      record = recordOf(line, this.stateFips);
-      this.records.set(zip, record);
+      record = recordOf(line, this.#stateFips);
+      this.#records.set(zip, record);
     }
     return record;
   }
 
   cities(): CityIndex {
-    this.cityIndex ??= this.indexCities();
-    return this.cityIndex;
+    this.#cityIndex ??= this.#indexCities();
+    return this.#cityIndex;
   }
 
-  private indexCities(): CityIndex {
+  #indexCities(): CityIndex {
     const byCity = new Map<string, string[]>();
     const citiesOf = new Map<string, Set<string>>();
-    for (const zip of [...this.lines.keys()].sort()) {
+    for (const zip of [...this.#lines.keys()].sort()) {
       const { city, state } = this.record(zip)!;
       const name = normaliseWords(city);
       const key = `${name}|${state}`;

@@ -32,7 +32,9 @@ function series(level: 'block' | 'zip' | 'msa', span: Span, index: boolean): Rul
     const [from, to] = SPAN_MONTHS[span];
     const time_series = Array.from({ length: to - from + 1 }, (_, offset) => {
       const months = from + offset;
-      const value = index ? round(100 * pathAt(growth, months + SERIES_MONTHS), 2) : Math.round(context.block.typicalValue * pathAt(growth, months));
+      const value = index
+        ? round(100 * pathAt(growth, months + SERIES_MONTHS), 2)
+        : Math.round(context.block.typicalValue * pathAt(growth, months));
       return { month: isoDay(addMonths(DATA_DATE, months)), value };
     });
     return { time_series };
@@ -66,7 +68,11 @@ function histogram(edges: (context: RuleContext) => number[]): Rule {
     const middle = (bounds.length - 2) / 2;
     const bins = bounds.slice(0, -1).map((lower, index) => {
       const weight = Math.max(0.05, 1 - Math.abs(index - middle) / (middle + 1));
-      return { bin_lower: lower, bin_upper: bounds[index + 1]!, count: Math.round((homes * weight * random.float(0.7, 1.3, 3)) / bounds.length) };
+      return {
+        bin_lower: lower,
+        bin_upper: bounds[index + 1]!,
+        count: Math.round((homes * weight * random.float(0.7, 1.3, 3)) / bounds.length),
+      };
     });
     return { property_type: context.params.property_type ?? 'SFD', bins };
   };
@@ -74,7 +80,8 @@ function histogram(edges: (context: RuleContext) => number[]): Rule {
 
 const steps = (from: number, step: number, count: number) => Array.from({ length: count + 1 }, (_, index) => round(from + index * step, 2));
 /** Round dollar edges around the area's typical value. */
-const valueEdges = (typical: number) => steps(Math.round((typical * 0.4) / 10_000) * 10_000, Math.round((typical * 0.2) / 10_000) * 10_000 || 10_000, 8);
+const valueEdges = (typical: number) =>
+  steps(Math.round((typical * 0.4) / 10_000) * 10_000, Math.round((typical * 0.2) / 10_000) * 10_000 || 10_000, 8);
 
 const market = (context: RuleContext, share: number) => {
   const { random } = context;
@@ -94,7 +101,9 @@ export const AREA_RULES: Readonly<Record<string, Rule>> = {
   'block/histogram_beds': histogram(() => steps(1, 1, 6)),
   'block/histogram_building_area': histogram(() => steps(500, 500, 8)),
   'block/histogram_value': histogram((context) => valueEdges(context.block.typicalValue)),
-  'block/histogram_value_sqft': histogram((context) => steps(Math.round(context.block.typicalValue / 4000), Math.round(context.block.typicalValue / 8000) || 1, 8)),
+  'block/histogram_value_sqft': histogram((context) =>
+    steps(Math.round(context.block.typicalValue / 4000), Math.round(context.block.typicalValue / 8000) || 1, 8),
+  ),
   'block/value_ts': series('block', 'all', false),
   'block/value_ts_forecast': series('block', 'forecast', false),
   'block/value_ts_historical': series('block', 'historical', false),
@@ -108,7 +117,10 @@ export const AREA_RULES: Readonly<Record<string, Rule>> = {
     const std = context.random.float(0.01, 0.08, 4);
     return { beta: context.random.float(0.5, 1.5, 3), std_deviation: std, risk_grade: Math.min(5, 1 + Math.floor(std / 0.016)) };
   },
-  'msa/details': (_generated, context) => ({ msa_name: msaName(context.block.blockId, context.block.state), ...returnsOf(growthOf('msa', context)) }),
+  'msa/details': (_generated, context) => ({
+    msa_name: msaName(context.block.blockId, context.block.state),
+    ...returnsOf(growthOf('msa', context)),
+  }),
   'msa/hpi_ts': series('msa', 'all', true),
   'msa/hpi_ts_forecast': series('msa', 'forecast', true),
   'msa/hpi_ts_historical': series('msa', 'historical', true),
