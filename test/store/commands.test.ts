@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { resolveRunDefaults } from '../../src/config/run-defaults.js';
+import { resolveRunDefaults } from '../../src/cli/run-defaults.js';
 import { openConfigStore } from '../../src/config/store.js';
 import { accountId, openStore, SANDBOX_ACCOUNT } from '../../src/store/index.js';
 import { runMain } from '../helpers/run-main.js';

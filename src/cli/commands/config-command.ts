@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
 import { parseBaseUrl } from '../../config/connection.js';
-import { parseRunSetting } from '../../config/run-defaults.js';
+import { parseRunSetting } from '../run-defaults.js';
 import { UsageError } from '../../errors/index.js';
 import type { CommandContext } from './command-context.js';
 

@@ -1,7 +1,7 @@
-import { duration, positiveNumber } from '../cli/options.js';
+import type { RunSettingName } from '../config/settings.js';
+import type { ConfigStore } from '../config/store.js';
 import { ConfigError } from '../errors/index.js';
-import type { RunSettingName } from './settings.js';
-import type { ConfigStore } from './store.js';
+import { duration, positiveNumber } from './options.js';
 
 /** Each run setting is read as its flag is: the same parser, so `config set` accepts what the flag does. */
 const PARSERS: Readonly<Record<RunSettingName, (value: string) => number>> = {
