@@ -38,8 +38,8 @@ describe('CSV columns', () => {
       'property/sales_history.api_code',
       'property/sales_history.result',
     ]);
-    expect(headers({ inputColumns: [], level: 'zip', sections: ['zip/details'], withMeta: false })).toEqual([
-      '_row', '_status', '_error', 'zip/details.api_code', 'zip/details.result',
+    expect(headers({ inputColumns: [], level: 'state', sections: ['state/details'], withMeta: false })).toEqual([
+      '_row', '_status', '_error', 'state/details.api_code', 'state/details.result',
     ]);
   });
 
