@@ -9,6 +9,7 @@ import { countRows, openInput } from '../input/open-input.js';
 import { checkColumnOptions } from '../input/column-options.js';
 import { createPreparer } from '../input/prepare.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
+import type { IdentifierRepairs } from '../input/xlsx-identifiers.js';
 import { openOutput } from '../output/open-output.js';
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
 import { DEFAULT_THROTTLE_POLICY, RateLimiter } from '../throttle/rate-limiter.js';
@@ -31,8 +32,10 @@ import { formatSummary, summarize, type RunSummary } from '../pipeline/summary.j
 export interface BatchOptions extends QueryOptions {
   input: string;
   output?: string;
-  format?: 'csv' | 'json' | 'jsonl';
-  inputFormat?: 'csv' | 'jsonl';
+  format?: 'csv' | 'json' | 'jsonl' | 'xlsx';
+  inputFormat?: 'csv' | 'jsonl' | 'xlsx';
+  sheet?: string;
+  sheets?: 'endpoint';
   map?: Record<string, string>;
   metaColumn?: string;
   batchSize: number;
@@ -63,11 +66,15 @@ interface Prepared {
   /** A regular file: it may be read again (a row count, the resume identity); a pipe is read once. */
   seekable: boolean;
   metaColumn: string | undefined;
-  format: 'csv' | 'jsonl';
+  format: 'csv' | 'jsonl' | 'xlsx';
+  repairs?: IdentifierRepairs | undefined;
 }
 
 async function prepareInput(target: QueryTarget, options: BatchOptions, params: Record<string, string>, io: Io): Promise<Prepared> {
-  const input = await openInput({ path: options.input, format: options.inputFormat, stdin: io.stdin });
+  const input = await openInput({
+    path: options.input, format: options.inputFormat, stdin: io.stdin, sheet: options.sheet,
+    identifiers: { level: target.level, endpoints: target.paramEndpoints, map: options.map ?? {}, metaColumn: options.metaColumn },
+  });
   const inputColumns = await input.columns;
   checkColumnOptions(inputColumns, options.map ?? {}, options.metaColumn);
   const metaColumn = options.metaColumn ?? inputColumns.find((column: string) => column.toLowerCase() === 'meta');
@@ -78,7 +85,7 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
     map: options.map ?? {},
     ...(metaColumn ? { metaColumn } : {}),
   });
-  return { rows: input.rows, prepare, inputColumns, metaColumn, format: input.format, seekable: input.seekable };
+  return { rows: input.rows, prepare, inputColumns, metaColumn, format: input.format, seekable: input.seekable, repairs: input.repairs };
 }
 
 /** `--dry-run` and `propdata estimate`: read and validate everything, send nothing. */
@@ -105,7 +112,7 @@ export async function runBatchCommand(
 ): Promise<number> {
   if (options.dryRun) return runEstimate(target, options, io);
   const params = fixedParams(target, options);
-  const { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable } = await prepareInput(target, options, params, io);
+  const { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable, repairs } = await prepareInput(target, options, params, io);
   if (!seekable && !options.quiet) messages.info('propdata: the input is a pipe: read once, so no row total, and the run cannot be resumed');
   checkRunPaths({ input: options.input, ...(options.output ? { output: options.output } : {}), ...(options.report ? { report: options.report } : {}) });
   // One writer per output: taken before the existing file is checked, cut or merged.
@@ -114,7 +121,7 @@ export async function runBatchCommand(
   const lock = isFileOutput(options.output) ? await lockOutput(options.output, (error) => outputFailure.abort(error)) : undefined;
   try {
     if (lock?.tookOverFrom) messages.info(`propdata: took over the lock of ${lock.tookOverFrom}, which is no longer running`);
-    const input = { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable };
+    const input = { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable, repairs };
     return await runLocked(target, options, { io, messages, argv, outputFailure }, input, params);
   } finally {
     await lock?.release();
@@ -128,7 +135,7 @@ async function runLocked(
   target: QueryTarget,
   options: BatchOptions,
   { io, messages, argv, outputFailure }: { io: Io; messages: Messages; argv: readonly string[]; outputFailure: AbortController },
-  { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable }: Prepared,
+  { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable, repairs }: Prepared,
   params: Record<string, string>,
 ): Promise<number> {
   const keys = sectionKeys(target);
@@ -141,6 +148,7 @@ async function runLocked(
     metaColumn: metaColumn ?? null,
     columns: inputColumns,
     excel: Boolean(options.excel),
+    ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
   });
   if (plan.alreadyComplete) {
     messages.info(`propdata: nothing to resume: ${options.output} is complete`);
@@ -160,7 +168,7 @@ async function runLocked(
     // The total only feeds the progress display, which --quiet turns off: no second read then.
     const counting =
       seekable && !options.quiet
-        ? countRows(options.input, inputFormat).then((total) => (stats.totalRows = total), () => undefined)
+        ? countRows(options.input, inputFormat, options.sheet).then((total) => (stats.totalRows = total), () => undefined)
         : undefined;
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs });
     if (plan.state) await writeRunState(options.output!, plan.state);
@@ -174,6 +182,7 @@ async function runLocked(
       withMeta: metaColumn !== undefined,
       append: plan.append,
       excel: Boolean(options.excel),
+      sheets: options.sheets,
     };
     const writer = plan.state
       ? await openResumeWriter({ ...settings, path: options.output!, startRow: plan.startRow, retryRows: plan.retryRows })
@@ -252,8 +261,12 @@ async function runLocked(
       ...(fatal !== undefined ? { stoppedBecause: messages.redact(fatal instanceof Error ? fatal.message : String(fatal)) } : {}),
       ...(!finished ? { nextRow: output.nextRow } : {}),
     });
-    if (options.report) await writeFile(options.report, `${JSON.stringify(summary, null, 2)}\n`);
-    if (!options.quiet || outcome !== 'completed') messages.error(formatSummary(summary).trimEnd());
+    // An xlsx input's identifier cells that were numbers, made text again: reported with the summary.
+    const repaired = repairs?.report();
+    const reported = repaired ? { ...summary, inputRepairs: repaired } : summary;
+    await writer.finish?.(reported);
+    if (options.report) await writeFile(options.report, `${JSON.stringify(reported, null, 2)}\n`);
+    if (!options.quiet || outcome !== 'completed') messages.error([formatSummary(summary).trimEnd(), repairs?.describe()].filter(Boolean).join('\n'));
     if (fatal instanceof InputError) {
       messages.error(`propdata: the output is partial (rows from ${output.nextRow} on are missing); correct the input and run the command again`);
     } else if (!finished && plan.state) {

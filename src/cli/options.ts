@@ -83,8 +83,10 @@ export const ONE_OFF_OPTIONS: OptionDef[] = [
 export const BATCH_OPTIONS: OptionDef[] = [
   { flags: '-i, --input <file>', description: 'CSV or JSONL file of items, "-" for stdin: turns the query into a batch job' },
   { flags: '-o, --output <file>', description: 'where to write one record per input item (default stdout)' },
-  { flags: '--format <format>', description: 'csv, json or jsonl (default from the output extension, else csv)', parse: choice(['csv', 'json', 'jsonl']) },
-  { flags: '--input-format <format>', description: 'csv or jsonl (default from the input extension; stdin is sniffed)', parse: choice(['csv', 'jsonl']) },
+  { flags: '--format <format>', description: 'csv, json, jsonl or xlsx (default from the output extension, else csv)', parse: choice(['csv', 'json', 'jsonl', 'xlsx']) },
+  { flags: '--input-format <format>', description: 'csv, jsonl or xlsx (default from the input extension; stdin is sniffed)', parse: choice(['csv', 'jsonl', 'xlsx']) },
+  { flags: '--sheet <name|n>', description: 'the sheet of an xlsx input to read, by name or position (default the first)' },
+  { flags: '--sheets <layout>', description: 'xlsx output: "endpoint" puts each endpoint on its own sheet, keyed by the input columns and _row', parse: choice(['endpoint']) },
   { flags: '--map <column=identifier>', description: 'read an identifier from a column with another name (repeatable)', parse: keyValue },
   { flags: '--meta-column <name>', description: 'column sent as meta with each item and echoed back (default: a column named meta)' },
   { flags: '--batch-size <n>', description: 'items per POST, at most 100', parse: integerIn(1, 100), defaultValue: 100 },

@@ -1,7 +1,8 @@
 import { InputError } from '../errors/index.js';
 import type { InputRow } from './row.js';
+import type { IdentifierRepairs } from './xlsx-identifiers.js';
 
-export type InputFormat = 'csv' | 'jsonl';
+export type InputFormat = 'csv' | 'jsonl' | 'xlsx';
 
 /**
  * What a reader offers: the column names (needed by the output writer before the first row) and
@@ -10,6 +11,8 @@ export type InputFormat = 'csv' | 'jsonl';
 export interface InputSource {
   columns: Promise<string[]>;
   rows: AsyncIterable<InputRow>;
+  /** A workbook's identifier cells that were numbers, made text again (xlsx only): for the summary. */
+  repairs?: IdentifierRepairs;
 }
 
 /**

@@ -8,6 +8,7 @@ import { readCsv } from './csv-reader.js';
 import type { InputFormat, InputSource } from './input-source.js';
 import { readJsonl, scanJsonlKeys } from './jsonl-reader.js';
 import { checkText, peekStart, refuseJsonArray, sniffFormat } from './sniff.js';
+import type { IdentifierSettings } from './xlsx-identifiers.js';
 
 export type { InputFormat } from './input-source.js';
 
@@ -17,6 +18,10 @@ export interface OpenInputOptions {
   /** `--input-format`; else the file extension decides, else the first non-blank byte. */
   format?: InputFormat;
   stdin: Readable;
+  /** `--sheet`: the sheet of an xlsx input. */
+  sheet?: string | undefined;
+  /** How columns feed identifiers, for an xlsx input's numbers in identifier columns. */
+  identifiers?: IdentifierSettings;
 }
 
 export interface OpenedInput extends InputSource {
@@ -35,6 +40,8 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
   '.jsonl': 'jsonl',
   '.ndjson': 'jsonl',
   '.json': 'jsonl',
+  '.xlsx': 'xlsx',
+  '.xlsm': 'xlsx',
 };
 
 /** Tab-separated files are CSV with another delimiter; the extension is the only cue we trust. */
@@ -64,12 +71,14 @@ async function statInput(path: string): Promise<Stats> {
 export async function openInput(options: OpenInputOptions): Promise<OpenedInput> {
   const fromStdin = options.path === '-';
   const seekable = !fromStdin && (await statInput(options.path)).isFile();
+  const named = options.format ?? (fromStdin ? undefined : FORMAT_BY_EXTENSION[extname(options.path).toLowerCase()]);
+  if (named === 'xlsx') return openWorkbook(options, seekable);
+  if (options.sheet !== undefined) throw new UsageError('--sheet chooses a sheet of an xlsx input; this input is not one', 'E_USAGE_SHEET');
   const source = fromStdin ? options.stdin : createReadStream(options.path, { highWaterMark: 256 * 1024 });
   const { head, stream } = await peekStart(source);
   try {
     checkText(head);
-    const format =
-      options.format ?? (fromStdin ? undefined : FORMAT_BY_EXTENSION[extname(options.path).toLowerCase()]) ?? sniffFormat(head);
+    const format = named ?? sniffFormat(head);
     if (format === 'csv') return { format, seekable, ...readCsv(stream, { delimiter: delimiterFor(options.path) }) };
     refuseJsonArray(head);
     return { format, seekable, ...readJsonl(stream, seekable ? { columns: scanJsonlKeys(options.path) } : {}) };
@@ -80,14 +89,26 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
 }
 
 /**
+ * A workbook is read from a regular file, opened by path (its signature is checked before exceljs
+ * sees it); stdin is refused rather than copied to disk. exceljs takes half a second to load, so
+ * only a workbook input pays for it.
+ */
+async function openWorkbook(options: OpenInputOptions, seekable: boolean): Promise<OpenedInput> {
+  if (!seekable) throw new UsageError('an xlsx input must be a file: a workbook cannot be read from a pipe', 'E_USAGE_XLSX_PIPE');
+  const { readXlsx } = await import('./xlsx-reader.js');
+  return { format: 'xlsx', seekable, ...readXlsx(options.path, { sheet: options.sheet, identifiers: options.identifiers }) };
+}
+
+/**
  * The number of records in a regular file, for a progress bar's total: a separate streaming pass
  * the caller may run concurrently with the real read. Call it only when OpenedInput.seekable;
  * anything else is refused without being opened, since counting a pipe would take its rows from
  * the real read.
  */
-export async function countRows(path: string, format: InputFormat): Promise<number> {
+export async function countRows(path: string, format: InputFormat, sheet?: string): Promise<number> {
   if (!(await statInput(path)).isFile()) {
     throw new InputError('E_INPUT_NOT_SEEKABLE', `cannot count the rows of ${path} ahead: it is not a regular file`);
   }
+  if (format === 'xlsx') return (await import('./xlsx-reader.js')).countXlsxRows(path, sheet);
   return countRecords(path, format, delimiterFor(path));
 }

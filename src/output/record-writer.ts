@@ -11,4 +11,9 @@ export interface RecordWriter {
 export interface OutputWriter extends RecordWriter {
   /** As Sink.failed: rejects with the OutputError as soon as the output fails; never resolves. */
   readonly failed: Promise<never>;
+  /**
+   * For an output that holds the run's summary (an xlsx workbook's `summary` sheet): called once,
+   * after `close`, with the summary as `--report` has it; the output is complete only then.
+   */
+  finish?(summary: object): Promise<void>;
 }

@@ -27,7 +27,7 @@ export interface ResumeWriterSettings extends OutputSettings {
 export async function openResumeWriter(settings: ResumeWriterSettings): Promise<OutputWriter> {
   const { path, startRow } = settings;
   const format = outputFormatFor(path, settings.format);
-  if (format === 'json') throw new Error('a JSON array output cannot be resumed');
+  if (format === 'json' || format === 'xlsx') throw new Error(`a ${format} output cannot be resumed`);
   if (settings.append && format === 'csv') await checkCsvHeader(path, csvHeaderText(settings));
   const output = await openOutput(settings);
   const journal =

@@ -54,9 +54,9 @@ function checkRecordCount(output: string, scan: OutputScan, previous: RunState):
 export async function planOutput(options: OutputRequest, recordShape: RecordShape): Promise<OutputPlan> {
   const fresh: OutputPlan = { append: false, startRow: 1, retryRows: [], alreadyComplete: false };
   const format = outputFormatFor(options.output, options.format);
-  const resumable = options.output !== undefined && options.output !== '-' && options.inputSeekable && format !== 'json';
+  const resumable = options.output !== undefined && options.output !== '-' && options.inputSeekable && format !== 'json' && format !== 'xlsx';
   if (options.resume && !resumable) {
-    throw new UsageError('--resume needs --input FILE (a regular file, not a pipe) and --output FILE in CSV or JSONL (a JSON array cannot be appended to)');
+    throw new UsageError('--resume needs --input FILE (a regular file, not a pipe) and --output FILE in CSV or JSONL (a JSON array or an xlsx workbook cannot be appended to)');
   }
   if (!resumable) return fresh;
 

@@ -1,0 +1,128 @@
+import type { Row } from 'exceljs';
+import type { Identifier } from '../catalog/index.js';
+import { InputError } from '../errors/index.js';
+import { emptyInput, quietly, type InputSource } from './input-source.js';
+import type { InputRow } from './row.js';
+import { cellText, type SheetCell } from './xlsx-cell-text.js';
+import { identifierColumns, IdentifierRepairs, identifierText, type IdentifierSettings } from './xlsx-identifiers.js';
+import { sheetRows } from './xlsx-sheet-rows.js';
+
+export interface XlsxReadOptions {
+  /** `--sheet NAME|N`; default the first sheet. */
+  sheet?: string | undefined;
+  /** How columns feed identifiers: a number in one of those columns is made text again. */
+  identifiers?: IdentifierSettings | undefined;
+}
+
+/** Cells by column number (from 1), with their text once worked out. */
+type Cells = ({ cell: SheetCell; text: string } | undefined)[];
+
+function cellsOf(row: Row): Cells {
+  const cells: Cells = [];
+  row.eachCell((cell, column) => {
+    const sheetCell = { value: cell.value, numFmt: cell.numFmt };
+    cells[column] = { cell: sheetCell, text: cellText(sheetCell) };
+  });
+  return cells;
+}
+
+const isBlank = (cells: Cells) => cells.every((each) => each === undefined || each.text.trim() === '');
+
+/** `A`, `B`, ... `AA`: a column as the spreadsheet labels it. */
+function columnLetter(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+/** Header cells as names, as for CSV: an empty one gets `column_N`, and a name given twice is fatal. */
+function headerNames(cells: Cells, line: number): string[] {
+  let width = cells.length - 1;
+  while (width > 0 && (cells[width]?.text.trim() ?? '') === '') width -= 1;
+  const names = Array.from({ length: width }, (_, i) => {
+    const text = cells[i + 1]?.text ?? '';
+    return text.trim() === '' ? `column_${i + 1}` : text;
+  });
+  const seen = new Map<string, number>();
+  names.forEach((name, i) => {
+    const earlier = seen.get(name);
+    if (earlier !== undefined) {
+      throw new InputError(
+        'E_XLSX_DUPLICATE_COLUMN',
+        `sheet row ${line}: the header names column "${name}" twice (columns ${columnLetter(earlier + 1)} and ${columnLetter(i + 1)}); ` +
+          'rename one so every column has its own name',
+        { line },
+      );
+    }
+    seen.set(name, i);
+  });
+  return names;
+}
+
+/** A cell's number, a formula's cached one included, or undefined. */
+function numberOf(cell: SheetCell): number | undefined {
+  const value = cell.value !== null && typeof cell.value === 'object' && 'result' in cell.value ? cell.value.result : cell.value;
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * An .xlsx input, streamed: the first non-blank row of the sheet is the header, as for CSV, and
+ * every later non-blank row is a record (`_row` counts them; `line` is the sheet's row number).
+ * Every cell becomes the text a CSV export would hold (a formula its cached result, a date an ISO
+ * date), except that a number in an identifier column becomes its identifier again (2134 → 02134),
+ * counted in `repairs`. A value beyond the header's columns makes its row invalid.
+ */
+export function readXlsx(path: string, options: XlsxReadOptions = {}): InputSource & { repairs: IdentifierRepairs } {
+  const repairs = new IdentifierRepairs();
+  const sheet = sheetRows(path, options.sheet);
+  let identifiers = new Map<string, Identifier>();
+  const columns = quietly(
+    (async () => {
+      for (let next = await sheet.next(); !next.done; next = await sheet.next()) {
+        const cells = cellsOf(next.value);
+        if (isBlank(cells)) continue;
+        const header = headerNames(cells, next.value.number);
+        if (options.identifiers) identifiers = identifierColumns(header, options.identifiers);
+        return header;
+      }
+      throw emptyInput('a header row');
+    })(),
+  );
+
+  function toRow(header: readonly string[], cells: Cells, row: number, line: number): InputRow {
+    // No prototype: any header is a column, `__proto__` included (as for CSV).
+    const values = Object.create(null) as Record<string, unknown>;
+    header.forEach((name, i) => {
+      const each = cells[i + 1];
+      const identifier = identifiers.get(name);
+      const number = each && identifier ? numberOf(each.cell) : undefined;
+      values[name] =
+        number === undefined
+          ? (each?.text ?? '')
+          : identifierText(number, identifier!, (text) => repairs.record(row, identifier!, number, text));
+    });
+    const beyond = cells.findIndex((each, column) => column > header.length && each !== undefined && each.text.trim() !== '');
+    if (beyond === -1) return { row, line, columns: values };
+    const readError = `column ${columnLetter(beyond)} holds "${cells[beyond]!.text}" but has no header; give the column a header or clear the cell`;
+    return { row, line, columns: values, readError };
+  }
+
+  async function* rows(): AsyncGenerator<InputRow> {
+    const header = await columns;
+    let row = 0;
+    for await (const sheetRow of { [Symbol.asyncIterator]: () => sheet }) {
+      const cells = cellsOf(sheetRow);
+      if (isBlank(cells)) continue;
+      row += 1;
+      yield toRow(header, cells, row, sheetRow.number);
+    }
+  }
+  return { columns, rows: rows(), repairs };
+}
+
+/** Records in the sheet (non-blank rows after the header), for a progress bar's total. */
+export async function countXlsxRows(path: string, sheet: string | undefined): Promise<number> {
+  let rows = 0;
+  for await (const row of sheetRows(path, sheet)) if (!isBlank(cellsOf(row))) rows += 1;
+  return Math.max(0, rows - 1);
+}
