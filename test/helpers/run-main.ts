@@ -1,5 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
+import type { Clock } from '../../src/throttle/clock.js';
 
 export interface MainResult {
   code: number;
@@ -19,7 +20,15 @@ const TERMINAL = {
 /** Runs the CLI in-process with captured streams and an environment of the test's choosing. */
 export async function runMain(
   argv: string[],
-  options: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean; columns?: number; signal?: AbortSignal } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    stdin?: string;
+    tty?: boolean;
+    columns?: number;
+    signal?: AbortSignal;
+    /** Io.clock: the time main's waits are measured in (a FakeClock makes backoff instant). */
+    clock?: Clock;
+  } = {},
 ): Promise<MainResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -27,13 +36,16 @@ export async function runMain(
   let err = '';
   stdout.on('data', (part: Buffer) => (out += part.toString()));
   stderr.on('data', (part: Buffer) => (err += part.toString()));
-  for (const stream of [stdout, stderr]) Object.assign(stream, options.tty ? { ...TERMINAL, columns: options.columns ?? TERMINAL.columns } : { isTTY: false });
+  for (const stream of [stdout, stderr])
+    Object.assign(stream, options.tty ? { ...TERMINAL, columns: options.columns ?? TERMINAL.columns } : { isTTY: false });
   const code = await main(argv, {
     stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
     stdout,
     stderr,
-    env: { NO_COLOR: '1', ...options.env },
+    // The local store goes where the test run says (vitest.config.ts), never into the user's own.
+    env: { NO_COLOR: '1', PROPDATA_HOME: process.env.PROPDATA_HOME, ...options.env },
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   return { code, stdout: out, stderr: err };
 }
