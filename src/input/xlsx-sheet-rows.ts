@@ -62,6 +62,10 @@ export async function* sheetRows(path: string, sheet: string | undefined): Async
     hyperlinks: 'ignore',
     entries: 'ignore',
   }) as unknown as BookReader;
+  // exceljs reads a sheet stored after the shared strings at once, taking workbook.xml as read
+  // (its issue 962): a workbook that stores workbook.xml last would fail on its first sheet. Empty
+  // stand-ins until workbook.xml replaces them; such a sheet is then known by its storage order.
+  Object.assign(reader, { model: {}, properties: {} });
   const seen: string[] = [];
   try {
     let stored = 0;
@@ -87,6 +91,12 @@ export async function* sheetRows(path: string, sheet: string | undefined): Async
   }
   const names = reader.model?.sheets?.map((tab) => tab.name) ?? seen;
   if (sheet === undefined) throw unreadable(path, 'it has no sheet');
+  if (names.includes(sheet)) {
+    throw new UsageError(
+      `--sheet ${sheet}: ${path} names its sheets only after their rows; give the sheet's position instead`,
+      'E_USAGE_SHEET',
+    );
+  }
   throw new UsageError(
     `--sheet ${sheet}: ${path} has no such sheet; its sheets are ${names.map((name) => `"${name}"`).join(', ')}`,
     'E_USAGE_SHEET',
