@@ -37,6 +37,8 @@ export interface FakeServiceOptions {
   sections?: readonly string[];
   /** Windows counted in components; a request that does not fit gets a 429. None: no rate-limit headers at all. */
   windows?: readonly FakeWindow[];
+  /** Components another job has already used in the windows' current period when the service starts. */
+  spent?: number;
   /** Virtual ms from arrival to answer (0: the next turn of the event loop). */
   latencyMs?: (request: SeenRequest) => number;
   /** Called on arrival: a reply to send instead of the usual answer, or undefined for the usual one. */
@@ -56,6 +58,7 @@ export class FakeService implements Service {
   readonly #clock: FakeClock;
   readonly #options: FakeServiceOptions;
   readonly #used = new Map<FakeWindow, { start: number; used: number }>();
+  readonly #startedAt: number;
   readonly requests: SeenRequest[] = [];
   /** Rows charged, in the order the service charged them. */
   readonly charged: number[] = [];
@@ -65,6 +68,7 @@ export class FakeService implements Service {
   constructor(clock: FakeClock, options: FakeServiceOptions = {}) {
     this.#clock = clock;
     this.#options = options;
+    this.#startedAt = clock.now();
   }
 
   /** Requests answered with `status`. */
@@ -133,15 +137,21 @@ export class FakeService implements Service {
 
   /** The window's count, started afresh at each multiple of its period (epoch seconds). */
   #state(window: FakeWindow): { start: number; used: number } {
-    const second = Math.floor(this.#clock.now() / 1000);
-    const start = second - (second % window.periodSeconds);
+    const start = periodStart(window, this.#clock.now());
     let state = this.#used.get(window);
     if (state?.start !== start) {
-      state = { start, used: 0 };
+      const first = state === undefined && start === periodStart(window, this.#startedAt);
+      state = { start, used: first ? (this.#options.spent ?? 0) : 0 };
       this.#used.set(window, state);
     }
     return state;
   }
+}
+
+/** The epoch second the window's period holding `at` (ms) started. */
+function periodStart(window: FakeWindow, at: number): number {
+  const second = Math.floor(at / 1000);
+  return second - (second % window.periodSeconds);
 }
 
 /** A chunk for `item`: its address echoed in address_info, every section api_code 0. */

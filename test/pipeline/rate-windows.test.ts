@@ -47,6 +47,20 @@ describe('pacing by the reported windows', () => {
   });
 });
 
+describe('a quota already spent by another job', () => {
+  it("costs one 429, the probe's: nothing else is sent until the window resets, then every row goes", async () => {
+    const world = fakeWorld({ windows: [{ limit: 250, periodSeconds: 60 }], spent: 250 });
+    const { stats } = await runPipeline(world, { rows: addressRows(200), batchSize: 20, concurrency: 4 });
+    expect(world.service.answered(429)).toHaveLength(1);
+    expect(world.service.requests[0]!.outcome).toBe(429);
+    expect(world.service.requests[0]!.items.length).toBeLessThanOrEqual(10);
+    expect(world.service.requests.slice(1).every((request) => request.at >= FAKE_EPOCH + 60_000)).toBe(true);
+    expect(world.written.map((record) => record.row)).toEqual(upTo(200));
+    expect(new Set(statuses(world))).toEqual(new Set(['ok']));
+    expect(stats.rateLimitWaits).toBe(1);
+  });
+});
+
 /** Requests that reached the service strictly between `from` and `to` (virtual ms). */
 const arrivedBetween = (world: FakeWorld, from: number, to: number) =>
   world.service.requests.filter((request) => request.at > from && request.at < to);
