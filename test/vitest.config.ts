@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -6,6 +9,9 @@ export default defineConfig({
     // The config lives in test/ to keep the top level as the design card has it; paths are from the root.
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/**/*.test.ts'],
+    // One local store for the whole test run, in a fresh directory: tests and the CLIs they spawn
+    // never touch the user's own ($PROPDATA_HOME, else ~/.local/share/propdata).
+    env: { PROPDATA_HOME: mkdtempSync(join(tmpdir(), 'propdata-test-home-')) },
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

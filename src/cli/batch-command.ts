@@ -4,7 +4,7 @@ import { connect } from './connect.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams, type QueryOptions } from './query-params.js';
-import { EXIT, InputError, PropdataError } from '../errors/index.js';
+import { EXIT, InputError, PropdataError, UsageError } from '../errors/index.js';
 import { countRows, openInput } from '../input/open-input.js';
 import { checkColumnOptions } from '../input/column-options.js';
 import { createPreparer } from '../input/prepare.js';
@@ -26,7 +26,11 @@ import { openResumeWriter } from '../output/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
 import { lockOutput } from '../output/output-lock.js';
 import { resumeCommand } from './resume-command.js';
-import { sendBatch } from '../pipeline/send-batch.js';
+import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
+import type { SendableItem } from '../batching/batch.js';
+import { storePathFrom } from '../store/store-path.js';
+import { openRunStore } from './run-store.js';
+import { resolveRunDefaults } from './run-defaults.js';
 import { formatSummary, summarize, type RunSummary } from '../pipeline/summary.js';
 
 export interface BatchOptions extends QueryOptions {
@@ -50,6 +54,11 @@ export interface BatchOptions extends QueryOptions {
   maxCost?: number;
   price?: Record<string, string>;
   excel?: boolean;
+  /** --store FILE, or false for --no-store. */
+  store?: string | false;
+  /** --max-age in ms. */
+  maxAge?: number;
+  maxCostMonth?: number;
 }
 
 /**
@@ -154,23 +163,52 @@ async function runLocked(
     messages.info(`propdata: nothing to resume: ${options.output} is complete`);
     return EXIT.ok;
   }
-  const budget = new Budget(
-    { ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}), ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}) },
-    pricePerItem(target, options.price),
-    target.componentsPerItem,
-  );
-  const tooSmall = budget.tooSmallForOneItem();
-  if (tooSmall) throw tooSmall;
+  const itemPrice = pricePerItem(target, options.price);
+  const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
+  const storePath = storePathFrom(options.store, io.env);
+  if (storePath === undefined && (runDefaults.maxAgeMs !== undefined || runDefaults.maxCostMonth !== undefined)) {
+    throw new UsageError('--max-age and --max-cost-month need the local store: drop --no-store (or the setting with `propdata config unset`)');
+  }
   const maxWaitMs = options.maxWait ?? DEFAULT_MAX_WAIT_MS.batch;
   const service = await connect(options, io, messages, options.concurrency);
+  const clock = io.clock ?? SYSTEM_CLOCK;
+  const runStore = storePath
+    ? await openRunStore({
+        path: storePath,
+        connection: service.connection,
+        sandbox: Boolean(options.sandbox),
+        target,
+        sectionKeys: keys,
+        maxAgeMs: runDefaults.maxAgeMs,
+        prices: Object.fromEntries(target.sections.map((endpoint) => [endpoint.name, options.price?.[endpoint.name] === undefined ? endpoint.price : Number(options.price[endpoint.name])])),
+        now: () => clock.now(),
+      }).catch(async (error: unknown) => {
+        await service.close();
+        throw error;
+      })
+    : undefined;
+  const budget = new Budget(
+    {
+      ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}),
+      ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
+      ...(runDefaults.maxCostMonth !== undefined && runStore ? { maxCostMonth: { cap: runDefaults.maxCostMonth, spent: runStore.monthToDateCost() } } : {}),
+    },
+    itemPrice,
+    target.componentsPerItem,
+  );
+  const stats = new RunStats();
   try {
-    const stats = new RunStats();
+    const tooSmall = budget.tooSmallForOneItem();
+    if (tooSmall) throw tooSmall;
     // The total only feeds the progress display, which --quiet turns off: no second read then.
     const counting =
       seekable && !options.quiet
         ? countRows(options.input, inputFormat, options.sheet).then((total) => (stats.totalRows = total), () => undefined)
         : undefined;
-    const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs });
+    const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs }, clock);
+    // The windows an earlier run saw: this one starts at that pace, without a probe.
+    const remembered = runStore?.windows();
+    if (remembered) limiter.remember(remembered);
     if (plan.state) await writeRunState(options.output!, plan.state);
     const settings = {
       path: options.output,
@@ -219,13 +257,19 @@ async function runLocked(
             sectionKeys: keys,
             retry: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs },
             stats,
-            clock: io.clock ?? SYSTEM_CLOCK,
+            clock,
             signal,
             abandon: outputFailure.signal,
             budget,
             onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
+            ...(runStore ? { onResponse: (exchange: Exchange) => runStore.record(exchange) } : {}),
           },
-            deliver,
+            runStore
+              ? (part, records) => {
+                  runStore.remember(part, records);
+                  deliver(part, records);
+                }
+              : deliver,
           ),
         output,
         stats,
@@ -237,6 +281,8 @@ async function runLocked(
           startRow: plan.startRow,
           retryRows: plan.retryRows,
           signal: stop.signal,
+          sectionKeys: keys,
+          ...(runStore ? { reuse: (item: SendableItem) => runStore.reuse(item) } : {}),
         },
       );
     } finally {
@@ -258,6 +304,8 @@ async function runLocked(
     const outcome: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : failures > 0 ? 'completed with failures' : 'completed';
     const summary = summarize(stats, limiter, outcome, {
       componentsSaved: result.componentsSaved * target.componentsPerItem,
+      fromStore: stats.fromStore,
+      savedByStore: Math.round(stats.fromStore * itemPrice * 100) / 100,
       ...(fatal !== undefined ? { stoppedBecause: messages.redact(fatal instanceof Error ? fatal.message : String(fatal)) } : {}),
       ...(!finished ? { nextRow: output.nextRow } : {}),
     });
@@ -282,6 +330,7 @@ async function runLocked(
     if (interrupted) return EXIT.interrupted;
     return failures > 0 ? EXIT.someItemsFailed : EXIT.ok;
   } finally {
+    runStore?.close(stats.fromStore, itemPrice);
     await service.close();
   }
 }

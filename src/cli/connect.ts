@@ -40,7 +40,7 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
     connection = { baseUrl: new URL(sandbox.url), key: sandbox.key, secret: sandbox.secret };
     stopSandbox = () => sandbox.close();
   } else {
-    connection = await resolveConnection(options, io.env, async () => (await import('../config/store.js')).openConfigStore(io.env));
+    connection = await resolveConnection(options, io.env, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
   }
   // The sandbox's pair is printed by `propdata sandbox` and is no secret; redacting it would turn
   // every "--sandbox" in a message into "--****".

@@ -1,5 +1,5 @@
 import type { RunSettingName } from '../config/settings.js';
-import type { ConfigStore } from '../config/store.js';
+import type { ConfigReader } from '../config/config-file.js';
 import { ConfigError } from '../errors/index.js';
 import { duration, positiveNumber } from './options.js';
 
@@ -29,9 +29,9 @@ export interface RunDefaults {
  */
 export async function resolveRunDefaults(
   flags: { maxAge?: number; maxCostMonth?: number },
-  store: () => Promise<ConfigStore>,
+  store: () => Promise<ConfigReader>,
 ): Promise<RunDefaults> {
-  let opened: ConfigStore | undefined;
+  let opened: ConfigReader | undefined;
   const stored = async (name: RunSettingName): Promise<number | undefined> => {
     opened ??= await store();
     const value = opened.get(name);

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/index.js';
 import { CONNECTION_SETTINGS, type ConnectionSettingName } from './settings.js';
-import type { ConfigStore } from './store.js';
+import type { ConfigReader } from './config-file.js';
 
 export interface Connection {
   baseUrl: URL;
@@ -60,9 +60,9 @@ export function parseBaseUrl(text: string): URL {
 export async function resolveConnection(
   flags: ConnectionFlags,
   env: Record<string, string | undefined>,
-  store: () => Promise<ConfigStore>,
+  store: () => Promise<ConfigReader>,
 ): Promise<Connection> {
-  let opened: ConfigStore | undefined;
+  let opened: ConfigReader | undefined;
   const lookup = async (name: ConnectionSettingName): Promise<string | undefined> => {
     const setting = CONNECTION_SETTINGS.find((candidate) => candidate.name === name)!;
     const value = flags[setting.flag] ?? env[setting.env] ?? (opened ??= await store()).get(name);

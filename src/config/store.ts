@@ -1,30 +1,14 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Conf from 'conf';
-import { ConfigError } from '../errors/index.js';
-import { SETTINGS, type SettingName } from './settings.js';
+import { parseSettings, unusableConfig, type Settings } from './config-file.js';
+import type { SettingName } from './settings.js';
 
 export interface ConfigStore {
   get(name: SettingName): string | undefined;
   set(name: SettingName, value: string): void;
   delete(name: SettingName): void;
   readonly path: string;
-}
-
-type Settings = Partial<Record<SettingName, string>>;
-
-/** The file's settings, or why it holds none that can be used. An empty file holds none. */
-function parseSettings(text: string): { settings: Settings; problem?: string } {
-  if (text.trim() === '') return { settings: {} };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return { settings: {}, problem: `it is not valid JSON (${(error as Error).message})` };
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { settings: {}, problem: 'it is not a JSON object' };
-  const bad = SETTINGS.find(({ name }) => name in parsed && typeof (parsed as Record<string, unknown>)[name] !== 'string');
-  return bad ? { settings: {}, problem: `the value of "${bad.name}" is not a string` } : { settings: parsed as Settings };
 }
 
 /**
@@ -55,12 +39,7 @@ export function openConfigStore(env: Record<string, string | undefined>): Config
   if (!dir) chmodSync(dirname(conf.path), 0o700);
   const read = (): Settings => {
     const settings = conf.store;
-    if (problem !== undefined) {
-      throw new ConfigError(
-        `cannot use the stored config ${conf.path}: ${problem}; fix the file, or delete it and store the settings again with "propdata config set"`,
-        'E_CONFIG_UNREADABLE',
-      );
-    }
+    if (problem !== undefined) throw unusableConfig(conf.path, problem);
     return settings;
   };
   return {

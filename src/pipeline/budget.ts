@@ -4,6 +4,8 @@ export interface BudgetLimits {
   maxComponents?: number;
   /** USD at list price. */
   maxCost?: number;
+  /** --max-cost-month: the account's monthly cap, and what the month had cost before this run (the local store). */
+  maxCostMonth?: { cap: number; spent: number };
 }
 
 /** How much of a request the caps let through, and why not the rest. */
@@ -36,7 +38,12 @@ export class Budget {
 
   /** Why not even one item fits a fresh run, with the least cap that would: checked before anything is sent. */
   tooSmallForOneItem(): BudgetReachedError | undefined {
-    const { maxComponents, maxCost } = this.#limits;
+    const { maxComponents, maxCost, maxCostMonth } = this.#limits;
+    if (maxCostMonth && maxCostMonth.cap - maxCostMonth.spent + 1e-9 < this.#pricePerItem) {
+      return new BudgetReachedError(
+        `--max-cost-month ${maxCostMonth.cap} USD is reached: this month has cost ${maxCostMonth.spent.toFixed(2)} USD at list price, and one item costs ${this.#pricePerItem.toFixed(2)}`,
+      );
+    }
     if (maxComponents !== undefined && maxComponents < this.#componentsPerItem) {
       return new BudgetReachedError(`--max-components ${maxComponents} is less than one item needs (${this.#componentsPerItem}); raise it to at least ${this.#componentsPerItem}`);
     }
@@ -48,11 +55,11 @@ export class Budget {
 
   /** Admits as many of `items` as the caps allow (all, some or none) and counts them. */
   fit(items: number): BudgetVerdict {
-    const { maxComponents, maxCost } = this.#limits;
+    const { maxComponents, maxCost, maxCostMonth } = this.#limits;
     let admitted = items;
     if (maxComponents !== undefined) admitted = Math.min(admitted, Math.floor((maxComponents - this.components) / this.#componentsPerItem));
-    if (maxCost !== undefined && this.#pricePerItem > 0) {
-      admitted = Math.min(admitted, Math.floor((maxCost - this.cost + 1e-9) / this.#pricePerItem));
+    for (const cap of [maxCost, maxCostMonth && maxCostMonth.cap - maxCostMonth.spent]) {
+      if (cap !== undefined && this.#pricePerItem > 0) admitted = Math.min(admitted, Math.floor((cap - this.cost + 1e-9) / this.#pricePerItem));
     }
     admitted = Math.max(0, admitted);
     this.components += admitted * this.#componentsPerItem;
@@ -61,9 +68,14 @@ export class Budget {
   }
 
   #reached(): BudgetReachedError {
-    const { maxComponents } = this.#limits;
+    const { maxComponents, maxCost, maxCostMonth } = this.#limits;
     if (maxComponents !== undefined && this.components + this.#componentsPerItem > maxComponents) {
       return new BudgetReachedError(`stopped before --max-components ${maxComponents} is passed (${this.components} used)`);
+    }
+    if (maxCostMonth && (maxCost === undefined || maxCostMonth.cap - maxCostMonth.spent < maxCost)) {
+      return new BudgetReachedError(
+        `stopped before --max-cost-month ${maxCostMonth.cap} USD is passed (${(maxCostMonth.spent + this.cost).toFixed(2)} USD this month at list price)`,
+      );
     }
     return new BudgetReachedError(`stopped before --max-cost ${this.#limits.maxCost} USD is passed (${this.cost.toFixed(2)} USD at list price used)`);
   }

@@ -2,7 +2,9 @@ import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
 import { Batcher } from '../batching/batcher.js';
 import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
+import type { Chunk } from '../model/chunk.js';
 import type { OutputRecord } from '../model/record.js';
+import { statusOf } from '../model/status.js';
 import type { OrderedOutput } from './ordered-output.js';
 import type { RunStats } from './run-stats.js';
 import type { BatchOutcome, Deliver } from './send-batch.js';
@@ -20,6 +22,10 @@ export interface BatchRunOptions {
   retryRows?: readonly number[];
   /** Aborted on Ctrl-C or SIGTERM: stop reading and sending, let requests in flight finish. */
   signal?: AbortSignal;
+  /** An answer kept from an earlier run (the local store, with --max-age): the row is written from it, nothing is sent. */
+  reuse?: (item: SendableItem) => Chunk | undefined;
+  /** The chunk members whose api_code decides a reused answer's status. */
+  sectionKeys?: readonly string[];
 }
 
 export interface BatchRunResult {
@@ -152,6 +158,13 @@ export async function runBatch(
         output.add({ row: prepared.row, status: 'invalid_input', error: prepared.invalid ?? 'invalid input', input: prepared.columns });
       } else {
         const sendable = prepared as SendableItem;
+        const kept = options.reuse?.(sendable);
+        if (kept) {
+          stats.fromStore += 1;
+          output.add({ row: sendable.row, status: statusOf(kept, options.sectionKeys ?? []), input: sendable.columns, chunk: kept });
+          if (output.ready) await output.flush();
+          continue;
+        }
         const decision = dedupe ? dedupe.decide(sendable) : { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
         if (decision.kind === 'send') {
           for (const batch of batcher.add(decision.pending)) await launch(batch);

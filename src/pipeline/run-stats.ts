@@ -10,6 +10,8 @@ export class RunStats {
   retries = 0;
   /** Retried requests whose failed attempt had been sent whole (a timeout, a dropped connection): the service may have charged it. */
   retriedPossiblyCharged = 0;
+  /** Rows answered from the local store (--max-age): nothing sent for them. */
+  fromStore = 0;
   /** Requests sent and not yet answered: what a stop waits for. */
   requestsInFlight = 0;
   /** Rows written as `error` because the run stopped before sending them (a later row's answer followed). */

@@ -38,6 +38,18 @@ export interface SendContext {
   abandon?: AbortSignal;
   budget?: Budget;
   onRetry?: (reason: string) => void;
+  /** After every response that reached the service, whatever its status (to record spend and windows). */
+  onResponse?: (exchange: Exchange) => void;
+}
+
+/** A request that reached the service and what came back. */
+export interface Exchange {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  items: number;
+  components: number;
+  /** The chunks of a 200, as parsed (one per item; anything else in a bad answer). */
+  chunks?: readonly unknown[];
 }
 
 /** Where a batch's records go, part by part, as soon as each part has its answer. */
@@ -159,7 +171,14 @@ async function sendPart(part: readonly PendingItem[], reservation: Reservation, 
     // Every answer, a 429 included, describes the windows.
     limiter.observe(reservation, parseRateHeaders(response.headers));
     observed = true;
-    chunks = interpretResponse(response, target.path);
+    const exchange = { status: response.status, headers: response.headers, items: part.length, components: reservation.components };
+    try {
+      chunks = interpretResponse(response, target.path);
+    } catch (error) {
+      context.onResponse?.(exchange);
+      throw error;
+    }
+    context.onResponse?.({ ...exchange, chunks });
   } catch (error) {
     if (!observed) limiter.observe(reservation, []);
     return handleFailure(error, part, reservation, context, attempts, delivery);

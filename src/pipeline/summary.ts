@@ -9,6 +9,9 @@ export interface RunSummary {
   componentsUsed: number;
   /** Components not spent because identical items were sent once. */
   componentsSaved: number;
+  /** Rows answered from the local store (--max-age), and the list price they did not cost. */
+  fromStore: number;
+  savedByStore: number;
   retries: number;
   /** Retried requests whose failed attempt had been sent whole (a timeout, a dropped connection): the service may have charged them too. */
   retriedPossiblyCharged: number;
@@ -32,6 +35,8 @@ export function summarize(stats: RunStats, limiter: RateLimiter, outcome: RunSum
     requests: stats.requests,
     componentsUsed: stats.componentsUsed,
     componentsSaved: 0,
+    fromStore: 0,
+    savedByStore: 0,
     retries: stats.retries,
     retriedPossiblyCharged: stats.retriedPossiblyCharged,
     notSent: stats.unsentWritten,
@@ -58,6 +63,7 @@ export function formatSummary(summary: RunSummary): string {
     `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute} items/min`,
   ];
   if (summary.stoppedBecause) lines.push(`  stopped: ${summary.stoppedBecause}`);
+  if (summary.fromStore > 0) lines.push(`  ${summary.fromStore} rows answered from the local store (${summary.savedByStore.toFixed(2)} USD at list price not spent)`);
   if (summary.retriedPossiblyCharged > 0) {
     lines.push(`  ${summary.retriedPossiblyCharged} retried requests had timed out or lost their connection after being sent: the service may have charged them twice`);
   }

@@ -11,6 +11,6 @@ export async function currentAccount(
   env: Record<string, string | undefined>,
 ): Promise<string> {
   if (options.sandbox) return SANDBOX_ACCOUNT;
-  const connection = await resolveConnection(options, env, async () => (await import('../config/store.js')).openConfigStore(env));
+  const connection = await resolveConnection(options, env, async () => (await import('../config/config-file.js')).readConfigFile(env));
   return accountOf(connection, false);
 }

@@ -250,6 +250,20 @@ export class RateLimiter {
     this.#changed();
   }
 
+  /**
+   * The windows an earlier run was told about (the local store): pacing starts from them, and
+   * without the single probe, since they already say what the first request may carry.
+   */
+  remember(reported: readonly ReportedWindow[]): void {
+    if (reported.length === 0) return;
+    this.#calibrated = true;
+    this.#windows = reported.map((report) => ({
+      ...this.#window(report.periodSeconds, report.limit),
+      budget: { remaining: report.remaining, resetAt: report.resetAt },
+    }));
+    this.#changed();
+  }
+
   /** After a 429: nobody sends before `until` (epoch ms; the retry policy has added its margin). */
   pauseUntil(until: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, until);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { openConfigStore } from '../../src/config/store.js';
 import { runMain } from '../helpers/run-main.js';
 import { envFor, WIDE_OPEN } from '../helpers/sandbox-per-test.js';
 
@@ -94,6 +95,31 @@ describe('interrupting a paced run', () => {
     expect(resumed.code).toBe(0);
     expect(running.usage().components).toBe(ROWS);
     expect(readFileSync(output).equals(await reference(input, dir))).toBe(true);
+  });
+
+  it('SIGTERM stops cleanly with credentials from the stored config too', async () => {
+    const running = await sandbox(true);
+    const { dir, input } = workdir();
+    const output = join(dir, 'out.csv');
+    const configDir = join(dir, 'config');
+    const config = openConfigStore({ PROPDATA_CONFIG_DIR: configDir });
+    config.set('key', running.key);
+    config.set('secret', running.secret);
+    config.set('base-url', running.url);
+    const { PROPDATA_API_KEY: _key, PROPDATA_API_SECRET: _secret, PROPDATA_BASE_URL: _url, ...inherited } = process.env;
+    const child = spawn(process.execPath, [BIN, ...args(input, output).filter((arg) => arg !== '-q')], {
+      env: { ...inherited, PROPDATA_CONFIG_DIR: configDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
+    await untilWritten(output, 40);
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number];
+    // Loading the config must not install anything that kills the process at the first signal.
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/propdata: interrupted/);
+    expect(stderr).toMatch(/continue with:/);
   });
 
   it('kill -9 twice, then --resume: the finished file is whole and at most the requests in flight were paid twice', async () => {

@@ -26,4 +26,12 @@ describe('Budget', () => {
     expect(new Budget({ maxComponents: 2 }, 1, 3).tooSmallForOneItem()?.message).toMatch(/at least 3/);
     expect(new Budget({ maxCost: 1.25 }, 1.25, 1).tooSmallForOneItem()).toBeUndefined();
   });
+
+  it('--max-cost-month counts what the month had cost before this run', () => {
+    const budget = new Budget({ maxCostMonth: { cap: 10, spent: 9 } }, 0.25, 1);
+    const verdict = budget.fit(100);
+    expect(verdict.items).toBe(4);
+    expect(verdict.stop?.message).toMatch(/--max-cost-month 10 USD is passed \(10\.00 USD this month/);
+    expect(new Budget({ maxCostMonth: { cap: 10, spent: 9.9 } }, 0.25, 1).tooSmallForOneItem()?.message).toMatch(/--max-cost-month 10 USD is reached/);
+  });
 });

@@ -1,0 +1,98 @@
+import type { SendableItem } from '../batching/batch.js';
+import { Deduplicator } from '../batching/deduplicator.js';
+import type { Connection } from '../config/connection.js';
+import type { Chunk } from '../model/chunk.js';
+import type { OutputRecord } from '../model/record.js';
+import type { QueryTarget } from '../model/query-target.js';
+import type { Exchange } from '../pipeline/send-batch.js';
+import type { Store } from '../store/index.js';
+import { parseRateHeaders, type ReportedWindow } from '../throttle/rate-headers.js';
+
+/** What a batch run asks of the local store: reuse, remembering, spend, and the windows. */
+export interface RunStore {
+  /** The kept answer for this item when every section is younger than --max-age; undefined without --max-age. */
+  reuse(item: SendableItem): Chunk | undefined;
+  /** Keeps the answers of a part (errors are never kept), and records the request's spend. */
+  remember(items: readonly { prepared: SendableItem }[], records: readonly OutputRecord[]): void;
+  /** Records what a request cost and what the service said of its windows. */
+  record(exchange: Exchange): void;
+  /** The windows the service last reported for this account, if still fresh. */
+  windows(): ReportedWindow[] | undefined;
+  /** Records the rows answered from the store and what they would have cost; closes the file. */
+  close(fromStore: number, pricePerItem: number): void;
+  /** Month-to-date cost of the account at list price, for --max-cost-month. */
+  monthToDateCost(): number;
+}
+
+export interface RunStoreSettings {
+  path: string;
+  connection: Connection;
+  sandbox: boolean;
+  target: QueryTarget;
+  sectionKeys: readonly string[];
+  /** --max-age in ms; undefined: nothing is reused. */
+  maxAgeMs: number | undefined;
+  /** USD at list price per section name, for the spend records. */
+  prices: Readonly<Record<string, number>>;
+  now: () => number;
+}
+
+/**
+ * The local store for one batch run, loaded only when a run uses it (better-sqlite3 is a native
+ * module: `--help` and one-offs never load it). Everything is filed under the account, so test
+ * keys, the sandbox and live answers never mix.
+ */
+export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
+  const { openStore, accountOf } = await import('../store/index.js');
+  const store: Store = await openStore(settings.path);
+  const account = accountOf(settings.connection, settings.sandbox);
+  const answers = store.answers(account);
+  const run = `${new Date(settings.now()).toISOString()} ${process.pid}`;
+  const endpoint = settings.target.sections.length > 0 ? settings.sectionKeys.join(',') : settings.target.path;
+  // The same item under another path (an mget, a version) is another question.
+  const keyOf = (item: SendableItem) => `${settings.target.path}|${Deduplicator.keyOf(item.item)}`;
+  const billedCost = (chunks: readonly unknown[] | undefined) => {
+    let billed = 0;
+    let cost = 0;
+    for (const chunk of chunks ?? []) {
+      for (const name of settings.sectionKeys) {
+        const section = chunk !== null && typeof chunk === 'object' ? (chunk as Record<string, unknown>)[name] : undefined;
+        if (section !== null && typeof section === 'object' && (section as { api_code?: unknown }).api_code === 0) {
+          billed += 1;
+          cost += settings.prices[name] ?? 0;
+        }
+      }
+    }
+    return { billed, cost };
+  };
+  return {
+    reuse(item) {
+      if (settings.maxAgeMs === undefined) return undefined;
+      return answers.get(keyOf(item), settings.sectionKeys, { maxAgeMs: settings.maxAgeMs, now: settings.now(), meta: item.item.meta });
+    },
+    remember(items, records) {
+      const at = settings.now();
+      store.transaction(() => {
+        items.forEach(({ prepared }, i) => {
+          const record = records[i];
+          if (record?.chunk && record.status !== 'error' && record.status !== 'invalid_input') answers.put(keyOf(prepared), settings.sectionKeys, record.chunk, at);
+        });
+      });
+    },
+    record(exchange) {
+      const at = settings.now();
+      const { billed, cost } = billedCost(exchange.chunks);
+      store.transaction(() => {
+        store.recordRequest({ at, run, account, endpoint, items: exchange.items, components: exchange.components, status: exchange.status, billed, cost });
+        const windows = parseRateHeaders(exchange.headers);
+        if (windows.length > 0) store.saveWindows(account, windows, at);
+      });
+    },
+    windows: () => store.loadWindows(account, settings.now()),
+    monthToDateCost: () => store.monthToDateCost(account, settings.now()),
+    close(fromStore, pricePerItem) {
+      if (fromStore > 0) store.recordFromStore({ at: settings.now(), run, account, endpoint, rows: fromStore, saved: fromStore * pricePerItem });
+      store.close();
+    },
+  };
+}

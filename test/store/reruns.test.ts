@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/run-main.js';
+import { chunkFor, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+
+/** Reruns as a nightly job makes them: the store answers what it has, only the rest is sent and paid. */
+const sandbox = sandboxPerTest();
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function files(rows = 40) {
+  const dir = mkdtempSync(join(tmpdir(), 'propdata-rerun-'));
+  const input = join(dir, 'in.csv');
+  writeFileSync(input, `address,zipcode,meta\n${Array.from({ length: rows }, (_, i) => `${i + 1} ${i % 9 === 4 ? 'Flaky' : 'Main'} St,21201,m${i}`).join('\n')}\n`);
+  return { dir, input, store: join(dir, 'propdata.db') };
+}
+
+const batch = (input: string, output: string, store: string, extra: string[] = []) => [
+  'mget',
+  'property/value,property/geocode',
+  '-i',
+  input,
+  '-o',
+  output,
+  '--store',
+  store,
+  '--batch-size',
+  '10',
+  '-q',
+  ...extra,
+];
+
+describe('reruns with the local store', () => {
+  it('a rerun with --max-age sends nothing, costs nothing and writes the same bytes', async () => {
+    const env = await sandbox.start();
+    const { dir, input, store } = files();
+    expect((await runMain(batch(input, join(dir, 'first.csv'), store), { env })).code).toBe(0);
+    const paid = sandbox.current.usage();
+    const rerun = await runMain(batch(input, join(dir, 'second.csv'), store, ['--max-age', '1h', '--report', join(dir, 'report.json')]), { env });
+    expect(rerun.code).toBe(0);
+    expect(sandbox.current.usage()).toEqual(paid);
+    expect(readFileSync(join(dir, 'second.csv')).equals(readFileSync(join(dir, 'first.csv')))).toBe(true);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { fromStore: number; savedByStore: number; requests: number };
+    expect(report).toMatchObject({ fromStore: 40, requests: 0 });
+    expect(report.savedByStore).toBeGreaterThan(0);
+
+    // Without --max-age nothing is reused: the store only records.
+    await runMain(batch(input, join(dir, 'third.csv'), store), { env });
+    expect(sandbox.current.usage().components).toBe(paid.components * 2);
+  });
+
+  it('a rerun after failures sends exactly the rows that failed', async () => {
+    const sent: string[] = [];
+    let failing = true;
+    server = await startScriptedServer((request) => {
+      const items = JSON.parse(request.body) as { address: string; meta: string }[];
+      if (failing && items.some((item) => item.address.includes('Flaky'))) return { status: 503, body: 'down' };
+      sent.push(...items.map((item) => item.address));
+      return { status: 200, body: JSON.stringify(items.map((item) => chunkFor(['property/value', 'property/geocode'], item.meta))) };
+    });
+    const env = { PROPDATA_BASE_URL: server.url, PROPDATA_API_KEY: 'key-for-store-test', PROPDATA_API_SECRET: 'secret-for-store-test' };
+    const { dir, input, store } = files();
+    const first = await runMain(batch(input, join(dir, 'out.csv'), store, ['--max-retries', '0', '--concurrency', '1']), { env });
+    expect(first.code).toBe(3);
+    const failedRows = readFileSync(join(dir, 'out.csv'), 'utf8').split('\n').filter((line) => line.includes(',error,')).length;
+    expect(failedRows).toBeGreaterThan(0);
+    failing = false;
+    sent.length = 0;
+    const rerun = await runMain(batch(input, join(dir, 'out.csv'), store, ['--max-age', '1h']), { env });
+    expect(rerun.code).toBe(0);
+    expect(sent).toHaveLength(failedRows);
+
+    // The store holds answers and spend, never the credentials.
+    const bytes = readFileSync(store);
+    const wal = (() => {
+      try {
+        return readFileSync(`${store}-wal`);
+      } catch {
+        return Buffer.alloc(0);
+      }
+    })();
+    for (const secret of ['key-for-store-test', 'secret-for-store-test', Buffer.from('key-for-store-test:secret-for-store-test').toString('base64')]) {
+      expect(bytes.includes(secret)).toBe(false);
+      expect(wal.includes(secret)).toBe(false);
+    }
+  });
+
+  it('usage agrees with what the service counted', async () => {
+    const env = await sandbox.start();
+    const { dir, input, store } = files(25);
+    await runMain(batch(input, join(dir, 'out.csv'), store), { env });
+    const usage = await runMain(['usage', '--store', store, '--json'], { env });
+    expect(usage.code).toBe(0);
+    const total = (JSON.parse(usage.stdout) as { total: { components: number; cost: number } }).total;
+    expect(total.components).toBe(sandbox.current.usage().components);
+    expect(total.cost).toBeCloseTo(sandbox.current.usage().charged, 6);
+  });
+});
