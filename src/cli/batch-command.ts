@@ -196,7 +196,7 @@ async function runLocked(
     itemPrice,
     target.componentsPerItem,
   );
-  const stats = new RunStats();
+  const stats = new RunStats(clock);
   try {
     const tooSmall = budget.tooSmallForOneItem();
     if (tooSmall) throw tooSmall;

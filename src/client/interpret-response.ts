@@ -24,7 +24,7 @@ function serviceMessage(body: string): string | undefined {
  * table is the map: 400 explanation, 401 empty, 429 with rate headers, and (not shown in the spec)
  * credit exhaustion as 402 or a payment-asking 4xx, and 403 as a refusal no item can fix.
  */
-export function interpretResponse(response: RawResponse, path: string): Chunk[] {
+export function interpretResponse(response: RawResponse, path: string, now: number = Date.now()): Chunk[] {
   const { status, body } = response;
   if (status === 200) return parseChunks(body, path);
   const raw = serviceMessage(body);
@@ -34,7 +34,7 @@ export function interpretResponse(response: RawResponse, path: string): Chunk[] 
     throw new CreditExhaustedError(status, message);
   }
   if (status === 403) throw new ForbiddenError(message);
-  if (status === 429) throw new RateLimitedError(message, retryAtAfter429(response.headers));
+  if (status === 429) throw new RateLimitedError(message, retryAtAfter429(response.headers, now));
   if (status === 404) throw new NotFoundError(path, message);
   if (status === 400 || (status > 400 && status < 500)) throw new BadRequestError(message ?? `HTTP ${status}`);
   throw new ServerError(status, message ?? (body.trim() === '' ? 'empty response' : 'non-JSON error page'));

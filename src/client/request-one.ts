@@ -32,7 +32,7 @@ export async function requestOne(service: Service, request: ServiceRequest, opti
   for (let attempts = NO_ATTEMPTS; ; ) {
     try {
       const response = await service.send(signal ? { ...request, signal } : request);
-      const chunks = interpretResponse(response, request.path);
+      const chunks = interpretResponse(response, request.path, clock.now());
       const problem = chunks.map(chunkProblem).find((found) => found !== undefined);
       if (problem !== undefined) throw new BadResponseError(request.path, problem);
       return { response, chunks };

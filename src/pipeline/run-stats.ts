@@ -1,8 +1,10 @@
 import { STATUSES, type Status } from '../model/status.js';
+import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 
 /** Counters a run keeps for its progress line, its summary and --report. */
 export class RunStats {
-  readonly startedAt = Date.now();
+  readonly #clock: Clock;
+  readonly startedAt: number;
   readonly byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<Status, number>;
   rowsRead = 0;
   requests = 0;
@@ -20,12 +22,18 @@ export class RunStats {
   /** The input's row count when it is known in advance (a file), for the progress bar. */
   totalRows: number | undefined;
 
+  /** `clock`: the run's (a test's fake one makes elapsed time and rates follow it). */
+  constructor(clock: Clock = SYSTEM_CLOCK) {
+    this.#clock = clock;
+    this.startedAt = clock.now();
+  }
+
   get recordsWritten(): number {
     return STATUSES.reduce((sum, status) => sum + this.byStatus[status], 0);
   }
 
   get elapsedMs(): number {
-    return Date.now() - this.startedAt;
+    return this.#clock.now() - this.startedAt;
   }
 
   get itemsPerMinute(): number {

@@ -173,7 +173,8 @@ async function sendPart(part: readonly PendingItem[], reservation: Reservation, 
     observed = true;
     const exchange = { status: response.status, headers: response.headers, items: part.length, components: reservation.components };
     try {
-      chunks = interpretResponse(response, target.path);
+      // A 429's Retry-After counts from now on the run's clock.
+      chunks = interpretResponse(response, target.path, context.clock.now());
     } catch (error) {
       context.onResponse?.(exchange);
       throw error;
@@ -238,11 +239,19 @@ async function handleFailure(
 
 /**
  * A 400 names a problem, not always an item. Splitting the items in halves finds the offending
- * ones (400s are not charged). When every part of both halves is rejected with the same message
- * the problem is the request itself, not an item, and every item gets the message: a wholesale
- * rejection costs three requests, not one per item.
+ * ones (400s are not charged). When both halves are refused with the same message, that may be
+ * the request itself or one bad item in each half (a message that names an item by its place in
+ * the request reads the same for both): it is taken as the request's own only when it happens
+ * again one level down (`alike`), so a wholesale rejection costs a handful of requests, not one
+ * per item, and good rows beside two bad ones are still sent.
  */
-async function isolateBadRequest(items: readonly PendingItem[], error: BadRequestError, context: SendContext, delivery: Delivery): Promise<void> {
+async function isolateBadRequest(
+  items: readonly PendingItem[],
+  error: BadRequestError,
+  context: SendContext,
+  delivery: Delivery,
+  alike = false,
+): Promise<void> {
   if (items.length === 1) {
     delivery.deliver(items, failed(items, 'invalid_input', error.message));
     return;
@@ -257,12 +266,13 @@ async function isolateBadRequest(items: readonly PendingItem[], error: BadReques
   };
   const middle = Math.ceil(items.length / 2);
   await Promise.all([sendAlone(items.slice(0, middle), context, holding), sendAlone(items.slice(middle), context, holding)]);
-  if (held.length === 0 && refused.length > 0 && refused.every((refusal) => refusal.error.message === error.message)) {
+  const refusedAlike = held.length === 0 && refused.length > 1 && refused.every((refusal) => refusal.error.message === error.message);
+  if (refusedAlike && alike) {
     delivery.deliver(items, failed(items, 'invalid_input', error.message));
     return;
   }
   for (const { part, records } of held) delivery.deliver(part, records);
-  await Promise.all(refused.map((refusal) => isolateBadRequest(refusal.part, refusal.error, context, delivery)));
+  await Promise.all(refused.map((refusal) => isolateBadRequest(refusal.part, refusal.error, context, delivery, refusedAlike)));
 }
 
 /** Sends `items` on their own, as one part of a 400 being narrowed down. */

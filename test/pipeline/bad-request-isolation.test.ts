@@ -4,7 +4,7 @@ import type { FakeReply, SeenRequest } from '../helpers/fake-service.js';
 
 /**
  * A 400 names a problem, not always an item: the batch is halved until the offending items are
- * found (400s are not charged), and a request refused as a whole costs three requests, not one per item.
+ * found (400s are not charged), and a request refused as a whole costs seven requests, not one per item.
  */
 
 /** A service that refuses (400, with `message`) any request holding one of `refused` rows. */
@@ -52,7 +52,7 @@ describe('a 400 for a batch', () => {
     expect(world.service.charged.slice().sort((a, b) => a - b)).toEqual([1, 3, 4, 5, 6, 8]);
   });
 
-  it('that rejects the request as a whole marks every item with the message after three requests, not one per item', async () => {
+  it('that rejects the request as a whole marks every item with the message after seven requests, not one per item', async () => {
     const world = fakeWorld({ script: () => ({ status: 400, body: { code: 400, message: 'malformed request' } }) });
     const records = await run(world, 8);
     expect(records).toEqual(
@@ -62,7 +62,8 @@ describe('a 400 for a batch', () => {
         error: 'the service rejected the request: malformed request',
       })),
     );
-    expect(world.service.requests.map((request) => request.items.length)).toEqual([8, 4, 4]);
+    // Both halves refused alike, then each half's halves too: the request itself is refused.
+    expect(world.service.requests.map((request) => request.items.length)).toEqual([8, 4, 4, 2, 2, 2, 2]);
     expect(world.service.charged).toEqual([]);
   });
 
@@ -83,19 +84,16 @@ describe('a 400 for a batch', () => {
 });
 
 describe('two offending items, one in each half, refused with the same message', () => {
-  // Found while testing: both halves refused with the whole batch's message look like a wholesale
-  // rejection, so the good rows of the batch are marked invalid_input and never sent. It happens when
-  // the message does not name the item, and also when it names it by its place in the request, as
-  // the sandbox does ("item 2: ..."): rows 2 and 6 of a batch of 8 are both "item 2" of their half.
-  // Telling the two apart takes more than three requests, e.g. calling a rejection wholesale only
-  // when the halves of a half are refused too, or when the message names no item.
-  it.fails('keeps the good rows when the message does not name the item', async () => {
+  // Both halves refused with the whole batch's message look like a wholesale rejection when there is
+  // one bad item in each half: the message may not name the item, or name it by its place in the
+  // request, as the sandbox does ("item 2: ..."), and rows 2 and 6 of 8 are both "item 2" of their half.
+  it('keeps the good rows when the message does not name the item', async () => {
     const world = fakeWorld({ script: refusing({ 2: 'address is not a street address', 7: 'address is not a street address' }) });
     const records = await run(world, 8);
     expect(records.filter((record) => record.status !== 'ok').map((record) => record.row)).toEqual([2, 7]);
   });
 
-  it.fails('keeps the good rows when the message names the item by its place in the request', async () => {
+  it('keeps the good rows when the message names the item by its place in the request', async () => {
     const bad = new Set([2, 6]);
     const world = fakeWorld({
       script: (request) => {
