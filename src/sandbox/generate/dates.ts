@@ -10,9 +10,14 @@ export const DATA_DATE = new Date(`${DATA_MONTH}-01T00:00:00Z`);
 
 export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
+/** The same day `months` later (or earlier), clamped to the month's last day: 2024-01-31 + 1 is 2024-02-29. */
 export function addMonths(date: Date, months: number): Date {
   const moved = new Date(date.getTime());
+  const day = moved.getUTCDate();
+  moved.setUTCDate(1);
   moved.setUTCMonth(moved.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(moved.getUTCFullYear(), moved.getUTCMonth() + 1, 0)).getUTCDate();
+  moved.setUTCDate(Math.min(day, lastDay));
   return moved;
 }
 
