@@ -17,7 +17,7 @@ import { Budget } from '../pipeline/budget.js';
 import { estimateRun, formatEstimate } from '../pipeline/estimate.js';
 import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { planOutput } from '../resume/output-plan.js';
-import { pricePerItem } from '../pipeline/pricing.js';
+import { billedCost, pricePerItem } from '../pipeline/pricing.js';
 import { startProgress } from './progress.js';
 import { runBatch } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
@@ -29,9 +29,9 @@ import { resumeCommand } from './resume-command.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
 import type { SendableItem } from '../batching/batch.js';
 import { storePathFrom } from '../store/store-path.js';
-import { openRunStore } from './run-store.js';
+import { openRunStore, storeKeyOf } from './run-store.js';
 import { resolveRunDefaults } from './run-defaults.js';
-import { formatSummary, summarize, type RunSummary } from '../pipeline/summary.js';
+import { completedOutcome, formatSummary, summarize, type RunSummary } from '../pipeline/summary.js';
 
 export interface BatchOptions extends QueryOptions {
   input: string;
@@ -100,16 +100,40 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
 /** `--dry-run` and `propdata estimate`: read and validate everything, send nothing. */
 export async function runEstimate(target: QueryTarget, options: BatchOptions, io: Io): Promise<number> {
   const { rows, prepare } = await prepareInput(target, options, fixedParams(target, options), io);
-  const estimate = await estimateRun(rows, prepare, {
-    batchSize: options.batchSize,
-    dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
-    componentsPerItem: target.componentsPerItem,
-    pricePerItem: pricePerItem(target, options.price),
-    ratePerMinute: options.rate,
-  });
-  io.stdout.write(formatEstimate(estimate, options.rate));
+  // With --max-age, only what the store cannot answer would be sent: that is what is counted.
+  const { maxAgeMs } = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
+  const storePath = maxAgeMs === undefined ? undefined : storePathFrom(options.store, io.env);
+  const kept = storePath === undefined ? undefined : await openKeptAnswers(storePath, target, options, io.env, maxAgeMs!);
+  try {
+    const estimate = await estimateRun(rows, prepare, {
+      batchSize: options.batchSize,
+      dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
+      componentsPerItem: target.componentsPerItem,
+      pricePerItem: pricePerItem(target, options.price),
+      ratePerMinute: options.rate,
+      ...(kept ? { kept: kept.has } : {}),
+    });
+    io.stdout.write(formatEstimate(estimate, options.rate));
+  } finally {
+    kept?.close();
+  }
   return EXIT.ok;
 }
+
+/** The store's answers for the account the credentials name, read-only: what an estimate needs of them. */
+async function openKeptAnswers(path: string, target: QueryTarget, options: BatchOptions, env: Io['env'], maxAgeMs: number) {
+  const { openExistingStore, currentAccount } = await import('../store/index.js');
+  const store = await openExistingStore(path, { readonly: true });
+  if (!store) return undefined;
+  const answers = store.answers(await currentAccount(options, env));
+  const keys = sectionKeys(target);
+  return {
+    has: (item: SendableItem) =>
+      answers.get(storeKeyOf(target, item), keys, { maxAgeMs, now: Date.now(), meta: item.item.meta }) !== undefined,
+    close: () => store.close(),
+  };
+}
+
 
 /** `--input`: stream the file through the service and write one record per row. */
 export async function runBatchCommand(
@@ -164,6 +188,9 @@ async function runLocked(
     return EXIT.ok;
   }
   const itemPrice = pricePerItem(target, options.price);
+  const sectionPrices: Record<string, number> = Object.fromEntries(
+    target.sections.map((endpoint) => [endpoint.name, options.price?.[endpoint.name] === undefined ? endpoint.price : Number(options.price[endpoint.name])]),
+  );
   const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
   const storePath = storePathFrom(options.store, io.env);
   if (storePath === undefined && (runDefaults.maxAgeMs !== undefined || runDefaults.maxCostMonth !== undefined)) {
@@ -180,7 +207,7 @@ async function runLocked(
         target,
         sectionKeys: keys,
         maxAgeMs: runDefaults.maxAgeMs,
-        prices: Object.fromEntries(target.sections.map((endpoint) => [endpoint.name, options.price?.[endpoint.name] === undefined ? endpoint.price : Number(options.price[endpoint.name])])),
+        prices: sectionPrices,
         now: () => clock.now(),
       }).catch(async (error: unknown) => {
         await service.close();
@@ -262,7 +289,10 @@ async function runLocked(
             abandon: outputFailure.signal,
             budget,
             onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
-            ...(runStore ? { onResponse: (exchange: Exchange) => runStore.record(exchange) } : {}),
+            onResponse: (exchange: Exchange) => {
+              stats.costUsd += billedCost(exchange.chunks, sectionPrices).cost;
+              runStore?.record(exchange);
+            },
           },
             runStore
               ? (part, records) => {
@@ -301,7 +331,7 @@ async function runLocked(
     const finished = fatal === undefined && !interrupted;
     // The file holds the earlier run's records and this run's: up to the last row written.
     if (plan.state) await recordProgress(options.output!, plan.state, Math.max(plan.startRow, output.nextRow) - 1, finished);
-    const outcome: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : failures > 0 ? 'completed with failures' : 'completed';
+    const outcome: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : completedOutcome(stats.byStatus);
     const summary = summarize(stats, limiter, outcome, {
       componentsSaved: result.componentsSaved * target.componentsPerItem,
       fromStore: stats.fromStore,

@@ -8,6 +8,11 @@ import type { Exchange } from '../pipeline/send-batch.js';
 import type { Store } from '../store/index.js';
 import { parseRateHeaders, type ReportedWindow } from '../throttle/rate-headers.js';
 
+/** An item's key in the store: the same item under another path (an mget, a version) is another question. */
+export function storeKeyOf(target: QueryTarget, item: SendableItem): string {
+  return `${target.path}|${Deduplicator.keyOf(item.item)}`;
+}
+
 /** What a batch run asks of the local store: reuse, remembering, spend, and the windows. */
 export interface RunStore {
   /** The kept answer for this item when every section is younger than --max-age; undefined without --max-age. */
@@ -49,8 +54,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const answers = store.answers(account);
   const run = `${new Date(settings.now()).toISOString()} ${process.pid}`;
   const endpoint = settings.target.sections.length > 0 ? settings.sectionKeys.join(',') : settings.target.path;
-  // The same item under another path (an mget, a version) is another question.
-  const keyOf = (item: SendableItem) => `${settings.target.path}|${Deduplicator.keyOf(item.item)}`;
+  const keyOf = (item: SendableItem) => storeKeyOf(settings.target, item);
   const billedCost = (chunks: readonly unknown[] | undefined) => {
     let billed = 0;
     let cost = 0;

@@ -12,6 +12,8 @@ export interface EstimateSettings {
   pricePerItem: number;
   /** Components per minute the run will be paced at. */
   ratePerMinute: number;
+  /** Whether the local store would answer this item (--max-age): it is then not sent, not paid. */
+  kept?: (item: SendableItem) => boolean;
 }
 
 export interface Estimate {
@@ -20,6 +22,8 @@ export interface Estimate {
   /** Items that will be sent (duplicates removed). */
   uniqueItems: number;
   duplicates: number;
+  /** Rows the local store would answer (--max-age). */
+  fromStore: number;
   components: number;
   requests: number;
   expectedMinutes: number;
@@ -40,7 +44,7 @@ export async function estimateRun(
   const batcher = new Batcher(settings.batchSize, Number.MAX_SAFE_INTEGER);
   const dedupe = settings.dedupeCapacity > 0 ? new Deduplicator(settings.dedupeCapacity) : undefined;
   const estimate: Estimate = {
-    rows: 0, invalidRows: 0, uniqueItems: 0, duplicates: 0, components: 0, requests: 0,
+    rows: 0, invalidRows: 0, uniqueItems: 0, duplicates: 0, fromStore: 0, components: 0, requests: 0,
     expectedMinutes: 0, expectedCostUsd: 0, invalidExamples: [],
   };
   for await (const row of rows) {
@@ -52,6 +56,10 @@ export async function estimateRun(
       continue;
     }
     const sendable = prepared as SendableItem;
+    if (settings.kept?.(sendable)) {
+      estimate.fromStore += 1;
+      continue;
+    }
     const decision = dedupe?.decide(sendable) ?? { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
     if (decision.kind !== 'send') {
       estimate.duplicates += 1;
@@ -73,6 +81,7 @@ export function formatEstimate(estimate: Estimate, ratePerMinute: number): strin
     `rows:            ${estimate.rows}`,
     `invalid rows:    ${estimate.invalidRows}${estimate.invalidRows > 0 ? ' (written as invalid_input, not sent)' : ''}`,
     `unique items:    ${estimate.uniqueItems} (${estimate.duplicates} duplicates answered from the same request)`,
+    ...(estimate.fromStore > 0 ? [`from the store:  ${estimate.fromStore} rows answered by earlier runs (--max-age), not sent`] : []),
     `components:      ${estimate.components}`,
     `requests:        ${estimate.requests}`,
     `expected time:   ${formatDuration(estimate.expectedMinutes)} at ${ratePerMinute} components/min`,

@@ -102,3 +102,18 @@ describe('reruns with the local store', () => {
     expect(total.cost).toBeCloseTo(sandbox.current.usage().charged, 6);
   });
 });
+
+describe('estimate with the local store', () => {
+  it('counts only the rows the store cannot answer', async () => {
+    const env = await sandbox.start();
+    const { dir, input, store } = files(20);
+    await runMain(batch(input, join(dir, 'out.csv'), store), { env });
+    const more = join(dir, 'more.csv');
+    writeFileSync(more, `${readFileSync(input, 'utf8')}999 New St,21201,new\n`);
+    const estimate = await runMain(['estimate', 'property/value,property/geocode', '--input', more, '--store', store, '--max-age', '1d'], { env });
+    expect(estimate.stderr).toBe('');
+    expect(estimate.code).toBe(0);
+    expect(estimate.stdout).toMatch(/from the store: +20 rows/);
+    expect(estimate.stdout).toMatch(/unique items: +1 /);
+  });
+});

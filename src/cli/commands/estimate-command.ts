@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
 import { addOptions } from '../add-options.js';
-import { BATCH_OPTIONS, paramOptions } from '../options.js';
+import { ACCOUNT_OPTIONS, BATCH_OPTIONS, paramOptions, STORE_OPTIONS } from '../options.js';
 import { targetForList } from '../../model/query-target.js';
 import type { BatchOptions } from '../batch-command.js';
 import type { CommandContext } from './command-context.js';
@@ -20,7 +20,13 @@ export function registerEstimateCommand(program: Command, context: CommandContex
         '  $ propdata estimate property/value,property/school --input homes.csv --price property/school=0.05',
       ].join('\n'),
     );
-  addOptions(command, [...BATCH_OPTIONS.filter((option) => !/--(output|format|report|resume|dry-run|excel)\b/.test(option.flags)), ...paramOptions([])]);
+  addOptions(command, [
+    ...BATCH_OPTIONS.filter((option) => !/--(output|format|report|resume|dry-run|excel)\b/.test(option.flags)),
+    ...paramOptions([]),
+    // With --max-age, rows the store would answer are not counted: that needs the store and the account.
+    ...STORE_OPTIONS.filter((option) => !/--max-cost-month\b/.test(option.flags)),
+    ...ACCOUNT_OPTIONS,
+  ]);
   command.action(async (list: string, options: BatchOptions) => {
     if (options.input === undefined) throw new UsageError('estimate needs --input FILE (or - for stdin)');
     const { runEstimate } = await import('../batch-command.js');
