@@ -11,12 +11,39 @@ export function pricePerItem(target: QueryTarget, overrides: Record<string, stri
   const called = new Set(target.sections.map((endpoint) => endpoint.name));
   for (const [name, value] of Object.entries(overrides)) {
     if (!called.has(name)) {
-      throw new UsageError(`--price ${name}=${value}: this run does not call ${name}; it calls ${[...called].join(', ') || 'a path outside the catalog'}`, 'E_USAGE_PRICE');
+      throw new UsageError(
+        `--price ${name}=${value}: this run does not call ${name}; it calls ${[...called].join(', ') || 'a path outside the catalog'}`,
+        'E_USAGE_PRICE',
+      );
     }
-    if (!/^\d+(\.\d+)?$/.test(value.trim())) throw new UsageError(`--price ${name}=${value}: expected a price in USD such as 0.25`, 'E_USAGE_PRICE');
+    if (!/^\d+(\.\d+)?$/.test(value.trim()))
+      throw new UsageError(`--price ${name}=${value}: expected a price in USD such as 0.25`, 'E_USAGE_PRICE');
   }
   return target.sections.reduce((sum, endpoint) => {
     const override = overrides[endpoint.name];
     return sum + (override === undefined ? endpoint.price : Number(override));
   }, 0);
+}
+
+/**
+ * What a 200's chunks cost at list price: each section answered with data (api_code 0) at its
+ * price; a 204 section, an error section or an unusable chunk costs nothing.
+ */
+export function billedCost(
+  chunks: readonly unknown[] | undefined,
+  prices: Readonly<Record<string, number>>,
+): { billed: number; cost: number } {
+  let billed = 0;
+  let cost = 0;
+  for (const chunk of chunks ?? []) {
+    if (chunk === null || typeof chunk !== 'object') continue;
+    for (const [name, price] of Object.entries(prices)) {
+      const section = (chunk as Record<string, unknown>)[name];
+      if (section !== null && typeof section === 'object' && (section as { api_code?: unknown }).api_code === 0) {
+        billed += 1;
+        cost += price;
+      }
+    }
+  }
+  return { billed, cost };
 }

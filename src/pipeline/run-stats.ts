@@ -19,6 +19,8 @@ export class RunStats {
   /** Rows written as `error` because the run stopped before sending them (a later row's answer followed). */
   unsentWritten = 0;
   rateLimitWaits = 0;
+  /** USD at list price of the sections answered with data (api_code 0): what the service bills. */
+  costUsd = 0;
   /** The input's row count when it is known in advance (a file), for the progress bar. */
   totalRows: number | undefined;
 

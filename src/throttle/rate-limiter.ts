@@ -100,6 +100,8 @@ export class RateLimiter {
   #wake: AbortController | undefined;
   #waitedMs = 0;
   #waitingUntil = 0;
+  /** Whether the windows in force are the service's (stated in its headers, now or in an earlier run), not --rate's assumption. */
+  #stated = false;
 
   constructor(policy: ThrottlePolicy = DEFAULT_THROTTLE_POLICY, clock: Clock = SYSTEM_CLOCK) {
     this.#policy = policy;
@@ -115,6 +117,11 @@ export class RateLimiter {
   /** Epoch ms until which the pipeline is waiting, or 0 when it is not. */
   get waitingUntil(): number {
     return this.#waitingUntil > this.#clock.now() ? this.#waitingUntil : 0;
+  }
+
+  /** Whether the windows in force were stated by the service (its headers, or an earlier run's), rather than assumed from --rate. */
+  get stated(): boolean {
+    return this.#stated;
   }
 
   /** The windows in force, for the summary: `250/60s`. */
@@ -168,7 +175,7 @@ export class RateLimiter {
         wakeUp();
       },
     );
-    for (let granted = 0; granted < components; ) {
+    for (let granted = 0; granted < components;) {
       if (ready.length === 0 && !failure) await new Promise<void>((resolve) => (notify = resolve));
       const reservation = ready.shift();
       if (reservation) {
@@ -237,9 +244,11 @@ export class RateLimiter {
       this.#changed();
       return;
     }
+    this.#stated = true;
     const sentSince = this.#sequence - reservation.sequence;
     this.#windows = reported.map((report) => {
-      const known = this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000) ?? this.#window(report.periodSeconds, report.limit);
+      const known =
+        this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000) ?? this.#window(report.periodSeconds, report.limit);
       known.limit = report.limit;
       const remaining = report.remaining - sentSince;
       const budget = known.budget;
@@ -257,6 +266,7 @@ export class RateLimiter {
   remember(reported: readonly ReportedWindow[]): void {
     if (reported.length === 0) return;
     this.#calibrated = true;
+    this.#stated = true;
     this.#windows = reported.map((report) => ({
       ...this.#window(report.periodSeconds, report.limit),
       budget: { remaining: report.remaining, resetAt: report.resetAt },
