@@ -38,9 +38,12 @@ const MGET = findEndpoint('property/component_mget')!;
 
 /** `property/value,property/school` → the catalog endpoints, or a usage error naming the unknown one. */
 export function parseComponents(list: string): Endpoint[] {
-  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new UsageError('name at least one endpoint, e.g. property/value,property/school');
-  return names.map((name) => {
+  const endpoints = names.map((name) => {
     const endpoint = findEndpoint(name.includes('/') ? name : `property/${name}`);
     if (!endpoint || !isMgetComponent(endpoint)) {
       const suggestions = suggestEndpoints(name).filter((candidate) => candidate.startsWith('property/') && candidate !== MGET.name);
@@ -52,6 +55,13 @@ export function parseComponents(list: string): Endpoint[] {
     }
     return endpoint;
   });
+  // The service refuses a component named twice; each would be counted (and charged) anyway.
+  const seen = new Set<string>();
+  for (const endpoint of endpoints) {
+    if (seen.has(endpoint.name)) throw new UsageError(`${endpoint.name} is named twice; name each endpoint once`);
+    seen.add(endpoint.name);
+  }
+  return endpoints;
 }
 
 /** component_mget for these components: one section each, `components` in the query string. */
@@ -73,10 +83,17 @@ export const MGET_COMPONENTS: readonly Endpoint[] = ENDPOINTS.filter(isMgetCompo
 export function targetForList(list: string): QueryTarget {
   if (list.includes(',')) return mgetTarget(parseComponents(list));
   const endpoint = findEndpoint(list);
-  if (endpoint?.mget) throw new UsageError(`${endpoint.name} fetches several endpoints at once: name them, e.g. property/value,property/school`, 'E_UNKNOWN_ENDPOINT');
+  if (endpoint?.mget)
+    throw new UsageError(
+      `${endpoint.name} fetches several endpoints at once: name them, e.g. property/value,property/school`,
+      'E_UNKNOWN_ENDPOINT',
+    );
   if (!endpoint) {
     const close = suggestEndpoints(list).filter((name) => name !== MGET.name);
-    throw new UsageError(`unknown endpoint "${list}"${close.length > 0 ? `; did you mean ${close.join(', ')}?` : ''}`, 'E_UNKNOWN_ENDPOINT');
+    throw new UsageError(
+      `unknown endpoint "${list}"${close.length > 0 ? `; did you mean ${close.join(', ')}?` : ''}`,
+      'E_UNKNOWN_ENDPOINT',
+    );
   }
   return singleEndpointTarget(endpoint);
 }
@@ -93,7 +110,10 @@ export function callTarget(path: string, givenParams: readonly string[]): QueryT
   if (!match) throw new UsageError(`"${path}" is not an endpoint path: give <version>/<level>/<target>, e.g. v3/property/hoa_est`);
   const [, version, level, rawTarget] = match as unknown as [string, 'v2' | 'v3', string, string];
   if (!(LEVELS as readonly string[]).includes(level)) {
-    throw new UsageError(`unknown level "${level}"; did you mean ${nearest(level, LEVELS).join(', ') || LEVELS.join(', ')}?`, 'E_UNKNOWN_LEVEL');
+    throw new UsageError(
+      `unknown level "${level}"; did you mean ${nearest(level, LEVELS).join(', ') || LEVELS.join(', ')}?`,
+      'E_UNKNOWN_LEVEL',
+    );
   }
   const target = rawTarget.replace(/-/g, '_');
   const known = findEndpoint(`${level}/${target}`);
