@@ -21,7 +21,8 @@ export function fixedParams(target: QueryTarget, options: QueryOptions): Record<
   for (const endpoint of target.paramEndpoints) {
     for (const param of endpoint.params) {
       const value = options[optionKey(param.name)];
-      if (value !== undefined && param.name !== 'components') params[param.name] = typeof value === 'string' ? value : JSON.stringify(value);
+      if (value !== undefined && param.name !== 'components')
+        params[param.name] = typeof value === 'string' ? value : JSON.stringify(value);
     }
   }
   // mget declares every component's parameter flags: one none of the named components takes would
