@@ -51,3 +51,33 @@ describe('mget', () => {
     expect(urlOf(0).searchParams.get('add_beds')).toBe('1');
   });
 });
+
+describe('zip and msa levels as commands', () => {
+  it('propdata zip details sends GET /v2/zip/details with the zipcode', async () => {
+    const env = await serve(() => ({
+      status: 200,
+      body: JSON.stringify([{ zipcode_info: { zipcode: '90274' }, 'zip/details': { api_code: 0, result: {} } }]),
+    }));
+    const result = await runMain(['zip', 'details', '--zipcode', '90274'], { env });
+    expect(result.code).toBe(0);
+    expect(server!.requests[0]!.url).toBe('/v2/zip/details?zipcode=90274');
+  });
+
+  it('propdata msa hpi-ts sends GET /v2/msa/hpi_ts with the msa', async () => {
+    const env = await serve(() => ({
+      status: 200,
+      body: JSON.stringify([{ msa_info: { msa: '31080' }, 'msa/hpi_ts': { api_code: 0, result: {} } }]),
+    }));
+    const result = await runMain(['msa', 'hpi-ts', '--msa', '31080'], { env });
+    expect(result.code).toBe(0);
+    expect(server!.requests[0]!.url).toBe('/v2/msa/hpi_ts?msa=31080');
+  });
+
+  it('the endpoints footer sends only the levels without a command to call', async () => {
+    const result = await runMain(['endpoints']);
+    expect(result.code).toBe(0);
+    const footer = result.stdout.split('\n').find((line) => line.startsWith('Other paths'))!;
+    expect(footer).not.toMatch(/\bzip\b|\bmsa\b/);
+    expect(footer).toMatch(/blockgroup/);
+  });
+});

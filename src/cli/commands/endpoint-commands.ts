@@ -8,12 +8,14 @@ import type { CommandContext } from './command-context.js';
 import { QUERY_OPTIONS } from './query-options.js';
 
 /** Levels with endpoints in the catalog get a command each; the rest are reached through `call`. */
-const COMMAND_LEVELS: readonly Level[] = ['property', 'block'];
+export const COMMAND_LEVELS: readonly Level[] = ['property', 'block', 'zip', 'msa'];
 
 /** Sample identifiers for generated help examples. */
 export const EXAMPLE_IDENTIFIERS: Partial<Record<Level, string>> = {
   property: '--address "43 Valmonte Plaza" --zipcode 90274',
   block: '--block-id 060376703241005',
+  zip: '--zipcode 90274',
+  msa: '--msa 31080',
 };
 
 const EXAMPLE_PARAM_VALUES: Record<string, string> = {

@@ -3,6 +3,7 @@ import { ENDPOINTS, LEVEL_SPECS, LEVELS, type Endpoint, type Level } from '../..
 import { addOptions } from '../add-options.js';
 import { choice } from '../options.js';
 import type { CommandContext } from './command-context.js';
+import { COMMAND_LEVELS } from './endpoint-commands.js';
 
 function identifiersOf(endpoint: Endpoint): string {
   const spec = LEVEL_SPECS[endpoint.level];
@@ -42,8 +43,10 @@ export function registerEndpointsCommand(program: Command, context: CommandConte
     }
     context.io.stdout.write(table(rows));
     context.io.stdout.write('\nUSD: list price per item, used by estimate and --max-cost (override with --price endpoint=USD).\n');
-    if (!options.level || !['property', 'block'].includes(options.level)) {
-      context.io.stdout.write('\nOther paths (v3 targets; zip, blockgroup, metrodiv, msa, state levels): propdata call <version>/<level>/<target>\n');
+    const commandLevels: readonly string[] = COMMAND_LEVELS;
+    if (!options.level || !commandLevels.includes(options.level)) {
+      const others = LEVELS.filter((level) => !commandLevels.includes(level)).join(', ');
+      context.io.stdout.write(`\nOther paths (v3 targets; ${others} levels): propdata call <version>/<level>/<target>\n`);
     }
   });
 }
