@@ -1,5 +1,6 @@
 import { BLOCK_PROPERTY_TYPES } from './enums.js';
 import { float, int, isoDate, list, obj, oneOf, str, type Schema } from './schema.js';
+import { GROSS_YIELD } from './block.js';
 import { forecastPoint } from './shapes.js';
 import type { Endpoint, Level, Param } from './types.js';
 
@@ -19,8 +20,15 @@ const propertyType: Param = {
   description: 'SFD, TH, CND, INC or MFH (default SFD)',
 };
 
-const beyond = (level: Level, target: string, description: string, price: number, result: Schema, params: Param[] = []): Endpoint => ({
-  name: `${level}/${target}`,
+const beyond = <L extends Level, Target extends string>(
+  level: L,
+  target: Target,
+  description: string,
+  price: number,
+  result: Schema,
+  params: Param[] = [],
+): Endpoint<`${L}/${Target}`> => ({
+  name: `${level}/${target}` as const,
   version: 'v2',
   level,
   target,
@@ -58,7 +66,7 @@ const market = obj({
   months_of_inventory_median: float({ min: 0 }),
 });
 
-export const BEYOND_SPEC_BLOCK: readonly Endpoint[] = [
+export const BEYOND_SPEC_BLOCK = [
   beyond('block', 'histogram_baths', 'Homes in the block by number of bathrooms', 0.05, histogram, [propertyType]),
   beyond('block', 'histogram_beds', 'Homes in the block by number of bedrooms', 0.05, histogram, [propertyType]),
   beyond('block', 'histogram_building_area', 'Homes in the block by building area (sq ft)', 0.05, histogram, [propertyType]),
@@ -67,9 +75,9 @@ export const BEYOND_SPEC_BLOCK: readonly Endpoint[] = [
   beyond('block', 'value_ts', "Monthly typical value of the block's homes, a year back and forward", 0.1, timeSeries, [propertyType]),
   beyond('block', 'value_ts_forecast', "Monthly typical value of the block's homes, a year forward", 0.1, timeSeries, [propertyType]),
   beyond('block', 'value_ts_historical', "Monthly typical value of the block's homes, a year back", 0.1, timeSeries, [propertyType]),
-];
+] as const;
 
-export const BEYOND_SPEC_ZIP: readonly Endpoint[] = [
+export const BEYOND_SPEC_ZIP = [
   beyond(
     'zip',
     'details',
@@ -77,19 +85,7 @@ export const BEYOND_SPEC_ZIP: readonly Endpoint[] = [
     0.1,
     obj({ single_family: market, multi_family: market }),
   ),
-  beyond(
-    'zip',
-    'hcri',
-    'Gross rental yield aggregated over the ZIP',
-    0.05,
-    obj({
-      property_type: oneOf(BLOCK_PROPERTY_TYPES),
-      gross_yield_count: int({ min: 0 }),
-      gross_yield_average: float({ min: 0 }),
-      gross_yield_median: float({ min: 0 }),
-    }),
-    [propertyType],
-  ),
+  beyond('zip', 'hcri', 'Gross rental yield aggregated over the ZIP', 0.05, GROSS_YIELD, [propertyType]),
   beyond('zip', 'hpi_forecast', 'ZIP home price index forecast at 3 to 36 months', 0.1, forecast),
   beyond('zip', 'hpi_historical', 'ZIP home price index returns and growth over 1, 5 and 10 years', 0.1, historicalReturns),
   beyond('zip', 'hpi_ts', 'Monthly ZIP home price index, a year back and forward', 0.1, timeSeries),
@@ -102,9 +98,9 @@ export const BEYOND_SPEC_ZIP: readonly Endpoint[] = [
     0.1,
     obj({ beta: float(), std_deviation: float({ min: 0 }), risk_grade: int({ min: 1, max: 5 }) }),
   ),
-];
+] as const;
 
-export const BEYOND_SPEC_MSA: readonly Endpoint[] = [
+export const BEYOND_SPEC_MSA = [
   beyond(
     'msa',
     'details',
@@ -115,10 +111,10 @@ export const BEYOND_SPEC_MSA: readonly Endpoint[] = [
   beyond('msa', 'hpi_ts', 'Monthly metro home price index, a year back and forward', 0.1, timeSeries),
   beyond('msa', 'hpi_ts_forecast', 'Monthly metro home price index, a year forward', 0.1, timeSeries),
   beyond('msa', 'hpi_ts_historical', 'Monthly metro home price index, a year back', 0.1, timeSeries),
-];
+] as const;
 
 /** `property/ltv`, the client library's name for the loan-to-value figures: the result of property/ltv_details. */
-export function propertyLtv(ltvDetails: Endpoint): Endpoint {
+export function propertyLtv(ltvDetails: Endpoint): Endpoint<'property/ltv'> {
   return {
     ...ltvDetails,
     name: 'property/ltv',
@@ -130,10 +126,10 @@ export function propertyLtv(ltvDetails: Endpoint): Endpoint {
 }
 
 /** component_mget at the block, zip and msa levels: the property-level one's rules, for that level's items. */
-export function levelMget(propertyMget: Endpoint, level: Level): Endpoint {
+export function levelMget<L extends Level>(propertyMget: Endpoint, level: L): Endpoint<`${L}/component_mget`> {
   return {
     ...propertyMget,
-    name: `${level}/component_mget`,
+    name: `${level}/component_mget` as const,
     level,
     description: `${propertyMget.description} (${level} level; beyond the spec)`,
     beyondSpec: true,

@@ -11,8 +11,14 @@ const propertyType: Param = {
   description: 'SFD, TH, CND, INC or MFH (default SFD)',
 };
 
-const block = (target: string, description: string, price: number, result: Schema, params: Param[] = []): Endpoint => ({
-  name: `block/${target}`,
+const block = <Target extends string>(
+  target: Target,
+  description: string,
+  price: number,
+  result: Schema,
+  params: Param[] = [],
+): Endpoint<`block/${Target}`> => ({
+  name: `block/${target}` as const,
   version: 'v2',
   level: 'block',
   target,
@@ -59,7 +65,15 @@ const distribution = obj({
 });
 
 /** The 10 block targets of the spec. */
-export const BLOCK_ENDPOINTS: readonly Endpoint[] = [
+/** Gross rental yield over an area (block/hcri, and zip/hcri beyond the spec). */
+export const GROSS_YIELD = obj({
+  property_type: oneOf(BLOCK_PROPERTY_TYPES),
+  gross_yield_count: int({ min: 0 }),
+  gross_yield_average: float({ min: 0 }),
+  gross_yield_median: float({ min: 0 }),
+});
+
+export const BLOCK_ENDPOINTS = [
   block(
     'crime',
     'Reported incidents near the block in the last two years',
@@ -76,18 +90,7 @@ export const BLOCK_ENDPOINTS: readonly Endpoint[] = [
   block('hazard_hurricane', 'Accumulated hurricane energy near the block (through 2016)', 0.03, accumulatedEnergy),
   block('hazard_tornado', 'Accumulated tornado energy near the block', 0.03, accumulatedEnergy),
   block('hazard_wind', 'Accumulated wind energy near the block', 0.03, accumulatedEnergy),
-  block(
-    'hcri',
-    'Gross rental yield aggregated over the block',
-    0.05,
-    obj({
-      property_type: oneOf(BLOCK_PROPERTY_TYPES),
-      gross_yield_count: int({ min: 0 }),
-      gross_yield_average: float({ min: 0 }),
-      gross_yield_median: float({ min: 0 }),
-    }),
-    [propertyType],
-  ),
+  block('hcri', 'Gross rental yield aggregated over the block', 0.05, GROSS_YIELD, [propertyType]),
   block('rental_value_distribution', 'Distribution of rental values across the block', 0.1, distribution, [propertyType]),
   block(
     'superfund',
@@ -96,4 +99,4 @@ export const BLOCK_ENDPOINTS: readonly Endpoint[] = [
     obj({ within_miles_0: superfundSites, within_miles_1: superfundSites, within_miles_4: superfundSites }),
   ),
   block('value_distribution', 'Distribution of sale values across the block', 0.1, distribution, [propertyType]),
-];
+] as const;
