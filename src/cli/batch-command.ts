@@ -93,6 +93,7 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
     fixedParams: params,
     map: options.map ?? {},
     ...(metaColumn ? { metaColumn } : {}),
+    ...(target.openKeys ? { openKeys: true } : {}),
   });
   return { rows: input.rows, prepare, inputColumns, metaColumn, format: input.format, seekable: input.seekable, repairs: input.repairs };
 }
@@ -106,7 +107,7 @@ export async function runEstimate(target: QueryTarget, options: BatchOptions, io
   const kept = storePath === undefined ? undefined : await openKeptAnswers(storePath, target, options, io.env, maxAgeMs!);
   try {
     const estimate = await estimateRun(rows, prepare, {
-      batchSize: options.batchSize,
+      batchSize: target.getOnly ? 1 : options.batchSize,
       dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
       componentsPerItem: target.componentsPerItem,
       pricePerItem: pricePerItem(target, options.price),
@@ -304,7 +305,7 @@ async function runLocked(
         output,
         stats,
         {
-          batchSize: options.batchSize,
+          batchSize: target.getOnly ? 1 : options.batchSize,
           concurrency: options.concurrency,
           maxHoldRows: Math.max(1_000, options.batchSize * options.concurrency * 4),
           dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,

@@ -18,6 +18,8 @@ export interface QueryOptions extends ConnectionOptions {
 /** Named parameter flags and --param, as one map of catalog names to values. */
 export function fixedParams(target: QueryTarget, options: QueryOptions): Record<string, string> {
   const params: Record<string, string> = { ...options.param };
+  // `call .../component_mget --param components=...`: the list goes in the query string, once.
+  if (target.query.components !== undefined) delete params.components;
   for (const endpoint of target.paramEndpoints) {
     for (const param of endpoint.params) {
       const value = options[optionKey(param.name)];

@@ -1,4 +1,4 @@
-import { LEVEL_SPECS, META, type Level } from '../catalog/index.js';
+import { ALL_IDENTIFIERS, LEVEL_SPECS, META, type Level } from '../catalog/index.js';
 import type { ServiceRequest } from '../client/service-client.js';
 import { UsageError } from '../errors/index.js';
 import { createPreparer } from '../input/prepare.js';
@@ -14,9 +14,11 @@ import type { QueryTarget } from '../model/query-target.js';
 import type { BatchOptions } from './batch-command.js';
 
 /** The identifier flags given on the command line, as a row with catalog names. */
-function identifiersFromFlags(level: Level, options: QueryOptions): Record<string, unknown> {
+function identifiersFromFlags(level: Level, options: QueryOptions, every = false): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
-  for (const { name } of [...LEVEL_SPECS[level].identifiers, META]) {
+  // `call` sends every identifier flag it is given, whatever the level (reports: not shown in the spec).
+  const names = every ? ALL_IDENTIFIERS : [...LEVEL_SPECS[level].identifiers, META].map((identifier) => identifier.name);
+  for (const name of names) {
     const value = options[optionKey(name)];
     if (value !== undefined) columns[name] = value;
   }
@@ -37,9 +39,13 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     fixedParams: fixedParams(target, options),
     map: {},
     fromFlags: true,
+    ...(target.openKeys ? { openKeys: true } : {}),
   });
-  const prepared = prepare({ row: 1, columns: identifiersFromFlags(target.level, options) });
+  const prepared = prepare({ row: 1, columns: identifiersFromFlags(target.level, options, target.openKeys) });
   if (!prepared.item) throw new UsageError(`${prepared.invalid ?? 'invalid item'} (or pass --input FILE for a batch)`);
+  if (LEVEL_SPECS[target.level].identifiers.length === 0 && Object.keys(prepared.item).length === 0) {
+    throw new UsageError(`${target.path} got no identifiers: give them as flags (--address ... --zipcode ...) or --param name=value`);
+  }
 
   const service = await connect(options, io, messages);
   const spinner = await startSpinner(io, options, `querying ${target.path}`);

@@ -1,6 +1,13 @@
 import {
-  checkIdentifier, checkParam, checkRequireOneOf, LEVEL_SPECS, paramValue,
-  type Endpoint, type Identifier, type Level, type Param,
+  checkIdentifier,
+  checkParam,
+  checkRequireOneOf,
+  LEVEL_SPECS,
+  paramValue,
+  type Endpoint,
+  type Identifier,
+  type Level,
+  type Param,
 } from '../catalog/index.js';
 import { UsageError } from '../errors/index.js';
 import { createColumnResolver, listColumns, type ColumnSettings } from './columns.js';
@@ -17,7 +24,15 @@ export interface PreparePlan {
   metaColumn?: string;
   /** A one-off names flags (`--address`), not rows and columns: its item comes from the command line. */
   fromFlags?: boolean;
+  /**
+   * `propdata call`: a column no identifier or parameter claims is sent as a parameter under its
+   * own name when that name could be one (letters, digits, underscores: not `_row`, `a.b`, `Owner Name`).
+   */
+  openKeys?: boolean;
 }
+
+const OPEN_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
+const OPEN_PARAM = (name: string): Param => ({ name, type: 'string', description: 'passed through' });
 
 type Slot =
   | { kind: 'identifier'; name: string; column: string; identifier: Identifier; normalise: Normaliser }
@@ -88,7 +103,13 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
   function buildPlan(columns: readonly string[]): RowPlan {
     const slots: Slot[] = [];
     const fed = new Set<string>();
-    for (const { column, target } of resolve(columns).assigned) {
+    const resolved = resolve(columns);
+    for (const { column, note } of resolved.passthrough) {
+      if (!plan.openKeys || note !== undefined || !OPEN_KEY.test(column) || fed.has(column)) continue;
+      fed.add(column);
+      slots.push({ kind: 'param', name: column, column, param: OPEN_PARAM(column), fixed: fixed.get(column) });
+    }
+    for (const { column, target } of resolved.assigned) {
       fed.add(target.name);
       if (target.kind === 'identifier') {
         const { identifier } = target;
@@ -205,7 +226,10 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
     const needed = missingIdentifiers(item, rowPlan, rejected);
     if (needed) (missing ??= []).push(needed);
     for (const param of requiredParams) {
-      if (item[param.name] === undefined) (missing ??= []).push(`needs a ${param.name} value (${plan.fromFlags ? `--${param.name.replace(/_/g, '-')}` : 'a column'} or --param ${param.name}=...)`);
+      if (item[param.name] === undefined)
+        (missing ??= []).push(
+          `needs a ${param.name} value (${plan.fromFlags ? `--${param.name.replace(/_/g, '-')}` : 'a column'} or --param ${param.name}=...)`,
+        );
     }
     current = item;
     for (const endpoint of oneOfEndpoints) {

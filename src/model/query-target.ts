@@ -1,4 +1,13 @@
-import { ENDPOINTS, findEndpoint, isMgetComponent, LEVELS, suggestEndpoints, type Endpoint, type Level } from '../catalog/index.js';
+import {
+  ENDPOINTS,
+  findEndpoint,
+  isMgetComponent,
+  isMgetComponentOf,
+  LEVELS,
+  suggestEndpoints,
+  type Endpoint,
+  type Level,
+} from '../catalog/index.js';
 import { nearest } from '../catalog/nearest.js';
 import { UsageError } from '../errors/index.js';
 
@@ -16,6 +25,14 @@ export interface QueryTarget {
   query: Readonly<Record<string, string>>;
   /** Components each item costs: 1, or the number of mget components. */
   componentsPerItem: number;
+  /**
+   * `propdata call`: every identifier flag given is sent, and an input column that is neither an
+   * identifier of the level nor a known parameter is sent as a parameter under its own name (when
+   * that name could be one: letters, digits and underscores).
+   */
+  openKeys?: boolean;
+  /** Report products take no POST (spec): a batch sends one GET per row. */
+  getOnly?: boolean;
 }
 
 export function singleEndpointTarget(endpoint: Endpoint): QueryTarget {
@@ -37,19 +54,21 @@ export function sectionKeys(target: QueryTarget): string[] {
 const MGET = findEndpoint('property/component_mget')!;
 
 /** `property/value,property/school` → the catalog endpoints, or a usage error naming the unknown one. */
-export function parseComponents(list: string): Endpoint[] {
+export function parseComponents(list: string, level: Level = 'property'): Endpoint[] {
   const names = list
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
   if (names.length === 0) throw new UsageError('name at least one endpoint, e.g. property/value,property/school');
   const endpoints = names.map((name) => {
-    const endpoint = findEndpoint(name.includes('/') ? name : `property/${name}`);
-    if (!endpoint || !isMgetComponent(endpoint)) {
-      const suggestions = suggestEndpoints(name).filter((candidate) => candidate.startsWith('property/') && candidate !== MGET.name);
+    const endpoint = findEndpoint(name.includes('/') ? name : `${level}/${name}`);
+    if (!endpoint || !isMgetComponentOf(level, endpoint)) {
+      const suggestions = suggestEndpoints(name).filter(
+        (candidate) => candidate.startsWith(`${level}/`) && !candidate.endsWith('/component_mget'),
+      );
       throw new UsageError(
-        `"${name}" is not a property endpoint component_mget can fetch` +
-          (suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : '; see "propdata endpoints --level property"'),
+        `"${name}" is not a ${level} endpoint component_mget can fetch` +
+          (suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : `; see "propdata endpoints --level ${level}"`),
         'E_UNKNOWN_ENDPOINT',
       );
     }
@@ -65,10 +84,10 @@ export function parseComponents(list: string): Endpoint[] {
 }
 
 /** component_mget for these components: one section each, `components` in the query string. */
-export function mgetTarget(components: readonly Endpoint[]): QueryTarget {
+export function mgetTarget(components: readonly Endpoint[], mget: Endpoint = MGET): QueryTarget {
   return {
-    path: `${MGET.version}/${MGET.name}`,
-    level: 'property',
+    path: `${mget.version}/${mget.name}`,
+    level: mget.level,
     sections: components,
     paramEndpoints: components,
     query: { components: components.map((endpoint) => endpoint.name).join(',') },
@@ -105,7 +124,7 @@ const PATH = /^(v2|v3)\/([a-z_]+)\/([a-z0-9_-]+)$/;
  * zip/msa/... levels): the parameters given (`givenParams`) go through as they are and the result
  * is passed on untouched.
  */
-export function callTarget(path: string, givenParams: readonly string[]): QueryTarget {
+export function callTarget(path: string, givenParams: Readonly<Record<string, string>> = {}): QueryTarget {
   const match = PATH.exec(path.trim().replace(/^\/+/, ''));
   if (!match) throw new UsageError(`"${path}" is not an endpoint path: give <version>/<level>/<target>, e.g. v3/property/hoa_est`);
   const [, version, level, rawTarget] = match as unknown as [string, 'v2' | 'v3', string, string];
@@ -117,15 +136,21 @@ export function callTarget(path: string, givenParams: readonly string[]): QueryT
   }
   const target = rawTarget.replace(/-/g, '_');
   const known = findEndpoint(`${level}/${target}`);
-  if (known && known.version === version) return singleEndpointTarget(known);
+  if (known?.mget && known.version === version) {
+    // `--param components=a,b`: the mget it names, counted and read as `propdata mget` does.
+    const components = givenParams.components;
+    if (components === undefined) throw new UsageError(`${known.name} needs --param components=${level}/<target>,...`);
+    return { ...mgetTarget(parseComponents(components, known.level), known), openKeys: true };
+  }
+  if (known && known.version === version) return { ...singleEndpointTarget(known), openKeys: true };
   const endpoint: Endpoint = {
     name: `${level}/${target}`,
     version,
     level: level as Level,
     target,
     description: 'not in the catalog',
-    params: givenParams.map((name) => ({ name, type: 'string', description: 'passed through' })),
+    params: Object.keys(givenParams).map((name) => ({ name, type: 'string', description: 'passed through' })),
     price: 0,
   };
-  return { ...singleEndpointTarget(endpoint), sections: [] };
+  return { ...singleEndpointTarget(endpoint), sections: [], openKeys: true, ...(level === 'reports' ? { getOnly: true } : {}) };
 }

@@ -158,13 +158,13 @@ async function sendPart(part: readonly PendingItem[], reservation: Reservation, 
     stats.requestsInFlight += 1;
     let response: RawResponse;
     try {
-      response = await client.send({
-        method: 'POST',
-        path: target.path,
-        query: target.query,
-        items: part.map((p) => p.prepared.item),
-        ...(context.abandon ? { signal: context.abandon } : {}),
-      });
+      const signal = context.abandon ? { signal: context.abandon } : {};
+      // Report products take no POST (spec): their batches are of one item, sent as a GET.
+      response = await client.send(
+        target.getOnly && part.length === 1
+          ? { method: 'GET', path: target.path, query: { ...part[0]!.prepared.item, ...target.query }, ...signal }
+          : { method: 'POST', path: target.path, query: target.query, items: part.map((p) => p.prepared.item), ...signal },
+      );
     } finally {
       stats.requestsInFlight -= 1;
     }
@@ -208,7 +208,7 @@ async function handleFailure(
     stats.rateLimitWaits += 1;
   }
   if (error instanceof BadRequestError) {
-    if (delivery.badRequest) return delivery.badRequest(part, error);
+    if (delivery.badRequest) { delivery.badRequest(part, error); return; }
     return isolateBadRequest(part, error, context, delivery);
   }
   const decision = decideRetry(error, attempts, context.retry, clock.now());
@@ -217,23 +217,23 @@ async function handleFailure(
       limiter.pauseUntil(decision.until);
       return sendInParts(part, context, decision.next, delivery);
     case 'quota':
-      return unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs), delivery);
+      { unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs), delivery); return; }
     case 'retry':
-      if (context.signal.aborted) return unsent(part, context.signal.reason, delivery);
+      if (context.signal.aborted) { unsent(part, context.signal.reason, delivery); return; }
       stats.retries += 1;
       if (decision.possiblyCharged) stats.retriedPossiblyCharged += 1;
       context.onRetry?.(reasonText(error));
       try {
         await clock.sleep(decision.delayMs, context.signal);
       } catch {
-        return unsent(part, context.signal.reason, delivery);
+        unsent(part, context.signal.reason, delivery); return;
       }
       return sendInParts(part, context, decision.next, delivery);
     case 'give up':
       // Retries spent on a transient failure: these rows are error records and the run goes on.
-      if (isTransient(error)) return delivery.deliver(part, failed(part, 'error', reasonText(error)));
+      if (isTransient(error)) { delivery.deliver(part, failed(part, 'error', reasonText(error))); return; }
       // Authentication, credit, an unknown endpoint: nothing more can be sent in this run.
-      return unsent(part, error, delivery);
+      { unsent(part, error, delivery); return; }
   }
 }
 

@@ -18,13 +18,19 @@ export function registerCallCommand(program: Command, context: CommandContext): 
         '',
         'Examples:',
         '  $ propdata call v3/property/hoa_est --address "43 Valmonte Plaza" --zipcode 90274',
-        '  $ propdata call v2/zip/details --zipcode 90274 --param months=12',
+        '  $ propdata call v2/blockgroup/details --blockgroup-id 060377910701 --param months=12',
+        '  $ propdata call v2/property/component_mget --param components=property/value,property/zip_details --input homes.csv',
+        '',
+        'Every identifier flag given is sent. In a batch (--input), a column that is not an identifier',
+        'or a known parameter is sent as a parameter under its own name (names of letters, digits and',
+        'underscores; other columns are kept in the output only); --map COLUMN= keeps one from being',
+        'sent. A reports/* path is sent as one GET per row: report products take no POST.',
       ].join('\n'),
     );
   addOptions(command, [...identifierOptions([...LEVELS]), ...paramOptions([]), ...QUERY_OPTIONS]);
   command.action(async (path: string, options: QueryOptions) => {
     // Loaded when a query runs: building the command tree for --help does not need it.
     const { runQuery } = await import('../run-query.js');
-    context.exitCode = await runQuery(callTarget(path, Object.keys(options.param ?? {})), options, context);
+    context.exitCode = await runQuery(callTarget(path, options.param ?? {}), options, context);
   });
 }
