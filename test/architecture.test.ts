@@ -35,6 +35,7 @@ const GRAPH = new Map(FILES.map((file) => [relative(SRC, file), importsOf(file)]
 /** What each folder may import from the project, as the README says. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],
+  options: ['errors'],
   catalog: ['errors'],
   model: ['catalog', 'errors'],
   config: ['errors'],
@@ -46,7 +47,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   resume: ['catalog', 'model', 'output', 'errors'],
   pipeline: ['catalog', 'model', 'input', 'batching', 'client', 'throttle', 'errors'],
   store: ['catalog', 'model', 'throttle', 'config', 'errors'],
-  sandbox: ['catalog', 'model', 'errors'],
+  sandbox: ['catalog', 'model', 'options', 'errors'],
   cli: ['*'],
 };
 
@@ -70,7 +71,9 @@ describe('the layering in the README', () => {
   });
 
   it('the pipeline does no file I/O', () => {
-    const fileIo = [...GRAPH].filter(([file, imports]) => file.startsWith('pipeline/') && imports.some(({ target }) => /^(node:)?fs(\/promises)?$/.test(target)));
+    const fileIo = [...GRAPH].filter(
+      ([file, imports]) => file.startsWith('pipeline/') && imports.some(({ target }) => /^(node:)?fs(\/promises)?$/.test(target)),
+    );
     expect(fileIo.map(([file]) => file)).toEqual([]);
   });
 

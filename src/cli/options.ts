@@ -1,20 +1,31 @@
-import { InvalidArgumentError } from 'commander';
-import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
+import { InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
+import { DEFAULT_TIMEOUTS } from '../client/transport.js';
+import { CONNECTION_SETTINGS } from '../config/settings.js';
+import { DEFAULT_THROTTLE_POLICY } from '../throttle/rate-limiter.js';
 import { LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
+import type { OptionSpec } from '../options/option-spec.js';
 
-/** A command-line option declared as data; commands are assembled from lists of these. */
-export interface OptionDef {
-  flags: string;
-  description: string;
-  parse?: (value: string, previous: unknown) => unknown;
-  defaultValue?: unknown;
-}
+/**
+ * Commands are assembled from lists of option declarations (options/option-spec.ts). Each list is
+ * declared `as const satisfies readonly OptionSpec[]`, so that OptionValues<typeof LIST> is the
+ * type its handler receives. Defaults come from the modules that own them.
+ */
+export type OptionDef = OptionSpec;
 
 /** `--param-name`: the flag spelling of a catalog name. */
 export const flagName = (name: string) => name.replace(/_/g, '-');
 
-/** Commander turns `--block-id` into `blockId`: the key under which a flag's value arrives. */
-export const optionKey = (name: string) => name.replace(/[-_]([a-z])/g, (_, letter: string) => letter.toUpperCase());
+/** The key under which a catalog name's flag value arrives: commander's attributeName() (`block_id`: `blockId`). */
+export const optionKey = (name: string) => new Option(`--${flagName(name)}`).attributeName();
+
+/** `15m` for 900000: a duration as the flags take it, for help texts. */
+function durationText(ms: number): string {
+  const [unit, size] = ms % 3_600_000 === 0 ? ['h', 3_600_000] : ms % 60_000 === 0 ? ['m', 60_000] : ['s', 1_000];
+  return `${ms / size}${unit}`;
+}
+
+const envOf = (name: (typeof CONNECTION_SETTINGS)[number]['name']) => CONNECTION_SETTINGS.find((setting) => setting.name === name)!.env;
 
 export function integerIn(min: number, max: number) {
   return (value: string): number => {
@@ -60,55 +71,104 @@ export function keyValue(value: string, previous: unknown): Record<string, strin
   return { ...(previous as Record<string, string> | undefined), [value.slice(0, at).trim()]: value.slice(at + 1) };
 }
 
-/** Connection options, accepted by every command that talks to the service. */
-export const CONNECTION_OPTIONS: OptionDef[] = [
-  { flags: '--key <key>', description: 'API key (else PROPDATA_API_KEY, else the stored config)' },
-  { flags: '--secret <secret>', description: 'API secret (else PROPDATA_API_SECRET, else the stored config)' },
-  { flags: '--base-url <url>', description: 'service base address (else PROPDATA_BASE_URL, else the stored config)' },
+/** The credentials flags alone: which account is meant, nothing about talking to it (`usage`, `store clear`). */
+export const ACCOUNT_OPTIONS = [
+  { flags: '--key <key>', description: 'API key (else the environment variable, else the stored config)', env: envOf('key') },
+  { flags: '--secret <secret>', description: 'API secret (else the environment variable, else the stored config)', env: envOf('secret') },
+  {
+    flags: '--base-url <url>',
+    description: 'service base address (else the environment variable, else the stored config)',
+    env: envOf('base-url'),
+  },
   { flags: '--sandbox', description: 'run against the built-in sandbox (synthetic data, no account needed)' },
-  { flags: '--timeout <seconds>', description: 'deadline for a whole response, body included; a POST that times out after being sent may have been charged (counted in the summary)', parse: positiveNumber, defaultValue: 60 },
-  { flags: '--max-retries <n>', description: 'retries for 5xx, timeouts and dropped connections', parse: integerIn(0, 20), defaultValue: DEFAULT_RETRY_POLICY.maxRetries },
+] as const satisfies readonly OptionSpec[];
+
+/** Connection options, accepted by every command that talks to the service. */
+export const CONNECTION_OPTIONS = [
+  ...ACCOUNT_OPTIONS,
+  {
+    flags: '--timeout <seconds>',
+    description:
+      'deadline for a whole response, body included; a POST that times out after being sent may have been charged (counted in the summary)',
+    parse: positiveNumber,
+    defaultValue: DEFAULT_TIMEOUTS.responseMs / 1000,
+  },
+  {
+    flags: '--max-retries <n>',
+    description: 'retries for 5xx, timeouts and dropped connections',
+    parse: integerIn(0, 20),
+    defaultValue: DEFAULT_RETRY_POLICY.maxRetries,
+  },
   {
     flags: '--max-wait <duration>',
-    description: 'longest wait for the rate limit to reset (90s, 15m, 2h; plain numbers are seconds); beyond it a batch stops, resumable (exit 5). Default 90s for one item, 15m for a batch',
+    description: `longest wait for the rate limit to reset (90s, 15m, 2h; plain numbers are seconds); beyond it a batch stops, resumable (exit 5). Default ${durationText(DEFAULT_MAX_WAIT_MS.oneOff)} for one item, ${durationText(DEFAULT_MAX_WAIT_MS.batch)} for a batch`,
     parse: duration,
   },
-  { flags: '--verbose', description: 'log each request (method, path, items, status, timing, headers; never credentials) and stack traces' },
-];
+  {
+    flags: '--verbose',
+    description: 'log each request (method, path, items, status, timing, headers; never credentials) and stack traces',
+  },
+] as const satisfies readonly OptionSpec[];
 
-export const ONE_OFF_OPTIONS: OptionDef[] = [
+export const ONE_OFF_OPTIONS = [
   { flags: '--json', description: 'print the JSON chunks exactly as received (the default when stdout is not a terminal)' },
-];
+] as const satisfies readonly OptionSpec[];
 
-export const BATCH_OPTIONS: OptionDef[] = [
+export const BATCH_OPTIONS = [
   { flags: '-i, --input <file>', description: 'CSV or JSONL file of items, "-" for stdin: turns the query into a batch job' },
   { flags: '-o, --output <file>', description: 'where to write one record per input item (default stdout)' },
-  { flags: '--format <format>', description: 'csv, json, jsonl or xlsx (default from the output extension, else csv)', parse: choice(['csv', 'json', 'jsonl', 'xlsx']) },
-  { flags: '--input-format <format>', description: 'csv, jsonl or xlsx (default from the input extension; stdin is sniffed)', parse: choice(['csv', 'jsonl', 'xlsx']) },
+  {
+    flags: '--format <format>',
+    description: 'output format (default from the output extension, else csv)',
+    choices: ['csv', 'json', 'jsonl', 'xlsx'],
+  },
+  {
+    flags: '--input-format <format>',
+    description: 'input format (default from the input extension; stdin is sniffed)',
+    choices: ['csv', 'jsonl', 'xlsx'],
+  },
   { flags: '--sheet <name|n>', description: 'the sheet of an xlsx input to read, by name or position (default the first)' },
-  { flags: '--sheets <layout>', description: 'xlsx output: "endpoint" puts each endpoint on its own sheet, keyed by the input columns and _row', parse: choice(['endpoint']) },
+  {
+    flags: '--sheets <layout>',
+    description: 'xlsx output: "endpoint" puts each endpoint on its own sheet, keyed by the input columns and _row',
+    choices: ['endpoint'],
+  },
   { flags: '--map <column=identifier>', description: 'read an identifier from a column with another name (repeatable)', parse: keyValue },
   { flags: '--meta-column <name>', description: 'column sent as meta with each item and echoed back (default: a column named meta)' },
   { flags: '--batch-size <n>', description: 'items per POST, at most 100', parse: integerIn(1, 100), defaultValue: 100 },
   { flags: '--concurrency <n>', description: 'requests in flight at once', parse: integerIn(1, 32), defaultValue: 4 },
-  { flags: '--rate <components>', description: 'components per minute until the service reports its limits', parse: positiveNumber, defaultValue: 250 },
+  {
+    flags: '--rate <components>',
+    description: 'components per minute until the service reports its limits',
+    parse: positiveNumber,
+    defaultValue: DEFAULT_THROTTLE_POLICY.initialPerMinute,
+  },
   { flags: '--report <file>', description: 'also write the end-of-run summary to this file as JSON' },
   { flags: '--resume', description: 'continue an interrupted run from where its --output file ends' },
   { flags: '--no-dedupe', description: 'send identical items once each time they appear (deduplication is on by default)' },
   { flags: '--dry-run', description: 'read and validate the input, print rows, components, requests, time and cost; send nothing' },
-  { flags: '--max-components <n>', description: 'stop before the run would use more components than this', parse: integerIn(1, Number.MAX_SAFE_INTEGER) },
+  {
+    flags: '--max-components <n>',
+    description: 'stop before the run would use more components than this',
+    parse: integerIn(1, Number.MAX_SAFE_INTEGER),
+  },
   { flags: '--max-cost <usd>', description: 'stop before the run would cost more than this at list price', parse: positiveNumber },
   { flags: '--price <endpoint=usd>', description: 'list price override for estimates and --max-cost (repeatable)', parse: keyValue },
   { flags: '--excel', description: 'CSV for spreadsheets: UTF-8 BOM, and cells that would run as formulas neutralised' },
   { flags: '-q, --quiet', description: 'no progress and no summary on stderr' },
-];
+] as const satisfies readonly OptionSpec[];
 
 /**
  * The local store (answers, spend, rate limits): where it is and what a run may take from it. Batch
  * runs take all four; `usage` and `store` only --store.
  */
-export const STORE_OPTIONS: OptionDef[] = [
-  { flags: '--store <file>', description: 'the local store of answers, spend and rate limits (default $PROPDATA_HOME/propdata.db)' },
+const STORE_FILE_OPTION = {
+  flags: '--store <file>',
+  description: 'the local store of answers, spend and rate limits (default $PROPDATA_HOME/propdata.db)',
+} as const satisfies OptionSpec;
+
+export const STORE_OPTIONS = [
+  STORE_FILE_OPTION,
   { flags: '--no-store', description: 'use no store: nothing is reused, spend and rate limits are not remembered' },
   {
     flags: '--max-age <duration>',
@@ -121,14 +181,12 @@ export const STORE_OPTIONS: OptionDef[] = [
     description: "stop before the account's cost this UTC month, at list price, would pass this (default: config max-cost-month)",
     parse: positiveNumber,
   },
-];
+] as const satisfies readonly OptionSpec[];
 
 /** `usage` and `store` work on a store, never without one: --store FILE alone. */
-export const STORE_FILE_OPTIONS = STORE_OPTIONS.filter((option) => option.flags.startsWith('--store '));
+export const STORE_FILE_OPTIONS = [STORE_FILE_OPTION] as const satisfies readonly OptionSpec[];
 
-/** The credentials flags alone: which account is meant, nothing about talking to it (`usage`, `store clear`). */
-export const ACCOUNT_OPTIONS = CONNECTION_OPTIONS.filter((option) => /^--(key|secret|base-url|sandbox)\b/.test(option.flags));
-
+/** @deprecated declare `choices` instead: commander checks them and lists them in --help. */
 export function choice(values: readonly string[]) {
   return (value: string): string => {
     if (!values.includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}, got "${value}"`);
@@ -137,7 +195,7 @@ export function choice(values: readonly string[]) {
 }
 
 /** `--address`, `--zipcode`, `--block-id`... for a level, plus `--meta`. */
-export function identifierOptions(levels: readonly Level[]): OptionDef[] {
+export function identifierOptions(levels: readonly Level[]): OptionSpec[] {
   const identifiers = new Map<string, string>();
   for (const level of levels) {
     for (const identifier of LEVEL_SPECS[level].identifiers) identifiers.set(identifier.name, identifier.description);
@@ -156,7 +214,7 @@ function describeParam(param: Param): string {
 }
 
 /** One flag per endpoint parameter (`--add-beds 1`), plus `--param name=value` for anything else. */
-export function paramOptions(endpoints: readonly Endpoint[]): OptionDef[] {
+export function paramOptions(endpoints: readonly Endpoint[]): OptionSpec[] {
   const params = new Map<string, Param>();
   for (const endpoint of endpoints) for (const param of endpoint.params) params.set(param.name, param);
   params.delete('components');

@@ -1,5 +1,6 @@
 import { ENDPOINTS } from '../catalog/index.js';
 import { UsageError } from '../errors/index.js';
+import type { OptionSpec, OptionValues } from '../options/option-spec.js';
 
 /** One fixed rate-limit window: at most `limit` components per `periodSeconds`. */
 export interface RateWindow {
@@ -33,14 +34,17 @@ export type ResolvedOptions = Required<SandboxOptions>;
 
 export const DEFAULT_RATE_LIMITS: readonly RateWindow[] = [{ limit: 250, periodSeconds: 60 }];
 
+/** What the sandbox is when nothing is said: its flags show these as their defaults. */
+export const SANDBOX_DEFAULTS = { host: '127.0.0.1', port: 0, key: 'sandbox', secret: 'sandbox', credit: 200 } as const;
+
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const resolved: ResolvedOptions = {
-    host: options.host ?? '127.0.0.1',
-    port: options.port ?? 0,
-    key: options.key ?? 'sandbox',
-    secret: options.secret ?? 'sandbox',
+    host: options.host ?? SANDBOX_DEFAULTS.host,
+    port: options.port ?? SANDBOX_DEFAULTS.port,
+    key: options.key ?? SANDBOX_DEFAULTS.key,
+    secret: options.secret ?? SANDBOX_DEFAULTS.secret,
     rateLimits: options.rateLimits ?? [...DEFAULT_RATE_LIMITS],
-    credit: options.credit ?? 200,
+    credit: options.credit ?? SANDBOX_DEFAULTS.credit,
     prices: options.prices ?? {},
     failRate: options.failRate ?? 0,
     resetRate: options.resetRate ?? 0,
@@ -129,29 +133,31 @@ function parsePrice(text: string, previous?: unknown): Record<string, number> {
   return { ...(previous as Record<string, number> | undefined), [endpoint]: value };
 }
 
-/** A command-line option declared as data (the CLI attaches these with commander). */
-export interface OptionSpec {
-  flags: string;
-  description: string;
-  /** `previous` is the value collected so far, for repeatable options. */
-  parse?: (value: string, previous?: unknown) => unknown;
-  defaultValue?: unknown;
-}
+/** The declaration type shared with the CLI's options (the CLI attaches these with commander). */
+export type { OptionSpec } from '../options/option-spec.js';
 
-export const SANDBOX_OPTIONS: OptionSpec[] = [
-  { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', parse: parsePort, defaultValue: 0 },
-  { flags: '--host <host>', description: 'interface to listen on', defaultValue: '127.0.0.1' },
-  { flags: '--sandbox-key <key>', description: 'API key the sandbox accepts (test key: test_<key>)', defaultValue: 'sandbox' },
-  { flags: '--sandbox-secret <secret>', description: 'API secret the sandbox accepts', defaultValue: 'sandbox' },
+const SANDBOX_FLAGS = [
+  { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', parse: parsePort, defaultValue: SANDBOX_DEFAULTS.port },
+  { flags: '--host <host>', description: 'interface to listen on', defaultValue: SANDBOX_DEFAULTS.host },
+  { flags: '--sandbox-key <key>', description: 'API key the sandbox accepts (test key: test_<key>)', defaultValue: SANDBOX_DEFAULTS.key },
+  { flags: '--sandbox-secret <secret>', description: 'API secret the sandbox accepts', defaultValue: SANDBOX_DEFAULTS.secret },
   {
     flags: '--rate-limit <windows>',
     description: 'components per window in seconds, several at once: 20/1,250/60; off disables',
     parse: parseRateLimits,
   },
-  { flags: '--credit <usd>', description: 'starting credit in USD', parse: parseCredit, defaultValue: 200 },
+  { flags: '--credit <usd>', description: 'starting credit in USD', parse: parseCredit, defaultValue: SANDBOX_DEFAULTS.credit },
   { flags: '--price <endpoint=usd>', description: 'override a list price per component (repeatable)', parse: parsePrice },
-  { flags: '--fail-rate <fraction>', description: 'share of requests answered 500/502/503 with an HTML page', parse: parseFraction('--fail-rate') },
-  { flags: '--reset-rate <fraction>', description: 'share of requests whose connection is dropped unanswered', parse: parseFraction('--reset-rate') },
+  {
+    flags: '--fail-rate <fraction>',
+    description: 'share of requests answered 500/502/503 with an HTML page',
+    parse: parseFraction('--fail-rate'),
+  },
+  {
+    flags: '--reset-rate <fraction>',
+    description: 'share of requests whose connection is dropped unanswered',
+    parse: parseFraction('--reset-rate'),
+  },
   { flags: '--latency <ms>', description: 'delay before answering: 200, or a range 50-400', parse: parseLatency },
   {
     flags: '--strict',
@@ -162,35 +168,53 @@ export const SANDBOX_OPTIONS: OptionSpec[] = [
     description: 'share of requests answered 429 although under the limit',
     parse: parseFraction('--spurious-429-rate'),
   },
-];
+] as const satisfies readonly OptionSpec[];
+
+/** The flags of `propdata sandbox`. */
+export const SANDBOX_OPTIONS: readonly OptionSpec[] = SANDBOX_FLAGS;
+
+/** What the `propdata sandbox` command's action receives, inferred from the declarations. */
+export type SandboxFlagValues = OptionValues<typeof SANDBOX_FLAGS>;
+
+/** The flags' values as commander delivers them, or as text (a programmatic caller's), each may be absent. */
+export type SandboxFlagInput = { readonly [Name in keyof SandboxFlagValues]?: SandboxFlagValues[Name] | string | null };
 
 /**
  * SandboxOptions from commander's parsed values (camel-cased flag names). Values that arrive as
  * text (defaults, programmatic callers) go through the same parsers as the flags.
  */
-export function sandboxOptionsFrom(parsed: Record<string, unknown>): SandboxOptions {
+export function sandboxOptionsFrom(parsed: SandboxFlagInput): SandboxOptions {
   const options: SandboxOptions = {};
-  const given = (name: string) => parsed[name] !== undefined && parsed[name] !== null;
-  const asText = (name: string) => String(parsed[name]);
-  const numeric = (name: string, parse: (text: string) => number) =>
-    typeof parsed[name] === 'number' ? parse(String(parsed[name])) : parse(asText(name));
-  if (given('port')) options.port = numeric('port', parsePort);
-  if (given('host')) options.host = asText('host');
-  if (given('sandboxKey')) options.key = asText('sandboxKey');
-  if (given('sandboxSecret')) options.secret = asText('sandboxSecret');
-  if (given('rateLimit')) {
-    options.rateLimits = Array.isArray(parsed.rateLimit) ? (parsed.rateLimit as RateWindow[]) : parseRateLimits(asText('rateLimit'));
+  const numeric = (value: number | string, parse: (text: string) => number) => parse(String(value));
+  const {
+    port,
+    host,
+    sandboxKey,
+    sandboxSecret,
+    rateLimit,
+    credit,
+    price: prices,
+    failRate,
+    resetRate,
+    spurious429Rate,
+    strict,
+    latency,
+  } = parsed;
+  if (port != null) options.port = numeric(port, parsePort);
+  if (host != null) options.host = host;
+  if (sandboxKey != null) options.key = sandboxKey;
+  if (sandboxSecret != null) options.secret = sandboxSecret;
+  if (rateLimit != null) options.rateLimits = typeof rateLimit === 'string' ? parseRateLimits(rateLimit) : rateLimit;
+  if (credit != null) options.credit = numeric(credit, parseCredit);
+  if (prices != null) {
+    const parsedPrices = typeof prices === 'string' ? parsePrice(prices) : prices;
+    for (const [endpoint, value] of Object.entries(parsedPrices)) price(endpoint, value);
+    options.prices = parsedPrices;
   }
-  if (given('credit')) options.credit = numeric('credit', parseCredit);
-  if (given('price')) {
-    const prices = typeof parsed.price === 'string' ? parsePrice(parsed.price) : (parsed.price as Record<string, number>);
-    for (const [endpoint, value] of Object.entries(prices)) price(endpoint, value);
-    options.prices = prices;
-  }
-  if (given('failRate')) options.failRate = numeric('failRate', parseFraction('--fail-rate'));
-  if (given('resetRate')) options.resetRate = numeric('resetRate', parseFraction('--reset-rate'));
-  if (given('spurious429Rate')) options.spurious429Rate = numeric('spurious429Rate', parseFraction('--spurious-429-rate'));
-  if (parsed.strict === true) options.strict = true;
-  if (given('latency')) options.latencyMs = Array.isArray(parsed.latency) ? (parsed.latency as [number, number]) : parseLatency(asText('latency'));
+  if (failRate != null) options.failRate = numeric(failRate, parseFraction('--fail-rate'));
+  if (resetRate != null) options.resetRate = numeric(resetRate, parseFraction('--reset-rate'));
+  if (spurious429Rate != null) options.spurious429Rate = numeric(spurious429Rate, parseFraction('--spurious-429-rate'));
+  if (strict === true) options.strict = true;
+  if (latency != null) options.latencyMs = typeof latency === 'string' ? parseLatency(latency) : latency;
   return options;
 }

@@ -31,7 +31,8 @@ const EXAMPLE_PARAM_VALUES: Record<string, string> = {
 };
 
 function example(endpoint: Endpoint): string {
-  const param = endpoint.params.find((candidate) => candidate.required || endpoint.requireOneOf?.includes(candidate.name)) ?? endpoint.params[0];
+  const param =
+    endpoint.params.find((candidate) => candidate.required || endpoint.requireOneOf?.includes(candidate.name)) ?? endpoint.params[0];
   const paramFlag = param ? ` --${flagName(param.name)} ${EXAMPLE_PARAM_VALUES[param.name] ?? 'VALUE'}` : '';
   const command = `propdata ${endpoint.level} ${endpoint.target}`;
   return [
@@ -52,7 +53,7 @@ export function registerEndpointCommands(program: Command, context: CommandConte
       const command = levelCommand.command(endpoint.target).description(endpoint.description).addHelpText('after', example(endpoint));
       const kebab = flagName(endpoint.target);
       if (kebab !== endpoint.target) command.alias(kebab);
-      addOptions(command, [...identifierOptions([level]), ...paramOptions([endpoint]), ...QUERY_OPTIONS]);
+      addOptions(command, [...identifierOptions([level]), ...paramOptions([endpoint]), ...QUERY_OPTIONS], context.io.env);
       command.action(async (options: QueryOptions) => {
         // Loaded when a query runs: building the command tree for --help does not need it.
         const { runQuery } = await import('../run-query.js');

@@ -20,13 +20,17 @@ export function registerEstimateCommand(program: Command, context: CommandContex
         '  $ propdata estimate property/value,property/school --input homes.csv --price property/school=0.05',
       ].join('\n'),
     );
-  addOptions(command, [
-    ...BATCH_OPTIONS.filter((option) => !/--(output|format|report|resume|dry-run|excel)\b/.test(option.flags)),
-    ...paramOptions([]),
-    // With --max-age, rows the store would answer are not counted: that needs the store and the account.
-    ...STORE_OPTIONS.filter((option) => !/--max-cost-month\b/.test(option.flags)),
-    ...ACCOUNT_OPTIONS,
-  ]);
+  addOptions(
+    command,
+    [
+      ...BATCH_OPTIONS.filter((option) => !/--(output|format|report|resume|dry-run|excel)\b/.test(option.flags)),
+      ...paramOptions([]),
+      // With --max-age, rows the store would answer are not counted: that needs the store and the account.
+      ...STORE_OPTIONS.filter((option) => !/--max-cost-month\b/.test(option.flags)),
+      ...ACCOUNT_OPTIONS,
+    ],
+    context.io.env,
+  );
   command.action(async (list: string, options: BatchOptions) => {
     if (options.input === undefined) throw new UsageError('estimate needs --input FILE (or - for stdin)');
     const { runEstimate } = await import('../batch-command.js');

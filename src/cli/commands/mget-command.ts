@@ -22,7 +22,7 @@ export function registerMgetCommand(program: Command, context: CommandContext): 
         'Each item costs one component per endpoint named.',
       ].join('\n'),
     );
-  addOptions(command, [...identifierOptions(['property']), ...paramOptions(MGET_COMPONENTS), ...QUERY_OPTIONS]);
+  addOptions(command, [...identifierOptions(['property']), ...paramOptions(MGET_COMPONENTS), ...QUERY_OPTIONS], context.io.env);
   command.action(async (list: string, options: QueryOptions) => {
     // Loaded when a query runs: building the command tree for --help does not need it.
     const { runQuery } = await import('../run-query.js');

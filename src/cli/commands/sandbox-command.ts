@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { TEST_KEY_PREFIX } from '../../sandbox/auth.js';
-import { SANDBOX_OPTIONS, sandboxOptionsFrom } from '../../sandbox/options.js';
+import { SANDBOX_OPTIONS, sandboxOptionsFrom, type SandboxFlagValues } from '../../sandbox/options.js';
 import { USAGE_PATH } from '../../sandbox/routes.js';
 import { addOptions } from '../add-options.js';
 import type { CommandContext } from './command-context.js';
@@ -25,8 +25,8 @@ export function registerSandboxCommand(program: Command, context: CommandContext
         '      propdata property value --address "43 Valmonte Plaza" --zipcode 90274',
       ].join('\n'),
     );
-  addOptions(command, SANDBOX_OPTIONS);
-  command.action(async (options: Record<string, unknown>) => {
+  addOptions(command, SANDBOX_OPTIONS, context.io.env);
+  command.action(async (options: SandboxFlagValues) => {
     const { startSandbox } = await import('../../sandbox/server.js');
     const sandbox = await startSandbox(sandboxOptionsFrom(options));
     const out = (line: string): void => {
@@ -41,7 +41,10 @@ export function registerSandboxCommand(program: Command, context: CommandContext
     out(`  usage:    ${sandbox.url}${USAGE_PATH}`);
     out('Stop it with Ctrl-C.');
     await new Promise<void>((resolve) => {
-      if (context.io.signal?.aborted) return resolve();
+      if (context.io.signal?.aborted) {
+        resolve();
+        return;
+      }
       context.io.signal?.addEventListener('abort', () => resolve(), { once: true });
     });
     await sandbox.close();

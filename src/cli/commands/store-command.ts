@@ -3,20 +3,22 @@ import { UsageError } from '../../errors/index.js';
 import type { Store, StoreInfo } from '../../store/index.js';
 import { addOptions } from '../add-options.js';
 import { ACCOUNT_OPTIONS, duration, STORE_FILE_OPTIONS } from '../options.js';
+import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
 import { textTable } from './text-table.js';
 
-interface StoreFileOptions {
-  store?: string;
-}
+type StoreFileOptions = OptionValues<typeof STORE_FILE_OPTIONS>;
 
-interface ClearOptions extends StoreFileOptions {
-  allAccounts?: boolean;
-  key?: string;
-  secret?: string;
-  baseUrl?: string;
-  sandbox?: boolean;
-}
+const PRUNE_OPTIONS = [
+  { flags: '--older-than <duration>', description: 'answers that arrived this long ago or more (90d, 12h)', parse: duration },
+  ...STORE_FILE_OPTIONS,
+] as const satisfies readonly OptionSpec[];
+
+const CLEAR_OPTIONS = [
+  { flags: '--all-accounts', description: "every account in the store, not only the current credentials'" },
+  ...STORE_FILE_OPTIONS,
+  ...ACCOUNT_OPTIONS,
+] as const satisfies readonly OptionSpec[];
 
 /** Decimal units, as file managers show sizes. */
 function formatBytes(bytes: number): string {
@@ -75,7 +77,7 @@ export function registerStoreCommand(program: Command, context: CommandContext):
     .command('info')
     .description('path, size, answers per account and endpoint, oldest and newest')
     .addHelpText('after', '\nExample:\n  $ propdata store info --store /data/nightly.db');
-  addOptions(info, STORE_FILE_OPTIONS);
+  addOptions(info, STORE_FILE_OPTIONS, context.io.env);
   info.action(async (options: StoreFileOptions) => {
     const { path, store: opened } = await existing(options, context, true);
     if (!opened) {
@@ -93,11 +95,8 @@ export function registerStoreCommand(program: Command, context: CommandContext):
     .command('prune')
     .description('remove answers older than a duration, and give the room back to the disk')
     .addHelpText('after', '\nExample:\n  $ propdata store prune --older-than 90d');
-  addOptions(prune, [
-    { flags: '--older-than <duration>', description: 'answers that arrived this long ago or more (90d, 12h)', parse: duration },
-    ...STORE_FILE_OPTIONS,
-  ]);
-  prune.action(async (options: StoreFileOptions & { olderThan?: number }) => {
+  addOptions(prune, PRUNE_OPTIONS, context.io.env);
+  prune.action(async (options: OptionValues<typeof PRUNE_OPTIONS>) => {
     if (options.olderThan === undefined) throw new UsageError('store prune needs --older-than DURATION, such as 90d');
     const { path, store: opened } = await existing(options, context, false);
     if (!opened) {
@@ -119,12 +118,8 @@ export function registerStoreCommand(program: Command, context: CommandContext):
     .command('clear')
     .description("remove the current account's answers and remembered rate limits (--all-accounts: every account's)")
     .addHelpText('after', '\nExamples:\n  $ propdata store clear --key test_YOUR_KEY\n  $ propdata store clear --all-accounts');
-  addOptions(clear, [
-    { flags: '--all-accounts', description: "every account in the store, not only the current credentials'" },
-    ...STORE_FILE_OPTIONS,
-    ...ACCOUNT_OPTIONS,
-  ]);
-  clear.action(async (options: ClearOptions) => {
+  addOptions(clear, CLEAR_OPTIONS, context.io.env);
+  clear.action(async (options: OptionValues<typeof CLEAR_OPTIONS>) => {
     const { currentAccount } = await import('../../store/index.js');
     const account = options.allAccounts ? undefined : await currentAccount(options, context.io.env);
     const { path, store: opened } = await existing(options, context, false);

@@ -2,21 +2,23 @@ import type { Command } from 'commander';
 import type { Usage, UsageFigures, UsageGrouping } from '../../store/index.js';
 import { USAGE_GROUPINGS } from '../../store/spend.js';
 import { addOptions } from '../add-options.js';
-import { ACCOUNT_OPTIONS, choice, pastTime, STORE_FILE_OPTIONS } from '../options.js';
+import { ACCOUNT_OPTIONS, pastTime, STORE_FILE_OPTIONS } from '../options.js';
+import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
 import { textTable } from './text-table.js';
 
-interface UsageOptions {
-  since?: number;
-  by: UsageGrouping;
-  json?: boolean;
-  allAccounts?: boolean;
-  store?: string;
-  key?: string;
-  secret?: string;
-  baseUrl?: string;
-  sandbox?: boolean;
-}
+const USAGE_OPTIONS = [
+  {
+    flags: '--since <when>',
+    description: 'from then on: a time back (30d, 12h) or a UTC date (2026-11-01); default everything recorded',
+    parse: pastTime,
+  },
+  { flags: '--by <grouping>', description: 'what a row totals', choices: USAGE_GROUPINGS, defaultValue: 'month' },
+  { flags: '--json', description: 'print {"total": {...}, "rows": [...]} as JSON' },
+  { flags: '--all-accounts', description: "every account in the store, not only the current credentials'" },
+  ...STORE_FILE_OPTIONS,
+  ...ACCOUNT_OPTIONS,
+] as const satisfies readonly OptionSpec[];
 
 const EMPTY: Usage = { total: { requests: 0, components: 0, billed: 0, cost: 0, fromStore: 0, saved: 0 }, rows: [] };
 
@@ -55,24 +57,8 @@ export function registerUsageCommand(program: Command, context: CommandContext):
         '  $ propdata usage --all-accounts --by run',
       ].join('\n'),
     );
-  addOptions(command, [
-    {
-      flags: '--since <when>',
-      description: 'from then on: a time back (30d, 12h) or a UTC date (2026-11-01); default everything recorded',
-      parse: pastTime,
-    },
-    {
-      flags: '--by <grouping>',
-      description: `one row per ${USAGE_GROUPINGS.join(', ')}`,
-      parse: choice(USAGE_GROUPINGS),
-      defaultValue: 'month',
-    },
-    { flags: '--json', description: 'print {"total": {...}, "rows": [...]} as JSON' },
-    { flags: '--all-accounts', description: "every account in the store, not only the current credentials'" },
-    ...STORE_FILE_OPTIONS,
-    ...ACCOUNT_OPTIONS,
-  ]);
-  command.action(async (options: UsageOptions) => {
+  addOptions(command, USAGE_OPTIONS, context.io.env);
+  command.action(async (options: OptionValues<typeof USAGE_OPTIONS>) => {
     const { io } = context;
     const { currentAccount, openExistingStore, storePathFrom } = await import('../../store/index.js');
     const account = options.allAccounts ? undefined : await currentAccount(options, io.env);
