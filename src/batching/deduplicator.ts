@@ -3,10 +3,7 @@ import type { Status } from '../model/status.js';
 import type { PendingItem, SendableItem } from './batch.js';
 
 /** What to do with a row: send it, wait for an identical item already on its way, or reuse an answer. */
-export type DedupeDecision =
-  | { kind: 'send'; pending: PendingItem }
-  | { kind: 'joined' }
-  | { kind: 'answered'; answer: Answer };
+export type DedupeDecision = { kind: 'send'; pending: PendingItem } | { kind: 'joined' } | { kind: 'answered'; answer: Answer };
 
 /** A successful answer worth reusing: the chunk and the status it gave its row. */
 export interface Answer {

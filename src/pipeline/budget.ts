@@ -45,10 +45,14 @@ export class Budget {
       );
     }
     if (maxComponents !== undefined && maxComponents < this.#componentsPerItem) {
-      return new BudgetReachedError(`--max-components ${maxComponents} is less than one item needs (${this.#componentsPerItem}); raise it to at least ${this.#componentsPerItem}`);
+      return new BudgetReachedError(
+        `--max-components ${maxComponents} is less than one item needs (${this.#componentsPerItem}); raise it to at least ${this.#componentsPerItem}`,
+      );
     }
     if (maxCost !== undefined && maxCost + 1e-9 < this.#pricePerItem) {
-      return new BudgetReachedError(`--max-cost ${maxCost} USD is less than one item's list price (${this.#pricePerItem.toFixed(2)} USD); raise it to at least ${this.#pricePerItem.toFixed(2)}`);
+      return new BudgetReachedError(
+        `--max-cost ${maxCost} USD is less than one item's list price (${this.#pricePerItem.toFixed(2)} USD); raise it to at least ${this.#pricePerItem.toFixed(2)}`,
+      );
     }
     return undefined;
   }
@@ -59,7 +63,8 @@ export class Budget {
     let admitted = items;
     if (maxComponents !== undefined) admitted = Math.min(admitted, Math.floor((maxComponents - this.components) / this.#componentsPerItem));
     for (const cap of [maxCost, maxCostMonth && maxCostMonth.cap - maxCostMonth.spent]) {
-      if (cap !== undefined && this.#pricePerItem > 0) admitted = Math.min(admitted, Math.floor((cap - this.cost + 1e-9) / this.#pricePerItem));
+      if (cap !== undefined && this.#pricePerItem > 0)
+        admitted = Math.min(admitted, Math.floor((cap - this.cost + 1e-9) / this.#pricePerItem));
     }
     admitted = Math.max(0, admitted);
     this.components += admitted * this.#componentsPerItem;
@@ -77,6 +82,8 @@ export class Budget {
         `stopped before --max-cost-month ${maxCostMonth.cap} USD is passed (${(maxCostMonth.spent + this.cost).toFixed(2)} USD this month at list price)`,
       );
     }
-    return new BudgetReachedError(`stopped before --max-cost ${this.#limits.maxCost} USD is passed (${this.cost.toFixed(2)} USD at list price used)`);
+    return new BudgetReachedError(
+      `stopped before --max-cost ${this.#limits.maxCost} USD is passed (${this.cost.toFixed(2)} USD at list price used)`,
+    );
   }
 }

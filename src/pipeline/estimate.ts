@@ -44,8 +44,16 @@ export async function estimateRun(
   const batcher = new Batcher(settings.batchSize, Number.MAX_SAFE_INTEGER);
   const dedupe = settings.dedupeCapacity > 0 ? new Deduplicator(settings.dedupeCapacity) : undefined;
   const estimate: Estimate = {
-    rows: 0, invalidRows: 0, uniqueItems: 0, duplicates: 0, fromStore: 0, components: 0, requests: 0,
-    expectedMinutes: 0, expectedCostUsd: 0, invalidExamples: [],
+    rows: 0,
+    invalidRows: 0,
+    uniqueItems: 0,
+    duplicates: 0,
+    fromStore: 0,
+    components: 0,
+    requests: 0,
+    expectedMinutes: 0,
+    expectedCostUsd: 0,
+    invalidExamples: [],
   };
   for await (const row of rows) {
     estimate.rows += 1;

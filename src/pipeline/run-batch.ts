@@ -108,7 +108,7 @@ export async function runBatch(
   };
 
   const notSent = (batch: Batch) => {
-    const reason = fatal ?? stopping.signal.reason;
+    const reason: unknown = fatal ?? stopping.signal.reason;
     const error = `not sent: ${reason instanceof Error ? reason.message : String(reason)}; --resume sends it`;
     for (const pending of batch.items) {
       addRecords(output, pending, { row: pending.prepared.row, status: 'error', error, input: pending.prepared.columns, unsent: true });

@@ -70,7 +70,6 @@ interface Delivery {
   badRequest?: (part: readonly PendingItem[], error: BadRequestError) => void;
 }
 
-
 const reasonText = (reason: unknown) => (reason instanceof Error ? reason.message : String(reason));
 
 function failed(items: readonly PendingItem[], status: 'error' | 'invalid_input', error: string): OutputRecord[] {
@@ -149,7 +148,13 @@ async function sendInParts(items: readonly PendingItem[], context: SendContext, 
 }
 
 /** One request for `part` under `reservation`, then whatever its answer calls for. */
-async function sendPart(part: readonly PendingItem[], reservation: Reservation, context: SendContext, attempts: Attempts, delivery: Delivery): Promise<void> {
+async function sendPart(
+  part: readonly PendingItem[],
+  reservation: Reservation,
+  context: SendContext,
+  attempts: Attempts,
+  delivery: Delivery,
+): Promise<void> {
   const { client, limiter, target, stats } = context;
   let chunks: unknown[];
   let observed = false;
@@ -208,7 +213,10 @@ async function handleFailure(
     stats.rateLimitWaits += 1;
   }
   if (error instanceof BadRequestError) {
-    if (delivery.badRequest) { delivery.badRequest(part, error); return; }
+    if (delivery.badRequest) {
+      delivery.badRequest(part, error);
+      return;
+    }
     return isolateBadRequest(part, error, context, delivery);
   }
   const decision = decideRetry(error, attempts, context.retry, clock.now());
@@ -216,24 +224,36 @@ async function handleFailure(
     case 'wait':
       limiter.pauseUntil(decision.until);
       return sendInParts(part, context, decision.next, delivery);
-    case 'quota':
-      { unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs), delivery); return; }
+    case 'quota': {
+      unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs), delivery);
+      return;
+    }
     case 'retry':
-      if (context.signal.aborted) { unsent(part, context.signal.reason, delivery); return; }
+      if (context.signal.aborted) {
+        unsent(part, context.signal.reason, delivery);
+        return;
+      }
       stats.retries += 1;
       if (decision.possiblyCharged) stats.retriedPossiblyCharged += 1;
       context.onRetry?.(reasonText(error));
       try {
         await clock.sleep(decision.delayMs, context.signal);
       } catch {
-        unsent(part, context.signal.reason, delivery); return;
+        unsent(part, context.signal.reason, delivery);
+        return;
       }
       return sendInParts(part, context, decision.next, delivery);
     case 'give up':
       // Retries spent on a transient failure: these rows are error records and the run goes on.
-      if (isTransient(error)) { delivery.deliver(part, failed(part, 'error', reasonText(error))); return; }
+      if (isTransient(error)) {
+        delivery.deliver(part, failed(part, 'error', reasonText(error)));
+        return;
+      }
       // Authentication, credit, an unknown endpoint: nothing more can be sent in this run.
-      { unsent(part, error, delivery); return; }
+      {
+        unsent(part, error, delivery);
+        return;
+      }
   }
 }
 

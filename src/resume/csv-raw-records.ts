@@ -26,9 +26,9 @@ interface ParsedRecord {
 export async function* csvRawRecords(path: string, start: number): AsyncGenerator<CsvRawRecord> {
   const parser = parse({ info: true, raw: true, record_delimiter: '\n', relax_column_count: true, skip_empty_lines: false });
   const ready: CsvRawRecord[] = [];
-  let failure: unknown;
+  let failure: Error | undefined;
   parser.on('data', ({ record, raw, info }: ParsedRecord) => ready.push({ cells: record, text: raw, end: start + info.bytes }));
-  parser.on('error', (error: unknown) => (failure ??= error));
+  parser.on('error', (error: Error) => (failure ??= error));
   const ended = new Promise<void>((resolve) => {
     parser.on('end', resolve);
     parser.on('close', resolve);

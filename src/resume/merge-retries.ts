@@ -87,7 +87,10 @@ export async function mergeRetries(outputPath: string, format: AppendableFormat,
     await rm(temp, { force: true });
     if (error instanceof PropdataError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new OutputError(`cannot merge the retried records into ${outputPath}: ${reason}; they are kept in ${journal}, and a run with --resume merges them`, error);
+    throw new OutputError(
+      `cannot merge the retried records into ${outputPath}: ${reason}; they are kept in ${journal}, and a run with --resume merges them`,
+      error,
+    );
   }
   await syncDirectory(dirname(outputPath));
   await rm(journal);

@@ -40,7 +40,9 @@ const START_OVER = 'restore the file or run without --resume to start over';
 /** Refuses an output that holds fewer records than a run left in it: rows would be missing, or sent again. */
 function checkRecordCount(output: string, scan: OutputScan, previous: RunState): void {
   if (scan.records < previous.records) {
-    throw new UsageError(`${output} holds ${scan.records} records but the earlier run wrote ${previous.records}: records were removed; ${START_OVER}`);
+    throw new UsageError(
+      `${output} holds ${scan.records} records but the earlier run wrote ${previous.records}: records were removed; ${START_OVER}`,
+    );
   }
 }
 
@@ -54,9 +56,12 @@ function checkRecordCount(output: string, scan: OutputScan, previous: RunState):
 export async function planOutput(options: OutputRequest, recordShape: RecordShape): Promise<OutputPlan> {
   const fresh: OutputPlan = { append: false, startRow: 1, retryRows: [], alreadyComplete: false };
   const format = outputFormatFor(options.output, options.format);
-  const resumable = options.output !== undefined && options.output !== '-' && options.inputSeekable && format !== 'json' && format !== 'xlsx';
+  const resumable =
+    options.output !== undefined && options.output !== '-' && options.inputSeekable && format !== 'json' && format !== 'xlsx';
   if (options.resume && !resumable) {
-    throw new UsageError('--resume needs --input FILE (a regular file, not a pipe) and --output FILE in CSV or JSONL (a JSON array or an xlsx workbook cannot be appended to)');
+    throw new UsageError(
+      '--resume needs --input FILE (a regular file, not a pipe) and --output FILE in CSV or JSONL (a JSON array or an xlsx workbook cannot be appended to)',
+    );
   }
   if (!resumable) return fresh;
 
@@ -78,7 +83,9 @@ export async function planOutput(options: OutputRequest, recordShape: RecordShap
     return { ...fresh, state };
   }
   if (!previous) {
-    throw new UsageError(`cannot resume: ${output} has no run state (${statePathFor(output)}); remove it, or run without --resume to overwrite it`);
+    throw new UsageError(
+      `cannot resume: ${output} has no run state (${statePathFor(output)}); remove it, or run without --resume to overwrite it`,
+    );
   }
   const mismatch = resumeMismatch(previous, settings, input);
   if (mismatch) throw new UsageError(`cannot resume ${output}: ${mismatch}; run without --resume to start over`);
@@ -90,5 +97,11 @@ export async function planOutput(options: OutputRequest, recordShape: RecordShap
 
   await truncate(output, scan.completeBytes);
   if (!scan.hasHeader) return { ...fresh, state };
-  return { append: true, startRow: scan.records + 1, retryRows: scan.errorRows, state: { ...state, records: scan.records }, alreadyComplete: false };
+  return {
+    append: true,
+    startRow: scan.records + 1,
+    retryRows: scan.errorRows,
+    state: { ...state, records: scan.records },
+    alreadyComplete: false,
+  };
 }

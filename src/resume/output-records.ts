@@ -84,7 +84,9 @@ async function csvOutput(path: string, inputColumns: readonly string[]): Promise
   if (!header) return { header: undefined, records: (async function* () {})() };
   const names = [header.cells[0]?.replace(/^\ufeff/, ''), ...header.cells.slice(1)];
   if ([...inputColumns, '_row', '_status'].some((name, i) => names[i] !== name)) {
-    throw new UsageError(`${path} does not start with a header of the input's columns, _row and _status: it is not this run's output, or it was edited; ${BY_HAND}`);
+    throw new UsageError(
+      `${path} does not start with a header of the input's columns, _row and _status: it is not this run's output, or it was edited; ${BY_HAND}`,
+    );
   }
   return { header: header.text, records: csvRecords(path, header.end, header.cells.length, inputColumns.length) };
 }
