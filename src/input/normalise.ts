@@ -14,7 +14,7 @@ const ZIP_PLUS4 = /^(\d{3,5})[- ](\d{4})$/;
  * New Jersey, Puerto Rico (down to 00501), and census ids of states whose FIPS code starts with 0.
  * MSA and metro division codes never start with 0, so they are not padded.
  */
-const LEADING_ZEROS_LOST: Readonly<Record<string, number>> = { zipcode: 2, block_id: 1, blockgroup_id: 1 };
+const LEADING_ZEROS_LOST: Readonly<Record<string, number>> = { block_id: 1, blockgroup_id: 1 };
 
 /**
  * Why a cell cannot be sent as an identifier or a parameter, or undefined: a JSONL cell may be any
@@ -32,6 +32,8 @@ export function notTextOrNumber(value: unknown): string | undefined {
  */
 export function cleanText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
+  // A JSONL object or array never gets here (notTextOrNumber refuses it first).
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   const cleaned = String(value).trim().replace(WHITESPACE_RUN, ' ');
   return cleaned === '' ? undefined : cleaned;
 }
@@ -41,17 +43,46 @@ function padLostZeros(digits: string, wanted: number, lost: number): string {
 }
 
 /**
- * ZIP+4 (`02140-1234`, `02140 1234`, `021401234`) becomes the 5-digit ZIP the service takes, and
- * ZIPs that lost leading zeros (`2140`, `501`, `21401234`) get them back. Anything else is left as
- * given, for validation to report.
+ * ZIP+4 (`02140-1234`, `02140 1234`, `021401234`) becomes the ZIP part the service takes. A ZIP
+ * that may have lost leading zeros (`2140`, `601`, `21401234`) is left short: whether a zero was
+ * stripped depends on the row's state (repairZip). Anything else is left as given, for validation.
  */
 function normaliseZip(text: string): string {
   const plus4 = ZIP_PLUS4.exec(text);
-  if (plus4) return padLostZeros(plus4[1]!, 5, LEADING_ZEROS_LOST.zipcode!);
+  if (plus4) return plus4[1]!;
   if (!DIGITS.test(text)) return text;
-  if (text.length >= 8 && text.length <= 9) return text.padStart(9, '0').slice(0, 5);
-  return padLostZeros(text, 5, LEADING_ZEROS_LOST.zipcode!);
+  if (text.length >= 8 && text.length <= 9) return text.slice(0, text.length - 4);
+  return text;
 }
+
+/** The 5-digit ZIPs of the states, territories and military post offices whose ZIPs start with 0. */
+const ZERO_ZIPS: Readonly<Record<string, RegExp>> = {
+  NY: /^005/,
+  PR: /^00[679]/,
+  VI: /^008/,
+  MA: /^0(1|2[0-7]|55)/,
+  RI: /^02[89]/,
+  NH: /^03[0-8]/,
+  ME: /^0(39|4)/,
+  VT: /^05[0-46-9]/,
+  CT: /^06/,
+  NJ: /^0[78]/,
+  AE: /^09/,
+};
+
+/**
+ * A ZIP of 3 or 4 digits made whole again where a spreadsheet plainly stripped its zeros: the row's
+ * state is one whose ZIPs start with 0 and the padded ZIP is one of that state's (2120 in MA is
+ * 02120; in MD it stays 2120 and is refused). Undefined when it is not to be repaired.
+ */
+export function repairZip(zip: string, state: string | undefined): string | undefined {
+  if (state === undefined || !/^\d{3,4}$/.test(zip)) return undefined;
+  const padded = zip.padStart(5, '0');
+  return ZERO_ZIPS[state.toUpperCase()]?.test(padded) ? padded : undefined;
+}
+
+/** State FIPS codes that start with 0: a census id that lost its first digit is one of these or none. */
+const ZERO_STATE_FIPS = new Set(['01', '02', '04', '05', '06', '08', '09']);
 
 function digitNormaliser(identifier: Identifier & { digits: number }): Normaliser {
   const lost = LEADING_ZEROS_LOST[identifier.name] ?? 0;
@@ -60,7 +91,10 @@ function digitNormaliser(identifier: Identifier & { digits: number }): Normalise
     if (text === undefined) return undefined;
     const whole = WHOLE_FLOAT.exec(text)?.[1] ?? text;
     if (identifier.name === 'zipcode') return normaliseZip(whole);
-    return DIGITS.test(whole) ? padLostZeros(whole, identifier.digits, lost) : whole;
+    if (!DIGITS.test(whole)) return whole;
+    const padded = padLostZeros(whole, identifier.digits, lost);
+    // A census id whose state code would then not be one (00, 03, 07) was not cut short: refused as given.
+    return padded === whole || ZERO_STATE_FIPS.has(padded.slice(0, 2)) ? padded : whole;
   };
 }
 
@@ -80,5 +114,6 @@ export function identifierNormaliser(identifier: Identifier): Normaliser {
 /** meta is echoed back verbatim, so only "nothing at all" is dropped; objects travel as JSON text. */
 export function metaText(value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

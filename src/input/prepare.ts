@@ -11,7 +11,7 @@ import {
 } from '../catalog/index.js';
 import { UsageError } from '../errors/index.js';
 import { createColumnResolver, listColumns, type ColumnSettings } from './columns.js';
-import { cleanText, identifierNormaliser, metaText, notTextOrNumber, type Normaliser } from './normalise.js';
+import { cleanText, identifierNormaliser, metaText, notTextOrNumber, repairZip, type Normaliser } from './normalise.js';
 import type { InputRow, PreparedItem } from './row.js';
 
 export interface PreparePlan {
@@ -29,6 +29,8 @@ export interface PreparePlan {
    * own name when that name could be one (letters, digits, underscores: not `_row`, `a.b`, `Owner Name`).
    */
   openKeys?: boolean;
+  /** Told of each identifier made whole again (a ZIP that lost its leading zero), for the summary. */
+  onRepair?: (row: number, what: string) => void;
 }
 
 const OPEN_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -202,8 +204,17 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
         (wrong ??= []).push(`${slot.name} must be text or a number, not ${notSendable}`);
         if (slot.kind === 'identifier') (rejected ??= new Set()).add(slot.name);
       } else if (slot.kind === 'identifier') {
-        const value = slot.normalise(raw);
+        let value = slot.normalise(raw);
         if (value === undefined) continue;
+        // Slots are in name order: state, when the row has one, is already in the item.
+        if (slot.name === 'zipcode' && value.length < 5) {
+          const state = item.state;
+          const repaired = repairZip(value, typeof state === 'string' ? state : undefined);
+          if (repaired !== undefined) {
+            plan.onRepair?.(row.row, `zipcode ${value} → ${repaired}`);
+            value = repaired;
+          }
+        }
         const problem = identifierProblem(slot.identifier, value);
         if (problem === undefined) {
           item[slot.name] = value;

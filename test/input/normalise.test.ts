@@ -19,10 +19,16 @@ describe('normalise', () => {
     expect(['02140-1234', '02140 1234', '021401234', ' 21136-1905 '].map(zip)).toEqual(['02140', '02140', '02140', '21136']);
   });
 
-  it('restores the leading zeros a spreadsheet dropped from ZIPs', () => {
+  it('takes the ZIP part of a ZIP+4 and leaves a ZIP that may have lost zeros short, for the row to decide', () => {
     const zip = identifier('zip', 'zipcode');
-    expect([zip('2140'), zip(2140), zip('501'), zip('21401234'), zip('2140-1234'), zip('21136.0')]).toEqual([
-      '02140', '02140', '00501', '02140', '02140', '21136',
+    expect([zip('2140'), zip(2140), zip('501'), zip('21401234'), zip('2140-1234'), zip('21136.0'), zip('021401234')]).toEqual([
+      '2140',
+      '2140',
+      '501',
+      '2140',
+      '2140',
+      '21136',
+      '02140',
     ]);
   });
 

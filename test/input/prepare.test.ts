@@ -15,7 +15,9 @@ describe('createPreparer', () => {
   const value = preparer('property', ['property/value']);
 
   it('builds the item from normalised identifiers with sorted keys and no empty values', () => {
-    const prepared = value(row({ Street: ' 405  DYER AVE ', City: 'REISTERSTOWN', State: 'Maryland', Zip: '21136-1905', unit: '', use: 'RES' }));
+    const prepared = value(
+      row({ Street: ' 405  DYER AVE ', City: 'REISTERSTOWN', State: 'Maryland', Zip: '21136-1905', unit: '', use: 'RES' }),
+    );
     expect(prepared).toEqual({
       row: 12,
       columns: { Street: ' 405  DYER AVE ', City: 'REISTERSTOWN', State: 'Maryland', Zip: '21136-1905', unit: '', use: 'RES' },
@@ -47,6 +49,27 @@ describe('createPreparer', () => {
     );
   });
 
+  it('pads a ZIP only where a spreadsheet plainly stripped its zero, and reports each repair', () => {
+    const repairs: string[] = [];
+    const repairing = preparer('property', ['property/value'], { onRepair: (at: number, what: string) => repairs.push(`${at}: ${what}`) });
+    expect(repairing(row({ address: '1 MAIN ST', zipcode: '2120', state: 'Massachusetts' })).item!.zipcode).toBe('02120');
+    expect(repairing(row({ address: '1 MAIN ST', zipcode: '601', state: 'PR' })).item!.zipcode).toBe('00601');
+    expect(repairing(row({ address: '1 MAIN ST', zipcode: '21401234', state: 'MA' })).item!.zipcode).toBe('02140');
+    expect(repairs).toEqual(['12: zipcode 2120 → 02120', '12: zipcode 601 → 00601', '12: zipcode 2140 → 02140']);
+    // Maryland's ZIPs start with 2: 2120 is not Boston's 02120.
+    expect(repairing(row({ address: '1 MAIN ST', zipcode: '2120', state: 'MD' })).invalid).toMatch(/zipcode must be 5 digits, got "2120"/);
+    expect(repairing(row({ address: '1 MAIN ST', zipcode: '2120' })).invalid).toMatch(/zipcode must be 5 digits, got "2120"/);
+    expect(repairing(row({ address: '1 MAIN ST', zipcode: '123', state: 'MA' })).invalid).toMatch(/got "123"/);
+    expect(repairs).toHaveLength(3);
+  });
+
+  it('pads a 14-digit block id only when its state code is then a real one', () => {
+    const block = preparer('block', ['block/crime']);
+    expect(block(row({ block_id: '60376703241005' })).item).toEqual({ block_id: '060376703241005' });
+    expect(block(row({ block_id: '06037670324100' })).invalid).toMatch(/block_id must be 15 digits, got "06037670324100"/);
+    expect(block(row({ block_id: '36037670324100' })).invalid).toMatch(/block_id must be 15 digits/);
+  });
+
   it('checks digits of every digit identifier, with a hint for spreadsheet numbers', () => {
     const block = preparer('block', ['block/crime']);
     expect(block(row({ block_id: '550790001011000' })).item).toEqual({ block_id: '550790001011000' });
@@ -55,7 +78,7 @@ describe('createPreparer', () => {
     );
     expect(block(row({ block_id: '5.50790001011E+14' })).invalid).toMatch(/must be 15 digits.*spreadsheet turned it into a number/);
     expect(block(row({ population: '77' })).invalid).toMatch(/^row 12: needs a block_id value \(no column is recognised as block_id/);
-    expect(value(row({ address: '1 MAIN ST', zipcode: '2120' })).item!.zipcode).toBe('02120');
+    expect(value(row({ address: '1 MAIN ST', zipcode: '2120', state: 'MA' })).item!.zipcode).toBe('02120');
     expect(value(row({ address: '1 MAIN ST', zipcode: '21' })).invalid).toBe(
       'row 12: zipcode must be 5 digits, got "21"; correct the row or remove it',
     );
@@ -102,7 +125,9 @@ describe('createPreparer', () => {
   it('takes the parameters of every mget component', () => {
     const mget = preparer('property', ['property/value_within_block', 'property/value_hpi_adjusted']);
     expect(mget(row({ address: 'a', client_value: '5', client_date: '2020-01-01' })).item).toEqual({
-      address: 'a', client_date: '2020-01-01', client_value: 5,
+      address: 'a',
+      client_date: '2020-01-01',
+      client_value: 5,
     });
   });
 
@@ -121,12 +146,16 @@ describe('createPreparer', () => {
     expect(value(row({ address: { nested: 'obj' }, zipcode: '21204' })).invalid).toBe(
       'row 12: address must be text or a number, not an object; correct the row or remove it',
     );
-    expect(value(row({ address: ['x'] })).invalid).toBe('row 12: address must be text or a number, not an array; correct the row or remove it');
+    expect(value(row({ address: ['x'] })).invalid).toBe(
+      'row 12: address must be text or a number, not an array; correct the row or remove it',
+    );
     expect(value(row({ address: '1 MAIN ST', zipcode: true })).invalid).toBe(
       'row 12: zipcode must be text or a number, not a boolean (true); correct the row or remove it',
     );
     const within = preparer('property', ['property/value_within_block'], { fixedParams: { client_value: '5' } });
-    expect(within(row({ slug: 's', client_value: { usd: 5 } })).invalid).toMatch(/^row 12: client_value must be text or a number, not an object;/);
+    expect(within(row({ slug: 's', client_value: { usd: 5 } })).invalid).toMatch(
+      /^row 12: client_value must be text or a number, not an object;/,
+    );
     expect(value(row({ address: '1 MAIN ST', zipcode: 21204 })).item).toEqual({ address: '1 MAIN ST', zipcode: '21204' });
     expect(value(row({ address: '1 MAIN ST', meta: { id: 7 } })).item).toEqual({ address: '1 MAIN ST', meta: '{"id":7}' });
   });
@@ -153,10 +182,14 @@ describe('createPreparer', () => {
   });
 
   it('copes with JSONL rows whose keys change from row to row', () => {
-    const rows = [{ address: 'a', zipcode: 21204 }, { zip: '2140', address: 'b', unit: '2' }, { address: 'c', zipcode: 21204 }];
+    const rows = [
+      { address: 'a', zipcode: 21204 },
+      { zip: '2140', address: 'b', unit: '2', state: 'MA' },
+      { address: 'c', zipcode: 21204 },
+    ];
     expect(rows.map((columns, i) => value(row(columns, i + 1)).item)).toEqual([
       { address: 'a', zipcode: '21204' },
-      { address: 'b', unit: '2', zipcode: '02140' },
+      { address: 'b', unit: '2', state: 'MA', zipcode: '02140' },
       { address: 'c', zipcode: '21204' },
     ]);
   });
