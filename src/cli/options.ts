@@ -73,11 +73,15 @@ export function keyValue(value: string, previous: unknown): Record<string, strin
 
 /** The credentials flags alone: which account is meant, nothing about talking to it (`usage`, `store clear`). */
 export const ACCOUNT_OPTIONS = [
-  { flags: '--key <key>', description: 'API key (else the environment variable, else the stored config)', env: envOf('key') },
-  { flags: '--secret <secret>', description: 'API secret (else the environment variable, else the stored config)', env: envOf('secret') },
+  { flags: '--key <key>', description: 'API key: this flag, else the environment variable, else the stored config', env: envOf('key') },
+  {
+    flags: '--secret <secret>',
+    description: 'API secret: this flag, else the environment variable, else the stored config',
+    env: envOf('secret'),
+  },
   {
     flags: '--base-url <url>',
-    description: 'service base address (else the environment variable, else the stored config)',
+    description: 'service base address: this flag, else the environment variable, else the stored config',
     env: envOf('base-url'),
   },
   { flags: '--sandbox', description: 'run against the built-in sandbox (synthetic data, no account needed)' },
@@ -115,7 +119,10 @@ export const ONE_OFF_OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 export const BATCH_OPTIONS = [
-  { flags: '-i, --input <file>', description: 'CSV or JSONL file of items, "-" for stdin: turns the query into a batch job' },
+  {
+    flags: '-i, --input <file>',
+    description: 'CSV (header row), JSONL or .xlsx file of items, "-" for stdin (not for a workbook): turns the query into a batch job',
+  },
   { flags: '-o, --output <file>', description: 'where to write one record per input item (default stdout)' },
   {
     flags: '--format <format>',
