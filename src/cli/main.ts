@@ -13,6 +13,15 @@ function commanderExit(error: CommanderError): number {
 }
 
 /**
+ * `propdata help property value` is `propdata property value --help`: commander's own help
+ * command looks at its first word only, and would show `property`'s help.
+ */
+function helpArgs(argv: readonly string[]): string[] {
+  const words = argv.slice(1).filter((word) => !word.startsWith('-'));
+  return argv[0] === 'help' && words.length > 1 ? [...words, '--help'] : [...argv];
+}
+
+/**
  * The whole CLI as a function: arguments and streams in, exit code out. Never throws: every
  * failure becomes one line on stderr (a stack trace only with --verbose) and its exit code.
  */
@@ -22,7 +31,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   messages.quiet = argv.includes('--quiet') || argv.includes('-q');
   const context: CommandContext = { io, messages, argv, exitCode: EXIT.ok };
   try {
-    await buildProgram(context).parseAsync([...argv], { from: 'user' });
+    await buildProgram(context).parseAsync(helpArgs(argv), { from: 'user' });
     return context.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error);

@@ -11,11 +11,22 @@ import { registerStoreCommand } from './commands/store-command.js';
 import { registerUsageCommand } from './commands/usage-command.js';
 import { VERSION } from './version.js';
 
-const DESCRIPTION = `Batch lookups against the property data and analytics service.
+const DESCRIPTION = 'Batch lookups against the property data and analytics service.';
 
-One item:   propdata property value --address "43 Valmonte Plaza" --zipcode 90274
-A file:     propdata property value --input homes.csv --output values.csv
-Try it:     add --sandbox to any command (local synthetic data, no account needed)`;
+/** After the command list: never wrapped, so a command is never cut in two. */
+const EXAMPLES = `
+Examples:
+  One item:  $ propdata property value --address "43 Valmonte Plaza" --zipcode 90274
+  A file:    $ propdata property value --input homes.csv --output values.csv
+  Try it:    add --sandbox to any command (local synthetic data, no account needed)
+  Help:      $ propdata help property value`;
+
+/**
+ * Help is wrapped to a terminal's width; written anywhere else (a pipe, a file, a pager) it is not
+ * wrapped at all, as the reader's own program wraps it, and a command is never cut in two.
+ */
+const helpWidth = (stream: { isTTY?: boolean; columns?: number }): number =>
+  stream.isTTY && (stream.columns ?? 0) > 0 ? stream.columns! : 10_000;
 
 /** The command tree. Output and exits are routed through `context` so main() stays testable. */
 export function buildProgram(context: CommandContext): Command {
@@ -26,7 +37,10 @@ export function buildProgram(context: CommandContext): Command {
     .configureOutput({
       writeOut: (text) => context.io.stdout.write(text),
       writeErr: (text) => context.io.stderr.write(text),
+      getOutHelpWidth: () => helpWidth(context.io.stdout),
+      getErrHelpWidth: () => helpWidth(context.io.stderr),
     })
+    .addHelpText('after', EXAMPLES)
     .showSuggestionAfterError(true)
     .helpCommand(true);
   registerEndpointCommands(program, context);

@@ -46,3 +46,35 @@ describe('help and the endpoint listing', () => {
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
+
+describe('help text', () => {
+  it('is not wrapped when not written to a terminal, so no example is cut in two', async () => {
+    const result = await runMain(['--help']);
+    expect(result.stdout).toContain('$ propdata property value --address "43 Valmonte Plaza" --zipcode 90274\n');
+    const value = await runMain(['property', 'value', '--help']);
+    for (const line of value.stdout.split('\n').filter((text) => text.includes('$ propdata'))) expect(line).toMatch(/^ {2}\$ propdata \S/);
+    expect(value.stdout).toMatch(/--max-wait <duration> +longest wait for the rate limit[^\n]*Default 90s for one item, 15m for a batch\n/);
+  });
+
+  it('is wrapped to a terminal, its examples kept whole', async () => {
+    const result = await runMain(['--help'], { tty: true, columns: 100 });
+    const [listing] = result.stdout.split('Examples:');
+    expect(Math.max(...listing!.split('\n').map((line) => line.length))).toBeLessThanOrEqual(100);
+    expect(result.stdout).toContain('$ propdata property value --address "43 Valmonte Plaza" --zipcode 90274\n');
+  });
+
+  it("`propdata help property value` is the endpoint command's help, not the level's", async () => {
+    const result = await runMain(['help', 'property', 'value']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe((await runMain(['property', 'value', '--help'])).stdout);
+    expect(result.stdout).toMatch(/Usage: propdata property value/);
+    expect((await runMain(['help', 'config', 'set'])).stdout).toMatch(/Usage: propdata config set/);
+  });
+
+  it('gives every config subcommand an example', async () => {
+    for (const sub of ['set', 'get', 'unset', 'list', 'path']) {
+      const result = await runMain(['config', sub, '--help']);
+      expect(result.stdout, sub).toMatch(new RegExp(`Examples:\\n {2}\\$ propdata config ${sub}`));
+    }
+  });
+});

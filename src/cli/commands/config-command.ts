@@ -16,6 +16,9 @@ async function store(context: CommandContext) {
   return openConfigStore(context.io.env);
 }
 
+/** A subcommand's examples, after its help. */
+const examples = (...lines: string[]): string => ['', 'Examples:', ...lines.map((line) => `  $ propdata ${line}`)].join('\n');
+
 export function registerConfigCommand(program: Command, context: CommandContext): void {
   const config = program
     .command('config')
@@ -33,6 +36,10 @@ export function registerConfigCommand(program: Command, context: CommandContext)
     .argument('<name>', SETTINGS.map((s) => s.name).join(' | '))
     .argument('<value>')
     .description('store a setting')
+    .addHelpText(
+      'after',
+      examples('config set key YOUR_KEY', 'config set base-url https://api.example.com', 'config set max-cost-month 500'),
+    )
     .action(async (name: string, value: string) => {
       const setting = settingName(name);
       if (setting === 'base-url') parseBaseUrl(value);
@@ -43,6 +50,7 @@ export function registerConfigCommand(program: Command, context: CommandContext)
     .command('get')
     .argument('<name>')
     .description('print a stored setting (the secret is masked)')
+    .addHelpText('after', examples('config get key', 'config get base-url'))
     .action(async (name: string) => {
       const setting = settingName(name);
       const value = (await store(context)).get(setting);
@@ -57,12 +65,14 @@ export function registerConfigCommand(program: Command, context: CommandContext)
     .command('unset')
     .argument('<name>')
     .description('remove a stored setting')
+    .addHelpText('after', examples('config unset secret', 'config unset max-age'))
     .action(async (name: string) => {
       (await store(context)).delete(settingName(name));
     });
   config
     .command('list')
     .description('every stored setting, the secret masked')
+    .addHelpText('after', examples('config list'))
     .action(async () => {
       const stored = await store(context);
       for (const setting of SETTINGS) {
@@ -73,5 +83,6 @@ export function registerConfigCommand(program: Command, context: CommandContext)
   config
     .command('path')
     .description('where the settings are stored')
+    .addHelpText('after', examples('config path'))
     .action(async () => out((await store(context)).path));
 }
