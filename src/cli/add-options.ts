@@ -21,14 +21,14 @@ export function commanderOption(spec: OptionSpec): Option {
  * action those values are read again from there, with the same precedence: a flag given wins,
  * then the variable, then the default. Every command passes its Io's env.
  */
-export function addOptions(command: Command, definitions: readonly OptionSpec[], env?: Env): Command {
+export function addOptions(command: Command, definitions: readonly OptionSpec[], env: Env): Command {
   const fromEnv: { spec: OptionSpec; option: Option }[] = [];
   for (const spec of definitions) {
     const option = commanderOption(spec);
     command.addOption(option);
     if (spec.env !== undefined) fromEnv.push({ spec, option });
   }
-  if (env && fromEnv.length > 0) {
+  if (fromEnv.length > 0) {
     command.hook('preAction', (_program, action) => {
       for (const { spec, option } of fromEnv) readEnv(action, spec, option, env);
     });

@@ -1,3 +1,4 @@
+import { parseDelimiter } from '../input/open-input.js';
 import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { DEFAULT_TIMEOUTS } from '../client/transport.js';
@@ -136,6 +137,11 @@ export const BATCH_OPTIONS = [
   },
   { flags: '--sheet <name|n>', description: 'the sheet of an xlsx input to read, by name or position (default the first)' },
   {
+    flags: '--delimiter <char>',
+    description: "a CSV input's field delimiter: ; | or tab (default: tab for .tsv, else found from the header line)",
+    parse: parseDelimiter,
+  },
+  {
     flags: '--sheets <layout>',
     description: 'xlsx output: "endpoint" puts each endpoint on its own sheet, keyed by the input columns and _row',
     choices: ['endpoint'],
@@ -192,14 +198,6 @@ export const STORE_OPTIONS = [
 
 /** `usage` and `store` work on a store, never without one: --store FILE alone. */
 export const STORE_FILE_OPTIONS = [STORE_FILE_OPTION] as const satisfies readonly OptionSpec[];
-
-/** @deprecated declare `choices` instead: commander checks them and lists them in --help. */
-export function choice(values: readonly string[]) {
-  return (value: string): string => {
-    if (!values.includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}, got "${value}"`);
-    return value;
-  };
-}
 
 /** `--address`, `--zipcode`, `--block-id`... for a level, plus `--meta`. */
 export function identifierOptions(levels: readonly Level[]): OptionSpec[] {

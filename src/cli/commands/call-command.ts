@@ -27,7 +27,7 @@ export function registerCallCommand(program: Command, context: CommandContext): 
         'sent. A reports/* path is sent as one GET per row: report products take no POST.',
       ].join('\n'),
     );
-  addOptions(command, [...identifierOptions([...LEVELS]), ...paramOptions([]), ...QUERY_OPTIONS]);
+  addOptions(command, [...identifierOptions([...LEVELS]), ...paramOptions([]), ...QUERY_OPTIONS], context.io.env);
   command.action(async (path: string, options: QueryOptions) => {
     // Loaded when a query runs: building the command tree for --help does not need it.
     const { runQuery } = await import('../run-query.js');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { ENDPOINTS, LEVEL_SPECS, LEVELS, type Endpoint, type Level } from '../../catalog/index.js';
+import { ENDPOINTS, LEVEL_SPECS, LEVELS, type Endpoint } from '../../catalog/index.js';
 import { addOptions } from '../add-options.js';
-import { choice } from '../options.js';
+import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
 import { COMMAND_LEVELS } from './endpoint-commands.js';
 
@@ -18,19 +18,30 @@ function paramsOf(endpoint: Endpoint): string {
 /** Plain columns padded to the widest cell: readable in a terminal and greppable in a pipe. */
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
+
+const ENDPOINTS_OPTIONS = [
+  { flags: '--level <level>', description: 'only this level', choices: LEVELS },
+  { flags: '--json', description: 'the catalog as JSON, with parameters and result shapes' },
+] as const satisfies readonly OptionSpec[];
 
 export function registerEndpointsCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('endpoints')
     .description('list the endpoints this tool knows: version, list price per item, identifiers, parameters, description')
     .addHelpText('after', '\nExamples:\n  $ propdata endpoints --level block\n  $ propdata endpoints --json');
-  addOptions(command, [
-    { flags: '--level <level>', description: `only this level (${LEVELS.join(', ')})`, parse: choice(LEVELS) },
-    { flags: '--json', description: 'the catalog as JSON, with parameters and result shapes' },
-  ]);
-  command.action((options: { level?: Level; json?: boolean }) => {
+  addOptions(command, ENDPOINTS_OPTIONS, context.io.env);
+  command.action((options: OptionValues<typeof ENDPOINTS_OPTIONS>) => {
     const endpoints = ENDPOINTS.filter((endpoint) => !options.level || endpoint.level === options.level);
     if (options.json) {
       context.io.stdout.write(`${JSON.stringify(endpoints, null, 2)}\n`);
