@@ -41,10 +41,16 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     fromFlags: true,
     ...(target.openKeys ? { openKeys: true } : {}),
   });
-  const prepared = prepare({ row: 1, columns: identifiersFromFlags(target.level, options, target.openKeys) });
-  if (!prepared.item) throw new UsageError(`${prepared.invalid ?? 'invalid item'} (or pass --input FILE for a batch)`);
+  const flags = identifiersFromFlags(target.level, options, target.openKeys);
+  // `cat f.csv | propdata property value`: the rows are on stdin, but a batch reads only --input.
+  const piped =
+    Object.keys(flags).length === 0 && io.stdin.isTTY !== true ? '; stdin is not a terminal: to read rows from it, add --input -' : '';
+  const prepared = prepare({ row: 1, columns: flags });
+  if (!prepared.item) throw new UsageError(`${prepared.invalid ?? 'invalid item'} (or pass --input FILE for a batch)${piped}`);
   if (LEVEL_SPECS[target.level].identifiers.length === 0 && Object.keys(prepared.item).length === 0) {
-    throw new UsageError(`${target.path} got no identifiers: give them as flags (--address ... --zipcode ...) or --param name=value`);
+    throw new UsageError(
+      `${target.path} got no identifiers: give them as flags (--address ... --zipcode ...) or --param name=value${piped}`,
+    );
   }
 
   const service = await connect(options, io, messages);

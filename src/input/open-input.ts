@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { InputError, UsageError } from '../errors/index.js';
 import { countRecords } from './count-rows.js';
 import { readCsv } from './csv-reader.js';
+import { sniffDelimiter } from './delimiter.js';
 import type { InputFormat, InputSource } from './input-source.js';
 import { readJsonl, scanJsonlKeys } from './jsonl-reader.js';
 import { checkText, peekStart, refuseJsonArray, sniffFormat } from './sniff.js';
@@ -22,6 +23,8 @@ export interface OpenInputOptions {
   sheet?: string | undefined;
   /** How columns feed identifiers, for an xlsx input's numbers in identifier columns. */
   identifiers?: IdentifierSettings;
+  /** `--delimiter`: a CSV's field delimiter; else a .tsv/.tab name means tab, else the header line decides. */
+  delimiter?: string | undefined;
 }
 
 export interface OpenedInput extends InputSource {
@@ -31,6 +34,8 @@ export interface OpenedInput extends InputSource {
    * process substitution: those must be read exactly once, by `rows`.
    */
   seekable: boolean;
+  /** A CSV's delimiter when it was found from the header line and is not a comma: the caller says so. */
+  detectedDelimiter?: string;
 }
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
@@ -44,10 +49,19 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
   '.xlsm': 'xlsx',
 };
 
-/** Tab-separated files are CSV with another delimiter; the extension is the only cue we trust. */
-function delimiterFor(path: string): string {
+/** Tab-separated files are CSV with another delimiter: their extension says so. */
+function delimiterFor(path: string): string | undefined {
   const extension = extname(path).toLowerCase();
-  return extension === '.tsv' || extension === '.tab' ? '\t' : ',';
+  return extension === '.tsv' || extension === '.tab' ? '\t' : undefined;
+}
+
+/** `--delimiter`: one character; `tab` and `\t` spell a tab. */
+export function parseDelimiter(value: string): string {
+  const delimiter = value === 'tab' || value === '\\t' ? '\t' : value;
+  if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') {
+    throw new UsageError(`--delimiter ${value}: expected one character such as ; or | (or tab)`, 'E_USAGE_DELIMITER');
+  }
+  return delimiter;
 }
 
 /** Follows links, so /dev/stdin and a process substitution's /dev/fd/63 show what they are. */
@@ -79,7 +93,16 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
   try {
     checkText(head);
     const format = named ?? sniffFormat(head);
-    if (format === 'csv') return { format, seekable, ...readCsv(stream, { delimiter: delimiterFor(options.path) }) };
+    if (format === 'csv') {
+      const named = options.delimiter ?? delimiterFor(options.path);
+      const delimiter = named ?? sniffDelimiter(head.toString('utf8'));
+      return {
+        format,
+        seekable,
+        ...readCsv(stream, { delimiter }),
+        ...(named === undefined && delimiter !== ',' ? { detectedDelimiter: delimiter } : {}),
+      };
+    }
     refuseJsonArray(head);
     return { format, seekable, ...readJsonl(stream, seekable ? { columns: scanJsonlKeys(options.path) } : {}) };
   } catch (error) {
@@ -105,10 +128,10 @@ async function openWorkbook(options: OpenInputOptions, seekable: boolean): Promi
  * anything else is refused without being opened, since counting a pipe would take its rows from
  * the real read.
  */
-export async function countRows(path: string, format: InputFormat, sheet?: string): Promise<number> {
+export async function countRows(path: string, format: InputFormat, sheet?: string, delimiter?: string): Promise<number> {
   if (!(await statInput(path)).isFile()) {
     throw new InputError('E_INPUT_NOT_SEEKABLE', `cannot count the rows of ${path} ahead: it is not a regular file`);
   }
   if (format === 'xlsx') return (await import('./xlsx-reader.js')).countXlsxRows(path, sheet);
-  return countRecords(path, format, delimiterFor(path));
+  return countRecords(path, format, delimiter ?? delimiterFor(path) ?? ',');
 }

@@ -1,0 +1,38 @@
+/** The delimiters a CSV header is tried with, comma first (it wins a tie). */
+const CANDIDATES = [',', ';', '\t', '|'] as const;
+
+/** How a delimiter is named in a message. */
+export function delimiterName(delimiter: string): string {
+  return delimiter === '\t'
+    ? 'tab'
+    : delimiter === ';'
+      ? 'semicolon'
+      : delimiter === '|'
+        ? 'pipe'
+        : delimiter === ','
+          ? 'comma'
+          : `"${delimiter}"`;
+}
+
+/**
+ * The delimiter of a CSV from its first non-blank line (the header): the candidate that occurs
+ * most often outside quotes, a comma on a tie or when none occurs. A European spreadsheet's
+ * export (`address;city;zipcode`) and a tab-separated file without a .tsv name are read as such
+ * instead of as one column per line.
+ */
+export function sniffDelimiter(head: string): string {
+  const text = head.replace(/^\uFEFF/, '');
+  const counts = new Map<string, number>(CANDIDATES.map((candidate) => [candidate, 0]));
+  let quoted = false;
+  let started = false;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) {
+      if (started) break;
+    } else if (!quoted && counts.has(char)) counts.set(char, counts.get(char)! + 1);
+    if (char.trim() !== '') started = true;
+  }
+  let best: string = ',';
+  for (const candidate of CANDIDATES) if (counts.get(candidate)! > counts.get(best)!) best = candidate;
+  return best;
+}
