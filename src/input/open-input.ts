@@ -58,7 +58,7 @@ function delimiterFor(path: string): string | undefined {
 /** `--delimiter`: one character; `tab` and `\t` spell a tab. */
 export function parseDelimiter(value: string): string {
   const delimiter = value === 'tab' || value === '\\t' ? '\t' : value;
-  if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') {
+  if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') {
     throw new UsageError(`--delimiter ${value}: expected one character such as ; or | (or tab)`, 'E_USAGE_DELIMITER');
   }
   return delimiter;
@@ -66,7 +66,8 @@ export function parseDelimiter(value: string): string {
 
 /** Follows links, so /dev/stdin and a process substitution's /dev/fd/63 show what they are. */
 async function statInput(path: string): Promise<Stats> {
-  const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
+  const stats = await stat(path).catch((failure: unknown) => {
+    const error = failure as NodeJS.ErrnoException;
     if (error.code === 'ENOENT') throw new UsageError(`input file not found: ${path}`, 'E_INPUT_NOT_FOUND');
     throw new UsageError(`cannot open input file ${path}: ${error.message}`, 'E_INPUT_UNREADABLE');
   });
