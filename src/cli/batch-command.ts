@@ -6,7 +6,8 @@ import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams, type QueryOptions } from './query-params.js';
 import { EXIT, InputError, PropdataError, UsageError } from '../errors/index.js';
 import { countRows, openInput } from '../input/open-input.js';
-import { checkColumnOptions } from '../input/column-options.js';
+import { checkColumnOptions, checkHeaderFeedsIdentifiers } from '../input/column-options.js';
+import { delimiterName } from '../input/delimiter.js';
 import { createPreparer } from '../input/prepare.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { IdentifierRepairs } from '../input/xlsx-identifiers.js';
@@ -38,6 +39,8 @@ export interface BatchOptions extends QueryOptions {
   output?: string;
   format?: 'csv' | 'json' | 'jsonl' | 'xlsx';
   inputFormat?: 'csv' | 'jsonl' | 'xlsx';
+  /** --delimiter, parsed: one character. */
+  delimiter?: string;
   sheet?: string;
   sheets?: 'endpoint';
   map?: Record<string, string>;
@@ -81,11 +84,28 @@ interface Prepared {
 
 async function prepareInput(target: QueryTarget, options: BatchOptions, params: Record<string, string>, io: Io): Promise<Prepared> {
   const input = await openInput({
-    path: options.input, format: options.inputFormat, stdin: io.stdin, sheet: options.sheet,
+    path: options.input,
+    format: options.inputFormat,
+    stdin: io.stdin,
+    sheet: options.sheet,
+    delimiter: options.delimiter,
     identifiers: { level: target.level, endpoints: target.paramEndpoints, map: options.map ?? {}, metaColumn: options.metaColumn },
   });
+  if (input.detectedDelimiter !== undefined && !options.quiet) {
+    io.stderr.write(
+      `propdata: reading the CSV with the ${delimiterName(input.detectedDelimiter)} as its delimiter, as its header line has it (--delimiter chooses another)\n`,
+    );
+  }
   const inputColumns = await input.columns;
   checkColumnOptions(inputColumns, options.map ?? {}, options.metaColumn);
+  if (input.format !== 'jsonl' && !target.openKeys) {
+    checkHeaderFeedsIdentifiers(inputColumns, {
+      level: target.level,
+      params: new Map(),
+      map: options.map ?? {},
+      metaColumn: options.metaColumn,
+    });
+  }
   const metaColumn = options.metaColumn ?? inputColumns.find((column: string) => column.toLowerCase() === 'meta');
   const prepare = createPreparer({
     level: target.level,
@@ -135,7 +155,6 @@ async function openKeptAnswers(path: string, target: QueryTarget, options: Batch
   };
 }
 
-
 /** `--input`: stream the file through the service and write one record per row. */
 export async function runBatchCommand(
   target: QueryTarget,
@@ -146,9 +165,22 @@ export async function runBatchCommand(
 ): Promise<number> {
   if (options.dryRun) return runEstimate(target, options, io);
   const params = fixedParams(target, options);
-  const { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable, repairs } = await prepareInput(target, options, params, io);
-  if (!seekable && !options.quiet) messages.info('propdata: the input is a pipe: read once, so no row total, and the run cannot be resumed');
-  checkRunPaths({ input: options.input, ...(options.output ? { output: options.output } : {}), ...(options.report ? { report: options.report } : {}) });
+  const {
+    rows,
+    prepare,
+    inputColumns,
+    metaColumn,
+    format: inputFormat,
+    seekable,
+    repairs,
+  } = await prepareInput(target, options, params, io);
+  if (!seekable && !options.quiet)
+    messages.info('propdata: the input is a pipe: read once, so no row total, and the run cannot be resumed');
+  checkRunPaths({
+    input: options.input,
+    ...(options.output ? { output: options.output } : {}),
+    ...(options.report ? { report: options.report } : {}),
+  });
   // One writer per output: taken before the existing file is checked, cut or merged.
   // A failing output (a reader closing the pipe, a full disk, a lost lock) stops the run at once, not at the next write.
   const outputFailure = new AbortController();
@@ -173,29 +205,37 @@ async function runLocked(
   params: Record<string, string>,
 ): Promise<number> {
   const keys = sectionKeys(target);
-  const plan = await planOutput({ ...options, inputSeekable: seekable }, {
-    path: target.path,
-    query: target.query,
-    sections: keys,
-    params,
-    map: options.map ?? {},
-    metaColumn: metaColumn ?? null,
-    columns: inputColumns,
-    excel: Boolean(options.excel),
-    ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
-  });
+  const plan = await planOutput(
+    { ...options, inputSeekable: seekable },
+    {
+      path: target.path,
+      query: target.query,
+      sections: keys,
+      params,
+      map: options.map ?? {},
+      metaColumn: metaColumn ?? null,
+      columns: inputColumns,
+      excel: Boolean(options.excel),
+      ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
+    },
+  );
   if (plan.alreadyComplete) {
     messages.info(`propdata: nothing to resume: ${options.output} is complete`);
     return EXIT.ok;
   }
   const itemPrice = pricePerItem(target, options.price);
   const sectionPrices: Record<string, number> = Object.fromEntries(
-    target.sections.map((endpoint) => [endpoint.name, options.price?.[endpoint.name] === undefined ? endpoint.price : Number(options.price[endpoint.name])]),
+    target.sections.map((endpoint) => [
+      endpoint.name,
+      options.price?.[endpoint.name] === undefined ? endpoint.price : Number(options.price[endpoint.name]),
+    ]),
   );
   const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
   const storePath = storePathFrom(options.store, io.env);
   if (storePath === undefined && (runDefaults.maxAgeMs !== undefined || runDefaults.maxCostMonth !== undefined)) {
-    throw new UsageError('--max-age and --max-cost-month need the local store: drop --no-store (or the setting with `propdata config unset`)');
+    throw new UsageError(
+      '--max-age and --max-cost-month need the local store: drop --no-store (or the setting with `propdata config unset`)',
+    );
   }
   const maxWaitMs = options.maxWait ?? DEFAULT_MAX_WAIT_MS.batch;
   const service = await connect(options, io, messages, options.concurrency);
@@ -219,7 +259,9 @@ async function runLocked(
     {
       ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}),
       ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
-      ...(runDefaults.maxCostMonth !== undefined && runStore ? { maxCostMonth: { cap: runDefaults.maxCostMonth, spent: runStore.monthToDateCost() } } : {}),
+      ...(runDefaults.maxCostMonth !== undefined && runStore
+        ? { maxCostMonth: { cap: runDefaults.maxCostMonth, spent: runStore.monthToDateCost() } }
+        : {}),
     },
     itemPrice,
     target.componentsPerItem,
@@ -231,7 +273,10 @@ async function runLocked(
     // The total only feeds the progress display, which --quiet turns off: no second read then.
     const counting =
       seekable && !options.quiet
-        ? countRows(options.input, inputFormat, options.sheet).then((total) => (stats.totalRows = total), () => undefined)
+        ? countRows(options.input, inputFormat, options.sheet).then(
+            (total) => (stats.totalRows = total),
+            () => undefined,
+          )
         : undefined;
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs }, clock);
     // The windows an earlier run saw: this one starts at that pace, without a probe.
@@ -253,7 +298,8 @@ async function runLocked(
     const writer = plan.state
       ? await openResumeWriter({ ...settings, path: options.output!, startRow: plan.startRow, retryRows: plan.retryRows })
       : await openOutput(settings);
-    if (plan.retryRows.length > 0) messages.info(`propdata: sending ${plan.retryRows.length} rows again whose records are error (the first: row ${plan.retryRows[0]})`);
+    if (plan.retryRows.length > 0)
+      messages.info(`propdata: sending ${plan.retryRows.length} rows again whose records are error (the first: row ${plan.retryRows[0]})`);
     const progress = await startProgress(io, stats, limiter, Boolean(options.quiet));
     const output = new OrderedOutput(writer, stats, { startRow: plan.startRow, retry: plan.retryRows });
     writer.failed.catch((error: unknown) => outputFailure.abort(error));
@@ -279,22 +325,22 @@ async function runLocked(
           sendBatch(
             items,
             {
-            client: service.client,
-            limiter,
-            target,
-            sectionKeys: keys,
-            retry: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs },
-            stats,
-            clock,
-            signal,
-            abandon: outputFailure.signal,
-            budget,
-            onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
-            onResponse: (exchange: Exchange) => {
-              stats.costUsd += billedCost(exchange.chunks, sectionPrices).cost;
-              runStore?.record(exchange);
+              client: service.client,
+              limiter,
+              target,
+              sectionKeys: keys,
+              retry: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs },
+              stats,
+              clock,
+              signal,
+              abandon: outputFailure.signal,
+              budget,
+              onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
+              onResponse: (exchange: Exchange) => {
+                stats.costUsd += billedCost(exchange.chunks, sectionPrices).cost;
+                runStore?.record(exchange);
+              },
             },
-          },
             runStore
               ? (part, records) => {
                   runStore.remember(part, records);
@@ -345,9 +391,12 @@ async function runLocked(
     const reported = repaired ? { ...summary, inputRepairs: repaired } : summary;
     await writer.finish?.(reported);
     if (options.report) await writeFile(options.report, `${JSON.stringify(reported, null, 2)}\n`);
-    if (!options.quiet || outcome !== 'completed') messages.error([formatSummary(summary).trimEnd(), repairs?.describe()].filter(Boolean).join('\n'));
+    if (!options.quiet || outcome !== 'completed')
+      messages.error([formatSummary(summary).trimEnd(), repairs?.describe()].filter(Boolean).join('\n'));
     if (fatal instanceof InputError) {
-      messages.error(`propdata: the output is partial (rows from ${output.nextRow} on are missing); correct the input and run the command again`);
+      messages.error(
+        `propdata: the output is partial (rows from ${output.nextRow} on are missing); correct the input and run the command again`,
+      );
     } else if (!finished && plan.state) {
       const resume = resumeCommand(argv);
       messages.error(`propdata: the output is partial; continue with:\n  ${resume.command}`);
