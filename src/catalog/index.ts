@@ -21,14 +21,20 @@ export const INFO_SCHEMAS: Readonly<Record<InfoMember, Schema>> = {
 
 const BLOCK_TARGETS = [...BLOCK_ENDPOINTS, ...BEYOND_SPEC_BLOCK];
 
+/** The target of a `<level>/<target>` name, as a type. */
+type TargetOf<Name extends string> = Name extends `${string}/${infer Target}` ? Target : never;
+
 /**
  * `property/block_<target>`, `property/zip_<target>`, `property/msa_<target>`: every area target
  * callable with property identifiers, answered for the property's area, same result shape.
  */
-const propertyForms = (prefix: 'block' | 'zip' | 'msa', areaEndpoints: readonly Endpoint[]): Endpoint[] =>
+const propertyForms = <Prefix extends 'block' | 'zip' | 'msa', AreaName extends string>(
+  prefix: Prefix,
+  areaEndpoints: readonly Endpoint<AreaName>[],
+): Endpoint<`property/${Prefix}_${TargetOf<AreaName>}`>[] =>
   areaEndpoints.map((areaEndpoint) => ({
     ...areaEndpoint,
-    name: `property/${prefix}_${areaEndpoint.target}`,
+    name: `property/${prefix}_${areaEndpoint.target as TargetOf<AreaName>}` as const,
     level: 'property',
     target: `${prefix}_${areaEndpoint.target}`,
     description: `${areaEndpoint.description} (by property)`,
@@ -37,8 +43,7 @@ const propertyForms = (prefix: 'block' | 'zip' | 'msa', areaEndpoints: readonly 
 
 const PROPERTY_MGET = PROPERTY_ENDPOINTS.find((endpoint) => endpoint.mget)!;
 
-/** The whole catalog: the single list of endpoints every other part derives from; the spec's first at each level. */
-export const ENDPOINTS: readonly Endpoint[] = [
+const CATALOG = [
   ...PROPERTY_ENDPOINTS,
   propertyLtv(PROPERTY_ENDPOINTS.find((endpoint) => endpoint.name === 'property/ltv_details')!),
   ...propertyForms('block', BLOCK_TARGETS),
@@ -52,19 +57,33 @@ export const ENDPOINTS: readonly Endpoint[] = [
   levelMget(PROPERTY_MGET, 'msa'),
 ];
 
-const BY_NAME = new Map(ENDPOINTS.map((endpoint) => [endpoint.name, endpoint]));
+/** The name of an endpoint of the catalog (`property/value`, `block/crime`...), derived from its data. */
+export type EndpointName = (typeof CATALOG)[number]['name'];
+
+/** The whole catalog: the single list of endpoints every other part derives from; the spec's first at each level. */
+export const ENDPOINTS: readonly Endpoint<EndpointName>[] = CATALOG;
+
+const BY_NAME = new Map<string, Endpoint<EndpointName>>(ENDPOINTS.map((endpoint) => [endpoint.name, endpoint]));
+
+/** Whether a name, exactly as written, is a catalog endpoint's. */
+export function isEndpointName(name: string): name is EndpointName {
+  return BY_NAME.has(name);
+}
 
 /** Accepts `property/value_within_block`, `property/value-within-block` and `v2/property/value`. */
 export function canonicalName(name: string): string {
-  const trimmed = name.trim().replace(/^\/+|\/+$/g, '').replace(/^v[23]\//, '');
+  const trimmed = name
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/^v[23]\//, '');
   return trimmed.replace(/-/g, '_').toLowerCase();
 }
 
-export function findEndpoint(name: string): Endpoint | undefined {
+export function findEndpoint(name: string): Endpoint<EndpointName> | undefined {
   return BY_NAME.get(canonicalName(name));
 }
 
-export function endpointsAt(level: Level): Endpoint[] {
+export function endpointsAt(level: Level): Endpoint<EndpointName>[] {
   return ENDPOINTS.filter((endpoint) => endpoint.level === level);
 }
 
@@ -81,5 +100,13 @@ export function isMgetComponentOf(level: Level, endpoint: Endpoint): boolean {
 export function suggestEndpoints(name: string): string[] {
   return nearest(canonicalName(name), [...BY_NAME.keys()]);
 }
-export { checkIdentifier, checkParam, checkRequireOneOf, paramValue } from './rules.js';
+export {
+  checkIdentifier,
+  checkParam,
+  itemRequirements,
+  oneOfMessage,
+  paramValue,
+  unmetRequirements,
+  type ItemRequirement,
+} from './rules.js';
 export { stateCode } from './states.js';

@@ -1,6 +1,14 @@
 import {
-  ARM_INDEXES, BLOCK_PROPERTY_TYPES, DETAILS, LEASE_PAYMENT_FREQUENCIES, LENDER_TYPES, LIEN_TYPES, LTV_SOURCES,
-  PROPERTY_TYPES, RENTAL_LISTING_STATUSES, SALE_LISTING_STATUSES,
+  ARM_INDEXES,
+  BLOCK_PROPERTY_TYPES,
+  DETAILS,
+  LEASE_PAYMENT_FREQUENCIES,
+  LENDER_TYPES,
+  LIEN_TYPES,
+  LTV_SOURCES,
+  PROPERTY_TYPES,
+  RENTAL_LISTING_STATUSES,
+  SALE_LISTING_STATUSES,
 } from './enums.js';
 import { bool, digits, float, int, isoDate, list, nullable, obj, oneOf, str, trueOrNull, type Schema } from './schema.js';
 import { deedRecord, forecastPoint, lienRecord, percentileRange, valuation } from './shapes.js';
@@ -16,8 +24,8 @@ interface PropertyEndpoint {
   mget?: boolean;
 }
 
-const property = (target: string, spec: PropertyEndpoint): Endpoint => ({
-  name: `property/${target}`,
+const property = <Target extends string>(target: Target, spec: PropertyEndpoint): Endpoint<`property/${Target}`> => ({
+  name: `property/${target}` as const,
   version: 'v2',
   level: 'property',
   target,
@@ -49,36 +57,36 @@ const listingBase = {
 // listing_record and public_record share one shape; room_types is null for public_record and
 // assessment is null for listing_record.
 const detailsEnhancedRecord = obj({
-    building_area_sq_ft: int({ min: 0 }),
-    has_basement: nullable(bool()),
-    has_pool: nullable(bool()),
-    number_of_bathrooms: float({ min: 0 }),
-    number_of_bedrooms: int({ min: 0 }),
-    parking_carport_count: nullable(int({ min: 0 })),
-    parking_driveway_count: nullable(int({ min: 0 })),
-    parking_garage_count: nullable(int({ min: 0 })),
-    property_type: oneOf(PROPERTY_TYPES),
-    room_types: nullable(list(str())),
-    site_area_acres: float({ min: 0 }),
-    stories_count: int({ min: 0 }),
-    year_built: int(),
-    assessment: nullable(
-      obj({
-        apn: str(),
-        assessment_year: int(),
-        owner_name: str(),
-        tax_amount: int({ min: 0 }),
-        tax_year: int(),
-        total_assessed_value: int({ min: 0 }),
-      }),
-    ),
-    sale: obj({
-      list_date: isoDate(),
-      sale_date: isoDate(),
-      list_price: int({ min: 0 }),
-      sale_price: int({ min: 0 }),
-      is_reo: bool(),
-      is_distressed: bool(),
+  building_area_sq_ft: int({ min: 0 }),
+  has_basement: nullable(bool()),
+  has_pool: nullable(bool()),
+  number_of_bathrooms: float({ min: 0 }),
+  number_of_bedrooms: int({ min: 0 }),
+  parking_carport_count: nullable(int({ min: 0 })),
+  parking_driveway_count: nullable(int({ min: 0 })),
+  parking_garage_count: nullable(int({ min: 0 })),
+  property_type: oneOf(PROPERTY_TYPES),
+  room_types: nullable(list(str())),
+  site_area_acres: float({ min: 0 }),
+  stories_count: int({ min: 0 }),
+  year_built: int(),
+  assessment: nullable(
+    obj({
+      apn: str(),
+      assessment_year: int(),
+      owner_name: str(),
+      tax_amount: int({ min: 0 }),
+      tax_year: int(),
+      total_assessed_value: int({ min: 0 }),
+    }),
+  ),
+  sale: obj({
+    list_date: isoDate(),
+    sale_date: isoDate(),
+    list_price: int({ min: 0 }),
+    sale_price: int({ min: 0 }),
+    is_reo: bool(),
+    is_distressed: bool(),
   }),
 });
 
@@ -116,7 +124,7 @@ const currentLien = obj({
 });
 
 /** The 28 property targets of the spec, plus component_mget. */
-export const PROPERTY_ENDPOINTS: readonly Endpoint[] = [
+export const PROPERTY_ENDPOINTS = [
   property('geocode', {
     description: 'Resolve an address: address_info with resolution status',
     // The spec's geocode example carries `result: true`; the data is address_info.
@@ -430,4 +438,4 @@ export const PROPERTY_ENDPOINTS: readonly Endpoint[] = [
       },
     ],
   }),
-];
+] as const;

@@ -1,5 +1,6 @@
 import { stateCode } from './states.js';
-import type { Endpoint, Identifier, Param } from './types.js';
+import { LEVEL_SPECS } from './levels.js';
+import type { Endpoint, Identifier, Level, Param } from './types.js';
 
 /**
  * The spec's request rules, interpreted from catalog data. The client validates rows with them
@@ -68,8 +69,46 @@ export function checkIdentifier(identifier: Identifier, value: unknown): string 
   return undefined;
 }
 
-/** The endpoint-level rule "at least one of" (value_details_adjusted's adjustments). */
-export function checkRequireOneOf(endpoint: Endpoint, present: (name: string) => boolean): string | undefined {
-  if (!endpoint.requireOneOf || endpoint.requireOneOf.some(present)) return undefined;
-  return `${endpoint.name} needs at least one of ${endpoint.requireOneOf.join(', ')}`;
+/**
+ * One condition a complete item meets: at least one of `anyOf` has a value. What makes an item
+ * complete is stated here once, as data; the preparer words an unmet one for a row or the command
+ * line, the sandbox as the service's 400.
+ * - `identifier`: the level's identifiers (address or slug for a property; each of the others).
+ * - `param`: a parameter `endpoint` requires (one name).
+ * - `one-of`: `endpoint`'s "at least one of" (value_details_adjusted's adjustments).
+ */
+export interface ItemRequirement {
+  kind: 'identifier' | 'param' | 'one-of';
+  anyOf: readonly string[];
+  /** The endpoint asking for a parameter; absent for identifiers, which the level asks for. */
+  endpoint?: Endpoint;
+}
+
+/**
+ * What an item of `level` sent to `endpoints` (one, or the components of an mget) must carry: the
+ * identifier requirements first, then per endpoint its "at least one of" and its required parameters.
+ */
+export function itemRequirements(level: Level, endpoints: readonly Endpoint[]): ItemRequirement[] {
+  const spec = LEVEL_SPECS[level];
+  const requirements: ItemRequirement[] =
+    spec.rule === 'address-or-slug'
+      ? [{ kind: 'identifier', anyOf: ['address', 'slug'] }]
+      : spec.identifiers.map((identifier) => ({ kind: 'identifier', anyOf: [identifier.name] }));
+  for (const endpoint of endpoints) {
+    if (endpoint.requireOneOf) requirements.push({ kind: 'one-of', anyOf: endpoint.requireOneOf, endpoint });
+    for (const param of endpoint.params) {
+      if (param.required) requirements.push({ kind: 'param', anyOf: [param.name], endpoint });
+    }
+  }
+  return requirements;
+}
+
+/** The requirements an item leaves unmet, in order; `present` says whether a key has a value. */
+export function unmetRequirements(requirements: readonly ItemRequirement[], present: (name: string) => boolean): ItemRequirement[] {
+  return requirements.filter((requirement) => !requirement.anyOf.some(present));
+}
+
+/** The words for an unmet "at least one of", the same for a row and for the service's 400. */
+export function oneOfMessage(requirement: ItemRequirement): string {
+  return `${requirement.endpoint?.name ?? 'the item'} needs at least one of ${requirement.anyOf.join(', ')}`;
 }

@@ -48,9 +48,10 @@ export interface Param {
 /** Why, beyond an unresolved address, the service may answer a section with api_code 204. */
 export type NoContentCause = 'no-listing' | 'limited-coverage' | 'adjustment-impossible';
 
-export interface Endpoint {
+/** `Name`: the catalog's endpoints carry their literal name (EndpointName); an ad hoc path is any string. */
+export interface Endpoint<Name extends string = string> {
   /** `<level>/<target>`, also the chunk member key. */
-  name: string;
+  name: Name;
   version: Version;
   level: Level;
   target: string;

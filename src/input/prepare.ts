@@ -1,11 +1,14 @@
 import {
   checkIdentifier,
   checkParam,
-  checkRequireOneOf,
+  itemRequirements,
   LEVEL_SPECS,
+  oneOfMessage,
   paramValue,
+  unmetRequirements,
   type Endpoint,
   type Identifier,
+  type ItemRequirement,
   type Level,
   type Param,
 } from '../catalog/index.js';
@@ -99,8 +102,10 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
   const fixed = fixedValues(plan.fixedParams, params);
   const settings: ColumnSettings = { level: plan.level, params, map: plan.map, metaColumn: plan.metaColumn };
   const resolve = createColumnResolver(settings);
-  const requiredParams = [...params.values()].filter((param) => param.required);
-  const oneOfEndpoints = plan.endpoints.filter((endpoint) => endpoint.requireOneOf);
+  // What makes an item complete is the catalog's rule; only the wording for a row is here.
+  const requirements = itemRequirements(plan.level, plan.endpoints);
+  const identifierRequirements = requirements.filter((requirement) => requirement.kind === 'identifier');
+  const paramRequirements = requirements.filter((requirement) => requirement.kind !== 'identifier');
 
   function buildPlan(columns: readonly string[]): RowPlan {
     const slots: Slot[] = [];
@@ -152,13 +157,16 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
     return last;
   }
 
-  /** `rejected`: identifiers given with a wrong value, already reported as such. */
-  function missingIdentifiers(
-    item: Record<string, string | number>,
-    rowPlan: RowPlan,
-    rejected: ReadonlySet<string> | undefined,
-  ): string | undefined {
-    const absent = (name: string) => item[name] === undefined && !rejected?.has(name);
+  // The item and the identifiers rejected for a wrong value (already reported as such) of the row
+  // being prepared: `present` is made once, not per row.
+  let current: Record<string, string | number> = {};
+  let rejectedNow: ReadonlySet<string> | undefined;
+  const present = (name: string) => current[name] !== undefined;
+  const givenOrRejected = (name: string) => current[name] !== undefined || rejectedNow?.has(name) === true;
+
+  function missingIdentifiers(rowPlan: RowPlan): string | undefined {
+    const unmet = unmetRequirements(identifierRequirements, givenOrRejected);
+    if (unmet.length === 0) return undefined;
     const noColumn = (names: string[]) => {
       if (plan.fromFlags) return ` (give ${names.map((name) => `--${name.replace(/_/g, '-')}`).join(' or ')})`;
       return names.every((name) => rowPlan.unfed.has(name))
@@ -166,16 +174,24 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
             `rename one or use --map COLUMN=${names[0]})`
         : '';
     };
-    if (spec.rule === 'address-or-slug') {
-      if (!absent('address') || !absent('slug')) return undefined;
-      return `needs an address or a slug${plan.fromFlags ? '' : ' column value'}${noColumn(['address', 'slug'])}`;
+    const alternatives = unmet[0]!.anyOf;
+    if (alternatives.length > 1) {
+      const names = alternatives.map((name) => `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`).join(' or ');
+      return `needs ${names}${plan.fromFlags ? '' : ' column value'}${noColumn([...alternatives])}`;
     }
-    const missing = spec.identifiers.map((identifier) => identifier.name).filter(absent);
-    return missing.length === 0 ? undefined : `needs a ${missing.join(' and a ')} value${noColumn(missing)}`;
+    const missing = unmet.map((requirement) => requirement.anyOf[0]!);
+    return `needs a ${missing.join(' and a ')} value${noColumn(missing)}`;
   }
 
-  let current: Record<string, string | number> = {};
-  const present = (name: string) => current[name] !== undefined;
+  /** Required parameters, each named once (an mget's components share them), then the "at least one of" sets. */
+  function missingParams(unmet: readonly ItemRequirement[]): string[] {
+    const names = new Set(unmet.filter((requirement) => requirement.kind === 'param').map((requirement) => requirement.anyOf[0]!));
+    const where = (name: string) => (plan.fromFlags ? `--${name.replace(/_/g, '-')}` : 'a column');
+    return [
+      ...[...names].map((name) => `needs a ${name} value (${where(name)} or --param ${name}=...)`),
+      ...unmet.filter((requirement) => requirement.kind === 'one-of').map(oneOfMessage),
+    ];
+  }
 
   return (row) => {
     if (row.readError !== undefined) {
@@ -234,19 +250,12 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
       }
     }
 
-    const needed = missingIdentifiers(item, rowPlan, rejected);
-    if (needed) (missing ??= []).push(needed);
-    for (const param of requiredParams) {
-      if (item[param.name] === undefined)
-        (missing ??= []).push(
-          `needs a ${param.name} value (${plan.fromFlags ? `--${param.name.replace(/_/g, '-')}` : 'a column'} or --param ${param.name}=...)`,
-        );
-    }
     current = item;
-    for (const endpoint of oneOfEndpoints) {
-      const problem = checkRequireOneOf(endpoint, present);
-      if (problem) (missing ??= []).push(problem);
-    }
+    rejectedNow = rejected;
+    const needed = missingIdentifiers(rowPlan);
+    if (needed) (missing ??= []).push(needed);
+    const unmetParams = unmetRequirements(paramRequirements, present);
+    if (unmetParams.length > 0) (missing ??= []).push(...missingParams(unmetParams));
     if (!wrong && !missing) return { row: row.row, columns: row.columns, item };
     const problems = [...(wrong ?? []), ...(missing ?? [])].join('; ');
     if (plan.fromFlags) return { row: row.row, columns: row.columns, invalid: problems };

@@ -1,6 +1,19 @@
 import {
-  LEVEL_SPECS, META, checkIdentifier, checkParam, checkRequireOneOf, findEndpoint, isMgetComponentOf, keySetOf, paramValue,
-  type Endpoint, type LevelSpec, type Param,
+  LEVEL_SPECS,
+  META,
+  checkIdentifier,
+  checkParam,
+  findEndpoint,
+  isMgetComponentOf,
+  itemRequirements,
+  keySetOf,
+  oneOfMessage,
+  paramValue,
+  unmetRequirements,
+  type Endpoint,
+  type ItemRequirement,
+  type LevelSpec,
+  type Param,
 } from '../catalog/index.js';
 import type { RequestItem } from './generate/chunk.js';
 
@@ -29,7 +42,8 @@ function componentsOf(mget: Endpoint, query: URLSearchParams): Endpoint[] {
   return names.map((name, index) => {
     const endpoint = findEndpoint(name);
     if (!endpoint || endpoint.name !== name) throw new RequestRejected(`components: unknown endpoint "${name}"`);
-    if (!isMgetComponentOf(mget.level, endpoint)) throw new RequestRejected(`components: "${name}" cannot be fetched through component_mget`);
+    if (!isMgetComponentOf(mget.level, endpoint))
+      throw new RequestRejected(`components: "${name}" cannot be fetched through component_mget`);
     if (names.indexOf(name) !== index) throw new RequestRejected(`components: "${name}" is named twice`);
     return endpoint;
   });
@@ -58,6 +72,9 @@ interface ItemRules {
   level: LevelSpec;
   identifierNames: ReadonlySet<string>;
   params: Map<string, Param[]>;
+  /** What a complete item carries, as the catalog states it: its identifiers, and its parameters. */
+  identifierRequirements: readonly ItemRequirement[];
+  paramRequirements: readonly ItemRequirement[];
   /**
    * Strict: a key the spec does not list is a 400, as before. Otherwise it is ignored and
    * collected here, as clients written for the real service send every column they hold.
@@ -68,8 +85,17 @@ interface ItemRules {
 
 function itemRulesOf(endpoint: Endpoint, sections: readonly Endpoint[], strict: boolean): ItemRules {
   const level = LEVEL_SPECS[endpoint.level];
+  const requirements = itemRequirements(endpoint.level, sections);
   return {
-    endpoint, sections, level, identifierNames: new Set(level.identifiers.map((identifier) => identifier.name)), params: paramsOf(sections), strict, ignored: new Set(),
+    endpoint,
+    sections,
+    level,
+    identifierNames: new Set(level.identifiers.map((identifier) => identifier.name)),
+    params: paramsOf(sections),
+    identifierRequirements: requirements.filter((requirement) => requirement.kind === 'identifier'),
+    paramRequirements: requirements.filter((requirement) => requirement.kind !== 'identifier'),
+    strict,
+    ignored: new Set(),
   };
 }
 
@@ -77,8 +103,13 @@ function itemRulesOf(endpoint: Endpoint, sections: readonly Endpoint[], strict: 
  * One item checked against the level's identifier rules and the endpoints' parameter rules, all
  * from the catalog; `where` prefixes every message ("item 3" or "query string").
  */
-function itemFrom(raw: Readonly<Record<string, unknown>>, where: string, rules: ItemRules, sharedParams: Readonly<Record<string, unknown>>): RequestItem {
-  const { endpoint, sections, level, identifierNames, params, strict, ignored } = rules;
+function itemFrom(
+  raw: Readonly<Record<string, unknown>>,
+  where: string,
+  rules: ItemRules,
+  sharedParams: Readonly<Record<string, unknown>>,
+): RequestItem {
+  const { endpoint, level, identifierNames, params, strict, ignored } = rules;
   const reject = (message: string): never => {
     throw new RequestRejected(`${where}: ${message}`);
   };
@@ -101,33 +132,28 @@ function itemFrom(raw: Readonly<Record<string, unknown>>, where: string, rules: 
     if (value === undefined) continue;
     requested[identifier.name] = value;
     if (isAbsent(value)) continue;
-    if (!isScalar(value)) reject(`${identifier.name} must be a string, got ${JSON.stringify(value)}`);
+    if (!isScalar(value)) return reject(`${identifier.name} must be a string, got ${JSON.stringify(value)}`);
     const problem = checkIdentifier(identifier, value);
     if (problem) reject(problem);
     identifiers[identifier.name] = String(value).trim();
   }
-  if (level.rule === 'address-or-slug' && !identifiers.address && !identifiers.slug) reject('address or slug is required');
-  if (level.rule === 'all') {
-    for (const identifier of level.identifiers) if (!identifiers[identifier.name]) reject(`${identifier.name} is required`);
-  }
+  const unmetIdentifier = unmetRequirements(rules.identifierRequirements, (name) => Boolean(identifiers[name]))[0];
+  if (unmetIdentifier) reject(`${unmetIdentifier.anyOf.join(' or ')} is required`);
 
   const merged: Record<string, string | number> = {};
   for (const [name, definitions] of params) {
     const value = isAbsent(raw[name]) ? sharedParams[name] : raw[name];
     if (isAbsent(value)) continue;
-    if (!isScalar(value)) reject(`${name} must be a string or a number, got ${JSON.stringify(value)}`);
+    if (!isScalar(value)) return reject(`${name} must be a string or a number, got ${JSON.stringify(value)}`);
     for (const param of definitions) {
       const problem = checkParam(param, value);
       if (problem) reject(problem);
     }
     merged[name] = paramValue(definitions[0]!, value);
   }
-  for (const section of sections) {
-    const missing = checkRequireOneOf(section, (name) => merged[name] !== undefined);
-    if (missing) reject(missing);
-    const required = section.params.find((param) => param.required && merged[param.name] === undefined);
-    if (required) reject(`${required.name} is required for ${section.name}`);
-  }
+  const unmetParam = unmetRequirements(rules.paramRequirements, (name) => merged[name] !== undefined)[0];
+  if (unmetParam?.kind === 'one-of') reject(oneOfMessage(unmetParam));
+  if (unmetParam) reject(`${unmetParam.anyOf[0]!} is required for ${unmetParam.endpoint?.name ?? endpoint.name}`);
 
   return { identifiers, params: merged, requested, ...(META.name in raw ? { meta: { value: raw[META.name] } } : {}) };
 }
@@ -156,7 +182,13 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /** POST: a JSON array of 1..100 items with identical key sets; parameters in the query string apply to every item. */
-export function parsePost(endpoint: Endpoint, query: URLSearchParams, contentType: string | undefined, body: string, strict: boolean): ParsedRequest {
+export function parsePost(
+  endpoint: Endpoint,
+  query: URLSearchParams,
+  contentType: string | undefined,
+  body: string,
+  strict: boolean,
+): ParsedRequest {
   if (!isJsonContentType(contentType)) {
     throw new RequestRejected(`Content-Type must be application/json, got "${contentType ?? ''}"`);
   }

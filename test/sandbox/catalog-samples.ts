@@ -1,4 +1,4 @@
-import type { Endpoint, Param } from '../../src/catalog/index.js';
+import { itemRequirements, type Endpoint, type Param } from '../../src/catalog/index.js';
 
 /** A valid value for a parameter, read from its catalog definition. */
 export function sampleValue(param: Param): string | number {
@@ -15,8 +15,11 @@ export function sampleValue(param: Param): string | number {
   }
 }
 
-/** The parameters an endpoint cannot do without: required ones and the first of a require-one-of set. */
+/** The parameters an endpoint cannot do without, by the catalog's item rule: required ones and the first of a require-one-of set. */
 export function neededParams(endpoint: Endpoint): Record<string, string | number> {
-  const needed = endpoint.params.filter((param) => param.required || param.name === endpoint.requireOneOf?.[0]);
+  const names = itemRequirements(endpoint.level, [endpoint])
+    .filter((requirement) => requirement.kind !== 'identifier')
+    .map((requirement) => requirement.anyOf[0]);
+  const needed = endpoint.params.filter((param) => names.includes(param.name));
   return Object.fromEntries(needed.map((param) => [param.name, sampleValue(param)]));
 }

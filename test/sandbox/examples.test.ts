@@ -1,8 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ENDPOINTS, type Endpoint } from '../../src/catalog/index.js';
-import { TEST_ITEMS, TEST_KEY_PREFIX, USAGE_PATH, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { ENDPOINTS, type Endpoint, type EndpointName, type Level } from '../../src/catalog/index.js';
+import {
+  TEST_ITEMS,
+  TEST_KEY_PREFIX,
+  USAGE_PATH,
+  startSandbox,
+  type RunningSandbox,
+  type SandboxOptions,
+} from '../../src/sandbox/index.js';
 import { neededParams } from './catalog-samples.js';
 import { call, pathWithQuery, type CallOptions, type Reply } from './http.js';
 
@@ -15,10 +22,14 @@ const NOW = Date.UTC(2025, 5, 1, 12);
 const VALMONTE = { address: '43 Valmonte Plaza', zipcode: '90274' };
 const BLOCK = { block_id: '060376703241005' };
 /** Items of the other levels, by level. */
-const AREA_ITEMS: Readonly<Record<string, Record<string, string>>> = { block: BLOCK, zip: { zipcode: '90274' }, msa: { msa: '31080' } };
+const AREA_ITEMS: Readonly<Partial<Record<Level, Record<string, string>>>> = {
+  block: BLOCK,
+  zip: { zipcode: '90274' },
+  msa: { msa: '31080' },
+};
 
 /** Parameters that make an endpoint's example show what the parameter does; others get what they need. */
-const EXAMPLE_PARAMS: Readonly<Record<string, Record<string, string | number>>> = {
+const EXAMPLE_PARAMS: Readonly<Partial<Record<EndpointName, Record<string, string | number>>>> = {
   'property/value_details_adjusted': { add_beds: 1, add_baths: 1 },
   'property/value_within_block': { client_value: 1_500_000 },
   'property/rental_value_within_block': { client_value: 9_000 },
@@ -40,11 +51,16 @@ interface Example {
 const LISTED = { address: '240 S Altadena Dr', zipcode: '91107' };
 const LISTED_NOTE = 'A property with listing records; for one without, the section is 204 and not charged.';
 
-function endpointExample(endpoint: Endpoint): Example {
+function endpointExample(endpoint: Endpoint<EndpointName>): Example {
   const aboutListings = endpoint.noContent === 'no-listing' || endpoint.noContent === 'limited-coverage';
   const identifiers = AREA_ITEMS[endpoint.level] ?? (aboutListings ? LISTED : VALMONTE);
   const query = { ...identifiers, ...neededParams(endpoint), ...EXAMPLE_PARAMS[endpoint.name] };
-  return { heading: endpoint.name, ...(aboutListings ? { note: LISTED_NOTE } : {}), path: `/${endpoint.version}/${endpoint.name}`, options: { query } };
+  return {
+    heading: endpoint.name,
+    ...(aboutListings ? { note: LISTED_NOTE } : {}),
+    path: `/${endpoint.version}/${endpoint.name}`,
+    options: { query },
+  };
 }
 
 const MGET: Example = {
@@ -108,7 +124,11 @@ const USAGE: Example = {
 
 const fence = (language: string, text: string) => ['```' + language, text, '```'];
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
-const anchor = (heading: string) => `#${heading.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-')}`;
+const anchor = (heading: string) =>
+  `#${heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-')}`;
 
 function render(example: Example, reply: Reply): string[] {
   const method = example.options.body === undefined ? 'GET' : 'POST';
@@ -140,7 +160,8 @@ async function answers(options: SandboxOptions, examples: readonly Example[]): P
  * Where the page shows an endpoint's answer: a beyond-spec form answers as the endpoint it mirrors
  * and every component_mget as the property-level one, so those are shown once, there.
  */
-const shownUnder = (endpoint: Endpoint) => (endpoint.mget ? MGET.heading : endpoint.beyondSpec && endpoint.mirrors ? endpoint.mirrors : endpoint.name);
+const shownUnder = (endpoint: Endpoint) =>
+  endpoint.mget ? MGET.heading : endpoint.beyondSpec && endpoint.mirrors ? endpoint.mirrors : endpoint.name;
 
 const DATA_EXAMPLES = ENDPOINTS.filter((endpoint) => !endpoint.mget && shownUnder(endpoint) === endpoint.name).map(endpointExample);
 
@@ -148,11 +169,21 @@ async function page(): Promise<{ text: string; replies: Map<Example, Reply> }> {
   const replies = new Map([
     ...(await answers({ rateLimits: [], credit: 1_000 }, DATA_EXAMPLES)),
     ...(await answers({}, [MGET, USAGE, NO_CONTENT, BAD_REQUEST, UNAUTHORISED])),
-    ...(await answers({ rateLimits: [{ limit: 5, periodSeconds: 1 }, { limit: 250, periodSeconds: 60 }] }, [FILL_WINDOW, RATE_LIMITED])),
+    ...(await answers(
+      {
+        rateLimits: [
+          { limit: 5, periodSeconds: 1 },
+          { limit: 250, periodSeconds: 60 },
+        ],
+      },
+      [FILL_WINDOW, RATE_LIMITED],
+    )),
     ...(await answers({ credit: 0.1 }, [CREDIT_EXHAUSTED])),
   ]);
   const shown = [...DATA_EXAMPLES, MGET, NO_CONTENT, BAD_REQUEST, UNAUTHORISED, RATE_LIMITED, CREDIT_EXHAUSTED, USAGE];
-  const contents = ENDPOINTS.map((endpoint) => `| [${endpoint.name}](${anchor(shownUnder(endpoint))}) | ${endpoint.description} | ${endpoint.price} |`);
+  const contents = ENDPOINTS.map(
+    (endpoint) => `| [${endpoint.name}](${anchor(shownUnder(endpoint))}) | ${endpoint.description} | ${endpoint.price} |`,
+  );
   const text = [
     '# Example responses',
     '',
@@ -187,14 +218,20 @@ describe('samples/responses.md, the example responses page', () => {
     const { text, replies } = await page();
     for (const example of DATA_EXAMPLES) {
       const reply = replies.get(example)!;
-      expect(reply.json[0][example.heading]?.api_code, `${example.heading} should show data, not a 204`).toBe(0);
+      const chunks = reply.json as Record<string, { api_code?: number } | undefined>[];
+      expect(chunks[0]?.[example.heading]?.api_code, `${example.heading} should show data, not a 204`).toBe(0);
     }
-    expect([RATE_LIMITED, CREDIT_EXHAUSTED, BAD_REQUEST, UNAUTHORISED].map((example) => replies.get(example)!.status)).toEqual([429, 402, 400, 401]);
+    expect([RATE_LIMITED, CREDIT_EXHAUSTED, BAD_REQUEST, UNAUTHORISED].map((example) => replies.get(example)!.status)).toEqual([
+      429, 402, 400, 401,
+    ]);
     if (process.env.PROPDATA_UPDATE_EXAMPLES === '1') {
       writeFileSync(PAGE, text);
       return;
     }
     const committed = existsSync(PAGE) ? readFileSync(PAGE, 'utf8') : '';
-    expect(committed, `samples/responses.md differs from what the sandbox answers now; if the change is intended, rewrite it: ${UPDATE}`).toBe(text);
+    expect(
+      committed,
+      `samples/responses.md differs from what the sandbox answers now; if the change is intended, rewrite it: ${UPDATE}`,
+    ).toBe(text);
   });
 });

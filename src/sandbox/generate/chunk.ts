@@ -1,4 +1,4 @@
-import { findEndpoint, type Endpoint, type Level } from '../../catalog/index.js';
+import { findEndpoint, isEndpointName, type Endpoint, type Level } from '../../catalog/index.js';
 import { addressInfo } from './address-info.js';
 import { msaArea, zipArea } from './areas.js';
 import { blockFields, propertyFacts, type PropertyFacts } from './facts.js';
@@ -58,7 +58,13 @@ function sourceOf(endpoint: Endpoint): { ruleName: string; areaLevel: AreaLevel 
  * and adjustments are applied by the rules, so sending them never reshuffles the rest of the result.
  * An area result is the same whether the area is asked for or reached through a property.
  */
-function resultFor(endpoint: Endpoint, subject: Subject, area: BlockPlace | undefined, params: RequestItem['params'], nowMs: number): unknown {
+function resultFor(
+  endpoint: Endpoint,
+  subject: Subject,
+  area: BlockPlace | undefined,
+  params: RequestItem['params'],
+  nowMs: number,
+): unknown {
   const { ruleName } = sourceOf(endpoint);
   const property = area ? undefined : subject.property;
   const subjectKey = area?.blockId ?? property!.place.key;
@@ -71,7 +77,7 @@ function resultFor(endpoint: Endpoint, subject: Subject, area: BlockPlace | unde
       facts: property ? property.facts.fields : blockFields(area!),
       valueScale: property ? property.facts.valueMean : area!.typicalValue,
     });
-  const rule = RULES[ruleName];
+  const rule = isEndpointName(ruleName) ? RULES[ruleName] : undefined;
   const context: RuleContext = { random, params, nowMs, block: area ?? subject.area('block')!, property: subject.property };
   return rule ? rule(generated, context) : generated();
 }
@@ -109,7 +115,12 @@ function propertySubject(place: Place): Subject {
   return { area, key: place.key, property: { place, facts: propertyFacts(place) } };
 }
 
-export function propertyChunk(endpoints: readonly Endpoint[], item: RequestItem, onTestList: TestListCheck | undefined, nowMs: number): BuiltChunk {
+export function propertyChunk(
+  endpoints: readonly Endpoint[],
+  item: RequestItem,
+  onTestList: TestListCheck | undefined,
+  nowMs: number,
+): BuiltChunk {
   let resolution: Resolution = resolveProperty(item.identifiers);
   if (resolution.matched && onTestList && !onTestList(resolution.place.key)) {
     resolution = { matched: false, errors: [NOT_IN_TEST_LIST], changes: [] };
@@ -120,7 +131,9 @@ export function propertyChunk(endpoints: readonly Endpoint[], item: RequestItem,
 }
 
 /** How each area level names its item: identifier, chunk member, test-list key and the area it is. */
-const AREA_ITEMS: Readonly<Record<AreaLevel, { identifier: string; info: string; testKey: (code: string) => string; area: (code: string) => BlockPlace }>> = {
+const AREA_ITEMS: Readonly<
+  Record<AreaLevel, { identifier: string; info: string; testKey: (code: string) => string; area: (code: string) => BlockPlace }>
+> = {
   block: { identifier: 'block_id', info: 'block_info', testKey: (code) => code, area: blockPlace },
   zip: { identifier: 'zipcode', info: 'zipcode_info', testKey: (code) => `zip:${code}`, area: zipArea },
   msa: { identifier: 'msa', info: 'msa_info', testKey: (code) => `msa:${code}`, area: msaArea },

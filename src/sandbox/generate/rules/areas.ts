@@ -2,7 +2,7 @@ import { msaName } from '../area-names.js';
 import { areaGrowth } from '../area-draws.js';
 import { DATA_DATE, addMonths, isoDay } from '../dates.js';
 import { round } from '../random.js';
-import type { Rule, RuleContext } from './rule.js';
+import type { Rule, RuleContext, RuleTable } from './rule.js';
 
 /**
  * Results of the endpoints beyond the spec (catalog/beyond-spec.ts) at block, zip and msa level,
@@ -96,7 +96,7 @@ const market = (context: RuleContext, share: number) => {
   };
 };
 
-export const AREA_RULES: Readonly<Record<string, Rule>> = {
+export const AREA_RULES: RuleTable = {
   'block/histogram_baths': histogram(() => steps(1, 0.5, 8)),
   'block/histogram_beds': histogram(() => steps(1, 1, 6)),
   'block/histogram_building_area': histogram(() => steps(500, 500, 8)),

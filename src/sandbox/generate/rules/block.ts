@@ -1,5 +1,5 @@
 import { round, type Random } from '../random.js';
-import { resultRandom, type Generated, type Rule } from './rule.js';
+import { resultRandom, type Generated, type Rule, type RuleTable } from './rule.js';
 
 /** Standard normal quantiles of the 5th to 95th percentiles. */
 const QUANTILES = { 5: -1.645, 25: -0.674, 50: 0, 75: 0.674, 95: 1.645 } as const;
@@ -55,14 +55,17 @@ function distribution(rental: boolean): Rule {
 const superfund: Rule = (generated, context) => {
   const result = generated();
   const { random, block } = context;
-  const sites = (result.within_miles_4.detail as Generated[]).map((site) => ({ ...site, epa_site_id: `${block.state}D${random.int(100_000_000, 999_999_999)}` }));
+  const sites = (result.within_miles_4.detail as Generated[]).map((site) => ({
+    ...site,
+    epa_site_id: `${block.state}D${random.int(100_000_000, 999_999_999)}`,
+  }));
   const withinOne = sites.slice(0, random.int(0, sites.length));
   const onBlock = withinOne.length > 0 && random.chance(0.03) ? withinOne.slice(0, 1) : [];
   const ring = (detail: Generated[]) => ({ count: detail.length, detail });
   return { within_miles_0: ring(onBlock), within_miles_1: ring(withinOne), within_miles_4: ring(sites) };
 };
 
-export const BLOCK_RULES: Readonly<Record<string, Rule>> = {
+export const BLOCK_RULES: RuleTable = {
   'block/crime': (generated) => {
     const result = generated();
     return { ...result, all: { ...result.all, incidents: result.property.incidents + result.violent.incidents + result.other.incidents } };

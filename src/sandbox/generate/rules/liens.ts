@@ -1,7 +1,7 @@
 import { isoDay, wholeYearsBetween } from '../dates.js';
 import { RECORDS_FROM, type Deed, type Lien } from '../history/index.js';
 import { historyOf, partyFields } from './history.js';
-import type { Rule } from './rule.js';
+import type { Rule, RuleTable } from './rule.js';
 
 /** A lien as mortgage_lien reports it: interest_rate is the public rate for its term (spec), mortgage_years whole years to the due date. */
 function lienRecord(lien: Lien, parcel: { apn: unknown; fips: string }) {
@@ -72,7 +72,7 @@ const nod: Rule = (_result, context) => {
   return { last_default_date: notices[0]?.record_date ?? null, default_history: notices };
 };
 
-export const LIEN_RULES: Readonly<Record<string, Rule>> = {
+export const LIEN_RULES: RuleTable = {
   'property/mortgage_lien': liensSince(true),
   'property/mortgage_lien_all': liensSince(false),
   'property/sales_history': salesHistory,

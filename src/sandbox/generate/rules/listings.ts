@@ -1,6 +1,6 @@
 import { isoDay } from '../dates.js';
 import { LIVE_STATUSES, latestListing, type ListingKind } from '../listing.js';
-import { propertyOf, type Rule } from './rule.js';
+import { propertyOf, type Rule, type RuleTable } from './rule.js';
 
 /** Which listing an endpoint reports on: rental_on_market and rental_listing_status the rental one. */
 export const listingKind = (target: string): ListingKind => (target.startsWith('rental_') ? 'rental' : 'sale');
@@ -28,7 +28,7 @@ function listing(kind: ListingKind): Rule {
   };
 }
 
-export const LISTING_RULES: Readonly<Record<string, Rule>> = {
+export const LISTING_RULES: RuleTable = {
   'property/listing_status': listing('sale'),
   'property/on_market': listing('sale'),
   'property/rental_listing_status': listing('rental'),

@@ -3,7 +3,7 @@ import { valueAt } from '../facts.js';
 import { RECORDS_FROM, standing, type Lien } from '../history/index.js';
 import { round } from '../random.js';
 import { historyOf, partyFields } from './history.js';
-import { propertyOf, type Rule } from './rule.js';
+import { propertyOf, type Rule, type RuleTable } from './rule.js';
 
 /** An ARM's rate starts to adjust after its five fixed years. */
 const ARM_FIXED_MONTHS = 60;
@@ -86,7 +86,7 @@ const ltvOrigination: Rule = (_generated, context) => {
   return { ltv: round(lien / value, 4), lien, value, source: fromDeed ? 'deed' : context.random.pick(AVM_SOURCES) };
 };
 
-export const LTV_RULES: Readonly<Record<string, Rule>> = {
+export const LTV_RULES: RuleTable = {
   'property/ltv_details': ltvDetails,
   'property/ltv_origination': ltvOrigination,
 };

@@ -8,10 +8,17 @@ import { LIVE_STATUSES, latestListing } from '../listing.js';
 import { TYPICAL_SQFT, type PropertyFacts } from '../facts.js';
 import { fractionOf } from '../random.js';
 import { historyOf } from './history.js';
-import { propertyOf, type Generated, type Rule } from './rule.js';
+import { propertyOf, type Generated, type Rule, type RuleTable } from './rule.js';
 
 const FLOOD_ZONES: ReadonlyArray<readonly [string, string]> = [
-  ['X', 'Low'], ['X', 'Low'], ['X', 'Low'], ['X', 'Low'], ['X500', 'Moderate'], ['AE', 'High'], ['A', 'High'], ['VE', 'High'],
+  ['X', 'Low'],
+  ['X', 'Low'],
+  ['X', 'Low'],
+  ['X', 'Low'],
+  ['X500', 'Moderate'],
+  ['AE', 'High'],
+  ['A', 'High'],
+  ['VE', 'High'],
 ];
 
 /** The latest sale as details_enhanced reports it: the current owner's purchase, in both records. */
@@ -45,7 +52,7 @@ function assessorScores(facts: PropertyFacts, typicalValue: number) {
   return { building_condition_score: score(5 - age / 30), building_quality_score: score(3 + 2 * Math.log2(pricePerSqftRatio)) };
 }
 
-export const RECORD_RULES: Readonly<Record<string, Rule>> = {
+export const RECORD_RULES: RuleTable = {
   'property/geocode': () => true,
   'property/census': (generated, context) => {
     const result = generated();
@@ -113,11 +120,14 @@ export const RECORD_RULES: Readonly<Record<string, Rule>> = {
       Object.entries(generated().school as Record<string, Generated[]>).map(([stage, schools]) => [
         stage,
         schools
-          .map((school) => ({ ...school, name: school.name.replace(/\b(Elementary|Middle|High|Academy)\b/, stage[0]!.toUpperCase() + stage.slice(1)), education_level: [stage] }))
+          .map((school) => ({
+            ...school,
+            name: school.name.replace(/\b(Elementary|Middle|High|Academy)\b/, stage[0]!.toUpperCase() + stage.slice(1)),
+            education_level: [stage],
+          }))
           .filter((school, index, all) => all.findIndex((other) => other.name === school.name) === index)
           .sort((a, b) => a.distance_miles - b.distance_miles),
       ]),
     ),
   }),
 };
-

@@ -1,3 +1,4 @@
+import type { EndpointName } from '../../../catalog/index.js';
 import type { PropertyFacts } from '../facts.js';
 import type { BlockPlace, Place } from '../place.js';
 import { randomFor, type Random } from '../random.js';
@@ -26,10 +27,14 @@ export type Generated = any;
  */
 export type Rule = (generated: () => Generated, context: RuleContext) => Generated;
 
+/** Rules by catalog endpoint name: a name the catalog does not have is a type error. */
+export type RuleTable = Readonly<Partial<Record<EndpointName, Rule>>>;
+
 export function propertyOf(context: RuleContext): { place: Place; facts: PropertyFacts } {
   if (!context.property) throw new Error('a property-level rule ran without a property');
   return context.property;
 }
 
 /** The random source of an endpoint's result for a subject (and property type): one seed, wherever a result is drawn or redrawn. */
-export const resultRandom = (ruleName: string, subjectKey: string, propertyType: string): Random => randomFor('result', ruleName, subjectKey, propertyType);
+export const resultRandom = (ruleName: string, subjectKey: string, propertyType: string): Random =>
+  randomFor('result', ruleName, subjectKey, propertyType);

@@ -2,7 +2,7 @@ import { firstOfMonth, monthsBetween } from '../dates.js';
 import { areaGrowth } from '../area-draws.js';
 import { round } from '../random.js';
 import { blockSpread, distributionRandom } from './block.js';
-import { propertyOf, type Generated, type Rule } from './rule.js';
+import { propertyOf, type Generated, type Rule, type RuleTable } from './rule.js';
 
 /** The spec's confidence band: upr = mean * (1 + fsd), lwr = mean * (1 - fsd). */
 const band = (mean: number, fsd: number) => ({
@@ -19,7 +19,12 @@ function forecast(months: readonly string[], base: number, annualGrowth: number,
 }
 
 const PERCENTILE_BANDS: ReadonlyArray<readonly [number | null, number | null]> = [
-  [null, 5], [5, 25], [25, 50], [50, 75], [75, 95], [95, null],
+  [null, 5],
+  [5, 25],
+  [25, 50],
+  [50, 75],
+  [75, 95],
+  [95, null],
 ];
 
 /** The percentile band containing `percentile`; open-ended bands carry a null bound, as the spec says. */
@@ -49,7 +54,11 @@ function percentileIn(figure: number, middle: number, spread: number): number {
 function withinBlock(rental: boolean): Rule {
   return (_generated, context) => {
     const { facts } = propertyOf(context);
-    const { centre, perSqft, spread } = blockSpread(distributionRandom(rental, context.block.blockId, facts.blockCode), context.block.typicalValue, rental);
+    const { centre, perSqft, spread } = blockSpread(
+      distributionRandom(rental, context.block.blockId, facts.blockCode),
+      context.block.typicalValue,
+      rental,
+    );
     const own = rental ? facts.rentMean : facts.valueMean;
     const clientValue = context.params.client_value;
     const clientSqft = context.params.client_value_sqft;
@@ -58,7 +67,8 @@ function withinBlock(rental: boolean): Rule {
       service_value_percentile_range: percentileRange(percentileIn(own, centre, spread)),
       service_value_sqft_percentile_range: percentileRange(percentileIn(own / facts.sqft, perSqft, spread)),
       client_value_percentile_range: clientValue === undefined ? null : percentileRange(percentileIn(Number(clientValue), centre, spread)),
-      client_value_sqft_percentile_range: clientSqft === undefined ? null : percentileRange(percentileIn(Number(clientSqft), perSqft, spread)),
+      client_value_sqft_percentile_range:
+        clientSqft === undefined ? null : percentileRange(percentileIn(Number(clientSqft), perSqft, spread)),
     };
   };
 }
@@ -99,7 +109,13 @@ function indexAt(growth: number, isoDate: string): number {
 
 const valueHpiAdjusted: Rule = (_generated, context) => {
   const { place, facts } = propertyOf(context);
-  const levelKeys = { block: place.blockId, blockgroup: place.blockId.slice(0, 12), zip: place.zip, msa: place.msa ?? place.state, state: place.state };
+  const levelKeys = {
+    block: place.blockId,
+    blockgroup: place.blockId.slice(0, 12),
+    zip: place.zip,
+    msa: place.msa ?? place.state,
+    state: place.state,
+  };
   const growth = Object.fromEntries(HPI_LEVELS.map((level) => [level, areaGrowth(level, levelKeys[level])]));
   const currentMonth = firstOfMonth(context.nowMs);
   const toDate = String(context.params.adjust_to_date ?? currentMonth);
@@ -121,7 +137,7 @@ const valueHpiAdjusted: Rule = (_generated, context) => {
 
 const monthsOf = (result: Generated) => Object.keys(result);
 
-export const VALUATION_RULES: Readonly<Record<string, Rule>> = {
+export const VALUATION_RULES: RuleTable = {
   'property/value': (_generated, context) => {
     const { facts } = propertyOf(context);
     return { value: band(facts.valueMean, facts.valueFsd) };
