@@ -132,9 +132,12 @@ export async function runEstimate(target: QueryTarget, options: BatchOptions, io
       componentsPerItem: target.componentsPerItem,
       pricePerItem: pricePerItem(target, options.price),
       ratePerMinute: options.rate,
+      probeComponents: DEFAULT_THROTTLE_POLICY.firstRequestComponents,
       ...(kept ? { kept: kept.has } : {}),
     });
-    io.stdout.write(formatEstimate(estimate, options.rate));
+    io.stdout.write(
+      options.json ? `${JSON.stringify({ ...estimate, ratePerMinute: options.rate }, null, 2)}\n` : formatEstimate(estimate, options.rate),
+    );
   } finally {
     kept?.close();
   }

@@ -1,6 +1,6 @@
 import { Batcher } from '../batching/batcher.js';
 import { Deduplicator } from '../batching/deduplicator.js';
-import type { SendableItem } from '../batching/batch.js';
+import type { Batch, SendableItem } from '../batching/batch.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import { formatDuration } from './format-duration.js';
 
@@ -12,6 +12,12 @@ export interface EstimateSettings {
   pricePerItem: number;
   /** Components per minute the run will be paced at. */
   ratePerMinute: number;
+  /**
+   * The most the run's first request carries before the service has stated its windows (the
+   * limiter's probe), in components; undefined when the windows are already known. A first batch
+   * larger than this goes out as two requests.
+   */
+  probeComponents?: number;
   /** Whether the local store would answer this item (--max-age): it is then not sent, not paid. */
   kept?: (item: SendableItem) => boolean;
 }
@@ -25,7 +31,10 @@ export interface Estimate {
   /** Rows the local store would answer (--max-age). */
   fromStore: number;
   components: number;
+  /** Requests the run would send, the probe included. */
   requests: number;
+  /** Items in the first, small request that learns the rate limit, when the first batch is split for it. */
+  probeItems?: number;
   expectedMinutes: number;
   expectedCostUsd: number;
   /** The first few invalid rows, to fix before spending anything. */
@@ -55,6 +64,18 @@ export async function estimateRun(
     expectedCostUsd: 0,
     invalidExamples: [],
   };
+  let first = true;
+  const count = (batches: readonly Batch[]) => {
+    estimate.requests += batches.length;
+    if (!first || batches.length === 0) return;
+    first = false;
+    if (settings.probeComponents === undefined) return;
+    const probeItems = Math.max(1, Math.floor(settings.probeComponents / settings.componentsPerItem));
+    if (batches[0]!.items.length > probeItems) {
+      estimate.requests += 1;
+      estimate.probeItems = probeItems;
+    }
+  };
   for await (const row of rows) {
     estimate.rows += 1;
     const prepared = prepare(row);
@@ -75,9 +96,9 @@ export async function estimateRun(
     }
     dedupe?.settle(decision.pending, { chunk: {}, status: 'ok' });
     estimate.uniqueItems += 1;
-    estimate.requests += batcher.add(decision.pending).length;
+    count(batcher.add(decision.pending));
   }
-  estimate.requests += batcher.flush().length;
+  count(batcher.flush());
   estimate.components = estimate.uniqueItems * settings.componentsPerItem;
   estimate.expectedMinutes = estimate.components / settings.ratePerMinute;
   estimate.expectedCostUsd = Math.round(estimate.uniqueItems * settings.pricePerItem * 100) / 100;
@@ -91,7 +112,7 @@ export function formatEstimate(estimate: Estimate, ratePerMinute: number): strin
     `unique items:    ${estimate.uniqueItems} (${estimate.duplicates} duplicates answered from the same request)`,
     ...(estimate.fromStore > 0 ? [`from the store:  ${estimate.fromStore} rows answered by earlier runs (--max-age), not sent`] : []),
     `components:      ${estimate.components}`,
-    `requests:        ${estimate.requests}`,
+    `requests:        ${estimate.requests}${estimate.probeItems === undefined ? '' : ` (the first carries ${estimate.probeItems} items, to learn the rate limit)`}`,
     `expected time:   ${formatDuration(estimate.expectedMinutes)} at ${ratePerMinute} components/min`,
     `expected cost:   ${estimate.expectedCostUsd.toFixed(2)} USD at list price (204 sections are not charged)`,
     // Each reason already names its row (`row 53: ...`).

@@ -18,6 +18,7 @@ export function registerEstimateCommand(program: Command, context: CommandContex
         'Examples:',
         '  $ propdata estimate property/value --input homes.csv',
         '  $ propdata estimate property/value,property/school --input homes.csv --price property/school=0.05',
+        '  $ propdata estimate property/value --input homes.csv --json',
       ].join('\n'),
     );
   addOptions(
@@ -28,11 +29,12 @@ export function registerEstimateCommand(program: Command, context: CommandContex
       // With --max-age, rows the store would answer are not counted: that needs the store and the account.
       ...STORE_OPTIONS.filter((option) => !/--max-cost-month\b/.test(option.flags)),
       ...ACCOUNT_OPTIONS,
+      { flags: '--json', description: 'the estimate as one JSON object on stdout' },
     ],
     context.io.env,
   );
   command.action(async (list: string, options: BatchOptions) => {
-    if (options.input === undefined) throw new UsageError('estimate needs --input FILE (or - for stdin)');
+    if ((options as Partial<BatchOptions>).input === undefined) throw new UsageError('estimate needs --input FILE (or - for stdin)');
     const { runEstimate } = await import('../batch-command.js');
     context.exitCode = await runEstimate(targetForList(list), options, context.io);
   });

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { estimateRun } from '../../src/pipeline/estimate.js';
+import type { InputRow, PreparedItem } from '../../src/input/row.js';
+import { runMain } from '../helpers/run-main.js';
+
+async function* rowsOf(count: number): AsyncGenerator<InputRow> {
+  for (let row = 1; row <= count; row++) {
+    await Promise.resolve();
+    yield { row, line: row + 1, columns: { address: `${row} Main St`, zipcode: '21204' } };
+  }
+}
+
+const prepare = (row: InputRow): PreparedItem =>
+  ({ row: row.row, item: { address: String(row.columns.address), zipcode: '21204' } }) as PreparedItem;
+
+const settings = { batchSize: 100, dedupeCapacity: 1000, componentsPerItem: 1, pricePerItem: 0.25, ratePerMinute: 250 };
+
+describe('estimate: requests as the run sends them', () => {
+  it('counts the first, small request that learns the rate limit', async () => {
+    const estimate = await estimateRun(rowsOf(52), prepare, { ...settings, probeComponents: 10 });
+    expect(estimate.requests).toBe(2);
+    expect(estimate.probeItems).toBe(10);
+    expect((await estimateRun(rowsOf(250), prepare, { ...settings, probeComponents: 10 })).requests).toBe(4);
+  });
+
+  it('adds nothing when the first batch fits in the probe, or the windows are known', async () => {
+    expect((await estimateRun(rowsOf(8), prepare, { ...settings, probeComponents: 10 })).requests).toBe(1);
+    expect((await estimateRun(rowsOf(52), prepare, settings)).requests).toBe(1);
+  });
+
+  it('probes with whole items: 3 of an mget of 3 components', async () => {
+    const estimate = await estimateRun(rowsOf(52), prepare, { ...settings, componentsPerItem: 3, probeComponents: 10 });
+    expect(estimate.probeItems).toBe(3);
+    expect(estimate.requests).toBe(2);
+  });
+
+  it('prints JSON with --json', async () => {
+    const result = await runMain(['estimate', 'property/value', '--input', 'samples/addresses.csv', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout) as unknown).toMatchObject({
+      rows: 53,
+      invalidRows: 1,
+      uniqueItems: 52,
+      requests: 2,
+      probeItems: 10,
+      expectedCostUsd: 13,
+    });
+  });
+});
