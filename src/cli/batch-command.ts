@@ -222,6 +222,12 @@ async function runLocked(
       ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
     },
   );
+  if (plan.overwritesPartial) {
+    messages.error(
+      `propdata: warning: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records); ` +
+        'to continue it instead, stop now (Ctrl-C) and run the same command with --resume',
+    );
+  }
   if (plan.alreadyComplete) {
     messages.info(`propdata: nothing to resume: ${options.output} is complete`);
     return EXIT.ok;

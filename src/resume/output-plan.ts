@@ -26,6 +26,8 @@ export interface OutputPlan {
   /** The run state to keep beside the output (file outputs that can be resumed). */
   state?: RunState;
   alreadyComplete: boolean;
+  /** Without --resume: the output an earlier run left partial (its records), which this run starts over. */
+  overwritesPartial?: { records: number };
 }
 
 /** Everything that shapes the records (endpoint, parameters, columns...): resuming needs it unchanged. */
@@ -70,8 +72,9 @@ export async function planOutput(options: OutputRequest, recordShape: RecordShap
   const state: RunState = { version: STATE_VERSION, settings, input, records: 0, complete: false };
   const output = options.output!;
   if (!options.resume) {
+    const earlier = existsSync(output) ? await readRunState(output).catch(() => undefined) : undefined;
     await discardRetries(output);
-    return { ...fresh, state };
+    return { ...fresh, state, ...(earlier && !earlier.complete ? { overwritesPartial: { records: earlier.records } } : {}) };
   }
 
   const previous = await readRunState(output);
