@@ -291,6 +291,8 @@ async function runLocked(
     // The windows an earlier run saw: this one starts at that pace, without a probe.
     const remembered = runStore?.windows();
     if (remembered) limiter.remember(remembered);
+    // Other runs of this account on this machine: one pacer for all, through the store.
+    if (runStore) limiter.shareWith(runStore.pacer());
     if (plan.state) await writeRunState(options.output!, plan.state);
     const settings = {
       path: options.output,

@@ -7,6 +7,7 @@ import type { QueryTarget } from '../model/query-target.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import type { Store } from '../store/index.js';
 import { parseRateHeaders, type ReportedWindow } from '../throttle/rate-headers.js';
+import type { SharedPacer } from '../throttle/shared-pacer.js';
 
 /** An item's key in the store: the same item under another path (an mget, a version) is another question. */
 export function storeKeyOf(target: QueryTarget, item: SendableItem): string {
@@ -23,6 +24,8 @@ export interface RunStore {
   record(exchange: Exchange): void;
   /** The windows the service last reported for this account, if still fresh. */
   windows(): ReportedWindow[] | undefined;
+  /** The pacer shared with the account's other runs on this machine (RateLimiter.shareWith). */
+  pacer(): SharedPacer;
   /** Records the rows answered from the store and what they would have cost; closes the file. */
   close(fromStore: number, pricePerItem: number): void;
   /** Month-to-date cost of the account at list price, for --max-cost-month. */
@@ -53,6 +56,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const account = accountOf(settings.connection, settings.sandbox);
   const answers = store.answers(account);
   const run = `${new Date(settings.now()).toISOString()} ${process.pid}`;
+  const pacer = store.pacer(account, run);
   const endpoint = settings.target.sections.length > 0 ? settings.sectionKeys.join(',') : settings.target.path;
   const keyOf = (item: SendableItem) => storeKeyOf(settings.target, item);
   const billedCost = (chunks: readonly unknown[] | undefined) => {
@@ -79,7 +83,8 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       store.transaction(() => {
         items.forEach(({ prepared }, i) => {
           const record = records[i];
-          if (record?.chunk && record.status !== 'error' && record.status !== 'invalid_input') answers.put(keyOf(prepared), settings.sectionKeys, record.chunk, at);
+          if (record?.chunk && record.status !== 'error' && record.status !== 'invalid_input')
+            answers.put(keyOf(prepared), settings.sectionKeys, record.chunk, at);
         });
       });
     },
@@ -87,16 +92,33 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       const at = settings.now();
       const { billed, cost } = billedCost(exchange.chunks);
       store.transaction(() => {
-        store.recordRequest({ at, run, account, endpoint, items: exchange.items, components: exchange.components, status: exchange.status, billed, cost });
+        store.recordRequest({
+          at,
+          run,
+          account,
+          endpoint,
+          items: exchange.items,
+          components: exchange.components,
+          status: exchange.status,
+          billed,
+          cost,
+        });
         const windows = parseRateHeaders(exchange.headers);
         if (windows.length > 0) store.saveWindows(account, windows, at);
       });
     },
     windows: () => store.loadWindows(account, settings.now()),
+    pacer: () => pacer,
     monthToDateCost: () => store.monthToDateCost(account, settings.now()),
     close(fromStore, pricePerItem) {
-      if (fromStore > 0) store.recordFromStore({ at: settings.now(), run, account, endpoint, rows: fromStore, saved: fromStore * pricePerItem });
-      store.close();
+      try {
+        // This run asks for nothing more: its share of the windows goes to the others at once.
+        pacer.leave(settings.now());
+        if (fromStore > 0)
+          store.recordFromStore({ at: settings.now(), run, account, endpoint, rows: fromStore, saved: fromStore * pricePerItem });
+      } finally {
+        store.close();
+      }
     },
   };
 }

@@ -94,6 +94,7 @@ export class Maintenance {
       .pluck();
     const removed = this.#removeItems(() => items.all({ account, batch: BATCH }));
     this.#db.prepare<{ account: number | null }>('DELETE FROM windows WHERE (@account IS NULL OR account = @account)').run({ account });
+    this.#db.prepare<{ account: number | null }>('DELETE FROM pacer WHERE (@account IS NULL OR account = @account)').run({ account });
     this.#compact();
     return removed;
   }

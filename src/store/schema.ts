@@ -55,6 +55,13 @@ const MIGRATIONS: readonly string[] = [
   -- The rate-limit windows the service last reported, per account (JSON).
   CREATE TABLE windows (account INTEGER PRIMARY KEY, at INTEGER NOT NULL, windows TEXT NOT NULL);
   `,
+  // 2: one pacer shared by the runs of an account on this machine.
+  `
+  -- The account's windows as the service states them, every process's reservations in them and
+  -- the processes asking (throttle/shared-pacer.ts, JSON): read and written inside one write
+  -- transaction per grant, so no two processes ever reserve the same room.
+  CREATE TABLE pacer (account INTEGER PRIMARY KEY, at INTEGER NOT NULL, state TEXT NOT NULL);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,9 +1,11 @@
 import type { Database, Transaction } from 'better-sqlite3';
 import { PropdataError } from '../errors/index.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
+import type { SharedPacer } from '../throttle/shared-pacer.js';
 import { AnswerTable, type Answers } from './answers.js';
 import { Maintenance, type ClearScope, type StoreInfo } from './maintenance.js';
 import { NameIds } from './name-ids.js';
+import { PacerTable } from './pacer.js';
 import { SpendLog, type RequestRecord, type ReuseRecord, type Usage, type UsageQuery } from './spend.js';
 import { isStoreProblem, storeFailure } from './store-failure.js';
 import { WindowMemory } from './windows.js';
@@ -21,6 +23,7 @@ export class Store {
   readonly #answers: AnswerTable;
   readonly #spend: SpendLog;
   readonly #windows: WindowMemory;
+  readonly #pacer: PacerTable;
   readonly #maintenance: Maintenance;
   readonly #transaction: Transaction<(work: () => unknown) => unknown>;
 
@@ -34,6 +37,7 @@ export class Store {
     this.#answers = new AnswerTable(db, accounts, endpoints);
     this.#spend = new SpendLog(db, accounts);
     this.#windows = new WindowMemory(db, accounts);
+    this.#pacer = new PacerTable(db, accounts);
     this.#maintenance = new Maintenance(db, path, accounts);
     this.#transaction = db.transaction((work: () => unknown) => work());
   }
@@ -91,6 +95,11 @@ export class Store {
   /** The windows last reported for the account as they stand at `now`, if fresh (WINDOWS_FRESH_MS); else undefined. */
   loadWindows(account: string, now: number): ReportedWindow[] | undefined {
     return this.#guard(() => this.#windows.load(account, now));
+  }
+
+  /** The pacer this process (`owner`) shares with the account's other runs on this machine. */
+  pacer(account: string, owner: string): SharedPacer {
+    return this.#pacer.for(account, owner, (work) => this.#guard(work));
   }
 
   info(): StoreInfo {

@@ -1,5 +1,6 @@
 import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import type { ReportedWindow } from './rate-headers.js';
+import type { SharedPacer } from './shared-pacer.js';
 import { ItemTooWideError, QuotaWaitError } from '../errors/index.js';
 
 export interface ThrottlePolicy {
@@ -21,6 +22,13 @@ export interface ThrottlePolicy {
    * spent) rejects the waiting request with QuotaWaitError instead of sleeping for hours.
    */
   maxWaitMs: number;
+  /**
+   * Without a shared pacer, while the service's counts show other clients of the account (other
+   * machines): no request is larger than this fraction of the smallest window, and each window is
+   * taken a share at a time of what the service says is left, so that jobs interleave instead of
+   * one emptying a window the others then collide with.
+   */
+  othersSlice: number;
 }
 
 /** The longest timer Node can set (about 24.8 days): any wait is capped below it. */
@@ -33,6 +41,7 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   minMarginMs: 50,
   transitMs: 200,
   maxWaitMs: 15 * 60_000,
+  othersSlice: 0.25,
 };
 
 export interface AcquireOptions {
@@ -63,6 +72,8 @@ export interface Reservation {
   readonly components: number;
   /** Components reserved up to and including this one: lets a response's `remaining` be adjusted for later sends. */
   readonly sequence: number;
+  /** Its id in the shared pacer, when one is in use. */
+  readonly shared?: number;
 }
 
 interface Window {
@@ -72,7 +83,7 @@ interface Window {
   sent: { at: number; components: number; sequence: number }[];
   sentTotal: number;
   /** What the service last said remains, adjusted for what we sent since; unknown after resetAt. */
-  budget?: { remaining: number; resetAt: number };
+  budget?: { remaining: number; resetAt: number; guess?: boolean };
 }
 
 /**
@@ -100,6 +111,10 @@ export class RateLimiter {
   #wake: AbortController | undefined;
   #waitedMs = 0;
   #waitingUntil = 0;
+  #shared: SharedPacer | undefined;
+  /** Other clients of the account were last seen in the service's counts at this time; and how many jobs that suggests. */
+  #othersSeenAt = -Infinity;
+  #jobs = 1;
   /** Whether the windows in force are the service's (stated in its headers, now or in an earlier run), not --rate's assumption. */
   #stated = false;
 
@@ -233,6 +248,7 @@ export class RateLimiter {
       window.sentTotal -= window.sent[at]!.components;
       window.sent.splice(at, 1);
     }
+    if (reservation.shared !== undefined) this.#shared?.refund(reservation.shared, this.#clock.now());
     this.#changed();
   }
 
@@ -245,15 +261,23 @@ export class RateLimiter {
       return;
     }
     this.#stated = true;
+    const now = this.#clock.now();
+    if (this.#shared) this.#shared.report(reservation.shared, reported, now);
+    else this.#countOthers(reported, now);
+    const others = this.#othersSeen(now);
     const sentSince = this.#sequence - reservation.sequence;
     this.#windows = reported.map((report) => {
       const known =
-        this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000) ?? this.#window(report.periodSeconds, report.limit);
+        this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000) ??
+        this.#window(report.periodSeconds, report.limit, this.#windows[0]);
       known.limit = report.limit;
-      const remaining = report.remaining - sentSince;
+      const left = report.remaining - sentSince;
+      // Others share the window: take our part of what is left, and look again at the next answer.
+      const remaining = others ? Math.floor(left / this.#jobs) : left;
       const budget = known.budget;
-      if (!budget || report.resetAt > budget.resetAt) known.budget = { remaining, resetAt: report.resetAt };
-      else if (report.resetAt === budget.resetAt) budget.remaining = Math.min(budget.remaining, remaining);
+      if (!budget || report.resetAt > budget.resetAt || (budget.guess && report.resetAt === budget.resetAt)) {
+        known.budget = { remaining, resetAt: report.resetAt, ...(others ? { guess: true } : {}) };
+      } else if (report.resetAt === budget.resetAt) budget.remaining = Math.min(budget.remaining, remaining);
       return known;
     });
     this.#changed();
@@ -274,6 +298,16 @@ export class RateLimiter {
     this.#changed();
   }
 
+  /**
+   * Several processes on this machine pace one account together: every grant is also reserved in
+   * `pacer` (the local store), and what the service reports is shared through it.
+   */
+  shareWith(pacer: SharedPacer): void {
+    this.#shared = pacer;
+    pacer.join(this.#clock.now());
+    this.#changed();
+  }
+
   /** After a 429: nobody sends before `until` (epoch ms; the retry policy has added its margin). */
   pauseUntil(until: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, until);
@@ -283,8 +317,43 @@ export class RateLimiter {
     this.#changed();
   }
 
-  #window(periodSeconds: number, limit: number): Window {
-    return { periodMs: periodSeconds * 1000, limit, sent: [], sentTotal: 0 };
+  /**
+   * X-RateLimit-Remaining is the truth about what others used: what the service counted in a
+   * window beyond our own sends in it was sent by other clients of the account.
+   */
+  #countOthers(reported: readonly ReportedWindow[], now: number): void {
+    for (const report of reported) {
+      const window = this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000);
+      if (!window || report.resetAt <= now) continue;
+      const from = report.resetAt - window.periodMs - this.#policy.transitMs;
+      // Every send of ours in the window, those still in flight included (they may have arrived first): others are never overestimated.
+      const own = window.sent.reduce((sum, entry) => (entry.at >= from ? sum + entry.components : sum), 0);
+      const counted = report.limit - report.remaining;
+      // A little slack: a send of ours counted in the window before as well.
+      if (counted - own > Math.max(1, report.limit * 0.01)) {
+        this.#othersSeenAt = now;
+        this.#jobs = Math.min(16, Math.max(2, Math.round(counted / Math.max(1, own))));
+      }
+    }
+  }
+
+  #othersSeen(now: number): boolean {
+    if (this.#shared) return false;
+    const longest = Math.max(...this.#windows.map((w) => w.periodMs));
+    return now - this.#othersSeenAt < 2 * longest;
+  }
+
+  /** The largest request now: smaller while others are seen, so that jobs interleave. */
+  #largestNow(now: number): number {
+    const largest = this.largestRequest;
+    if (!this.#calibrated || !this.#othersSeen(now)) return largest;
+    return Math.max(1, Math.min(largest, Math.floor(Math.min(...this.#windows.map((w) => w.limit)) * this.#policy.othersSlice)));
+  }
+
+  /** A window newly learnt starts with the log of what we sent (every window logs every send). */
+  #window(periodSeconds: number, limit: number, logged?: Window): Window {
+    const sent = logged ? [...logged.sent] : [];
+    return { periodMs: periodSeconds * 1000, limit, sent, sentTotal: sent.reduce((sum, entry) => sum + entry.components, 0) };
   }
 
   #margin(window: Window): number {
@@ -309,7 +378,7 @@ export class RateLimiter {
     try {
       while (this.#waiters.length > 0) {
         const head = this.#waiters[0]!;
-        let decision: { grant?: number; readyAt?: number };
+        let decision: { grant?: number; shared?: number; readyAt?: number };
         try {
           decision = this.#decide(head);
         } catch (error) {
@@ -321,7 +390,7 @@ export class RateLimiter {
           head.components -= decision.grant;
           if (!head.untilWhole || head.components <= 0) this.#remove(head);
           this.#waitingUntil = 0;
-          head.deliver(this.#reserve(decision.grant, this.#clock.now()));
+          head.deliver(this.#reserve(decision.grant, this.#clock.now(), decision.shared));
           continue;
         }
         const wake = new AbortController();
@@ -350,16 +419,29 @@ export class RateLimiter {
   }
 
   /** What the head of the queue gets now: a grant, a time to wait for, or neither (await the first answer). */
-  #decide({ components, unit }: Waiter): { grant?: number; readyAt?: number } {
+  #decide({ components, unit }: Waiter): { grant?: number; shared?: number; readyAt?: number } {
     if (!this.#calibrated && this.#outstanding > 0) return {};
     if (this.#calibrated && unit > this.largestRequest) throw new ItemTooWideError(unit, this.largestRequest);
     const now = this.#clock.now();
-    const most = unit < components ? Math.min(components, Math.max(unit, Math.floor(this.largestRequest / unit) * unit)) : components;
+    const most = unit < components ? Math.min(components, Math.max(unit, Math.floor(this.#largestNow(now) / unit) * unit)) : components;
     const grant = unit < most && this.#pausedUntil <= now ? this.#partialGrant(most, unit, now) : 0;
-    if (grant > 0) return { grant };
+    if (grant > 0) return this.#share(grant, unit, now);
     const wanted = unit < most ? unit : most;
     const readyAt = Math.max(this.#pausedUntil, ...this.#windows.map((w) => this.#readyAt(w, wanted, now)));
-    return readyAt <= now ? { grant: wanted } : { readyAt };
+    return readyAt <= now ? this.#share(wanted, wanted, now) : { readyAt };
+  }
+
+  /** What the windows admit for this process is also reserved in the shared pacer, which may grant less, or nothing yet. */
+  #share(components: number, unit: number, now: number): { grant?: number; shared?: number; readyAt?: number } {
+    if (!this.#shared) return { grant: components };
+    const answer = this.#shared.reserve({
+      wanted: components,
+      unit,
+      windows: this.#windows.map((w) => ({ periodMs: w.periodMs, limit: w.limit, resetAt: w.budget?.resetAt, marginMs: this.#margin(w) })),
+      now,
+      transitMs: this.#policy.transitMs,
+    });
+    return 'id' in answer ? { grant: answer.components, shared: answer.id } : { readyAt: answer.retryAt };
   }
 
   /**
@@ -376,7 +458,15 @@ export class RateLimiter {
     const periods = Math.floor((now - budget.resetAt) / window.periodMs) + 1;
     const since = budget.resetAt + (periods - 1) * window.periodMs - this.#policy.transitMs;
     const sentSince = window.sent.reduce((sum, entry) => (entry.at >= since ? sum + entry.components : sum), 0);
-    window.budget = { remaining: window.limit - sentSince, resetAt: budget.resetAt + periods * window.periodMs };
+    const resetAt = budget.resetAt + periods * window.periodMs;
+    // Others use the account too: one slice goes first, and its answer says what they left.
+    window.budget = this.#othersSeen(now)
+      ? {
+          remaining: Math.min(window.limit - sentSince, Math.max(1, Math.floor(window.limit * this.#policy.othersSlice))),
+          resetAt,
+          guess: true,
+        }
+      : { remaining: window.limit - sentSince, resetAt };
   }
 
   /** The most whole units, up to `components`, that every window has room for now; 0 if not one unit. */
@@ -411,7 +501,7 @@ export class RateLimiter {
     return readyAt;
   }
 
-  #reserve(components: number, now: number): Reservation {
+  #reserve(components: number, now: number, shared?: number): Reservation {
     this.#sequence += components;
     this.#outstanding += 1;
     for (const window of this.#windows) {
@@ -419,6 +509,6 @@ export class RateLimiter {
       window.sentTotal += components;
       if (window.budget) window.budget.remaining -= components;
     }
-    return { components, sequence: this.#sequence };
+    return { components, sequence: this.#sequence, ...(shared !== undefined ? { shared } : {}) };
   }
 }

@@ -18,7 +18,15 @@ function fakeClock(start = 1_000_000): Clock & { slept: number[] } {
   };
 }
 
-const policy: ThrottlePolicy = { initialPerMinute: 250, firstRequestComponents: 10, marginFraction: 0, minMarginMs: 0, transitMs: 0, maxWaitMs: 15 * 60_000 };
+const policy: ThrottlePolicy = {
+  initialPerMinute: 250,
+  firstRequestComponents: 10,
+  marginFraction: 0,
+  minMarginMs: 0,
+  transitMs: 0,
+  maxWaitMs: 15 * 60_000,
+  othersSlice: 0.25,
+};
 
 describe('RateLimiter', () => {
   it('lets the first request out alone, then paces by the initial rate until headers arrive', async () => {
@@ -74,9 +82,7 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter(policy, fakeClock(0));
     // Before any answer: a small first request, whose headers describe the windows.
     expect(limiter.largestRequest).toBe(10);
-    limiter.observe(await limiter.acquire(1), [
-      { periodSeconds: 60, limit: 250, remaining: 249, resetAt: 60_000 },
-    ]);
+    limiter.observe(await limiter.acquire(1), [{ periodSeconds: 60, limit: 250, remaining: 249, resetAt: 60_000 }]);
     expect(limiter.largestRequest).toBe(250);
     limiter.observe(await limiter.acquire(1), [
       { periodSeconds: 1, limit: 20, remaining: 19, resetAt: 1_000 },
@@ -128,7 +134,9 @@ describe('RateLimiter', () => {
     const probe = (await batch.next()).value!; // rows 1-10 go alone; rows 11-100 keep their place
     expect(probe.components).toBe(10);
     const order: string[] = [];
-    const later = [201, 101].map((row) => limiter.acquire(100, { unit: 1, priority: row }).then((r) => order.push(`${row}:${r.components}`)));
+    const later = [201, 101].map((row) =>
+      limiter.acquire(100, { unit: 1, priority: row }).then((r) => order.push(`${row}:${r.components}`)),
+    );
     limiter.observe(probe, []);
     const rest = (await batch.next()).value!;
     order.unshift(`11:${rest.components}`);

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
+import type { ReportedWindow } from '../../src/throttle/rate-headers.js';
+import { DEFAULT_THROTTLE_POLICY, RateLimiter } from '../../src/throttle/rate-limiter.js';
+import { emptySharedState, MemoryPacer, reserveIn, reportIn, type ShareWindow } from '../../src/throttle/shared-pacer.js';
+
+interface Limit {
+  limit: number;
+  periodSeconds: number;
+}
+
+/** A strict service with fixed windows aligned to the epoch, counting components as they arrive. */
+function strictService(limits: readonly Limit[], clock: FakeClock) {
+  const used = limits.map(() => ({ start: -1, used: 0 }));
+  const perWindow = new Map<string, number>();
+  let refused = 0;
+  const roll = () =>
+    limits.forEach((limit, i) => {
+      const periodMs = limit.periodSeconds * 1000;
+      const start = Math.floor(clock.now() / periodMs) * periodMs;
+      if (used[i]!.start !== start) used[i] = { start, used: 0 };
+    });
+  const report = (): ReportedWindow[] => {
+    roll();
+    return limits.map((limit, i) => ({
+      periodSeconds: limit.periodSeconds,
+      limit: limit.limit,
+      remaining: limit.limit - used[i]!.used,
+      resetAt: used[i]!.start + limit.periodSeconds * 1000,
+    }));
+  };
+  return {
+    get refused() {
+      return refused;
+    },
+    perWindow,
+    report,
+    /** Counts the request, or refuses it (429) when any window lacks room. */
+    arrive(components: number): { ok: boolean; windows: ReportedWindow[] } {
+      roll();
+      if (limits.some((limit, i) => used[i]!.used + components > limit.limit)) {
+        refused += 1;
+        return { ok: false, windows: report() };
+      }
+      limits.forEach((_, i) => (used[i]!.used += components));
+      const key = String(used[0]!.start);
+      perWindow.set(key, (perWindow.get(key) ?? 0) + components);
+      return { ok: true, windows: report() };
+    },
+  };
+}
+
+/** One job: `components` sent through `limiter` by `concurrency` senders, each answer after `latencyMs`. */
+async function job(
+  limiter: RateLimiter,
+  service: ReturnType<typeof strictService>,
+  clock: FakeClock,
+  components: number,
+  concurrency: number,
+) {
+  const started = clock.now();
+  let next = 0;
+  let done = 0;
+  const sender = async () => {
+    while (next < components) {
+      const size = Math.min(100, components - next);
+      const row = next;
+      next += size;
+      for await (const reservation of limiter.grants(size, { unit: 1, priority: row })) {
+        const answer = service.arrive(reservation.components);
+        await clock.sleep(20);
+        limiter.observe(reservation, answer.windows);
+        if (!answer.ok) throw new Error('429');
+        done += reservation.components;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, sender));
+  return { components: done, seconds: (clock.now() - started) / 1000 };
+}
+
+const jain = (values: readonly number[]) =>
+  values.reduce((a, b) => a + b, 0) ** 2 / (values.length * values.reduce((a, b) => a + b * b, 0));
+
+describe('several limiters sharing one pacer', () => {
+  for (const limits of [
+    [{ limit: 250, periodSeconds: 6 }],
+    [
+      { limit: 50, periodSeconds: 1 },
+      { limit: 250, periodSeconds: 10 },
+    ],
+  ]) {
+    const name = limits.map((l) => `${l.limit}/${l.periodSeconds}`).join('+');
+    it(`fill each window together, never oversubscribe it, and share it fairly (${name})`, async () => {
+      const clock = new FakeClock(FAKE_EPOCH + 10);
+      const service = strictService(limits, clock);
+      const state = emptySharedState();
+      const jobs = ['a', 'b', 'c', 'd'].map((owner) => {
+        const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
+        // Both know the windows (an earlier run's, from the store): no probe.
+        limiter.remember(service.report());
+        limiter.shareWith(new MemoryPacer(state, owner));
+        return limiter;
+      });
+      const results = await Promise.all(jobs.map((limiter) => job(limiter, service, clock, 500, 4)));
+      expect(service.refused).toBe(0);
+      // 2,000 components at the tightest rate, from the first window (most of it left) on.
+      const rate = Math.min(...limits.map((l) => l.limit / l.periodSeconds));
+      const idealSeconds = 2_000 / rate;
+      const span = Math.max(...results.map((r) => r.seconds));
+      expect(span).toBeLessThanOrEqual(idealSeconds + Math.max(...limits.map((l) => l.periodSeconds)));
+      expect(jain(results.map((r) => r.components / r.seconds))).toBeGreaterThanOrEqual(0.95);
+    });
+  }
+
+  it('grants no process more than an equal share of a window in its first half while others ask', () => {
+    const state = emptySharedState();
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
+    const request = (wanted: number, now = FAKE_EPOCH + 100) => ({ wanted, unit: 1, windows, now, transitMs: 200 });
+    reserveIn(state, 'b', request(1));
+    expect(reserveIn(state, 'a', request(250))).toMatchObject({ components: 125 });
+    expect(reserveIn(state, 'a', request(10))).toEqual({ components: 0, retryAt: FAKE_EPOCH + 3_000 });
+    expect(reserveIn(state, 'b', request(100))).toMatchObject({ components: 100 });
+    // Past the window's first half, what is left goes to whoever asks; then the window is spent.
+    expect(reserveIn(state, 'a', request(100, FAKE_EPOCH + 3_000))).toMatchObject({ components: 24 });
+    expect(reserveIn(state, 'b', request(10, FAKE_EPOCH + 3_000))).toEqual({ components: 0, retryAt: FAKE_EPOCH + 6_050 });
+  });
+
+  it("trusts the service's count when it saw more than the reservations here (another machine)", () => {
+    const state = emptySharedState();
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
+    const now = FAKE_EPOCH + 100;
+    const first = reserveIn(state, 'a', { wanted: 50, unit: 1, windows, now, transitMs: 200 });
+    expect(first).toMatchObject({ components: 50 });
+    reportIn(
+      state,
+      'id' in first ? first.id : undefined,
+      [{ periodSeconds: 6, limit: 250, remaining: 100, resetAt: FAKE_EPOCH + 6_000 }],
+      now,
+    );
+    expect(reserveIn(state, 'a', { wanted: 250, unit: 1, windows, now, transitMs: 200 })).toMatchObject({ components: 100 });
+  });
+});
