@@ -4,7 +4,9 @@ import { BIN } from './paths.mjs';
 
 /** What every batch run here is: `property value`, quiet, with its summary in a --report file. */
 export function batchArgs(input, output, report, extra = []) {
-  return [BIN, 'property', 'value', '--input', input, '--output', output, '--quiet', '--report', report, ...extra];
+  // A bench never touches the user's own store: a figure that uses one names its file.
+  const store = extra.includes('--store') ? [] : ['--no-store'];
+  return [BIN, 'property', 'value', '--input', input, '--output', output, '--quiet', '--report', report, ...store, ...extra];
 }
 
 /**
