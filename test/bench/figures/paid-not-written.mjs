@@ -40,7 +40,7 @@ function start(args, env) {
 export async function paidNotWritten() {
   const input = await inputFile(ROWS);
   const output = join(WORK, 'paid-out.csv');
-  const args = ['property', 'value', '--input', input, '--output', output, '--quiet'];
+  const args = ['property', 'value', '--input', input, '--output', output, '--quiet', '--no-store'];
   const clean = () => ['', '.propdata-run.json', '.lock'].forEach((suffix) => rmSync(`${output}${suffix}`, { force: true, recursive: true }));
 
   clean();
