@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerCallCommand } from './commands/call-command.js';
 import type { CommandContext } from './commands/command-context.js';
+import { registerCompletionCommand } from './commands/completion-command.js';
 import { registerConfigCommand } from './commands/config-command.js';
 import { registerEndpointCommands } from './commands/endpoint-commands.js';
 import { registerEndpointsCommand } from './commands/endpoints-command.js';
@@ -19,7 +20,8 @@ Examples:
   One item:  $ propdata property value --address "43 Valmonte Plaza" --zipcode 90274
   A file:    $ propdata property value --input homes.csv --output values.csv
   Try it:    add --sandbox to any command (local synthetic data, no account needed)
-  Help:      $ propdata help property value`;
+  Help:      $ propdata help property value
+  Complete:  $ source <(propdata completion bash)    (or zsh; fish: propdata completion fish | source)`;
 
 /**
  * Help is wrapped to a terminal's width; written anywhere else (a pipe, a file, a pager) it is not
@@ -52,5 +54,6 @@ export function buildProgram(context: CommandContext): Command {
   registerStoreCommand(program, context);
   registerConfigCommand(program, context);
   registerSandboxCommand(program, context);
+  registerCompletionCommand(program, context);
   return program;
 }
