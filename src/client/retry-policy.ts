@@ -15,6 +15,11 @@ export interface RetryPolicy {
   maxWaitMs: number;
   /** Slack after a 429's stated reset: clocks differ and transit takes time. */
   rateLimitMarginMs: number;
+  /**
+   * The most random delay added after a 429's reset (at most a fifth of the wait itself), so that
+   * jobs refused together (on other machines: no shared store) do not all come back at one instant.
+   */
+  rateLimitJitterMs: number;
 }
 
 /** --max-wait when not given: a person at a prompt waits a minute and a half; an unattended batch, a quarter of an hour. */
@@ -26,6 +31,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 30_000,
   maxWaitMs: DEFAULT_MAX_WAIT_MS.batch,
   rateLimitMarginMs: 250,
+  rateLimitJitterMs: 1_000,
 };
 
 /** What has been tried for one request so far. */
@@ -62,15 +68,28 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, random: () =>
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** A random delay after a 429's reset: up to rateLimitJitterMs, and never more than a fifth of the wait. */
+export function rateLimitJitter(policy: RetryPolicy, waitMs: number, random: () => number = Math.random): number {
+  return Math.round(random() * Math.min(policy.rateLimitJitterMs, Math.max(0, waitMs) / 5));
+}
+
 /**
  * What to do after `error`. A POST that timed out or lost its connection after it was sent whole
  * may have been served and charged: it is retried all the same (the answer is what the run is
  * for) and the decision says so, for the summary to count.
  */
-export function decideRetry(error: unknown, attempts: Attempts, policy: RetryPolicy, now: number, random: () => number = Math.random): RetryDecision {
+export function decideRetry(
+  error: unknown,
+  attempts: Attempts,
+  policy: RetryPolicy,
+  now: number,
+  random: () => number = Math.random,
+): RetryDecision {
   if (error instanceof RateLimitedError) {
     const since = attempts.rateLimitedSince ?? now;
-    const until = (error.retryAt === undefined ? now + backoffDelay(policy, attempts.rateLimited, random) : error.retryAt) + policy.rateLimitMarginMs;
+    const reset =
+      (error.retryAt === undefined ? now + backoffDelay(policy, attempts.rateLimited, random) : error.retryAt) + policy.rateLimitMarginMs;
+    const until = reset + rateLimitJitter(policy, reset - now, random);
     if (until - since > policy.maxWaitMs) return { action: 'quota', until };
     return { action: 'wait', until, next: { ...attempts, rateLimited: attempts.rateLimited + 1, rateLimitedSince: since } };
   }

@@ -137,7 +137,7 @@ describe('a batch granted in parts', () => {
         limiter: pacer,
         target: PROPERTY_VALUE,
         sectionKeys: sectionKeys(PROPERTY_VALUE),
-        retry: DEFAULT_RETRY_POLICY,
+        retry: { ...DEFAULT_RETRY_POLICY, rateLimitJitterMs: 0 },
         stats,
         clock: world.clock,
         signal: new AbortController().signal,
