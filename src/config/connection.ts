@@ -53,7 +53,8 @@ export function parseBaseUrl(text: string): URL {
 }
 
 /**
- * Flags, then environment, then the stored config: the first source that has a value wins. The
+ * Flags, then environment (PROPDATA_*, then HC_*, then HOUSECANARY_* for the key and secret),
+ * then the stored config: the first source that has a value wins. The
  * store is opened only when flags and environment leave a setting open (it loads conf, which
  * costs start-up time a scripted run with environment variables need not pay).
  */
@@ -65,7 +66,10 @@ export async function resolveConnection(
   let opened: ConfigReader | undefined;
   const lookup = async (name: ConnectionSettingName): Promise<string | undefined> => {
     const setting = CONNECTION_SETTINGS.find((candidate) => candidate.name === name)!;
-    const value = flags[setting.flag] ?? env[setting.env] ?? (opened ??= await store()).get(name);
+    const fromEnv = [setting.env, ...setting.otherEnv]
+      .map((variable) => env[variable])
+      .find((value) => value !== undefined && value !== '');
+    const value = flags[setting.flag] ?? fromEnv ?? (opened ??= await store()).get(name);
     return value === '' ? undefined : value;
   };
   const baseUrl = await lookup('base-url');

@@ -1,11 +1,29 @@
-/** The connection settings a user can store, and how each is named in flags, env and config. */
+/**
+ * The connection settings a user can store, and how each is named in flags, env and config.
+ * `otherEnv`: the names other clients of the service read, consulted in this order after `env`.
+ */
 export const CONNECTION_SETTINGS = [
-  { name: 'key', flag: 'key', env: 'PROPDATA_API_KEY', secret: false, description: 'API key (HTTP Basic user name)' },
-  { name: 'secret', flag: 'secret', env: 'PROPDATA_API_SECRET', secret: true, description: 'API secret (HTTP Basic password)' },
+  {
+    name: 'key',
+    flag: 'key',
+    env: 'PROPDATA_API_KEY',
+    otherEnv: ['HC_API_KEY', 'HOUSECANARY_API_KEY'],
+    secret: false,
+    description: 'API key (HTTP Basic user name)',
+  },
+  {
+    name: 'secret',
+    flag: 'secret',
+    env: 'PROPDATA_API_SECRET',
+    otherEnv: ['HC_API_SECRET', 'HOUSECANARY_API_SECRET'],
+    secret: true,
+    description: 'API secret (HTTP Basic password)',
+  },
   {
     name: 'base-url',
     flag: 'baseUrl',
     env: 'PROPDATA_BASE_URL',
+    otherEnv: [],
     secret: false,
     description: 'service base address, e.g. https://api.example.com',
   },
@@ -23,8 +41,10 @@ export type SettingName = (typeof SETTINGS)[number]['name'];
 export type ConnectionSettingName = (typeof CONNECTION_SETTINGS)[number]['name'];
 export type RunSettingName = (typeof RUN_SETTINGS)[number]['name'];
 
+/** A setting by name; `base_url` is `base-url` (the spelling other tools and the env use). */
 export function findSetting(name: string) {
-  return SETTINGS.find((setting) => setting.name === name);
+  const spelled = name.replaceAll('_', '-');
+  return SETTINGS.find((setting) => setting.name === spelled);
 }
 
 /** A secret shown to a human: enough to recognise which one is stored, never enough to use. */

@@ -43,3 +43,17 @@ describe('propdata config', () => {
     expect(fromFlag.stderr).toMatch(/refusing plain http to 10.1.1.1/);
   });
 });
+
+describe('propdata config: other spellings and stdin', () => {
+  it('reads the secret from stdin for "-" and takes base_url for base-url', async () => {
+    const env = { PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')) };
+    expect((await runMain(['config', 'set', 'secret', '-'], { env, stdin: 'from-stdin-5678\n' })).code).toBe(0);
+    const { openConfigStore } = await import('../../src/config/store.js');
+    expect(openConfigStore(env).get('secret')).toBe('from-stdin-5678');
+    expect((await runMain(['config', 'set', 'secret', '-'], { env, stdin: '' })).code).toBe(2);
+    expect((await runMain(['config', 'set', 'base_url', 'https://api.example.com'], { env })).code).toBe(0);
+    const got = await runMain(['config', 'get', 'base_url'], { env });
+    expect(got.code).toBe(0);
+    expect(got.stdout).toBe('https://api.example.com\n');
+  });
+});

@@ -19,12 +19,42 @@ describe('connection settings', () => {
 
   it('takes flags over environment over the stored config, setting by setting', async () => {
     const store = storeWith(stored);
-    await expect(resolveConnection({ key: 'flag-key' }, env, async () => store)).resolves.toMatchObject({ key: 'flag-key', secret: 'env-secret' });
+    await expect(resolveConnection({ key: 'flag-key' }, env, async () => store)).resolves.toMatchObject({
+      key: 'flag-key',
+      secret: 'env-secret',
+    });
     await expect(resolveConnection({}, { PROPDATA_API_SECRET: 'env-secret' }, async () => store)).resolves.toMatchObject({
       key: 'stored-key',
       secret: 'env-secret',
     });
     expect((await resolveConnection({}, {}, async () => store)).baseUrl.href).toBe('https://stored.example.com/');
+  });
+
+  it('reads HC_* and then HOUSECANARY_* after PROPDATA_*, before the stored config', async () => {
+    const store = storeWith(stored);
+    const others = {
+      HC_API_KEY: 'hc-key',
+      HC_API_SECRET: 'hc-secret',
+      HOUSECANARY_API_KEY: 'hcy-key',
+      HOUSECANARY_API_SECRET: 'hcy-secret',
+    };
+    await expect(resolveConnection({}, others, () => Promise.resolve(store))).resolves.toMatchObject({
+      key: 'hc-key',
+      secret: 'hc-secret',
+    });
+    await expect(
+      resolveConnection({}, { ...others, HC_API_KEY: undefined, HC_API_SECRET: '' }, () => Promise.resolve(store)),
+    ).resolves.toMatchObject({
+      key: 'hcy-key',
+      secret: 'hcy-secret',
+    });
+    await expect(resolveConnection({}, { ...others, PROPDATA_API_KEY: 'env-key' }, () => Promise.resolve(store))).resolves.toMatchObject({
+      key: 'env-key',
+      secret: 'hc-secret',
+    });
+    await expect(resolveConnection({ secret: 'flag-secret' }, others, () => Promise.resolve(store))).resolves.toMatchObject({
+      secret: 'flag-secret',
+    });
   });
 
   it('says what is missing and how to provide it', async () => {

@@ -16,6 +16,18 @@ async function store(context: CommandContext) {
   return openConfigStore(context.io.env);
 }
 
+/**
+ * `config set secret -`: the value from stdin, so it stays out of the shell's history and the
+ * process list. Only the final line break goes (what `echo` and a here-string add).
+ */
+async function readValue(context: CommandContext): Promise<string> {
+  let text = '';
+  for await (const part of context.io.stdin) text += typeof part === 'string' ? part : (part as Buffer).toString('utf8');
+  const value = text.replace(/\r?\n$/, '');
+  if (value === '') throw new UsageError('"-" reads the value from stdin, but stdin was empty');
+  return value;
+}
+
 /** A subcommand's examples, after its help. */
 const examples = (...lines: string[]): string => ['', 'Examples:', ...lines.map((line) => `  $ propdata ${line}`)].join('\n');
 
@@ -34,14 +46,20 @@ export function registerConfigCommand(program: Command, context: CommandContext)
   config
     .command('set')
     .argument('<name>', SETTINGS.map((s) => s.name).join(' | '))
-    .argument('<value>')
+    .argument('<value>', '"-" reads it from stdin (keeps a secret out of shell history)')
     .description('store a setting')
     .addHelpText(
       'after',
-      examples('config set key YOUR_KEY', 'config set base-url https://api.example.com', 'config set max-cost-month 500'),
+      examples(
+        'config set key YOUR_KEY',
+        'config set secret - < secret.txt',
+        'config set base-url https://api.example.com',
+        'config set max-cost-month 500',
+      ),
     )
-    .action(async (name: string, value: string) => {
+    .action(async (name: string, given: string) => {
       const setting = settingName(name);
+      const value = given === '-' ? await readValue(context) : given;
       if (setting === 'base-url') parseBaseUrl(value);
       if (setting === 'max-age' || setting === 'max-cost-month') parseRunSetting(setting, value, 'config set');
       (await store(context)).set(setting, value);
@@ -50,7 +68,7 @@ export function registerConfigCommand(program: Command, context: CommandContext)
     .command('get')
     .argument('<name>')
     .description('print a stored setting (the secret is masked)')
-    .addHelpText('after', examples('config get key', 'config get base-url'))
+    .addHelpText('after', examples('config get key', 'config get base-url   # or base_url'))
     .action(async (name: string) => {
       const setting = settingName(name);
       const value = (await store(context)).get(setting);
