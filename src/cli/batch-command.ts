@@ -5,7 +5,7 @@ import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams, type QueryOptions } from './query-params.js';
 import { EXIT, InputError, PropdataError, UsageError } from '../errors/index.js';
-import { countRows, openInput } from '../input/open-input.js';
+import { inputProgress, openInput } from '../input/open-input.js';
 import { checkColumnOptions, checkHeaderFeedsIdentifiers } from '../input/column-options.js';
 import { delimiterName } from '../input/delimiter.js';
 import { createPreparer } from '../input/prepare.js';
@@ -279,14 +279,8 @@ async function runLocked(
   try {
     const tooSmall = budget.tooSmallForOneItem();
     if (tooSmall) throw tooSmall;
-    // The total only feeds the progress display, which --quiet turns off: no second read then.
-    const counting =
-      seekable && !options.quiet
-        ? countRows(options.input, inputFormat, options.sheet).then(
-            (total) => (stats.totalRows = total),
-            () => undefined,
-          )
-        : undefined;
+    // The progress bar measures the read by bytes of the file (none for a pipe): no second read.
+    stats.input = inputProgress(rows);
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs }, clock);
     // The windows an earlier run saw: this one starts at that pace, without a probe.
     const remembered = runStore?.windows();
@@ -376,8 +370,6 @@ async function runLocked(
     } finally {
       io.signal?.removeEventListener('abort', acknowledgeStop);
       io.signal?.removeEventListener('abort', forwardSignal);
-      // A small input can be through before its count is: the last line shows the total then too.
-      if (!stop.signal.aborted) await counting;
       progress.stop();
       await writer.close();
     }

@@ -2,69 +2,207 @@ import { canAnimate, type Io } from './io.js';
 import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { formatDuration } from '../pipeline/format-duration.js';
 import type { RunStats } from '../pipeline/run-stats.js';
+import { estimatedRows } from '../input/read-progress.js';
 
 export interface Progress {
   stop(): void;
 }
 
 const PLAIN_EVERY_MS = 10_000;
+const TICK_MS = 200;
+/** Rates are over the last minute: rows are written in bursts (a batch at a time), and a run's first minutes are no guide to its pace. */
+const RATE_WINDOW_MS = 60_000;
+/** Nothing is said about a rate until it has been measured over this long. */
+const MIN_RATE_SPAN_MS = 5_000;
+/** The service sets the pace when we send at least this share of its limit, or wait for it. */
+const PACED_SHARE = 0.8;
+const MIN_BAR = 10;
+const MAX_BAR = 30;
 
-function waitNote(limiter: RateLimiter): string {
-  const until = limiter.waitingUntil;
-  return until ? `waiting ${Math.ceil((until - Date.now()) / 1000)} s for the rate limit` : '';
+interface Sample {
+  at: number;
+  rows: number;
+  components: number;
+}
+
+/** Rows and components per minute over a recent window, from samples of the run's counters. */
+export class RecentRate {
+  readonly #windowMs: number;
+  #samples: Sample[] = [];
+
+  constructor(windowMs = RATE_WINDOW_MS) {
+    this.#windowMs = windowMs;
+  }
+
+  add(sample: Sample): void {
+    this.#samples.push(sample);
+    // Keep one sample at or before the window's start, so the window is always covered whole.
+    while (this.#samples.length > 2 && this.#samples[1]!.at <= sample.at - this.#windowMs) this.#samples.shift();
+  }
+
+  #span(): { first: Sample; last: Sample; minutes: number } | undefined {
+    const first = this.#samples[0];
+    const last = this.#samples[this.#samples.length - 1];
+    if (!first || !last || last.at - first.at < MIN_RATE_SPAN_MS) return undefined;
+    return { first, last, minutes: (last.at - first.at) / 60_000 };
+  }
+
+  get rowsPerMinute(): number | undefined {
+    const span = this.#span();
+    return span && (span.last.rows - span.first.rows) / span.minutes;
+  }
+
+  get componentsPerMinute(): number | undefined {
+    const span = this.#span();
+    return span && (span.last.components - span.first.components) / span.minutes;
+  }
+
+  /** Components per row written over the window (dedupe and the store make it less than an item's). */
+  get componentsPerRow(): number | undefined {
+    const span = this.#span();
+    if (!span || span.last.rows === span.first.rows) return undefined;
+    return (span.last.components - span.first.components) / (span.last.rows - span.first.rows);
+  }
+}
+
+/** The tightest of the service's windows, per minute (`250/60s, 20/1s` → 250). */
+export function limitPerMinute(windows: string): number | undefined {
+  const rates = [...windows.matchAll(/(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)s/g)].map((match) => (Number(match[1]) * 60) / Number(match[2]));
+  return rates.length > 0 ? Math.min(...rates) : undefined;
+}
+
+/** What one progress line says. */
+export interface ProgressView {
+  /** Rows done: written by this run, plus those an earlier run wrote (a resumed run skips them). */
+  done: number;
+  /** The input's rows: exact once it is read, else estimated from the bytes read; unknown for a pipe. */
+  total?: number | undefined;
+  totalExact?: boolean;
+  rowsPerMinute?: number | undefined;
+  /** Under rate limiting: components per minute sent, against the service's limit. */
+  pace?: { componentsPerMinute: number; limitPerMinute: number } | undefined;
+  etaMinutes?: number | undefined;
+  /** Seconds left of a wait for the rate limit. */
+  waitSeconds?: number | undefined;
+}
+
+const count = (value: number) => Math.round(value).toLocaleString('en-US');
+
+function parts(view: ProgressView): { percent?: string; rows: string; rate?: string; eta?: string; wait?: string } {
+  const total = view.total === undefined ? '' : `/${view.totalExact ? '' : '~'}${count(view.total)}`;
+  return {
+    ...(view.total ? { percent: `${Math.min(100, Math.floor((view.done * 100) / view.total))}%` } : {}),
+    rows: `${count(view.done)}${total} rows`,
+    ...(view.pace
+      ? { rate: `${count(view.pace.componentsPerMinute)}/${count(view.pace.limitPerMinute)} comp/min` }
+      : view.rowsPerMinute !== undefined
+        ? { rate: `${count(view.rowsPerMinute)}/min` }
+        : {}),
+    ...(view.etaMinutes !== undefined ? { eta: `ETA ${formatDuration(view.etaMinutes)}` } : {}),
+    ...(view.waitSeconds !== undefined ? { wait: `waiting ${view.waitSeconds} s for the rate limit` } : {}),
+  };
+}
+
+function bar(width: number, fraction: number): string {
+  const full = Math.round(width * Math.max(0, Math.min(1, fraction)));
+  return '\u2588'.repeat(full) + '\u2591'.repeat(width - full);
+}
+
+/**
+ * The bar's line, never wider than `columns - 1` (a terminal wraps a line that fills its last
+ * column): the bar shrinks first, then the least needed parts go (the rate, then the percentage).
+ */
+export function progressLine(view: ProgressView, columns: number): string {
+  const { percent, rows, rate, eta, wait } = parts(view);
+  const room = Math.max(1, columns - 1);
+  const candidates = [[percent, rows, rate, eta, wait], [percent, rows, eta, wait], [rows, eta, wait], [rows, wait], [rows]];
+  for (const candidate of candidates) {
+    const text = candidate.filter((part) => part !== undefined).join(' | ');
+    if (view.total) {
+      const width = Math.min(MAX_BAR, room - text.length - 1);
+      if (width >= MIN_BAR) return `${bar(width, view.done / view.total)} ${text}`;
+    }
+    if (text.length <= room) return text;
+  }
+  return rows.slice(0, room);
+}
+
+/** The plain line written every few seconds when stderr is a log, not a terminal. */
+export function plainLine(view: ProgressView): string {
+  const { percent, rows, rate, eta, wait } = parts(view);
+  return `propdata: ${[percent ? `${rows} (${percent})` : rows, rate, eta, wait].filter((part) => part !== undefined).join(', ')}\n`;
+}
+
+/** A terminal that takes a redrawn line: not a log, and not TERM=dumb (no cursor movement, no colours). */
+function canRedraw(io: Io): boolean {
+  return canAnimate(io.stderr) && io.env.TERM !== 'dumb';
 }
 
 /**
  * Progress on stderr, never stdout: a bar on a terminal, a plain line every few seconds in a log,
- * nothing with --quiet. It samples the run's counters on a timer, off the per-row path.
+ * nothing with --quiet. It samples the run's counters on a timer, off the per-row path. The total
+ * comes from the bytes the reader has got through (stats.input): no second pass over the file.
  */
 export async function startProgress(io: Io, stats: RunStats, limiter: RateLimiter, quiet: boolean): Promise<Progress> {
   if (quiet) return { stop: () => undefined };
-  if (!canAnimate(io.stderr)) {
-    const timer = setInterval(() => {
-      const total = stats.totalRows ? `/${stats.totalRows}` : '';
-      const wait = waitNote(limiter);
-      io.stderr.write(
-        `propdata: ${stats.recordsWritten}${total} rows, ${Math.round(stats.itemsPerMinute)}/min${wait ? `, ${wait}` : ''}\n`,
-      );
-    }, PLAIN_EVERY_MS);
+  const clock = io.clock ?? { now: () => Date.now() };
+  const recent = new RecentRate();
+  const view = (): ProgressView => {
+    const now = clock.now();
+    const written = stats.recordsWritten;
+    recent.add({ at: now, rows: written, components: stats.componentsUsed });
+    const input = stats.input;
+    // Rows read and skipped because an earlier run wrote them (--resume): done already.
+    const skipped = input ? Math.max(0, input.rowsRead - stats.rowsRead) : 0;
+    const done = written + skipped;
+    const total = input ? estimatedRows(input) : undefined;
+    const rowsPerMinute = recent.rowsPerMinute;
+    const limit = limiter.stated ? limitPerMinute(limiter.describe()) : undefined;
+    const componentsPerMinute = recent.componentsPerMinute;
+    const until = limiter.waitingUntil;
+    const paced = limit !== undefined && componentsPerMinute !== undefined && (until > 0 || componentsPerMinute >= limit * PACED_SHARE);
+    const left = total === undefined ? undefined : Math.max(0, total - done);
+    const perRow = recent.componentsPerRow;
+    // Under rate limiting the service's windows set the pace: the rows left take their components at its limit.
+    const rowsPace = paced && perRow ? limit / perRow : rowsPerMinute;
+    return {
+      done,
+      total,
+      totalExact: input?.done ?? false,
+      rowsPerMinute,
+      pace: paced ? { componentsPerMinute, limitPerMinute: limit } : undefined,
+      etaMinutes: left !== undefined && left > 0 && rowsPace ? left / rowsPace : undefined,
+      waitSeconds: until > 0 ? Math.ceil((until - now) / 1000) : undefined,
+    };
+  };
+
+  if (!canRedraw(io)) {
+    const timer = setInterval(() => io.stderr.write(plainLine(view())), PLAIN_EVERY_MS);
     timer.unref();
     return { stop: () => clearInterval(timer) };
   }
   const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: io.stderr,
-      format: '{bar} {value}/{total} rows | {rate}/min{eta}{wait}',
-      hideCursor: true,
-      clearOnComplete: false,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  const payload = (wait: string) => ({ rate: Math.round(stats.itemsPerMinute), eta: eta(stats), wait: wait ? ` | ${wait}` : '' });
-  bar.start(stats.totalRows ?? 0, 0, payload(''));
-  // The row count arrives while the run goes on (a second read of the file).
-  const takeTotal = () => {
-    if (stats.totalRows && bar.getTotal() !== stats.totalRows) bar.setTotal(stats.totalRows);
+  const bar = new cliProgress.SingleBar({
+    stream: io.stderr,
+    // The whole line is ours: cli-progress's own tokens ({eta}, {value}...) never mix with it.
+    format: (_options, _params, payload: { line?: string }) => payload.line ?? '',
+    hideCursor: true,
+    clearOnComplete: false,
+  });
+  const columns = () => io.stderr.columns ?? 80;
+  const render = () => {
+    const current = view();
+    bar.update(current.done, { line: progressLine(current, columns()) });
   };
-  const timer = setInterval(() => {
-    takeTotal();
-    bar.update(stats.recordsWritten, payload(waitNote(limiter)));
-  }, 200);
+  const first = view();
+  bar.start(first.total ?? 0, first.done, { line: progressLine(first, columns()) });
+  const timer = setInterval(render, TICK_MS);
   timer.unref();
   return {
     stop: () => {
       clearInterval(timer);
-      takeTotal();
-      bar.update(stats.recordsWritten, payload(''));
+      render();
       bar.stop();
     },
   };
-}
-
-/** ` | ETA 12 min` once the total and a rate are known; nothing before (stdin has no total). */
-function eta(stats: RunStats): string {
-  const left = (stats.totalRows ?? 0) - stats.recordsWritten;
-  if (!stats.totalRows || left <= 0 || stats.itemsPerMinute <= 0) return '';
-  return ` | ETA ${formatDuration(left / stats.itemsPerMinute)}`;
 }

@@ -4,6 +4,7 @@ import { InputError } from '../errors/index.js';
 import { textProblem } from './encoding.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
+import type { ReadProgress } from './read-progress.js';
 import type { InputRow } from './row.js';
 
 interface RawRecord {
@@ -66,7 +67,7 @@ function csvFailure(error: unknown, line: number, row: number): InputError {
  * must reach the output. Reading the next chunk only once the previous one's records are consumed
  * keeps memory bounded by one chunk.
  */
-async function* csvRecords(source: Readable, delimiter: string): AsyncGenerator<RawRecord> {
+async function* csvRecords(source: Readable, delimiter: string, progress?: ReadProgress): AsyncGenerator<RawRecord> {
   const parser = parse({
     bom: true,
     delimiter,
@@ -91,11 +92,16 @@ async function* csvRecords(source: Readable, delimiter: string): AsyncGenerator<
 
   let nextLine = 1;
   let records = 0;
+  // Bytes given to the parser: the records a chunk completes share its bytes (and those of chunks
+  // that completed none), so the count behind each record is exact at chunk ends and close between.
+  let written = 0;
   function* drain(): Generator<RawRecord> {
+    const start = progress?.bytesRead ?? 0;
     for (let i = 0; i < ready.length; i++) {
       const fields = ready[i]!;
       const line = nextLine;
       nextLine += 1 + innerLineBreaks(fields);
+      if (progress) progress.bytesRead = start + Math.round(((written - start) * (i + 1)) / ready.length);
       if (isBlank(fields)) continue;
       records += 1;
       yield { fields, line };
@@ -106,7 +112,8 @@ async function* csvRecords(source: Readable, delimiter: string): AsyncGenerator<
 
   try {
     try {
-      for await (const chunk of source) {
+      for await (const chunk of source as AsyncIterable<Buffer | string>) {
+        written += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
         await new Promise<void>((resolve) => parser.write(chunk, () => resolve()));
         yield* drain();
         if (failure !== undefined) throw fail();
@@ -148,7 +155,7 @@ function headerNames(fields: readonly string[], line: number): string[] {
 
 function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow {
   // No prototype: `columns["__proto__"] = value` on a plain object would set the prototype and lose the cell.
-  const columns: Record<string, unknown> = Object.create(null);
+  const columns = Object.create(null) as Record<string, unknown>;
   const { fields } = raw;
   let readError: string | undefined;
   for (let i = 0; i < header.length; i++) {
@@ -170,8 +177,9 @@ function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow
  * `readError`; an unclosed quote, a duplicate column name or an empty input are fatal
  * (InputError), after the rows before them.
  */
-export function readCsv(source: Readable, options: { delimiter?: string } = {}): InputSource {
-  const records = csvRecords(source, options.delimiter ?? ',');
+export function readCsv(source: Readable, options: { delimiter?: string; progress?: ReadProgress } = {}): InputSource {
+  const { progress } = options;
+  const records = csvRecords(source, options.delimiter ?? ',', progress);
   const columns = quietly(
     (async () => {
       const first = await records.next();
@@ -184,8 +192,10 @@ export function readCsv(source: Readable, options: { delimiter?: string } = {}):
     let row = 0;
     for await (const raw of { [Symbol.asyncIterator]: () => records }) {
       row += 1;
+      if (progress) progress.rowsRead = row;
       yield toRow(header, raw, row);
     }
+    if (progress) progress.done = true;
   }
   return { columns, rows: rows() };
 }

@@ -5,6 +5,7 @@ import { NUL_BYTE, textProblem } from './encoding.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { splitLines, type Line } from './lines.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
+import type { ReadProgress } from './read-progress.js';
 import type { InputRow } from './row.js';
 
 /** Enough for any real record layout; a file with more distinct keys is not a table. */
@@ -12,13 +13,13 @@ const MAX_SCANNED_KEYS = 10_000;
 const MAX_PARSE_DETAIL = 100;
 
 /** Non-blank lines, BOM stripped. */
-async function* nonBlankLines(source: Readable): AsyncGenerator<Line> {
+async function* nonBlankLines(source: Readable, position?: { bytes: number }): AsyncGenerator<Line> {
   let rows = 0;
   let number = 0;
   const tooLong = (line: number) =>
     recordTooLarge('E_JSONL_RECORD_TOO_LARGE', { line, row: rows + 1 }, 'a file without line breaks (JSON Lines has one object per line)');
   try {
-    for await (const line of splitLines(source, MAX_RECORD_BYTES, tooLong)) {
+    for await (const line of splitLines(source, MAX_RECORD_BYTES, tooLong, position)) {
       number = line.number;
       const text = number === 1 && line.text.charCodeAt(0) === 0xfeff ? line.text.slice(1) : line.text;
       if (text.trim() === '') continue;
@@ -67,7 +68,7 @@ function toRow(line: Line, row: number): InputRow {
   const readError = textProblem(line.text) ?? problem ?? (hasEscapedNul(line.text, value) ? NUL_BYTE : undefined);
   // JSON.parse keeps a "__proto__" key as data; without the prototype, a key the object lacks
   // ("constructor", "toString") reads as undefined, not as Object's method.
-  const columns: Record<string, unknown> = value ? Object.setPrototypeOf(value, null) : Object.create(null);
+  const columns = (value ? Object.setPrototypeOf(value, null) : Object.create(null)) as Record<string, unknown>;
   return readError === undefined ? { row, line: line.number, columns } : { row, line: line.number, columns, readError };
 }
 
@@ -80,8 +81,11 @@ function toRow(line: Line, row: number): InputRow {
  * the first object, in order. From a pipe (stdin, a FIFO) only the first object can be seen
  * before output starts, so keys that first appear in later objects are not output columns.
  */
-export function readJsonl(source: Readable, options: { columns?: Promise<string[]> } = {}): InputSource {
-  const lines = nonBlankLines(source);
+export function readJsonl(source: Readable, options: { columns?: Promise<string[]>; progress?: ReadProgress } = {}): InputSource {
+  const { progress } = options;
+  // The bytes up to the line last read: a row's, as lines are read one row at a time.
+  const position = { bytes: 0 };
+  const lines = nonBlankLines(source, position);
   // The pre-scan may fail while we are still waiting for the first line: not unhandled then.
   const given = options.columns && quietly(options.columns);
   let first: InputRow | undefined;
@@ -98,12 +102,21 @@ export function readJsonl(source: Readable, options: { columns?: Promise<string[
     // columns settled, so the first row is read; let it go once yielded.
     const head = first!;
     first = undefined;
+    if (progress) {
+      progress.bytesRead = position.bytes;
+      progress.rowsRead = 1;
+    }
     yield head;
     let row = 1;
     for await (const line of { [Symbol.asyncIterator]: () => lines }) {
       row += 1;
+      if (progress) {
+        progress.bytesRead = position.bytes;
+        progress.rowsRead = row;
+      }
       yield toRow(line, row);
     }
+    if (progress) progress.done = true;
   }
   return { columns, rows: rows() };
 }

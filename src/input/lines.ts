@@ -21,14 +21,19 @@ export async function* splitLines(
   source: Readable,
   maxBytes: number,
   tooLong: (lineNumber: number) => Error,
+  /** Set to the bytes of the stream up to the end of the line last yielded, for a progress bar. */
+  position?: { bytes: number },
 ): AsyncGenerator<Line> {
   let number = 0;
   // The bytes of the current line from earlier chunks; only lines that span chunks are copied.
   let pieces: Buffer[] = [];
   let pending = 0;
   let afterCr = false;
+  // Bytes of the chunks before the current one.
+  let base = 0;
 
-  const take = (chunk: Buffer, start: number, end: number): Line => {
+  const take = (chunk: Buffer, start: number, end: number, endOffset: number): Line => {
+    if (position) position.bytes = endOffset;
     if (pending + end - start > maxBytes) throw tooLong(number + 1);
     number += 1;
     let text: string;
@@ -53,7 +58,7 @@ export async function* splitLines(
     let nextCr = chunk.indexOf(CR, at);
     while (nextLf !== -1 || nextCr !== -1) {
       const end = nextCr === -1 || (nextLf !== -1 && nextLf < nextCr) ? nextLf : nextCr;
-      yield take(chunk, at, end);
+      yield take(chunk, at, end, base + end + 1);
       at = end + 1;
       if (chunk[end] === CR) {
         if (end + 1 === chunk.length) afterCr = true;
@@ -67,6 +72,7 @@ export async function* splitLines(
       pieces.push(chunk.subarray(at));
       pending += chunk.length - at;
     }
+    base += chunk.length;
   }
-  if (pending > 0) yield take(Buffer.alloc(0), 0, 0);
+  if (pending > 0) yield take(Buffer.alloc(0), 0, 0, base);
 }

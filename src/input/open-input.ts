@@ -2,12 +2,13 @@ import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
-import { InputError, UsageError } from '../errors/index.js';
-import { countRecords } from './count-rows.js';
+import { UsageError } from '../errors/index.js';
 import { readCsv } from './csv-reader.js';
 import { sniffDelimiter } from './delimiter.js';
 import type { InputFormat, InputSource } from './input-source.js';
+import type { InputRow } from './row.js';
 import { readJsonl, scanJsonlKeys } from './jsonl-reader.js';
+import { readProgress, type ReadProgress } from './read-progress.js';
 import { checkText, peekStart, refuseJsonArray, sniffFormat } from './sniff.js';
 import type { IdentifierSettings } from './xlsx-identifiers.js';
 
@@ -34,6 +35,8 @@ export interface OpenedInput extends InputSource {
    * process substitution: those must be read exactly once, by `rows`.
    */
   seekable: boolean;
+  /** A regular file's size and how far the reader has got through it: the progress bar's measure. */
+  progress?: ReadProgress;
   /** A CSV's delimiter when it was found from the header line and is not a comma: the caller says so. */
   detectedDelimiter?: string;
 }
@@ -64,6 +67,18 @@ export function parseDelimiter(value: string): string {
   return delimiter;
 }
 
+/** The progress of the reader whose rows these are, for a caller handed only the rows. */
+const PROGRESS_OF_ROWS = new WeakMap<AsyncIterable<InputRow>, ReadProgress>();
+
+export function inputProgress(rows: AsyncIterable<InputRow>): ReadProgress | undefined {
+  return PROGRESS_OF_ROWS.get(rows);
+}
+
+function tracked(opened: OpenedInput): OpenedInput {
+  if (opened.progress) PROGRESS_OF_ROWS.set(opened.rows, opened.progress);
+  return opened;
+}
+
 /** Follows links, so /dev/stdin and a process substitution's /dev/fd/63 show what they are. */
 async function statInput(path: string): Promise<Stats> {
   const stats = await stat(path).catch((failure: unknown) => {
@@ -78,16 +93,19 @@ async function statInput(path: string): Promise<Stats> {
 /**
  * Opens `--input` for streaming. Fatal problems found before the first row (missing file, binary
  * or UTF-16 content, a JSON array) throw here; later ones surface from `columns` or `rows`.
- * Only a regular file is read more than once (the JSONL key pre-scan here; the row count and the
+ * Only a regular file is read more than once (the JSONL key pre-scan here; the
  * resume identity by the caller): from a pipe (stdin, a FIFO, `<(...)`) a second reader would take
  * bytes from the first. So JSONL columns are the union of all objects' keys for a regular file,
  * and the keys of the first object otherwise.
  */
 export async function openInput(options: OpenInputOptions): Promise<OpenedInput> {
   const fromStdin = options.path === '-';
-  const seekable = !fromStdin && (await statInput(options.path)).isFile();
+  const stats = fromStdin ? undefined : await statInput(options.path);
+  const seekable = stats?.isFile() ?? false;
+  const progress = stats && seekable ? readProgress(stats.size) : undefined;
+  const withProgress = progress ? { progress } : {};
   const named = options.format ?? (fromStdin ? undefined : FORMAT_BY_EXTENSION[extname(options.path).toLowerCase()]);
-  if (named === 'xlsx') return openWorkbook(options, seekable);
+  if (named === 'xlsx') return tracked(await openWorkbook(options, seekable, progress));
   if (options.sheet !== undefined) throw new UsageError('--sheet chooses a sheet of an xlsx input; this input is not one', 'E_USAGE_SHEET');
   const source = fromStdin ? options.stdin : createReadStream(options.path, { highWaterMark: 256 * 1024 });
   const { head, stream } = await peekStart(source);
@@ -97,15 +115,21 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
     if (format === 'csv') {
       const named = options.delimiter ?? delimiterFor(options.path);
       const delimiter = named ?? sniffDelimiter(head.toString('utf8'));
-      return {
+      return tracked({
         format,
         seekable,
-        ...readCsv(stream, { delimiter }),
+        ...withProgress,
+        ...readCsv(stream, { delimiter, ...withProgress }),
         ...(named === undefined && delimiter !== ',' ? { detectedDelimiter: delimiter } : {}),
-      };
+      });
     }
     refuseJsonArray(head);
-    return { format, seekable, ...readJsonl(stream, seekable ? { columns: scanJsonlKeys(options.path) } : {}) };
+    return tracked({
+      format,
+      seekable,
+      ...withProgress,
+      ...readJsonl(stream, { ...(seekable ? { columns: scanJsonlKeys(options.path) } : {}), ...withProgress }),
+    });
   } catch (error) {
     source.destroy();
     throw error;
@@ -117,22 +141,13 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
  * sees it); stdin is refused rather than copied to disk. exceljs takes half a second to load, so
  * only a workbook input pays for it.
  */
-async function openWorkbook(options: OpenInputOptions, seekable: boolean): Promise<OpenedInput> {
+async function openWorkbook(options: OpenInputOptions, seekable: boolean, progress: ReadProgress | undefined): Promise<OpenedInput> {
   if (!seekable) throw new UsageError('an xlsx input must be a file: a workbook cannot be read from a pipe', 'E_USAGE_XLSX_PIPE');
   const { readXlsx } = await import('./xlsx-reader.js');
-  return { format: 'xlsx', seekable, ...readXlsx(options.path, { sheet: options.sheet, identifiers: options.identifiers }) };
-}
-
-/**
- * The number of records in a regular file, for a progress bar's total: a separate streaming pass
- * the caller may run concurrently with the real read. Call it only when OpenedInput.seekable;
- * anything else is refused without being opened, since counting a pipe would take its rows from
- * the real read.
- */
-export async function countRows(path: string, format: InputFormat, sheet?: string, delimiter?: string): Promise<number> {
-  if (!(await statInput(path)).isFile()) {
-    throw new InputError('E_INPUT_NOT_SEEKABLE', `cannot count the rows of ${path} ahead: it is not a regular file`);
-  }
-  if (format === 'xlsx') return (await import('./xlsx-reader.js')).countXlsxRows(path, sheet);
-  return countRecords(path, format, delimiter ?? delimiterFor(path) ?? ',');
+  return {
+    format: 'xlsx',
+    seekable,
+    ...(progress ? { progress } : {}),
+    ...readXlsx(options.path, { sheet: options.sheet, identifiers: options.identifiers, progress }),
+  };
 }

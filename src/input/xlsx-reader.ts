@@ -5,6 +5,7 @@ import { emptyInput, quietly, type InputSource } from './input-source.js';
 import type { InputRow } from './row.js';
 import { cellText, type SheetCell } from './xlsx-cell-text.js';
 import { identifierColumns, IdentifierRepairs, identifierText, type IdentifierSettings } from './xlsx-identifiers.js';
+import type { ReadProgress } from './read-progress.js';
 import { sheetRows } from './xlsx-sheet-rows.js';
 
 export interface XlsxReadOptions {
@@ -12,6 +13,8 @@ export interface XlsxReadOptions {
   sheet?: string | undefined;
   /** How columns feed identifiers: a number in one of those columns is made text again. */
   identifiers?: IdentifierSettings | undefined;
+  /** Counted as the sheet is read, for the progress bar. */
+  progress?: ReadProgress | undefined;
 }
 
 /** Cells by column number (from 1), with their text once worked out. */
@@ -74,7 +77,8 @@ function numberOf(cell: SheetCell): number | undefined {
  */
 export function readXlsx(path: string, options: XlsxReadOptions = {}): InputSource & { repairs: IdentifierRepairs } {
   const repairs = new IdentifierRepairs();
-  const sheet = sheetRows(path, options.sheet);
+  const { progress } = options;
+  const sheet = sheetRows(path, options.sheet, progress);
   let identifiers = new Map<string, Identifier>();
   const columns = quietly(
     (async () => {
@@ -114,15 +118,10 @@ export function readXlsx(path: string, options: XlsxReadOptions = {}): InputSour
       const cells = cellsOf(sheetRow);
       if (isBlank(cells)) continue;
       row += 1;
+      if (progress) progress.rowsRead = row;
       yield toRow(header, cells, row, sheetRow.number);
     }
+    if (progress) progress.done = true;
   }
   return { columns, rows: rows(), repairs };
-}
-
-/** Records in the sheet (non-blank rows after the header), for a progress bar's total. */
-export async function countXlsxRows(path: string, sheet: string | undefined): Promise<number> {
-  let rows = 0;
-  for await (const row of sheetRows(path, sheet)) if (!isBlank(cellsOf(row))) rows += 1;
-  return Math.max(0, rows - 1);
 }

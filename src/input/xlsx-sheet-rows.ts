@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { ReadProgress } from './read-progress.js';
 import { open } from 'node:fs/promises';
 import type { Row } from 'exceljs';
 import ExcelJS from 'exceljs';
@@ -50,7 +51,7 @@ function wanted(sheet: string | undefined): { name?: string; position: number } 
  * otherwise the storage order stands in. Failures are one InputError (exit 1); a sheet that is not
  * there is a usage error naming the sheets there are.
  */
-export async function* sheetRows(path: string, sheet: string | undefined): AsyncGenerator<Row> {
+export async function* sheetRows(path: string, sheet: string | undefined, progress?: ReadProgress): AsyncGenerator<Row> {
   await checkSignature(path);
   const want = wanted(sheet);
   const source = createReadStream(path);
@@ -77,7 +78,15 @@ export async function* sheetRows(path: string, sheet: string | undefined): Async
       // A sheet named "2" is that sheet, before the second one.
       const named = tabs?.some((tab) => tab.name === want.name) ?? false;
       if (each.name === want.name || (position === want.position && !named)) {
-        yield* each;
+        if (!progress) {
+          yield* each;
+          return;
+        }
+        // The file's bytes read so far: exceljs reads ahead, so this is only close to the row's.
+        for await (const row of each) {
+          progress.bytesRead = source.bytesRead;
+          yield row;
+        }
         return;
       }
     }

@@ -1,4 +1,5 @@
 import { STATUSES, type Status } from '../model/status.js';
+import type { ReadProgress } from '../input/read-progress.js';
 import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 
 /** Counters a run keeps for its progress line, its summary and --report. */
@@ -21,8 +22,8 @@ export class RunStats {
   rateLimitWaits = 0;
   /** USD at list price of the sections answered with data (api_code 0): what the service bills. */
   costUsd = 0;
-  /** The input's row count when it is known in advance (a file), for the progress bar. */
-  totalRows: number | undefined;
+  /** How far the reader has got through a regular file's bytes, for the progress bar (none for a pipe). */
+  input: ReadProgress | undefined;
 
   /** `clock`: the run's (a test's fake one makes elapsed time and rates follow it). */
   constructor(clock: Clock = SYSTEM_CLOCK) {

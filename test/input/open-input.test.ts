@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../src/errors/index.js';
-import { countRows, openInput } from '../../src/input/open-input.js';
+import { openInput } from '../../src/input/open-input.js';
+import { estimatedRows } from '../../src/input/read-progress.js';
 import { readCsv } from '../../src/input/csv-reader.js';
 import { createPreparer } from '../../src/input/prepare.js';
 import { findEndpoint } from '../../src/catalog/index.js';
@@ -66,7 +67,10 @@ describe('openInput', () => {
 
   it('makes a row with a NUL byte past the first chunk invalid, in CSV and JSONL, and reads on', async () => {
     const filler = Array.from({ length: 20_000 }, (_, i) => i); // over 256 KiB: past the chunk checkText sees
-    const csv = file('nul.csv', `address,zipcode\n${filler.map((i) => `${i} MAIN ST,21204`).join('\n')}\n9 OAK\0 ST,21204\n1 ELM ST,21204\n`);
+    const csv = file(
+      'nul.csv',
+      `address,zipcode\n${filler.map((i) => `${i} MAIN ST,21204`).join('\n')}\n9 OAK\0 ST,21204\n1 ELM ST,21204\n`,
+    );
     const jsonl = file(
       'nul.jsonl',
       `${filler.map((i) => JSON.stringify({ address: `${i} MAIN ST` })).join('\n')}\n{"address":"9 OAK\0 ST"}\n` +
@@ -78,8 +82,13 @@ describe('openInput', () => {
       expect(error).toBeUndefined();
       const invalid = rows.map(prepare).filter((each) => each.invalid);
       const nulRows = path === csv ? [20_001] : [20_001, 20_002];
-      expect(invalid.map((each) => each.row), path).toEqual(nulRows);
-      expect(invalid[0]!.invalid).toMatch(/^row 20001 \(line 2000[12]\): contains a NUL byte, which text never holds .* remove the byte or the row/);
+      expect(
+        invalid.map((each) => each.row),
+        path,
+      ).toEqual(nulRows);
+      expect(invalid[0]!.invalid).toMatch(
+        /^row 20001 \(line 2000[12]\): contains a NUL byte, which text never holds .* remove the byte or the row/,
+      );
       expect(rows.at(-1)!.readError).toBeUndefined();
     }
   });
@@ -99,23 +108,47 @@ describe('openInput', () => {
   });
 });
 
-describe('countRows', () => {
-  it('counts CSV records the way the reader reads them: quoted newlines, blank lines, no header', async () => {
+describe('read progress', () => {
+  it('counts the bytes behind the rows read, the way the reader reads them: quoted newlines, blank lines, no header', async () => {
     const text = 'a,b\r\n"x\r\ny",1\r\n\r\n12" pipe,2\r\n"say ""hi""\n",3\n4,5';
     const path = file('count.csv', text);
-    const read = await readAll(readCsv(bytes(text)));
-    expect(await countRows(path, 'csv')).toBe(read.rows.length);
+    const input = await openInput({ path, stdin: noStdin });
+    expect(input.progress).toMatchObject({ byteSize: Buffer.byteLength(text), bytesRead: 0, rowsRead: 0, done: false });
+    const read = await readAll(input);
     expect(read.rows).toHaveLength(4);
+    expect(input.progress).toEqual({ byteSize: Buffer.byteLength(text), bytesRead: Buffer.byteLength(text), rowsRead: 4, done: true });
+    expect(estimatedRows(input.progress!)).toBe(4);
   });
 
-  it('counts the fixtures as the reader does', async () => {
+  it("ends with the fixtures' rows and bytes as the reader reads them", async () => {
     for (const name of ['district-offices.csv', 'bom-crlf-quoted-newlines.csv', 'ragged-rows.csv', 'header-only.csv']) {
-      const read = await readAll(readCsv(bytes(readFileSync(`${FIXTURES}${name}`))));
-      expect(await countRows(`${FIXTURES}${name}`, 'csv'), name).toBe(read.rows.length);
+      const input = await openInput({ path: `${FIXTURES}${name}`, stdin: noStdin });
+      const read = await readAll(input);
+      expect(input.progress, name).toMatchObject({ rowsRead: read.rows.length, done: true });
+      expect(input.progress!.bytesRead, name).toBe(input.progress!.byteSize);
     }
   });
 
   it('counts non-blank JSONL lines', async () => {
-    expect(await countRows(`${FIXTURES}bad-line-and-blanks.jsonl`, 'jsonl')).toBe(5);
+    const input = await openInput({ path: `${FIXTURES}bad-line-and-blanks.jsonl`, stdin: noStdin });
+    await readAll(input);
+    expect(input.progress).toMatchObject({ rowsRead: 5, done: true });
+  });
+
+  it('estimates the rows of the whole file from the bytes read, within 3%', async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `${i + 1} ${'MAIN ST'.repeat(1 + (i % 3))},2120${i % 10}`);
+    for (const [name, text] of [
+      ['many.csv', `address,zipcode\n${lines.join('\n')}\n`],
+      ['many.jsonl', lines.map((line) => JSON.stringify({ address: line })).join('\n')],
+    ] as const) {
+      const input = await openInput({ path: file(name, text), stdin: noStdin });
+      await input.columns;
+      let estimate: number | undefined;
+      for await (const row of input.rows) {
+        if (row.row === 5_000) estimate = estimatedRows(input.progress!);
+      }
+      expect(Math.abs(estimate! - 20_000), name).toBeLessThan(600);
+      expect(estimatedRows(input.progress!), name).toBe(20_000);
+    }
   });
 });

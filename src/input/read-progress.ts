@@ -1,0 +1,30 @@
+/**
+ * How far a reader has got through a regular file, for the progress bar: the file's size is known
+ * from stat, and the reader counts the bytes behind the rows it hands out, so the row count is
+ * estimated as the read goes instead of by a second pass over the file.
+ */
+export interface ReadProgress {
+  /** The file's size in bytes. */
+  readonly byteSize: number;
+  /** Bytes of the file behind the rows handed out so far (blank lines and the header included). */
+  bytesRead: number;
+  /** Rows handed out so far. */
+  rowsRead: number;
+  /** Set when the reader reached the end of the file: `rowsRead` is then its row count. */
+  done: boolean;
+}
+
+export function readProgress(byteSize: number): ReadProgress {
+  return { byteSize, bytesRead: 0, rowsRead: 0, done: false };
+}
+
+/**
+ * The rows the whole file holds: exact once it is read, else the rows so far scaled by the bytes
+ * left. Unknown before the first row, and while the bytes counted are only the reader's
+ * read-ahead (a workbook's reader counts the file's bytes, not its rows').
+ */
+export function estimatedRows(progress: ReadProgress): number | undefined {
+  if (progress.done) return progress.rowsRead;
+  if (progress.rowsRead === 0 || progress.bytesRead <= 0 || progress.bytesRead >= progress.byteSize) return undefined;
+  return Math.max(progress.rowsRead, Math.round((progress.rowsRead * progress.byteSize) / progress.bytesRead));
+}
