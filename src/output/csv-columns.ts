@@ -8,7 +8,7 @@ import { findEndpoint, INFO_SCHEMAS, LEVEL_SPECS, type Level, type Schema } from
 export type CellSource =
   | { from: 'input'; name: string }
   | { from: 'record'; field: 'row' | 'status' | 'error' }
-  | { from: 'chunk'; path: readonly string[] };
+  | { from: 'chunk'; path: readonly string[]; orElse?: readonly string[] };
 
 export interface CsvColumn {
   header: string;
@@ -38,6 +38,19 @@ function chunkColumn(member: string, path: readonly string[], headerPath: readon
   return { header: [member, ...headerPath].join('.'), source: { from: 'chunk', path: [member, ...path] } };
 }
 
+/**
+ * A field the spec spells two ways: the field table says `lon`, the example payloads and the
+ * service `lng`. The column is named as the catalog names it and takes whichever arrives.
+ */
+const OTHER_SPELLING: Readonly<Record<string, string>> = { lng: 'lon' };
+
+function infoColumn(member: string, path: readonly string[]): CsvColumn {
+  const column = chunkColumn(member, path, path);
+  const other = OTHER_SPELLING[path[path.length - 1]!];
+  if (other === undefined || column.source.from !== 'chunk') return column;
+  return { ...column, source: { ...column.source, orElse: [member, ...path.slice(0, -1), other] } };
+}
+
 /** `<endpoint>.api_code`, then the result's fields by dotted path (a non-object result is `.result`). */
 function sectionColumns(key: string): CsvColumn[] {
   const result = findEndpoint(key)?.result;
@@ -62,7 +75,7 @@ export function csvColumns(shape: CsvShape): CsvColumn[] {
   );
   if (shape.withMeta) columns.push({ header: '_meta', source: { from: 'chunk', path: ['meta'] } });
   const info = LEVEL_SPECS[shape.level].infoMember;
-  if (info) columns.push(...leafPaths(INFO_SCHEMAS[info], []).map((path) => chunkColumn(info, path, path)));
+  if (info) columns.push(...leafPaths(INFO_SCHEMAS[info], []).map((path) => infoColumn(info, path)));
   for (const key of shape.sections) columns.push(...sectionColumns(key));
   return columns;
 }

@@ -11,6 +11,13 @@ export function cellText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** The value at a path into the chunk; undefined where the path leaves the objects. */
+function valueAt(chunk: unknown, path: readonly string[]): unknown {
+  let value = chunk;
+  for (const segment of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
+  return value;
+}
+
 /** csv-stringify's record-to-text step, without its stream: a record is rendered and written whole by the caller. */
 interface LineApi {
   stringify(cells: readonly unknown[]): [Error | undefined, string | undefined];
@@ -74,7 +81,7 @@ export function csvLineRenderer(columns: readonly CsvColumn[], excel: boolean): 
           value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[path[d]!] : undefined;
           at[d + 1] = value;
         }
-        cells[i] = value;
+        cells[i] = value === undefined && step.orElse ? valueAt(record.chunk, step.orElse) : value;
       } else if (step.from === 'input') {
         cells[i] = cellText(record.input[step.name]);
       } else {

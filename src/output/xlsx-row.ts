@@ -27,7 +27,8 @@ export function rowRenderer(
         return source.field === 'status' ? (record) => record.status : (record) => record.error ?? null;
       case 'chunk': {
         const kind = kinds[i]!;
-        return (record) => cellValue(kind, valueAt(record.chunk, source.path));
+        const { path, orElse } = source;
+        return (record) => cellValue(kind, valueAt(record.chunk, orElse && valueAt(record.chunk, path) === undefined ? orElse : path));
       }
     }
   });

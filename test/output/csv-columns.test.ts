@@ -4,11 +4,17 @@ import { csvColumns } from '../../src/output/csv-columns.js';
 import { cellText, csvLineRenderer } from '../../src/output/csv-line.js';
 import type { OutputRecord } from '../../src/model/record.js';
 
+const parseCsv = (text: string): string[][] => parse(text);
 const headers = (shape: Parameters<typeof csvColumns>[0]) => csvColumns(shape).map((column) => column.header);
 
 describe('CSV columns', () => {
   it('start with the input columns verbatim, then _row, _status, _error, the info member and each section', () => {
-    const header = headers({ inputColumns: ['Street', 'ZIP', 'odd, name'], level: 'property', sections: ['property/value'], withMeta: false });
+    const header = headers({
+      inputColumns: ['Street', 'ZIP', 'odd, name'],
+      level: 'property',
+      sections: ['property/value'],
+      withMeta: false,
+    });
     expect(header.slice(0, 6)).toEqual(['Street', 'ZIP', 'odd, name', '_row', '_status', '_error']);
     expect(header).toContain('address_info.address_full');
     expect(header).toContain('address_info.status.match');
@@ -39,7 +45,11 @@ describe('CSV columns', () => {
       'property/sales_history.result',
     ]);
     expect(headers({ inputColumns: [], level: 'state', sections: ['state/details'], withMeta: false })).toEqual([
-      '_row', '_status', '_error', 'state/details.api_code', 'state/details.result',
+      '_row',
+      '_status',
+      '_error',
+      'state/details.api_code',
+      'state/details.result',
     ]);
   });
 
@@ -56,7 +66,7 @@ describe('CSV columns', () => {
       },
     };
     const columns = csvColumns({ inputColumns: ['address'], level: 'property', sections: ['property/sales_history'], withMeta: false });
-    const [line] = parse(csvLineRenderer(columns, false)(record)) as string[][];
+    const [line] = parseCsv(csvLineRenderer(columns, false)(record));
     const cells = Object.fromEntries(columns.map((column, i) => [column.header, line![i]]));
     expect(cells).toMatchObject({
       address: '1 Main St',
@@ -74,7 +84,7 @@ describe('CSV columns', () => {
     const columns = csvColumns({ inputColumns: ['address'], level: 'property', sections: ['property/value'], withMeta: false });
     const render = csvLineRenderer(columns, false);
     const cellsOf = (record: OutputRecord) => {
-      const [line] = parse(render(record)) as string[][];
+      const [line] = parseCsv(render(record));
       return Object.fromEntries(columns.map((column, i) => [column.header, line![i]]));
     };
     const answered: OutputRecord = {
@@ -86,10 +96,35 @@ describe('CSV columns', () => {
         'property/value': { api_code: 0, result: { value: { price_mean: 100 } } },
       },
     };
-    expect(cellsOf(answered)).toMatchObject({ 'address_info.city': 'Towson', 'address_info.status.match': 'true', 'property/value.value.price_mean': '100' });
+    expect(cellsOf(answered)).toMatchObject({
+      'address_info.city': 'Towson',
+      'address_info.status.match': 'true',
+      'property/value.value.price_mean': '100',
+    });
     const partial = cellsOf({ row: 2, status: 'no_content', input: { address: '2 Main St' }, chunk: { address_info: { city: 'Essex' } } });
-    expect(partial).toMatchObject({ 'address_info.city': 'Essex', 'address_info.status.match': '', 'property/value.api_code': '', 'property/value.value.price_mean': '' });
+    expect(partial).toMatchObject({
+      'address_info.city': 'Essex',
+      'address_info.status.match': '',
+      'property/value.api_code': '',
+      'property/value.value.price_mean': '',
+    });
     const failed = cellsOf({ row: 3, status: 'error', error: 'HTTP 500', input: { address: '3 Main St' } });
     expect(Object.entries(failed).filter(([header, cell]) => header.includes('.') && cell !== '')).toEqual([]);
+  });
+
+  it('write a longitude sent as lon (the spec field table) in the address_info.lng column', () => {
+    const columns = csvColumns({ inputColumns: [], level: 'property', sections: ['property/geocode'], withMeta: false });
+    const headers = columns.map((column) => column.header);
+    expect(headers).toContain('address_info.lng');
+    expect(headers).not.toContain('address_info.lon');
+    const render = csvLineRenderer(columns, false);
+    const cellsOf = (addressInfo: Record<string, unknown>) => {
+      const text = render({ row: 1, status: 'ok', input: {}, chunk: { address_info: addressInfo } });
+      const [line] = parseCsv(text);
+      return Object.fromEntries(columns.map((column, i) => [column.header, line![i]]));
+    };
+    expect(cellsOf({ lat: 39.4, lon: -76.6 })).toMatchObject({ 'address_info.lat': '39.4', 'address_info.lng': '-76.6' });
+    expect(cellsOf({ lat: 39.4, lng: -76.5, lon: -76.6 })).toMatchObject({ 'address_info.lng': '-76.5' });
+    expect(cellsOf({ lat: 39.4 })).toMatchObject({ 'address_info.lng': '' });
   });
 });
