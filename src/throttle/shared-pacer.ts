@@ -181,7 +181,7 @@ function nextAgeOut(state: SharedState, window: SharedWindow, from: number, unit
   return from + window.periodMs;
 }
 
-/** The service's count for a window is kept when it says more was used than we know of. */
+/** The service's count for a window: with the reservations made since, it bounds what it has counted (other machines included). */
 export function reportIn(
   state: SharedState,
   reservation: number | undefined,
@@ -205,9 +205,11 @@ export function reportIn(
     }
     if (report.resetAt !== window.resetAt) continue;
     const after = reservation ?? state.nextId;
-    const candidate = { ...window, serviceUsed: report.limit - report.remaining, serviceAfter: after };
-    const from = countsFrom(window, now, transitMs);
-    if (used(state, candidate, from) >= used(state, window, from)) Object.assign(window, candidate);
+    // The answer to the latest reservation is the latest word: its count and every reservation
+    // made after it bound what the service has counted (the reservations here are counted anyway).
+    const fresher = window.serviceAfter === Number.MAX_SAFE_INTEGER || after > window.serviceAfter;
+    const higher = after === window.serviceAfter && report.limit - report.remaining > window.serviceUsed;
+    if (fresher || higher) Object.assign(window, { serviceUsed: report.limit - report.remaining, serviceAfter: after });
   }
 }
 
