@@ -1,6 +1,7 @@
 import { resolveConnection, type Connection } from '../config/connection.js';
 import type { RequestLogEntry, ServiceClient } from '../client/service-client.js';
 import type { Io, Messages } from './io.js';
+import type { RateWindow } from '../sandbox/options.js';
 import { VERSION } from './version.js';
 
 export interface ConnectionOptions {
@@ -8,6 +9,9 @@ export interface ConnectionOptions {
   secret?: string;
   baseUrl?: string;
   sandbox?: boolean;
+  /** --sandbox-rate-limit and --sandbox-credit: the in-process sandbox's windows and credit. */
+  sandboxRateLimit?: RateWindow[];
+  sandboxCredit?: number;
   timeout: number;
 }
 
@@ -34,9 +38,15 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
   let stopSandbox: (() => Promise<void>) | undefined;
   if (options.sandbox) {
     const { startSandbox, sandboxOptionsFrom } = await import('../sandbox/index.js');
-    // The in-process sandbox keeps the service's defaults; `propdata sandbox` exposes its tuning flags.
-    const sandbox = await startSandbox(sandboxOptionsFrom({}));
-    messages.info(`propdata: using the built-in sandbox at ${sandbox.url}: the data is synthetic, not real property data`);
+    // The in-process sandbox keeps the service's defaults but its windows and credit (a newcomer's
+    // larger file would run out of the built-in credit); `propdata sandbox` exposes every tuning flag.
+    const settings = sandboxOptionsFrom({ rateLimit: options.sandboxRateLimit, credit: options.sandboxCredit });
+    const sandbox = await startSandbox(settings);
+    const { describeSandbox, resolveOptions } = await import('../sandbox/options.js');
+    const [limits, credit] = describeSandbox(resolveOptions(settings)).map((line) => line.replace(/:\s+/, ' '));
+    messages.info(
+      `propdata: using the built-in sandbox at ${sandbox.url} (${limits}; ${credit}; --sandbox-rate-limit, --sandbox-credit): the data is synthetic, not real property data`,
+    );
     connection = { baseUrl: new URL(sandbox.url), key: sandbox.key, secret: sandbox.secret };
     stopSandbox = () => sandbox.close();
   } else {

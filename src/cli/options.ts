@@ -1,11 +1,14 @@
+import { DEFAULT_RATE_LIMITS, parseCredit, parseRateLimits, SANDBOX_DEFAULTS } from '../sandbox/options.js';
 import { parseDelimiter } from '../input/open-input.js';
 import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { DEFAULT_TIMEOUTS } from '../client/transport.js';
 import { CONNECTION_SETTINGS } from '../config/settings.js';
 import { DEFAULT_THROTTLE_POLICY } from '../throttle/rate-limiter.js';
-import { LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
+import { findEndpoint, LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
 import type { OptionSpec } from '../options/option-spec.js';
+
+const DEFAULT_SANDBOX_WINDOWS = DEFAULT_RATE_LIMITS.map((window) => `${window.limit}/${window.periodSeconds}`).join(',');
 
 /**
  * Commands are assembled from lists of option declarations (options/option-spec.ts). Each list is
@@ -86,6 +89,16 @@ export const ACCOUNT_OPTIONS = [
     env: envOf('base-url'),
   },
   { flags: '--sandbox', description: 'run against the built-in sandbox (synthetic data, no account needed)' },
+  {
+    flags: '--sandbox-rate-limit <windows>',
+    description: `with --sandbox: its rate limit, components per window in seconds (20/1,250/60; off disables; default ${DEFAULT_SANDBOX_WINDOWS})`,
+    parse: parseRateLimits,
+  },
+  {
+    flags: '--sandbox-credit <usd>',
+    description: `with --sandbox: its starting credit in USD (default ${SANDBOX_DEFAULTS.credit}, which buys ${Math.floor(SANDBOX_DEFAULTS.credit / findEndpoint('property/value')!.price)} property/value answers at list price)`,
+    parse: parseCredit,
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /** Connection options, accepted by every command that talks to the service. */

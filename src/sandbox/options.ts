@@ -28,6 +28,17 @@ export interface SandboxOptions {
   seed?: string;
   /** A key the spec does not list gets a 400, instead of being ignored and named in a header. */
   strict?: boolean;
+  /** Called once per request answered (or dropped): the foreground sandbox's request log. */
+  onRequest?: (entry: SandboxRequestLog) => void;
+}
+
+/** One request as the sandbox saw it. */
+export interface SandboxRequestLog {
+  method: string;
+  path: string;
+  /** The status sent, or `reset` for a connection dropped on purpose (--reset-rate). */
+  status: number | 'reset';
+  elapsedMs: number;
 }
 
 export type ResolvedOptions = Required<SandboxOptions>;
@@ -36,6 +47,24 @@ export const DEFAULT_RATE_LIMITS: readonly RateWindow[] = [{ limit: 250, periodS
 
 /** What the sandbox is when nothing is said: its flags show these as their defaults. */
 export const SANDBOX_DEFAULTS = { host: '127.0.0.1', port: 0, key: 'sandbox', secret: 'sandbox', credit: 200 } as const;
+
+/** What the sandbox will do that a client meets: its windows, its credit, its faults. */
+export function describeSandbox(settings: ResolvedOptions): string[] {
+  const windows = settings.rateLimits.map((window) => `${window.limit} components/${window.periodSeconds}s`).join(', ');
+  const faults = [
+    settings.failRate > 0 ? `${settings.failRate * 100}% 5xx` : '',
+    settings.resetRate > 0 ? `${settings.resetRate * 100}% dropped connections` : '',
+    settings.spurious429Rate > 0 ? `${settings.spurious429Rate * 100}% spurious 429` : '',
+    settings.latencyMs[1] > 0 ? `latency ${settings.latencyMs[0]}-${settings.latencyMs[1]} ms` : '',
+    settings.strict ? 'strict (400 for keys the spec does not list)' : '',
+  ].filter(Boolean);
+  const prices = Object.keys(settings.prices);
+  return [
+    `rate limit: ${windows || 'off'}`,
+    `credit:     ${settings.credit.toFixed(2)} USD${prices.length > 0 ? ` (prices overridden: ${prices.join(', ')})` : ' at list price'}`,
+    `faults:     ${faults.join(', ') || 'none'}`,
+  ];
+}
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const resolved: ResolvedOptions = {
@@ -53,6 +82,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     now: options.now ?? Date.now,
     seed: options.seed ?? 'propdata-sandbox',
     strict: options.strict ?? false,
+    onRequest: options.onRequest ?? (() => undefined),
   };
   for (const name of ['failRate', 'resetRate', 'spurious429Rate'] as const) rate(name, resolved[name]);
   for (const endpoint of Object.keys(resolved.prices)) price(endpoint, resolved.prices[endpoint]);
@@ -117,7 +147,7 @@ function parsePort(text: string): number {
   return value;
 }
 
-function parseCredit(text: string): number {
+export function parseCredit(text: string): number {
   const value = numberFrom(text, '--credit');
   if (value < 0) throw new UsageError(`--credit: expected USD >= 0, got "${text}"`);
   return value;

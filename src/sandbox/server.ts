@@ -51,7 +51,11 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
  * An error reply: `code` (the HTTP status) beside `message`, as the service's own client reads
  * them; it raises its exceptions from `code` and swallows an error body without one.
  */
-const message = (status: number, text: string, headers?: Record<string, string>): Reply => ({ status, body: { code: status, message: text }, headers });
+const message = (status: number, text: string, headers?: Record<string, string>): Reply => ({
+  status,
+  body: { code: status, message: text },
+  headers,
+});
 
 /** Names the keys a request carried that the spec does not list and the sandbox ignored. */
 export const IGNORED_KEYS_HEADER = 'X-Sandbox-Ignored-Keys';
@@ -59,10 +63,15 @@ export const IGNORED_KEYS_HEADER = 'X-Sandbox-Ignored-Keys';
 /** A port taken or a host that is not this machine's is the user's to fix: one line, exit 2. */
 function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): Error {
   const where = `${host}:${port}`;
-  if (error.code === 'EADDRINUSE') return new UsageError(`sandbox: ${where} is in use; choose another --port (0 picks a free one)`, 'E_SANDBOX_LISTEN');
-  if (error.code === 'EACCES') return new UsageError(`sandbox: not allowed to listen on ${where}; choose a --port above 1023`, 'E_SANDBOX_LISTEN');
+  if (error.code === 'EADDRINUSE')
+    return new UsageError(`sandbox: ${where} is in use; choose another --port (0 picks a free one)`, 'E_SANDBOX_LISTEN');
+  if (error.code === 'EACCES')
+    return new UsageError(`sandbox: not allowed to listen on ${where}; choose a --port above 1023`, 'E_SANDBOX_LISTEN');
   if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-    return new UsageError(`sandbox: cannot listen on ${where}: --host must be an address of this machine, such as 127.0.0.1`, 'E_SANDBOX_LISTEN');
+    return new UsageError(
+      `sandbox: cannot listen on ${where}: --host must be an address of this machine, such as 127.0.0.1`,
+      'E_SANDBOX_LISTEN',
+    );
   }
   return error;
 }
@@ -90,7 +99,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const components = parsed.items.length * parsed.sections.length;
     if (!rate.fits(components)) {
       // Waiting cannot help a request larger than a whole window: say so, or a client waits forever.
-      const advice = components > rate.largestRequest ? `no window allows more than ${rate.largestRequest}: send fewer items or components` : 'wait until X-RateLimit-Reset';
+      const advice =
+        components > rate.largestRequest
+          ? `no window allows more than ${rate.largestRequest}: send fewer items or components`
+          : 'wait until X-RateLimit-Reset';
       return message(429, `Rate limit exceeded: this request needs ${components} components; ${advice}`);
     }
     const restriction: TestListCheck | undefined = access === 'test' ? onTestList : undefined;
@@ -109,6 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
     const body = await readBody(request);
     const latency = faults.latencyMs();
     if (latency > 0) await sleep(latency);
@@ -135,11 +148,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }
       return answer(endpoint, access, method, url, request.headers['content-type'], body);
     })();
+    const log = (status: number | 'reset') =>
+      settings.onRequest({ method, path: url.pathname, status, elapsedMs: performance.now() - started });
     if (reply === 'reset') {
       request.socket.destroy();
+      log('reset');
       return;
     }
     send(response, reply);
+    log(reply.status);
   }
 
   function send(response: ServerResponse, reply: Reply): void {
@@ -160,7 +177,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     server.listen(settings.port, settings.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  // Listening on every interface (0.0.0.0, ::): the URL for this machine is the loopback one, which
+  // propdata accepts over plain http (a wildcard address is not one to connect to).
+  const reachable = settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host === '::' ? '::1' : settings.host;
+  const host = reachable.includes(':') ? `[${reachable}]` : reachable;
   return {
     url: `http://${host}:${port}`,
     key: settings.key,

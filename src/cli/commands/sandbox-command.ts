@@ -1,9 +1,24 @@
 import type { Command } from 'commander';
 import { TEST_KEY_PREFIX } from '../../sandbox/auth.js';
-import { SANDBOX_OPTIONS, sandboxOptionsFrom, type SandboxFlagValues } from '../../sandbox/options.js';
+import {
+  describeSandbox,
+  resolveOptions,
+  SANDBOX_DEFAULTS,
+  SANDBOX_OPTIONS,
+  sandboxOptionsFrom,
+  type SandboxFlagValues,
+  type SandboxRequestLog,
+} from '../../sandbox/options.js';
 import { USAGE_PATH } from '../../sandbox/routes.js';
 import { addOptions } from '../add-options.js';
 import type { CommandContext } from './command-context.js';
+
+/** `12:00:01 POST /v2/property/value -> 200 (35 ms)`. */
+function requestLine(entry: SandboxRequestLog): string {
+  const time = new Date().toISOString().slice(11, 19);
+  const status = entry.status === 'reset' ? 'connection dropped (--reset-rate)' : String(entry.status);
+  return `${time} ${entry.method} ${entry.path} -> ${status} (${Math.round(entry.elapsedMs)} ms)`;
+}
 
 export function registerSandboxCommand(program: Command, context: CommandContext): void {
   const command = program
@@ -25,13 +40,17 @@ export function registerSandboxCommand(program: Command, context: CommandContext
         '      propdata property value --address "43 Valmonte Plaza" --zipcode 90274',
       ].join('\n'),
     );
-  addOptions(command, SANDBOX_OPTIONS, context.io.env);
-  command.action(async (options: SandboxFlagValues) => {
+  addOptions(command, [...SANDBOX_OPTIONS, { flags: '-q, --quiet', description: 'no line per request' }], context.io.env);
+  command.action(async (options: SandboxFlagValues & { quiet?: boolean }) => {
     const { startSandbox } = await import('../../sandbox/server.js');
-    const sandbox = await startSandbox(sandboxOptionsFrom(options));
     const out = (line: string): void => {
       context.io.stdout.write(`${line}\n`);
     };
+    const settings = resolveOptions(sandboxOptionsFrom(options));
+    const sandbox = await startSandbox({
+      ...settings,
+      ...(options.quiet ? {} : { onRequest: (entry: SandboxRequestLog) => out(requestLine(entry)) }),
+    });
     // stdout, not the redacting stderr: printing the credentials it accepts is this command's job.
     out(`propdata sandbox listening on ${sandbox.url} (synthetic data)`);
     out(`  base URL: ${sandbox.url}`);
@@ -39,6 +58,10 @@ export function registerSandboxCommand(program: Command, context: CommandContext
     out(`  secret:   ${sandbox.secret}`);
     out(`  test key: ${TEST_KEY_PREFIX}${sandbox.key} (same secret; test items only)`);
     out(`  usage:    ${sandbox.url}${USAGE_PATH}`);
+    if (settings.host !== SANDBOX_DEFAULTS.host)
+      out(`  listening on ${settings.host}: from another machine, use this machine's address in place of ${new URL(sandbox.url).hostname}`);
+    for (const line of describeSandbox(settings)) out(`  ${line}`);
+    if (!options.quiet) out('Each request is logged below (--quiet: not).');
     out('Stop it with Ctrl-C.');
     await new Promise<void>((resolve) => {
       if (context.io.signal?.aborted) {
