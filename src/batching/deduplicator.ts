@@ -65,14 +65,52 @@ export class Deduplicator {
   }
 }
 
+/** Where a service may echo meta inside an info member (`address_info`, `block_info`...), besides the chunk's top level. */
+const NESTED_META_PATHS: readonly (readonly string[])[] = [['meta'], ['status', 'requested_item', 'meta']];
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /**
- * The chunk as this row would have received it: the same data with its own meta echoed, in the
- * member order the service used, so output matches a run without deduplication.
+ * A copy of `object` with the member at `path` set to `meta` (removed when `meta` is undefined),
+ * in the same member order; only the objects along the path are copied.
+ */
+function withMetaAt(object: Record<string, unknown>, path: readonly string[], meta: unknown): Record<string, unknown> {
+  const [name, ...rest] = path as [string, ...string[]];
+  const entries: [string, unknown][] = [];
+  for (const [member, value] of Object.entries(object)) {
+    if (member !== name) entries.push([member, value]);
+    else if (rest.length > 0) entries.push([member, withMetaAt(value as Record<string, unknown>, rest, meta)]);
+    else if (meta !== undefined) entries.push([member, meta]);
+  }
+  return Object.fromEntries(entries);
+}
+
+/** The paths in the chunk where the service echoed meta: the top level, or inside an info member. */
+function metaPaths(chunk: Chunk): string[][] {
+  const paths: string[][] = 'meta' in chunk ? [['meta']] : [];
+  for (const [member, value] of Object.entries(chunk)) {
+    if (!member.endsWith('_info') || !isObject(value)) continue;
+    for (const path of NESTED_META_PATHS) {
+      let at: unknown = value;
+      for (const segment of path.slice(0, -1)) at = isObject(at) ? at[segment] : undefined;
+      if (isObject(at) && path[path.length - 1]! in at) paths.push([member, ...path]);
+    }
+  }
+  return paths;
+}
+
+/**
+ * The chunk as this row would have received it: the same data with its own meta echoed where the
+ * service echoed the sent meta (the top level, `<info>.meta` or `<info>.status.requested_item.meta`),
+ * in the member order the service used, so output matches a run without deduplication. A row
+ * without meta gets none there. Where the answer echoed no meta at all, the row's goes last at
+ * the top level.
  */
 export function chunkForRow(chunk: Chunk, row: SendableItem): Chunk {
   const meta = row.item.meta;
-  const entries = Object.entries(chunk).filter(([name]) => name !== 'meta' || meta !== undefined);
-  const copy: Chunk = Object.fromEntries(entries.map(([name, value]) => [name, name === 'meta' ? meta : value]));
-  if (meta !== undefined && !('meta' in copy)) copy.meta = meta;
+  const paths = metaPaths(chunk);
+  if (paths.length === 0) return meta === undefined ? { ...chunk } : { ...chunk, meta };
+  let copy: Record<string, unknown> = chunk;
+  for (const path of paths) copy = withMetaAt(copy, path, meta);
   return copy;
 }

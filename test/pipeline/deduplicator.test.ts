@@ -53,4 +53,27 @@ describe('Deduplicator', () => {
     expect(chunkForRow(chunk, row(2, { address: 'A', meta: 'b' })).meta).toBe('b');
     expect('meta' in chunkForRow(chunk, row(2, { address: 'A' }))).toBe(false);
   });
+
+  it('puts meta back where the service echoed it inside address_info, and adds none at the top', () => {
+    const nested = {
+      address_info: { city: 'Towson', status: { match: true, requested_item: { address: 'A', meta: 'a' } } },
+      'property/value': {},
+    };
+    const b = chunkForRow(nested, row(2, { address: 'A', meta: 'b' }));
+    expect('meta' in b).toBe(false);
+    expect(b).toEqual({
+      address_info: { city: 'Towson', status: { match: true, requested_item: { address: 'A', meta: 'b' } } },
+      'property/value': {},
+    });
+    expect(nested.address_info.status.requested_item.meta).toBe('a');
+    const none = chunkForRow(nested, row(3, { address: 'A' }));
+    expect(none).toEqual({
+      address_info: { city: 'Towson', status: { match: true, requested_item: { address: 'A' } } },
+      'property/value': {},
+    });
+    const flat = { address_info: { meta: 'a', city: 'Towson' }, 'property/value': {} };
+    const c = chunkForRow(flat, row(4, { address: 'A', meta: 'c' }));
+    expect(c).toEqual({ address_info: { meta: 'c', city: 'Towson' }, 'property/value': {} });
+    expect(Object.keys(c.address_info as object)).toEqual(['meta', 'city']);
+  });
 });
