@@ -22,9 +22,12 @@ export async function startTrafficRecorder(target) {
         answer.on('data', (part) => received.push(part));
         answer.on('end', () => {
           const reply = Buffer.concat(received);
-          const items = incoming.method === 'POST' ? JSON.parse(body.toString()).length : 1;
+          const sent = incoming.method === 'POST' ? JSON.parse(body.toString()) : [{}];
+          const items = sent.length;
+          // The first item's meta: lets jobs sharing one recorder (one account) be told apart.
+          const meta = sent[0]?.meta;
           const injected = answer.statusCode === 429 && INJECTED.test(reply.toString());
-          exchanges.push({ at, answeredAt: Date.now(), items, status: answer.statusCode, injected });
+          exchanges.push({ at, answeredAt: Date.now(), items, status: answer.statusCode, injected, meta });
           outgoing.writeHead(answer.statusCode, answer.headers);
           outgoing.end(reply);
         });
