@@ -10,8 +10,11 @@ async function* rowsOf(count: number): AsyncGenerator<InputRow> {
   }
 }
 
-const prepare = (row: InputRow): PreparedItem =>
-  ({ row: row.row, item: { address: String(row.columns.address), zipcode: '21204' } }) as PreparedItem;
+const prepare = (row: InputRow): PreparedItem => ({
+  row: row.row,
+  columns: row.columns,
+  item: { address: String(row.columns.address), zipcode: '21204' },
+});
 
 const settings = { batchSize: 100, dedupeCapacity: 1000, componentsPerItem: 1, pricePerItem: 0.25, ratePerMinute: 250 };
 
