@@ -79,7 +79,8 @@ function fixedValues(fixedParams: Record<string, string>, params: Map<string, Pa
       continue;
     }
     const problem = checkParam(param, text);
-    if (problem) throw new UsageError(`parameter ${problem}`, 'E_USAGE_PARAM');
+    // Fixed parameters come from flags (--client-value, or --param client_value=...): named as the flag.
+    if (problem) throw new UsageError(problem.replace(/^[a-z][a-z0-9_]*/, `--${name.replace(/_/g, '-')}`), 'E_USAGE_PARAM');
     values.set(name, paramValue(param, text));
   }
   return values;
@@ -257,8 +258,12 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
     const unmetParams = unmetRequirements(paramRequirements, present);
     if (unmetParams.length > 0) (missing ??= []).push(...missingParams(unmetParams));
     if (!wrong && !missing) return { row: row.row, columns: row.columns, item };
+    if (plan.fromFlags) {
+      // A one-off's values came from flags: each problem names its flag (`--zipcode must be 5 digits`), not a column.
+      const flagged = (wrong ?? []).map((problem) => problem.replace(/^([a-z][a-z0-9_]*)\b/, (name) => `--${name.replace(/_/g, '-')}`));
+      return { row: row.row, columns: row.columns, invalid: [...flagged, ...(missing ?? [])].join('; ') };
+    }
     const problems = [...(wrong ?? []), ...(missing ?? [])].join('; ');
-    if (plan.fromFlags) return { row: row.row, columns: row.columns, invalid: problems };
     const advice = wrong ? 'correct the row or remove it' : 'add one or remove the row';
     return { row: row.row, columns: row.columns, invalid: `row ${row.row}: ${problems}; ${advice}` };
   };
