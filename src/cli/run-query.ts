@@ -11,6 +11,7 @@ import { SYSTEM_CLOCK } from '../throttle/clock.js';
 import { optionKey } from './options.js';
 import { fixedParams, type QueryOptions } from './query-params.js';
 import type { QueryTarget } from '../model/query-target.js';
+import type { Chunk } from '../model/chunk.js';
 import type { BatchOptions } from './batch-command.js';
 
 /** The identifier flags given on the command line, as a row with catalog names. */
@@ -69,7 +70,10 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
       onRetry: (ms, reason) => messages.debug(`retrying in ${ms} ms after: ${reason}`),
     });
     spinner?.stop();
-    if (options.json || !io.stdout.isTTY) {
+    const { output, format } = options as BatchOptions;
+    if (output !== undefined || format !== undefined) {
+      await writeRecords(target, options as BatchOptions, io, flags, chunks);
+    } else if (options.json || !io.stdout.isTTY) {
       io.stdout.write(response.body.endsWith('\n') ? response.body : `${response.body}\n`);
     } else {
       const { renderChunks } = await import('../output/render-chunk.js');
@@ -80,6 +84,36 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     spinner?.stop();
     await service.close();
   }
+}
+
+/**
+ * `--output` or `--format` on a one-off: the answer written as a batch of one would write it.
+ * The identifier flags given are the input columns (catalog names, in the catalog's order), the
+ * record is row 1 and its status comes from the sections' api_codes.
+ */
+async function writeRecords(target: QueryTarget, options: BatchOptions, io: Io, flags: Record<string, unknown>, chunks: readonly Chunk[]) {
+  const [{ openOutput }, { statusOf }, { sectionKeys }] = await Promise.all([
+    import('../output/open-output.js'),
+    import('../model/status.js'),
+    import('../model/query-target.js'),
+  ]);
+  const keys = sectionKeys(target);
+  const writer = await openOutput({
+    ...(options.output !== undefined ? { path: options.output } : {}),
+    ...(options.format !== undefined ? { format: options.format } : {}),
+    stdout: io.stdout,
+    inputColumns: Object.keys(flags),
+    level: target.level,
+    sections: keys,
+    withMeta: flags[META.name] !== undefined,
+    append: false,
+    excel: Boolean(options.excel),
+  });
+  for (const [index, chunk] of chunks.entries()) {
+    await writer.write({ row: index + 1, status: statusOf(chunk, keys), input: flags, chunk });
+  }
+  await writer.close();
+  await writer.finish?.({ rows: chunks.length });
 }
 
 /** An ora spinner on stderr while the one-off waits, only where a person is watching. */
