@@ -63,11 +63,36 @@ function sectionColumns(key: string): CsvColumn[] {
 
 /**
  * The CSV header, fixed before the first record from the input header and the catalog's result
- * schemas, never from a response: every input column verbatim, `_row`, `_status`, `_error`,
+ * schemas, never from a response: every input column verbatim (renamed where an output column
+ * has its name: inputColumns), `_row`, `_status`, `_error`,
  * `_meta` (when items carry meta), the level's info member, then each section.
  */
 export function csvColumns(shape: CsvShape): CsvColumn[] {
-  const columns: CsvColumn[] = shape.inputColumns.map((name) => ({ header: name, source: { from: 'input', name } }));
+  const output = outputColumns(shape);
+  return [...inputColumns(shape.inputColumns, new Set(output.map((column) => column.header))), ...output];
+}
+
+/**
+ * The input columns' headers: verbatim, except one that an output column also names (`_row`,
+ * `_status`, `address_info.lat`: an earlier run's output given as input) is prefixed `input.`,
+ * again until the name is free (`input.input._row` for a third run in a chain). The cells are the
+ * input's, unchanged; the header never names a column twice.
+ */
+function inputColumns(names: readonly string[], taken: ReadonlySet<string>): CsvColumn[] {
+  const used = new Set([...taken, ...names]);
+  return names.map((name) => {
+    let header = name;
+    if (taken.has(name)) {
+      while (used.has(header)) header = `input.${header}`;
+      used.add(header);
+    }
+    return { header, source: { from: 'input', name } };
+  });
+}
+
+/** `_row`, `_status`, `_error`, `_meta` (when items carry meta), the level's info member, then each section. */
+function outputColumns(shape: CsvShape): CsvColumn[] {
+  const columns: CsvColumn[] = [];
   columns.push(
     { header: '_row', source: { from: 'record', field: 'row' } },
     { header: '_status', source: { from: 'record', field: 'status' } },

@@ -127,4 +127,33 @@ describe('CSV columns', () => {
     expect(cellsOf({ lat: 39.4, lng: -76.5, lon: -76.6 })).toMatchObject({ 'address_info.lng': '-76.5' });
     expect(cellsOf({ lat: 39.4 })).toMatchObject({ 'address_info.lng': '' });
   });
+
+  it('rename an input column an output column also names, never writing a header twice', () => {
+    const geocoded = csvColumns({
+      inputColumns: ['address', 'zipcode'],
+      level: 'property',
+      sections: ['property/geocode'],
+      withMeta: false,
+    });
+    const chained = csvColumns({
+      inputColumns: geocoded.map((column) => column.header),
+      level: 'property',
+      sections: ['property/value'],
+      withMeta: false,
+    });
+    const header = chained.map((column) => column.header);
+    expect(new Set(header).size).toBe(header.length);
+    expect(header.slice(0, 5)).toEqual(['address', 'zipcode', 'input._row', 'input._status', 'input._error']);
+    expect(header).toContain('input.address_info.lat');
+    expect(header).toContain('address_info.lat');
+    expect(chained[2]!.source).toEqual({ from: 'input', name: '_row' });
+    const third = headers({ inputColumns: header, level: 'property', sections: ['property/value'], withMeta: false });
+    expect(new Set(third).size).toBe(third.length);
+    expect(third.slice(0, 4)).toEqual(['address', 'zipcode', 'input._row', 'input._status']);
+    expect(third).toContain('input.input._row');
+    // Without a collision the header is as before.
+    expect(
+      headers({ inputColumns: ['_status_note', 'meta'], level: 'property', sections: ['property/value'], withMeta: true }).slice(0, 2),
+    ).toEqual(['_status_note', 'meta']);
+  });
 });
