@@ -16,56 +16,59 @@ const toUsd = (micro: number) => micro / MICRO;
 
 /** The organisation's credit and what it has been charged: list price per delivered section. */
 export class Ledger {
-  private creditMicro: number;
-  private chargedMicro = 0;
-  private components = 0;
-  private requests = 0;
-  private readonly byEndpoint = new Map<string, { components: number; chargedMicro: number }>();
+  #creditMicro: number;
+  #chargedMicro = 0;
+  #components = 0;
+  #requests = 0;
+  readonly #byEndpoint = new Map<string, { components: number; chargedMicro: number }>();
 
-  constructor(creditUsd: number, private readonly prices: Readonly<Record<string, number>>) {
-    this.creditMicro = toMicro(creditUsd);
+  readonly #prices: Readonly<Record<string, number>>;
+
+  constructor(creditUsd: number, prices: Readonly<Record<string, number>>) {
+    this.#prices = prices;
+    this.#creditMicro = toMicro(creditUsd);
   }
 
-  private priceOf(endpoint: Endpoint): number {
-    return toMicro(this.prices[endpoint.name] ?? endpoint.price);
+  #priceOf(endpoint: Endpoint): number {
+    return toMicro(this.#prices[endpoint.name] ?? endpoint.price);
   }
 
   /** What the delivered (api_code 0) sections cost at list price. */
   costOf(delivered: readonly Endpoint[]): number {
-    return delivered.reduce((sum, endpoint) => sum + this.priceOf(endpoint), 0);
+    return delivered.reduce((sum, endpoint) => sum + this.#priceOf(endpoint), 0);
   }
 
   canAfford(costMicro: number): boolean {
-    return costMicro <= this.creditMicro;
+    return costMicro <= this.#creditMicro;
   }
 
   /** Records one answered request: every requested section counts as a component, delivered ones are charged. */
   record(requested: readonly Endpoint[], delivered: readonly Endpoint[]): void {
-    this.requests += 1;
-    this.components += requested.length;
-    for (const endpoint of requested) this.entry(endpoint).components += 1;
+    this.#requests += 1;
+    this.#components += requested.length;
+    for (const endpoint of requested) this.#entry(endpoint).components += 1;
     for (const endpoint of delivered) {
-      const price = this.priceOf(endpoint);
-      this.entry(endpoint).chargedMicro += price;
-      this.chargedMicro += price;
-      this.creditMicro -= price;
+      const price = this.#priceOf(endpoint);
+      this.#entry(endpoint).chargedMicro += price;
+      this.#chargedMicro += price;
+      this.#creditMicro -= price;
     }
   }
 
-  private entry(endpoint: Endpoint) {
-    let entry = this.byEndpoint.get(endpoint.name);
-    if (!entry) this.byEndpoint.set(endpoint.name, (entry = { components: 0, chargedMicro: 0 }));
+  #entry(endpoint: Endpoint) {
+    let entry = this.#byEndpoint.get(endpoint.name);
+    if (!entry) this.#byEndpoint.set(endpoint.name, (entry = { components: 0, chargedMicro: 0 }));
     return entry;
   }
 
   usage(): SandboxUsage {
     return {
-      components: this.components,
-      requests: this.requests,
-      charged: toUsd(this.chargedMicro),
-      creditLeft: toUsd(this.creditMicro),
+      components: this.#components,
+      requests: this.#requests,
+      charged: toUsd(this.#chargedMicro),
+      creditLeft: toUsd(this.#creditMicro),
       byEndpoint: Object.fromEntries(
-        [...this.byEndpoint].map(([name, entry]) => [name, { components: entry.components, charged: toUsd(entry.chargedMicro) }]),
+        [...this.#byEndpoint].map(([name, entry]) => [name, { components: entry.components, charged: toUsd(entry.chargedMicro) }]),
       ),
     };
   }

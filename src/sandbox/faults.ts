@@ -11,16 +11,19 @@ const SERVER_ERROR_STATUSES = [500, 502, 503] as const;
  * of all requests and add up (0.1 + 0.1 = a fifth of requests fault).
  */
 export class Faults {
-  private readonly random: Random;
+  readonly #random: Random;
 
-  constructor(private readonly options: Pick<ResolvedOptions, 'failRate' | 'resetRate' | 'spurious429Rate' | 'latencyMs' | 'seed'>) {
-    this.random = randomFor('faults', options.seed);
+  readonly #options: Pick<ResolvedOptions, 'failRate' | 'resetRate' | 'spurious429Rate' | 'latencyMs' | 'seed'>;
+
+  constructor(options: Pick<ResolvedOptions, 'failRate' | 'resetRate' | 'spurious429Rate' | 'latencyMs' | 'seed'>) {
+    this.#options = options;
+    this.#random = randomFor('faults', options.seed);
   }
 
   draw(): Fault | undefined {
-    const { resetRate, failRate, spurious429Rate } = this.options;
+    const { resetRate, failRate, spurious429Rate } = this.#options;
     if (resetRate + failRate + spurious429Rate === 0) return undefined;
-    const draw = this.random.next();
+    const draw = this.#random.next();
     if (draw < resetRate) return 'reset';
     if (draw < resetRate + failRate) return 'server-error';
     if (draw < resetRate + failRate + spurious429Rate) return 'spurious-429';
@@ -28,12 +31,12 @@ export class Faults {
   }
 
   serverErrorStatus(): number {
-    return this.random.pick(SERVER_ERROR_STATUSES);
+    return this.#random.pick(SERVER_ERROR_STATUSES);
   }
 
   latencyMs(): number {
-    const [min, max] = this.options.latencyMs;
-    return max <= min ? min : min + this.random.next() * (max - min);
+    const [min, max] = this.#options.latencyMs;
+    return max <= min ? min : min + this.#random.next() * (max - min);
   }
 }
 

@@ -12,19 +12,22 @@ interface WindowState {
  * Reset time; a request larger than what remains in any window is refused whole.
  */
 export class RateWindows {
-  private readonly states: WindowState[];
+  readonly #states: WindowState[];
 
-  constructor(windows: readonly RateWindow[], private readonly now: () => number) {
-    this.states = windows.map((window) => ({ window, start: 0, used: 0 }));
+  readonly #now: () => number;
+
+  constructor(windows: readonly RateWindow[], now: () => number) {
+    this.#now = now;
+    this.#states = windows.map((window) => ({ window, start: 0, used: 0 }));
   }
 
   get enabled(): boolean {
-    return this.states.length > 0;
+    return this.#states.length > 0;
   }
 
-  private roll(): void {
-    const second = Math.floor(this.now() / 1000);
-    for (const state of this.states) {
+  #roll(): void {
+    const second = Math.floor(this.#now() / 1000);
+    for (const state of this.#states) {
       const start = second - (second % state.window.periodSeconds);
       if (start !== state.start) {
         state.start = start;
@@ -34,18 +37,18 @@ export class RateWindows {
   }
 
   fits(components: number): boolean {
-    this.roll();
-    return this.states.every((state) => state.used + components <= state.window.limit);
+    this.#roll();
+    return this.#states.every((state) => state.used + components <= state.window.limit);
   }
 
   /** The most components one request can ever be granted: the smallest window's limit. */
   get largestRequest(): number {
-    return Math.min(...this.states.map((state) => state.window.limit));
+    return Math.min(...this.#states.map((state) => state.window.limit));
   }
 
   take(components: number): void {
-    this.roll();
-    for (const state of this.states) state.used += components;
+    this.#roll();
+    for (const state of this.#states) state.used += components;
   }
 
   /**
@@ -54,9 +57,12 @@ export class RateWindows {
    * spurious 429 tells the client to come back almost at once.
    */
   headers(resetWithinSecond = false): Record<string, string> {
-    this.roll();
-    const nowSecond = Math.floor(this.now() / 1000);
-    const states = this.states.length > 0 || !resetWithinSecond ? this.states : [{ window: { limit: 0, periodSeconds: 1 }, start: nowSecond, used: 0 }];
+    this.#roll();
+    const nowSecond = Math.floor(this.#now() / 1000);
+    const states =
+      this.#states.length > 0 || !resetWithinSecond
+        ? this.#states
+        : [{ window: { limit: 0, periodSeconds: 1 }, start: nowSecond, used: 0 }];
     if (states.length === 0) return {};
     const join = (value: (state: WindowState) => number) => states.map(value).join(',');
     return {

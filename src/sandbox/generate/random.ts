@@ -6,26 +6,26 @@ import { murmur3x86_128 } from './murmur3.js';
  * the draws for one result.
  */
 export class Random {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
+  #a: number;
+  #b: number;
+  #c: number;
+  #d: number;
 
   constructor([a, b, c, d]: readonly [number, number, number, number]) {
-    this.a = a;
-    this.b = b;
-    this.c = c;
-    this.d = d;
+    this.#a = a;
+    this.#b = b;
+    this.#c = c;
+    this.#d = d;
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
+    const t = (((this.#a + this.#b) | 0) + this.#d) | 0;
+    this.#d = (this.#d + 1) | 0;
+    this.#a = this.#b ^ (this.#b >>> 9);
+    this.#b = (this.#c + (this.#c << 3)) | 0;
+    this.#c = (this.#c << 21) | (this.#c >>> 11);
+    this.#c = (this.#c + t) | 0;
     return (t >>> 0) / 4294967296;
   }
 

@@ -4,16 +4,20 @@
  * and keeps a long run's memory flat. Only for values that follow from the key alone.
  */
 export class Remembered<V> {
-  private readonly values = new Map<string, V>();
+  readonly #values = new Map<string, V>();
 
-  constructor(private readonly limit = 4096) {}
+  readonly #limit: number;
+
+  constructor(limit = 4096) {
+    this.#limit = limit;
+  }
 
   get(key: string, compute: () => V): V {
-    let value = this.values.get(key);
+    let value = this.#values.get(key);
     if (value === undefined) {
       value = compute();
-      if (this.values.size >= this.limit) this.values.clear();
-      this.values.set(key, value);
+      if (this.#values.size >= this.#limit) this.#values.clear();
+      this.#values.set(key, value);
     }
     return value;
   }
