@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,5 +37,28 @@ describe('propdata completion', () => {
     const other = await runMain(['completion', 'tcsh']);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/bash, zsh, fish/);
+  });
+
+  const has = (shell: string) => spawnSync(shell, ['-c', 'true']).status === 0;
+
+  it.skipIf(!has('zsh'))('zsh runs the same function (when zsh is installed)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'propdata-completion-'));
+    writeFileSync(join(dir, 'propdata.zsh'), (await runMain(['completion', 'zsh'])).stdout);
+    const probe = `source ${join(dir, 'propdata.zsh')}; COMP_WORDS=(propdata property val); COMP_CWORD=2; _propdata; print -l -- "\${COMPREPLY[@]}"`;
+    const offered = execFileSync('zsh', ['-f', '-c', probe], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(offered).toContain('value_within_block');
+    expect(offered).not.toContain('geocode');
+  });
+
+  it.skipIf(!has('fish'))('fish completes from its script (when fish is installed)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'propdata-completion-'));
+    writeFileSync(join(dir, 'propdata.fish'), (await runMain(['completion', 'fish'])).stdout);
+    const probe = `source ${join(dir, 'propdata.fish')}; complete -C 'propdata property value --format '`;
+    expect(execFileSync('fish', ['--no-config', '-c', probe], { encoding: 'utf8' }).split('\n').filter(Boolean)).toEqual([
+      'csv',
+      'json',
+      'jsonl',
+      'xlsx',
+    ]);
   });
 });

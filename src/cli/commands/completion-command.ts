@@ -65,10 +65,13 @@ function bashScript(nodes: Node[]): string {
 # or for every shell:      propdata completion bash > ~/.local/share/bash-completion/completions/propdata
 _propdata_paths=${quote(`|${paths.join('|')}|`)}
 _propdata() {
-  local cur prev path="" word next words value
+  # zsh (bashcompinit) runs this too: ksh emulation gives it bash's 0-based arrays.
+  [[ -n \${ZSH_VERSION-} ]] && emulate -L ksh
+  local cur prev path="" word next words value i
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  for word in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
     [[ $word == -* ]] && continue
     next="\${path:+$path }$word"
     [[ $_propdata_paths == *"|$next|"* ]] && path="$next"
@@ -81,14 +84,19 @@ ${values.join('\n')}
     COMPREPLY=($(compgen -f -- "$cur"))
     return
   elif [[ $value != - ]]; then
-    COMPREPLY=($(compgen -W "$value" -- "$cur"))
-    return
-  fi
-  case "$path" in
+    words="$value"
+  else
+    case "$path" in
 ${words.join('\n')}
-  esac
-  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    esac
+  fi
+  # Filtered here, not by compgen -W: zsh's stand-in for compgen does not filter outside a completion.
+  COMPREPLY=()
+  for word in $words; do
+    [[ $word == "$cur"* ]] && COMPREPLY+=("$word")
+  done
 }
+
 complete -o default -F _propdata propdata
 `;
 }
