@@ -137,7 +137,10 @@ export function staleAfter(windows: readonly ShareWindow[]): number {
  */
 export function reserveIn(state: SharedState, owner: string, request: ShareRequest): ShareGrant {
   const { now, unit, transitMs } = request;
-  adopt(state, request.windows);
+  // Only windows the service has stated are shared: a run still on --rate's assumption (before its
+  // first answer) follows the windows the others were told, and never imposes its guess on them.
+  const stated = request.windows.filter((window) => window.resetAt !== undefined);
+  if (stated.length > 0) adopt(state, stated);
   for (const window of state.windows) roll(window, now);
   prune(state, now, staleAfter(request.windows));
   joinIn(state, owner, now);
@@ -145,11 +148,11 @@ export function reserveIn(state: SharedState, owner: string, request: ShareReque
   let room = request.wanted;
   let retryAt = now;
   for (const window of state.windows) {
-    const spec = request.windows.find((w) => w.periodMs === window.periodMs)!;
+    const marginMs = request.windows.find((w) => w.periodMs === window.periodMs)?.marginMs ?? Math.max(50, window.periodMs * 0.005);
     const from = countsFrom(window, now, transitMs);
     const free = window.limit - used(state, window, from);
     let allowed = free;
-    let readyAt = window.resetAt === undefined ? nextAgeOut(state, window, from, unit) : window.resetAt + spec.marginMs;
+    let readyAt = window.resetAt === undefined ? nextAgeOut(state, window, from, unit) : window.resetAt + marginMs;
     if (sharing > 1 && window.resetAt !== undefined) {
       const fairUntil = window.resetAt - window.periodMs * (1 - FAIR_PART);
       if (now < fairUntil) {
@@ -182,13 +185,7 @@ function nextAgeOut(state: SharedState, window: SharedWindow, from: number, unit
 }
 
 /** The service's count for a window: with the reservations made since, it bounds what it has counted (other machines included). */
-export function reportIn(
-  state: SharedState,
-  reservation: number | undefined,
-  reported: readonly ReportedWindow[],
-  now: number,
-  transitMs = 0,
-): void {
+export function reportIn(state: SharedState, reservation: number | undefined, reported: readonly ReportedWindow[], now: number): void {
   for (const report of reported) {
     const periodMs = report.periodSeconds * 1000;
     let window = state.windows.find((w) => w.periodMs === periodMs);
