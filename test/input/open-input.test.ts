@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../src/errors/index.js';
 import { openInput } from '../../src/input/open-input.js';
 import { estimatedRows } from '../../src/input/read-progress.js';
-import { readCsv } from '../../src/input/csv-reader.js';
 import { createPreparer } from '../../src/input/prepare.js';
 import { findEndpoint } from '../../src/catalog/index.js';
 import { bytes, FIXTURES, readAll } from './read-all.js';
