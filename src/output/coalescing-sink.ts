@@ -14,7 +14,7 @@ const MAX_PENDING_CHARS = 256 * 1024;
 export function coalescing(sink: Sink): Sink {
   let pending = '';
   let flushing: Promise<void> | undefined;
-  let failure: unknown;
+  let failure: Error | undefined;
   const flushAll = async () => {
     await new Promise((resolve) => setImmediate(resolve));
     while (pending !== '') {
@@ -27,7 +27,7 @@ export function coalescing(sink: Sink): Sink {
     (flushing ??= flushAll()
       .catch((error: unknown) => {
         // Nobody awaits a flush directly: its failure is kept for the next write or close.
-        failure ??= error;
+        failure ??= error instanceof Error ? error : new Error(String(error));
       })
       .finally(() => {
         flushing = undefined;

@@ -22,6 +22,7 @@ export function cannotWrite(error: unknown, where: string): OutputError {
 
 function streamSink(stream: Writable, where: string, owned: boolean): Sink {
   let failure: OutputError | undefined;
+  const failureNow = () => failure;
   let fail!: (error: OutputError) => void;
   const failed = new Promise<never>((_, reject) => (fail = reject));
   // Nobody has to listen: a run that never asks must not die of an unhandled rejection.
@@ -45,7 +46,9 @@ function streamSink(stream: Writable, where: string, owned: boolean): Sink {
       } else if (stream.writableNeedDrain) {
         await once(stream, 'drain').catch(() => undefined);
       }
-      if (failure) throw failure;
+      // The stream's 'error' may have come while it closed: read the failure afresh.
+      const late = failureNow();
+      if (late) throw late;
     },
   };
 }

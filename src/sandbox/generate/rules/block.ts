@@ -68,7 +68,8 @@ const superfund: Rule = (generated, context) => {
 export const BLOCK_RULES: RuleTable = {
   'block/crime': (generated) => {
     const result = generated();
-    return { ...result, all: { ...result.all, incidents: result.property.incidents + result.violent.incidents + result.other.incidents } };
+    const incidents = [result.property, result.violent, result.other].reduce((sum: number, kind: { incidents: number }) => sum + kind.incidents, 0);
+    return { ...result, all: { ...result.all, incidents } };
   },
   'block/hcri': (generated, context) => {
     const result = generated();
