@@ -56,7 +56,7 @@ describe('one-off queries', () => {
     const env = await serve(() => ok());
     const result = await runMain(['property', 'value-details-adjusted', '--slug', 'abc', '--add-pools', '2'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/add_pools/);
+    expect(result.stderr).toMatch(/--add-pools/);
     expect(server!.requests).toHaveLength(0);
     const blockId = await runMain(['block', 'crime', '--block-id', '123'], { env });
     expect(blockId.code).toBe(2);
