@@ -11,7 +11,7 @@ function serviceMessage(body: string): string | undefined {
   if (body.trim() === '') return undefined;
   try {
     const parsed: unknown = JSON.parse(body);
-    if (parsed && typeof parsed === 'object' && 'message' in parsed) return String((parsed as { message: unknown }).message);
+    if (parsed && typeof parsed === 'object' && 'message' in parsed) return String((parsed).message);
     return JSON.stringify(parsed);
   } catch {
     // An HTML error page from a proxy: its text is noise, its size is not a message.

@@ -49,7 +49,7 @@ const recordsIn = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8
 function start(argv: string[], running: RunningSandbox): ChildProcess & { stderrText: () => string } {
   const child = spawn(process.execPath, [BIN, ...argv], { env: { ...process.env, ...envFor(running), NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (part: Buffer) => (stderr += part.toString()));
+  child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
   return Object.assign(child, { stderrText: () => stderr });
 }
 

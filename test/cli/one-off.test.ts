@@ -28,7 +28,7 @@ const ok = (sections = ['property/value']) => ({ status: 200, body: JSON.stringi
 
 describe('one-off queries', () => {
   it('sends a GET with the identifiers in the query string, Basic auth and a User-Agent, and prints the body exactly', async () => {
-    const body = `${JSON.stringify([chunkFor(['property/value'])])}`;
+    const body = JSON.stringify([chunkFor(['property/value'])]);
     const env = await serve(() => ({ status: 200, body }));
     const result = await runMain(VALUE, { env });
     expect(result.code).toBe(0);

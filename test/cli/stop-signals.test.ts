@@ -69,7 +69,7 @@ describe('stop signals', () => {
     expect(code).toBe(130);
   });
 
-  it('names the signal in the abort reason, and carries exit code 130', async () => {
+  it('names the signal in the abort reason, and carries exit code 130', () => {
     const stop = new SignalStop('SIGTERM');
     expect(stop).toMatchObject({ signal: 'SIGTERM', exitCode: EXIT.interrupted, message: 'stopped by SIGTERM' });
     expect(new SignalStop('SIGINT').message).toBe('stopped by Ctrl-C (SIGINT)');

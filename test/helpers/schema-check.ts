@@ -46,7 +46,7 @@ export function schemaProblems(schema: Schema, value: unknown, path = 'result', 
     }
     case 'boolean':
       if (typeof value !== 'boolean') return at(`expected a boolean, got ${JSON.stringify(value)}`);
-      return schema.onlyTrue && value !== true ? at('may only be true or null') : [];
+      return schema.onlyTrue && !value ? at('may only be true or null') : [];
     case 'list':
       if (!Array.isArray(value)) return at(`expected a list, got ${JSON.stringify(value)}`);
       return value.flatMap((item, index) => schemaProblems(schema.items, item, `${path}[${index}]`, options));

@@ -65,6 +65,8 @@ describe('readJsonl', () => {
     expect(columns).toEqual(['__proto__', 'constructor']);
     expect(rows[0]!.columns['__proto__']).toBe('1 MAIN ST');
     expect(JSON.stringify(rows[0]!.columns)).toBe('{"__proto__":"1 MAIN ST","constructor":"b"}');
+    // An absent `toString` column must not read as Object's method.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     expect(rows[0]!.columns['toString']).toBeUndefined();
     expect(rows[1]!.columns['constructor']).toBeUndefined();
     expect(rows[2]!.columns['constructor']).toBeUndefined(); // a line that is not an object

@@ -39,7 +39,7 @@ describe('output failure, seen without writing again', () => {
       append: false,
       excel: false,
     });
-    writer.write({ row: 1, status: 'ok', input: { address: '1 Main St' } });
+    void writer.write({ row: 1, status: 'ok', input: { address: '1 Main St' } });
     await expect(writer.failed).rejects.toMatchObject({ code: 'E_OUTPUT' });
   });
 });

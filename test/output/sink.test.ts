@@ -49,7 +49,7 @@ describe('output sink', () => {
   it('writes what one turn of the event loop hands over in one write, in order', async () => {
     const received: string[] = [];
     const sink = await openSink(undefined, slowReader(received), false);
-    await Promise.all(['a\n', 'b\n', 'c\n'].map((text) => sink.write(text)));
+    await Promise.all(['a\n', 'b\n', 'c\n'].map((text) => sink.write(text) ?? Promise.resolve()));
     await sink.close();
     expect(received).toEqual(['a\nb\nc\n']);
   });

@@ -29,7 +29,7 @@ async function run(script: Script, extra: string[], rows = 20, signal?: AbortSig
   const output = join(dir, 'out.csv');
   const env = { PROPDATA_BASE_URL: server.url, PROPDATA_API_KEY: 'k', PROPDATA_API_SECRET: 's3cret' };
   const result = await runMain(['property', 'value', '-i', path, '-o', output, '--batch-size', '5', '--concurrency', '1', ...extra], { env, ...(signal ? { signal } : {}) });
-  const records = parse(readFileSync(output, 'utf8'), { columns: true }) as Record<string, string>[];
+  const records = parse<Record<string, string>>(readFileSync(output, 'utf8'), { columns: true });
   return { ...result, records, dir, output };
 }
 

@@ -5,7 +5,7 @@ import { RunStats } from '../../src/pipeline/run-stats.js';
 
 function collecting() {
   const rows: number[] = [];
-  return { rows, writer: { write: async (record: OutputRecord) => void rows.push(record.row), close: async () => undefined } };
+  return { rows, writer: { write: (record: OutputRecord) => void rows.push(record.row), close: () => Promise.resolve() } };
 }
 
 const record = (row: number): OutputRecord => ({ row, status: 'ok', input: {} });

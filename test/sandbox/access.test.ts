@@ -31,7 +31,7 @@ describe('authentication and test keys', () => {
   it('lets the test key query every item on the test list, at every level', async () => {
     const credentials = `${TEST_KEY_PREFIX}k1:s1`;
     for (const item of TEST_ITEMS.property) {
-      const reply = await call(sandbox, '/v2/property/value', { query: item as Record<string, string>, credentials });
+      const reply = await call(sandbox, '/v2/property/value', { query: item, credentials });
       expect(reply.json[0].address_info.status.match, JSON.stringify(item)).toBe(true);
       expect(reply.json[0]['property/value'].api_code).toBe(0);
     }

@@ -186,7 +186,7 @@ describe('generated data agrees with itself', () => {
     expect(panels.size).toBeLessThan(all.length);
     for (const { info, flood, school, owner_occupied: occupied, rental_listing_status: rental } of all) {
       expect(flood.panel_number).toMatch(new RegExp(`^${info.county_fips}C\\d{4}[A-Z]$`));
-      for (const stage of Object.values(school.school) as any[]) expect(new Set(stage.map((one: any) => one.name)).size).toBe(stage.length);
+      for (const stage of Object.values<{ name: string }[]>(school.school)) expect(new Set(stage.map((one) => one.name)).size).toBe(stage.length);
       if (rental && ['Coming Soon', 'Active', 'Pending', 'Contingent', 'Leased'].includes(rental.listing_status)) expect(occupied.owner_occupied).toBe(false);
     }
     const occupiedShare = all.filter((chunk) => chunk.owner_occupied.owner_occupied).length / all.length;

@@ -38,7 +38,7 @@ async function banner(foreground: Foreground): Promise<string> {
 
 const field = (text: string, label: string) => new RegExp(`^\\s*${label}:\\s+(\\S+)`, 'm').exec(text)?.[1];
 
-const valueUrl = (base: string) => `${base}/v2/property/value?${new URLSearchParams(VALMONTE)}`;
+const valueUrl = (base: string) => `${base}/v2/property/value?${new URLSearchParams(VALMONTE).toString()}`;
 
 /** A port nothing listens on right now. */
 async function freePort(): Promise<number> {

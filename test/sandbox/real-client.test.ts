@@ -11,18 +11,22 @@ type Chunk = Record<string, any>;
 class DocumentedClient {
   waits = 0;
 
-  constructor(
-    private readonly baseUrl: string,
-    private readonly key: string,
-    private readonly secret: string,
-  ) {}
+  readonly #baseUrl: string;
+  readonly #key: string;
+  readonly #secret: string;
 
-  private async send(method: 'GET' | 'POST', endpoint: string, query: Record<string, string>, body?: unknown): Promise<Chunk[]> {
+  constructor(baseUrl: string, key: string, secret: string) {
+    this.#baseUrl = baseUrl;
+    this.#key = key;
+    this.#secret = secret;
+  }
+
+  async #send(method: 'GET' | 'POST', endpoint: string, query: Record<string, string>, body?: unknown): Promise<Chunk[]> {
     for (let attempt = 1; ; attempt += 1) {
-      const response = await fetch(`${this.baseUrl}/${endpoint}?${new URLSearchParams(query)}`, {
+      const response = await fetch(`${this.#baseUrl}/${endpoint}?${new URLSearchParams(query).toString()}`, {
         method,
         headers: {
-          authorization: `Basic ${Buffer.from(`${this.key}:${this.secret}`).toString('base64')}`,
+          authorization: `Basic ${Buffer.from(`${this.#key}:${this.#secret}`).toString('base64')}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -39,13 +43,13 @@ class DocumentedClient {
   }
 
   async getOne(endpoint: string, identifiers: Record<string, string>): Promise<Chunk> {
-    const chunks = await this.send('GET', endpoint, identifiers);
+    const chunks = await this.#send('GET', endpoint, identifiers);
     if (chunks.length !== 1) throw new Error(`GET returned ${chunks.length} chunks`);
     return chunks[0]!;
   }
 
   postMany(endpoint: string, items: readonly object[], query: Record<string, string> = {}): Promise<Chunk[]> {
-    return this.send('POST', endpoint, query, items);
+    return this.#send('POST', endpoint, query, items);
   }
 }
 
