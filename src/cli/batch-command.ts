@@ -204,7 +204,7 @@ async function runLocked(
   target: QueryTarget,
   options: BatchOptions,
   { io, messages, argv, outputFailure }: { io: Io; messages: Messages; argv: readonly string[]; outputFailure: AbortController },
-  { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable, repairs }: Prepared,
+  { rows, prepare, inputColumns, metaColumn, seekable, repairs }: Prepared,
   params: Record<string, string>,
 ): Promise<number> {
   const keys = sectionKeys(target);
@@ -386,7 +386,7 @@ async function runLocked(
       componentsSaved: result.componentsSaved * target.componentsPerItem,
       fromStore: stats.fromStore,
       savedByStore: Math.round(stats.fromStore * itemPrice * 100) / 100,
-      ...(fatal !== undefined ? { stoppedBecause: messages.redact(fatal instanceof Error ? fatal.message : String(fatal)) } : {}),
+      ...(fatal !== undefined ? { stoppedBecause: messages.redact(fatal instanceof Error ? fatal.message : JSON.stringify(fatal)) } : {}),
       ...(!finished ? { nextRow: output.nextRow } : {}),
     });
     // An xlsx input's identifier cells that were numbers, made text again: reported with the summary.
@@ -408,7 +408,7 @@ async function runLocked(
 
     if (fatal !== undefined) {
       if (fatal instanceof PropdataError) return fatal.exitCode;
-      throw fatal;
+      throw fatal instanceof Error ? fatal : new Error(JSON.stringify(fatal));
     }
     if (interrupted) return EXIT.interrupted;
     return failures > 0 ? EXIT.someItemsFailed : EXIT.ok;

@@ -36,8 +36,8 @@ export function parseSettings(text: string): { settings: Settings; problem?: str
     return { settings: {}, problem: `it is not valid JSON (${(error as Error).message})` };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { settings: {}, problem: 'it is not a JSON object' };
-  const bad = SETTINGS.find(({ name }) => name in parsed && typeof (parsed as Record<string, unknown>)[name] !== 'string');
-  return bad ? { settings: {}, problem: `the value of "${bad.name}" is not a string` } : { settings: parsed as Settings };
+  const bad = SETTINGS.find(({ name }) => name in parsed && typeof parsed[name as keyof typeof parsed] !== 'string');
+  return bad ? { settings: {}, problem: `the value of "${bad.name}" is not a string` } : { settings: parsed };
 }
 
 /** The error for a config file that cannot be used, with the file and the way out. */

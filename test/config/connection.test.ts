@@ -19,15 +19,15 @@ describe('connection settings', () => {
 
   it('takes flags over environment over the stored config, setting by setting', async () => {
     const store = storeWith(stored);
-    await expect(resolveConnection({ key: 'flag-key' }, env, async () => store)).resolves.toMatchObject({
+    await expect(resolveConnection({ key: 'flag-key' }, env, () => Promise.resolve(store))).resolves.toMatchObject({
       key: 'flag-key',
       secret: 'env-secret',
     });
-    await expect(resolveConnection({}, { PROPDATA_API_SECRET: 'env-secret' }, async () => store)).resolves.toMatchObject({
+    await expect(resolveConnection({}, { PROPDATA_API_SECRET: 'env-secret' }, () => Promise.resolve(store))).resolves.toMatchObject({
       key: 'stored-key',
       secret: 'env-secret',
     });
-    expect((await resolveConnection({}, {}, async () => store)).baseUrl.href).toBe('https://stored.example.com/');
+    expect((await resolveConnection({}, {}, () => Promise.resolve(store))).baseUrl.href).toBe('https://stored.example.com/');
   });
 
   it('reads HC_* and then HOUSECANARY_* after PROPDATA_*, before the stored config', async () => {
@@ -59,7 +59,7 @@ describe('connection settings', () => {
 
   it('says what is missing and how to provide it', async () => {
     const store = storeWith({});
-    await expect(resolveConnection({ key: 'k' }, {}, async () => store)).rejects.toThrow(/no base URL, API secret configured.*--sandbox/);
+    await expect(resolveConnection({ key: 'k' }, {}, () => Promise.resolve(store))).rejects.toThrow(/no base URL, API secret configured.*--sandbox/);
   });
 
   it('stores the config in a file only the owner can read', () => {

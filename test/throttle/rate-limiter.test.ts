@@ -11,9 +11,10 @@ function fakeClock(start = 1_000_000): Clock & { slept: number[] } {
   return {
     slept,
     now: () => now,
-    sleep: async (ms) => {
+    sleep: (ms) => {
       slept.push(ms);
       now += ms;
+      return Promise.resolve();
     },
   };
 }
@@ -149,7 +150,7 @@ describe('RateLimiter', () => {
     const clock = fakeClock(0);
     const limiter = new RateLimiter({ ...policy, initialPerMinute: 1000 }, clock);
     // The run starts 50 s into a fixed 60 s window that has 240 left.
-    clock.sleep(50_000);
+    await clock.sleep(50_000);
     limiter.observe(await limiter.acquire(10), [{ periodSeconds: 60, limit: 250, remaining: 240, resetAt: 60_000 }]);
     expect((await limiter.acquire(240, { unit: 1 })).components).toBe(240);
     const next = await limiter.acquire(250, { unit: 1 });
