@@ -28,7 +28,12 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     rule: 'all',
     identifiers: [{ name: 'blockgroup_id', description: '12-digit census block group', digits: 12 }],
   },
-  zip: { level: 'zip', rule: 'all', infoMember: 'zipcode_info', identifiers: [{ name: 'zipcode', description: '5-digit ZIP code', digits: 5 }] },
+  zip: {
+    level: 'zip',
+    rule: 'all',
+    infoMember: 'zipcode_info',
+    identifiers: [{ name: 'zipcode', description: '5-digit ZIP code', digits: 5 }],
+  },
   metrodiv: {
     level: 'metrodiv',
     rule: 'all',

@@ -3,12 +3,7 @@
  * It is data, not code: the sandbox generates results from it, tests check responses against
  * it, and the CSV writer derives its columns from it.
  */
-export type Schema =
-  | StringSchema
-  | NumberSchema
-  | BooleanSchema
-  | ObjectSchema
-  | ListSchema;
+export type Schema = StringSchema | NumberSchema | BooleanSchema | ObjectSchema | ListSchema;
 
 interface Base {
   nullable?: boolean;

@@ -36,5 +36,7 @@ export function chunkProblem(chunk: unknown): string | undefined {
   if (chunk === null || typeof chunk !== 'object' || Array.isArray(chunk)) {
     return `the service's answer for this item is ${kind(chunk)}, not an object`;
   }
-  return deeperThan(chunk, MAX_CHUNK_DEPTH) ? `the service's answer for this item is nested more than ${MAX_CHUNK_DEPTH} levels deep` : undefined;
+  return deeperThan(chunk, MAX_CHUNK_DEPTH)
+    ? `the service's answer for this item is nested more than ${MAX_CHUNK_DEPTH} levels deep`
+    : undefined;
 }

@@ -1,5 +1,11 @@
 import {
-  AuthError, BadRequestError, CreditExhaustedError, ForbiddenError, NotFoundError, RateLimitedError, ServerError,
+  AuthError,
+  BadRequestError,
+  CreditExhaustedError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
 } from '../errors/index.js';
 import type { Chunk } from '../model/chunk.js';
 import { retryAtAfter429 } from '../throttle/rate-headers.js';
@@ -11,7 +17,7 @@ function serviceMessage(body: string): string | undefined {
   if (body.trim() === '') return undefined;
   try {
     const parsed: unknown = JSON.parse(body);
-    if (parsed && typeof parsed === 'object' && 'message' in parsed) return String((parsed).message);
+    if (parsed && typeof parsed === 'object' && 'message' in parsed) return String(parsed.message);
     return JSON.stringify(parsed);
   } catch {
     // An HTML error page from a proxy: its text is noise, its size is not a message.

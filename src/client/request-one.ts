@@ -22,14 +22,18 @@ export interface RequestOneOptions {
  * backoff, a 429 after its reset when that is within --max-wait (beyond it, the 429 is final and
  * says when to retry). An answer with an unusable chunk is final (an answered request is not sent again).
  */
-export async function requestOne(service: Service, request: ServiceRequest, options: RequestOneOptions): Promise<{ response: RawResponse; chunks: Chunk[] }> {
+export async function requestOne(
+  service: Service,
+  request: ServiceRequest,
+  options: RequestOneOptions,
+): Promise<{ response: RawResponse; chunks: Chunk[] }> {
   const { clock, signal } = options;
   // A stop ends a wait with the stop's own reason (exit 130), not a timer's AbortError.
   const sleep = (ms: number) =>
     clock.sleep(ms, signal).catch((error: unknown) => {
       throw signal?.aborted ? signal.reason : error;
     });
-  for (let attempts = NO_ATTEMPTS; ; ) {
+  for (let attempts = NO_ATTEMPTS; ;) {
     try {
       const response = await service.send(signal ? { ...request, signal } : request);
       const chunks = interpretResponse(response, request.path, clock.now());

@@ -114,7 +114,10 @@ export class ServiceClient implements Service {
     if (result.outcome === 'aborted') return new RequestAbortedError(result.sent);
     const timedOut = `timed out after ${this.#timeouts.responseMs / 1000} s`;
     if (result.outcome === 'timed out') return new NetworkError(timedOut, { mayHaveBeenCharged: result.sent });
-    return new NetworkError(this.#redact(describeNetworkError(result.error, timedOut)), { mayHaveBeenCharged: result.sent, cause: result.error });
+    return new NetworkError(this.#redact(describeNetworkError(result.error, timedOut)), {
+      mayHaveBeenCharged: result.sent,
+      cause: result.error,
+    });
   }
 
   #log(request: ServiceRequest, status: number | 'network error', elapsedMs: number, headers: Record<string, string>) {

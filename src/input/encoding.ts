@@ -10,8 +10,7 @@
 const REPLACEMENT_CHARACTER = '\uFFFD';
 const NUL = '\u0000';
 
-export const NOT_UTF8 =
-  'contains bytes that are not valid UTF-8 (the file may be Latin-1 or Windows-1252); save it as UTF-8 and rerun';
+export const NOT_UTF8 = 'contains bytes that are not valid UTF-8 (the file may be Latin-1 or Windows-1252); save it as UTF-8 and rerun';
 
 export const NUL_BYTE =
   'contains a NUL byte, which text never holds (the file may be damaged or partly binary); remove the byte or the row and rerun';

@@ -11,12 +11,7 @@ export const MAX_RECORD_BYTES = 32 * 1024 * 1024;
  * The one message for a record over MAX_RECORD_BYTES, whatever the format. `likelyCause` says
  * what usually makes one in that format.
  */
-export function recordTooLarge(
-  code: string,
-  position: { line: number; row: number },
-  likelyCause: string,
-  cause?: unknown,
-): InputError {
+export function recordTooLarge(code: string, position: { line: number; row: number }, likelyCause: string, cause?: unknown): InputError {
   const { line, row } = position;
   return new InputError(
     code,

@@ -45,18 +45,28 @@ function unwritable(path: string): string | undefined {
  */
 export function checkRunPaths(paths: RunPaths): void {
   const input = isFile(paths.input) ? identity(paths.input) : undefined;
-  for (const [flag, path] of [['--output', paths.output], ['--report', paths.report]] as const) {
+  for (const [flag, path] of [
+    ['--output', paths.output],
+    ['--report', paths.report],
+  ] as const) {
     if (!isFile(path)) continue;
     const reason = unwritable(path);
     if (reason) throw new UsageError(`cannot write ${flag} ${path}: ${reason}`, 'E_OUTPUT_PATH');
     const written = identity(path);
     if (written !== undefined && written === input) {
-      throw new UsageError(`${flag} ${path} is the input file: writing it would destroy the input; choose another file`, 'E_OUTPUT_IS_INPUT');
+      throw new UsageError(
+        `${flag} ${path} is the input file: writing it would destroy the input; choose another file`,
+        'E_OUTPUT_IS_INPUT',
+      );
     }
   }
   if (isFile(paths.report) && isFile(paths.output)) {
     const report = identity(paths.report) ?? resolve(paths.report);
     const output = identity(paths.output) ?? resolve(paths.output);
-    if (report === output) throw new UsageError(`--report ${paths.report} is the output file: the report would replace the records; choose another file`, 'E_OUTPUT_IS_INPUT');
+    if (report === output)
+      throw new UsageError(
+        `--report ${paths.report} is the output file: the report would replace the records; choose another file`,
+        'E_OUTPUT_IS_INPUT',
+      );
   }
 }

@@ -19,7 +19,12 @@ export async function createCsvWriter(sink: Sink, options: CsvWriterOptions): Pr
   const columns = csvColumns(options);
   const line = csvLineRenderer(columns, options.excel);
   if (!options.append) {
-    await sink.write(`${options.excel ? UTF8_BOM : ''}${csvLine(columns.map((column) => column.header), options.excel)}`);
+    await sink.write(
+      `${options.excel ? UTF8_BOM : ''}${csvLine(
+        columns.map((column) => column.header),
+        options.excel,
+      )}`,
+    );
   }
   return {
     failed: sink.failed,

@@ -105,12 +105,16 @@ export async function lockOutput(
       stale: STALE_MS,
       update: refreshMs,
       fs: LOCK_FS,
-      onCompromised: (error) => onLost(new OutputError(`lost the lock on ${path} (${error.message}); another run may be writing it`, error)),
+      onCompromised: (error) =>
+        onLost(new OutputError(`lost the lock on ${path} (${error.message}); another run may be writing it`, error)),
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw cannotWrite(error, path);
     const owner = await readOwner(lockDir);
-    throw new OutputError(`${path} is being written by ${owner ? describeOwner(owner) : 'another propdata process'}; wait for it or stop it`, error);
+    throw new OutputError(
+      `${path} is being written by ${owner ? describeOwner(owner) : 'another propdata process'}; wait for it or stop it`,
+      error,
+    );
   }
   const owner: Owner = { pid: process.pid, host: hostname(), started: new Date(Date.now() - process.uptime() * 1000).toISOString() };
   try {

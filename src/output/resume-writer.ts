@@ -52,7 +52,8 @@ export async function openResumeWriter(settings: ResumeWriterSettings): Promise<
     write(record) {
       if (record.row >= startRow) return output.write(record);
       // The output holds this row's record already: only an `error` one may be replaced.
-      if (!journal || !isRetried(record.row)) throw new Error(`row ${record.row} is before row ${startRow} and not among the rows to retry`);
+      if (!journal || !isRetried(record.row))
+        throw new Error(`row ${record.row} is before row ${startRow} and not among the rows to retry`);
       return journal.write(journalLine(record.row, text(record)));
     },
     async close() {

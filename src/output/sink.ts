@@ -5,7 +5,6 @@ import { OutputError } from '../errors/index.js';
 import { coalescing } from './coalescing-sink.js';
 import type { Sink } from './text-sink.js';
 
-
 /** The one-line error for an output that cannot be written. `where` is a path or "to stdout". */
 export function cannotWrite(error: unknown, where: string): OutputError {
   const code = (error as { code?: string }).code;

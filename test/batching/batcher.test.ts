@@ -10,7 +10,10 @@ describe('Batcher', () => {
   it('never puts more than the batch size in one batch', () => {
     const batcher = new Batcher(3, 1_000);
     const ready = Array.from({ length: 7 }, (_, i) => batcher.add(pending(i + 1, { address: 'a', zipcode: '1' }))).flat();
-    expect(rows(ready)).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(rows(ready)).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     expect(rows(batcher.flush())).toEqual([[7]]);
   });
 

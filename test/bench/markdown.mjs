@@ -15,7 +15,12 @@ export function figureBlock(figure, result, when, machine) {
   const parts = [`Measured ${when} on ${machine}. Reproduce: \`node test/bench/run.mjs ${figure}\` (after \`npm run build\`).`];
   if (result.measurements) parts.push(table(['measured', 'value'], result.measurements));
   if (result.table) parts.push(table(result.table.header, result.table.rows));
-  parts.push(table(['figure', 'value', 'target', 'result'], result.checks.map((check) => [check.name, check.value, check.target, verdict(check.pass)])));
+  parts.push(
+    table(
+      ['figure', 'value', 'target', 'result'],
+      result.checks.map((check) => [check.name, check.value, check.target, verdict(check.pass)]),
+    ),
+  );
   return parts.join('\n\n');
 }
 
@@ -31,12 +36,17 @@ export function updateBlocks(path, blocks) {
     const start = text.indexOf(open);
     const end = text.indexOf(close);
     const block = `${open}\n${body}\n${close}`;
-    text = start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + close.length) : `${text.trimEnd()}\n\n## ${name}\n\n${block}\n`;
+    text =
+      start >= 0 && end > start
+        ? text.slice(0, start) + block + text.slice(end + close.length)
+        : `${text.trimEnd()}\n\n## ${name}\n\n${block}\n`;
   }
   writeFileSync(path, text);
 }
 
 /** The checks as plain lines for the terminal. */
 export function consoleLines(figure, result) {
-  return result.checks.map((check) => `${figure}: ${check.name} = ${check.value} (target ${check.target}) ${verdict(check.pass).replace(/\*/g, '')}`);
+  return result.checks.map(
+    (check) => `${figure}: ${check.name} = ${check.value} (target ${check.target}) ${verdict(check.pass).replace(/\*/g, '')}`,
+  );
 }

@@ -24,8 +24,22 @@ describe('endpoint catalog', () => {
     for (const endpoint of ENDPOINTS.filter((candidate) => candidate.beyondSpec)) expect(endpoint.description).toMatch(/beyond the spec/);
   });
 
-  it('has the endpoints beyond the spec that clients of the real service call, the spec\'s mget examples among them', () => {
-    for (const name of ['property/zip_details', 'property/zip_hcri', 'property/zip_hpi_forecast', 'property/ltv', 'block/histogram_beds', 'block/value_ts', 'zip/volatility', 'msa/hpi_ts_historical', 'property/msa_details', 'property/block_value_ts_forecast', 'block/component_mget', 'zip/component_mget', 'msa/component_mget']) {
+  it("has the endpoints beyond the spec that clients of the real service call, the spec's mget examples among them", () => {
+    for (const name of [
+      'property/zip_details',
+      'property/zip_hcri',
+      'property/zip_hpi_forecast',
+      'property/ltv',
+      'block/histogram_beds',
+      'block/value_ts',
+      'zip/volatility',
+      'msa/hpi_ts_historical',
+      'property/msa_details',
+      'property/block_value_ts_forecast',
+      'block/component_mget',
+      'zip/component_mget',
+      'msa/component_mget',
+    ]) {
       expect(findEndpoint(name)?.beyondSpec, name).toBe(true);
     }
   });

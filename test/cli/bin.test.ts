@@ -59,7 +59,12 @@ describe('bin/propdata.js', () => {
     const dir = mkdtempSync(join(tmpdir(), 'propdata-bin-'));
     const output = join(dir, 'out.csv');
     const child = spawn(process.execPath, [BIN, 'property', 'value', '--input', join(SAMPLES, 'addresses.csv'), '--output', output], {
-      env: { ...process.env, PROPDATA_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, PROPDATA_API_KEY: 'k', PROPDATA_API_SECRET: 's' },
+      env: {
+        ...process.env,
+        PROPDATA_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        PROPDATA_API_KEY: 'k',
+        PROPDATA_API_SECRET: 's',
+      },
     });
     try {
       await arrived;

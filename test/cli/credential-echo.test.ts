@@ -35,7 +35,23 @@ async function runBatch(rows: string[], extra: string[] = []) {
   const report = join(dir, 'report.json');
   writeFileSync(input, `address,zipcode\n${rows.join('\n')}\n`);
   const env = { PROPDATA_BASE_URL: server!.url, PROPDATA_API_KEY: KEY, PROPDATA_API_SECRET: SECRET };
-  const argv = ['property', 'value', '-i', input, '-o', output, '--report', report, '--batch-size', '1', '--concurrency', '1', '--max-retries', '0', ...extra];
+  const argv = [
+    'property',
+    'value',
+    '-i',
+    input,
+    '-o',
+    output,
+    '--report',
+    report,
+    '--batch-size',
+    '1',
+    '--concurrency',
+    '1',
+    '--max-retries',
+    '0',
+    ...extra,
+  ];
   const result = await runMain(argv, { env });
   return { ...result, output: readFileSync(output, 'utf8'), report: readFileSync(report, 'utf8') };
 }
@@ -52,7 +68,10 @@ describe('a server that echoes the credentials in its error bodies', () => {
     });
     const result = await runBatch(['Bad St,21201', 'Boom St,21201', 'Odd St,21201', '1 Main St,21201'], ['--verbose']);
     expect(result.code).toBe(3);
-    const records = result.output.trim().split('\n').map((line) => JSON.parse(line) as { _status: string; _error: string | null });
+    const records = result.output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { _status: string; _error: string | null });
     expect(records.map((record) => record._status)).toEqual(['invalid_input', 'error', 'invalid_input', 'ok']);
     expect(records[0]!._error).toContain('auth was Basic ****');
     expect(records[1]!._error).toContain('internal error; auth was Basic ****');
@@ -62,7 +81,10 @@ describe('a server that echoes the credentials in its error bodies', () => {
   });
 
   it('gets them redacted from the fatal message on stderr and in the report', async () => {
-    server = await startScriptedServer((request) => ({ status: 403, body: JSON.stringify({ message: `Forbidden; ${echo(request.headers.authorization)}` }) }));
+    server = await startScriptedServer((request) => ({
+      status: 403,
+      body: JSON.stringify({ message: `Forbidden; ${echo(request.headers.authorization)}` }),
+    }));
     const result = await runBatch(['1 Main St,21201']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Forbidden; auth was Basic ****');
@@ -72,7 +94,10 @@ describe('a server that echoes the credentials in its error bodies', () => {
   });
 
   it('gets them redacted from a one-off error', async () => {
-    server = await startScriptedServer((request) => ({ status: 400, body: JSON.stringify({ message: `bad; ${echo(request.headers.authorization)}` }) }));
+    server = await startScriptedServer((request) => ({
+      status: 400,
+      body: JSON.stringify({ message: `bad; ${echo(request.headers.authorization)}` }),
+    }));
     const env = { PROPDATA_BASE_URL: server.url, PROPDATA_API_KEY: KEY, PROPDATA_API_SECRET: SECRET };
     const result = await runMain(['property', 'value', '--slug', 'abc'], { env });
     expect(result.code).toBe(1);

@@ -29,7 +29,9 @@ afterEach(async () => {
 
 async function sandbox(paced: boolean): Promise<RunningSandbox> {
   const running = await startSandbox(
-    paced ? { rateLimits: [{ limit: 60, periodSeconds: 1 }], credit: 1_000_000, latencyMs: [50, 150] } : { rateLimits: WIDE_OPEN, credit: 1_000_000 },
+    paced
+      ? { rateLimits: [{ limit: 60, periodSeconds: 1 }], credit: 1_000_000, latencyMs: [50, 150] }
+      : { rateLimits: WIDE_OPEN, credit: 1_000_000 },
   );
   sandboxes.push(running);
   return running;
@@ -42,12 +44,27 @@ function workdir() {
   return { dir, input };
 }
 
-const args = (input: string, output: string) => ['property', 'value', '-i', input, '-o', output, '--batch-size', String(BATCH), '--concurrency', String(CONCURRENCY), '-q'];
+const args = (input: string, output: string) => [
+  'property',
+  'value',
+  '-i',
+  input,
+  '-o',
+  output,
+  '--batch-size',
+  String(BATCH),
+  '--concurrency',
+  String(CONCURRENCY),
+  '-q',
+];
 
 const recordsIn = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').length - 1 : 0);
 
 function start(argv: string[], running: RunningSandbox): ChildProcess & { stderrText: () => string } {
-  const child = spawn(process.execPath, [BIN, ...argv], { env: { ...process.env, ...envFor(running), NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...argv], {
+    env: { ...process.env, ...envFor(running), NO_COLOR: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
   return Object.assign(child, { stderrText: () => stderr });
@@ -74,7 +91,10 @@ describe('interrupting a paced run', () => {
     const running = await sandbox(true);
     const { dir, input } = workdir();
     const output = join(dir, 'out.csv');
-    const child = start(args(input, output).filter((arg) => arg !== '-q'), running);
+    const child = start(
+      args(input, output).filter((arg) => arg !== '-q'),
+      running,
+    );
     await untilWritten(output, 60);
     const sentBefore = running.usage().components;
     const signalled = Date.now();

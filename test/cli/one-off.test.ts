@@ -75,20 +75,29 @@ describe('one-off queries', () => {
       ...chunkFor(['property/value']),
       'property/on_market': { api_code: 204, api_code_description: 'no content', result: null },
       'property/sales_history': { api_code: 0, api_code_description: 'ok', result: [{ amount: 1 }, { amount: 2 }] },
-      'property/school': { api_code: 0, api_code_description: 'ok', result: { school: { high: [{ name: 'Palos Verdes High' }, { name: 'Peninsula High' }] } } },
+      'property/school': {
+        api_code: 0,
+        api_code_description: 'ok',
+        result: { school: { high: [{ name: 'Palos Verdes High' }, { name: 'Peninsula High' }] } },
+      },
     };
     const body = JSON.stringify([chunk]);
     const env = await serve(() => ({ status: 200, body }));
-    const shown = await runMain(['mget', 'property/value,property/on_market,property/sales_history,property/school', '--slug', 'abc'], { env, tty: true });
+    const shown = await runMain(['mget', 'property/value,property/on_market,property/sales_history,property/school', '--slug', 'abc'], {
+      env,
+      tty: true,
+    });
     expect(shown.code).toBe(0);
-    expect(shown.stdout.split('\n')).toEqual(expect.arrayContaining([
-      '43 Valmonte Plz, Palos Verdes Estates, CA 90274',
-      'property/value',
-      '  value.price_mean  1',
-      'property/on_market  no content',
-      '  result  2 records',
-      '  school.high  Palos Verdes High; Peninsula High',
-    ]));
+    expect(shown.stdout.split('\n')).toEqual(
+      expect.arrayContaining([
+        '43 Valmonte Plz, Palos Verdes Estates, CA 90274',
+        'property/value',
+        '  value.price_mean  1',
+        'property/on_market  no content',
+        '  result  2 records',
+        '  school.high  Palos Verdes High; Peninsula High',
+      ]),
+    );
     const json = await runMain(['mget', 'property/value,property/on_market', '--slug', 'abc', '--json'], { env, tty: true });
     expect(json.stdout).toBe(`${body}\n`);
   });
@@ -103,7 +112,9 @@ describe('one-off queries', () => {
   it('says on a terminal when the address did not resolve', async () => {
     const env = await serve(() => ({
       status: 200,
-      body: JSON.stringify([{ address_info: { status: { match: false, errors: ['no such street'] } }, 'property/value': { api_code: 204, result: null } }]),
+      body: JSON.stringify([
+        { address_info: { status: { match: false, errors: ['no such street'] } }, 'property/value': { api_code: 204, result: null } },
+      ]),
     }));
     const shown = await runMain(VALUE, { env, tty: true });
     expect(shown.code).toBe(0);
@@ -144,12 +155,22 @@ describe('one-off failures: one line, a documented exit code, never the secret',
       script: () => ({
         status: 429,
         body: '{"message":"rate limit"}',
-        headers: { 'x-ratelimit-period': '60', 'x-ratelimit-limit': '250', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600) },
+        headers: {
+          'x-ratelimit-period': '60',
+          'x-ratelimit-limit': '250',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+        },
       }),
       code: 1,
       message: /rate limit exhausted \(HTTP 429\): retry after \d{4}-/,
     },
-    { name: '5xx after retries', script: () => ({ status: 503, body: '<html>down</html>' }), code: 1, message: /the service failed \(HTTP 503\)/ },
+    {
+      name: '5xx after retries',
+      script: () => ({ status: 503, body: '<html>down</html>' }),
+      code: 1,
+      message: /the service failed \(HTTP 503\)/,
+    },
   ];
 
   for (const { name, script, code, message } of cases) {
@@ -175,7 +196,11 @@ describe('one-off failures: one line, a documented exit code, never the secret',
     const reset = String(Math.floor(Date.now() / 1000) + 1);
     const env = await serve((_, i) =>
       i === 0
-        ? { status: 429, body: '{"message":"slow down"}', headers: { 'x-ratelimit-period': '1', 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } }
+        ? {
+            status: 429,
+            body: '{"message":"slow down"}',
+            headers: { 'x-ratelimit-period': '1', 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+          }
         : ok(),
     );
     const result = await runMain(VALUE, { env });

@@ -15,13 +15,43 @@ describe('the command that resumes an interrupted run', () => {
   });
 
   it('quotes every argument a shell would change, so the command runs as printed', () => {
-    const argv = ['property', 'value', '-i', 'my homes (2024).csv', '-o', "Bob's out.csv", '--param', 'x=$HOME', '--meta-column', '', '--address', '*', '--city', 'São Paulo; echo injected ~', '--state', '`id`\n"x"'];
+    const argv = [
+      'property',
+      'value',
+      '-i',
+      'my homes (2024).csv',
+      '-o',
+      "Bob's out.csv",
+      '--param',
+      'x=$HOME',
+      '--meta-column',
+      '',
+      '--address',
+      '*',
+      '--city',
+      'São Paulo; echo injected ~',
+      '--state',
+      '`id`\n"x"',
+    ];
     const { command } = resumeCommand(argv);
     expect(shellWords(command)).toEqual(['propdata', ...argv, '--resume']);
   });
 
   it('leaves credentials out, in both spellings, and says how to give them again', () => {
-    const argv = ['property', 'value', '--key', 'K3Y-value', '-i', 'in.csv', '--secret=s3cret value', '--key=other', '--secret', 's2', '-o', 'out.csv'];
+    const argv = [
+      'property',
+      'value',
+      '--key',
+      'K3Y-value',
+      '-i',
+      'in.csv',
+      '--secret=s3cret value',
+      '--key=other',
+      '--secret',
+      's2',
+      '-o',
+      'out.csv',
+    ];
     const { command, note } = resumeCommand(argv);
     expect(command).toBe('propdata property value -i in.csv -o out.csv --resume');
     expect(command).not.toMatch(/K3Y|s3cret|other|s2|\*\*\*\*/);
@@ -29,7 +59,9 @@ describe('the command that resumes an interrupted run', () => {
   });
 
   it('gives no note when no credential was on the command line, and keeps flags that only start like one', () => {
-    expect(resumeCommand(['property', 'value', '-i', 'in.csv', '--keyboard', 'x'])).toEqual({ command: 'propdata property value -i in.csv --keyboard x --resume' });
+    expect(resumeCommand(['property', 'value', '-i', 'in.csv', '--keyboard', 'x'])).toEqual({
+      command: 'propdata property value -i in.csv --keyboard x --resume',
+    });
   });
 
   it('drops a trailing --key that has no value without losing anything else', () => {
@@ -40,6 +72,8 @@ describe('the command that resumes an interrupted run', () => {
   });
 
   it('keeps operands after `--` as they are, with --resume before them', () => {
-    expect(resumeCommand(['call', '-i', 'in.csv', '--', '--key', 'v3/zip/details']).command).toBe("propdata call -i in.csv --resume -- --key v3/zip/details");
+    expect(resumeCommand(['call', '-i', 'in.csv', '--', '--key', 'v3/zip/details']).command).toBe(
+      'propdata call -i in.csv --resume -- --key v3/zip/details',
+    );
   });
 });

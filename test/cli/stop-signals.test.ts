@@ -34,7 +34,12 @@ async function batchInFlight(): Promise<ChildProcess> {
   const arrived = once(server, 'request');
   const output = join(mkdtempSync(join(tmpdir(), 'propdata-signal-')), 'out.csv');
   const child = spawn(process.execPath, [BIN, 'property', 'value', '--input', join(SAMPLES, 'addresses.csv'), '--output', output], {
-    env: { ...process.env, PROPDATA_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, PROPDATA_API_KEY: 'k', PROPDATA_API_SECRET: 's' },
+    env: {
+      ...process.env,
+      PROPDATA_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      PROPDATA_API_KEY: 'k',
+      PROPDATA_API_SECRET: 's',
+    },
   });
   running.push({ child, server });
   await arrived;

@@ -40,7 +40,9 @@ describe('statusOf', () => {
     ];
     for (const chunk of shapes) expect(statusOf(chunk as Chunk, ['property/value'])).toBe('no_content');
     expect(statusOf({ 'property/value': { api_code: 0 } }, ['property/value'])).toBe('ok');
-    expect(statusOf({ address_info: { status: { match: false } }, 'property/value': { api_code: 0 } }, ['property/value'])).toBe('no_content');
+    expect(statusOf({ address_info: { status: { match: false } }, 'property/value': { api_code: 0 } }, ['property/value'])).toBe(
+      'no_content',
+    );
   });
 
   it('reads only members the chunk holds, not inherited ones', () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { interpretResponse } from '../../src/client/interpret-response.js';
 import type { RawResponse } from '../../src/client/service-client.js';
 import {
-  AuthError, BadRequestError, CreditExhaustedError, ForbiddenError, NotFoundError, PropdataError, RateLimitedError, ServerError,
+  AuthError,
+  BadRequestError,
+  CreditExhaustedError,
+  ForbiddenError,
+  NotFoundError,
+  PropdataError,
+  RateLimitedError,
+  ServerError,
 } from '../../src/errors/index.js';
 
 const response = (status: number, body = ''): RawResponse => ({ status, headers: {}, body, elapsedMs: 1, redact: (text) => text });

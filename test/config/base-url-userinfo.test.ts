@@ -26,11 +26,24 @@ describe('a base URL with user info', () => {
       expect(message).not.toContain('S3');
       expect(message).not.toContain('k:S');
     }
-    expect(messageOf('http://k:S3cr3t@127.0.0.1:99999')).toBe('base URL "http://****@127.0.0.1:99999" is not a URL: give it as https://host[/path]');
+    expect(messageOf('http://k:S3cr3t@127.0.0.1:99999')).toBe(
+      'base URL "http://****@127.0.0.1:99999" is not a URL: give it as https://host[/path]',
+    );
   });
 
   it('is kept out of stderr when given as --base-url', async () => {
-    const result = await runMain(['property', 'value', '--slug', 'a', '--key', 'k', '--secret', 'x', '--base-url', 'http://k:S3cr3t@127.0.0.1:99999']);
+    const result = await runMain([
+      'property',
+      'value',
+      '--slug',
+      'a',
+      '--key',
+      'k',
+      '--secret',
+      'x',
+      '--base-url',
+      'http://k:S3cr3t@127.0.0.1:99999',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/is not a URL/);
     expect(result.stderr).not.toContain('S3cr3t');

@@ -19,6 +19,8 @@ describe('reading the stored config without conf', () => {
     expect(readConfigFile({ PROPDATA_CONFIG_DIR: dir }).get('key')).toBe('k-123');
     expect(readConfigFile({ PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')) }).get('key')).toBeUndefined();
     writeFileSync(join(dir, 'config.json'), '{ key: oops }');
-    expect(() => readConfigFile({ PROPDATA_CONFIG_DIR: dir }).get('key')).toThrow(new RegExp(`cannot use the stored config ${join(dir, 'config.json')}: it is not valid JSON`));
+    expect(() => readConfigFile({ PROPDATA_CONFIG_DIR: dir }).get('key')).toThrow(
+      new RegExp(`cannot use the stored config ${join(dir, 'config.json')}: it is not valid JSON`),
+    );
   });
 });

@@ -59,7 +59,9 @@ describe('connection settings', () => {
 
   it('says what is missing and how to provide it', async () => {
     const store = storeWith({});
-    await expect(resolveConnection({ key: 'k' }, {}, () => Promise.resolve(store))).rejects.toThrow(/no base URL, API secret configured.*--sandbox/);
+    await expect(resolveConnection({ key: 'k' }, {}, () => Promise.resolve(store))).rejects.toThrow(
+      /no base URL, API secret configured.*--sandbox/,
+    );
   });
 
   it('stores the config in a file only the owner can read', () => {

@@ -53,7 +53,9 @@ export function schemaProblems(schema: Schema, value: unknown, path = 'result', 
     case 'object': {
       if (typeof value !== 'object' || Array.isArray(value)) return at(`expected an object, got ${JSON.stringify(value)}`);
       const record = value as Record<string, unknown>;
-      const extra = Object.keys(record).filter((key) => !(key in schema.fields)).map((key) => `${path}.${key}: not in the schema`);
+      const extra = Object.keys(record)
+        .filter((key) => !(key in schema.fields))
+        .map((key) => `${path}.${key}: not in the schema`);
       const fields = Object.entries(schema.fields).flatMap(([name, fieldSchema]) => {
         const fieldPath = `${path}.${name}`;
         if (!(name in record)) return options.optional?.includes(fieldPath) ? [] : [`${fieldPath}: missing`];

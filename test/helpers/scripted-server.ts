@@ -36,7 +36,13 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
     const parts: Buffer[] = [];
     req.on('data', (part: Buffer) => parts.push(part));
     req.on('end', () => {
-      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(parts).toString(), at: Date.now() };
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(parts).toString(),
+        at: Date.now(),
+      };
       requests.push(request);
       void Promise.resolve(script(request, requests.length - 1)).then((reply) => {
         if (reply.destroy) {
@@ -67,6 +73,8 @@ export function chunkFor(sections: string[], meta?: string): Record<string, unkn
   return {
     address_info: { address_full: '43 Valmonte Plz, Palos Verdes Estates, CA 90274', status: { match: true } },
     ...(meta === undefined ? {} : { meta }),
-    ...Object.fromEntries(sections.map((name) => [name, { api_code: 0, api_code_description: 'ok', result: { value: { price_mean: 1 } } }])),
+    ...Object.fromEntries(
+      sections.map((name) => [name, { api_code: 0, api_code_description: 'ok', result: { value: { price_mean: 1 } } }]),
+    ),
   };
 }

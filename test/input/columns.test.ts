@@ -16,7 +16,11 @@ describe('column recognition', () => {
   it('recognises identifiers by name and by common aliases, whatever the case and separators', () => {
     const columns = ['Street Address', 'Apt', 'Town', 'ST', 'Zip Code', 'use'];
     expect(assigned(columns, settings('property'))).toEqual({
-      'Street Address': 'address', Apt: 'unit', Town: 'city', ST: 'state', 'Zip Code': 'zipcode',
+      'Street Address': 'address',
+      Apt: 'unit',
+      Town: 'city',
+      ST: 'state',
+      'Zip Code': 'zipcode',
     });
     expect(assigned(['BlockID'], settings('block'))).toEqual({ BlockID: 'block_id' });
     expect(assigned(['block_group_id'], settings('blockgroup'))).toEqual({ block_group_id: 'blockgroup_id' });
@@ -50,7 +54,11 @@ describe('column recognition', () => {
 
   it('recognises parameter columns of the endpoint, and meta by name or --meta-column', () => {
     const options = settings('property', { params: params('property/value_within_block') });
-    expect(assigned(['slug', 'client_value', 'Meta', 'add_beds'], options)).toEqual({ slug: 'slug', client_value: 'client_value', Meta: 'meta' });
+    expect(assigned(['slug', 'client_value', 'Meta', 'add_beds'], options)).toEqual({
+      slug: 'slug',
+      client_value: 'client_value',
+      Meta: 'meta',
+    });
     const chosen = settings('property', { metaColumn: 'tax_account' });
     expect(assigned(['meta', 'tax_account'], chosen)).toEqual({ tax_account: 'meta' });
   });

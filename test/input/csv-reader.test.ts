@@ -20,7 +20,10 @@ describe('readCsv', () => {
 
   it('reads CR-only line ends (old Mac exports)', async () => {
     const { rows } = await readText('a,b\r1,2\r3,4\r');
-    expect(rows.map((row) => row.columns)).toEqual([{ a: '1', b: '2' }, { a: '3', b: '4' }]);
+    expect(rows.map((row) => row.columns)).toEqual([
+      { a: '1', b: '2' },
+      { a: '3', b: '4' },
+    ]);
   });
 
   it('reads a file whose line ends change midway (concatenated exports)', async () => {
@@ -31,7 +34,10 @@ describe('readCsv', () => {
 
   it('skips blank lines without counting them as rows, but counts them as lines', async () => {
     const { rows } = await readText('a,b\n\n1,2\n   \n3,4\n\n');
-    expect(rows.map((row) => [row.row, row.line])).toEqual([[1, 3], [2, 5]]);
+    expect(rows.map((row) => [row.row, row.line])).toEqual([
+      [1, 3],
+      [2, 5],
+    ]);
   });
 
   it('gives a row with the wrong number of fields a readError naming both counts', async () => {

@@ -11,7 +11,13 @@ describe('readJsonl', () => {
     const { columns, rows, error } = await readAll(readJsonl(bytes(readFileSync(`${FIXTURES}bad-line-and-blanks.jsonl`))));
     expect(error).toBeUndefined();
     expect(columns).toEqual(['address', 'zipcode']);
-    expect(rows.map((row) => [row.row, row.line])).toEqual([[1, 1], [2, 3], [3, 4], [4, 6], [5, 7]]);
+    expect(rows.map((row) => [row.row, row.line])).toEqual([
+      [1, 1],
+      [2, 3],
+      [3, 4],
+      [4, 6],
+      [5, 7],
+    ]);
     expect(rows[1]!.columns).toEqual({ address: '2 OAK ST', zipcode: '21204', meta: 'b' });
     expect(rows[2]!.readError).toMatch(/^not a JSON object \(.+\); write one \{\.\.\.\} object per line$/);
     expect(rows[3]!.readError).toMatch(/^not a JSON object \(found an array\)/);
@@ -40,7 +46,7 @@ describe('readJsonl', () => {
     expect(error).toMatchObject({ code: 'E_INPUT_EMPTY' });
   });
 
-  it('stops at a line longer than the record cap with the CSV reader\'s message, after the rows before it', async () => {
+  it("stops at a line longer than the record cap with the CSV reader's message, after the rows before it", async () => {
     // One 1 MB buffer yielded again and again: the stream is over the cap without holding it.
     const mb = Buffer.alloc(1024 * 1024, 'x');
     const source = Readable.from(
@@ -61,7 +67,9 @@ describe('readJsonl', () => {
   });
 
   it('keeps keys named __proto__ and constructor, and a key an object lacks reads as undefined', async () => {
-    const { columns, rows } = await readAll(readJsonl(bytes('{"__proto__":"1 MAIN ST","constructor":"b"}\n{"zipcode":"21204"}\nnot json\n')));
+    const { columns, rows } = await readAll(
+      readJsonl(bytes('{"__proto__":"1 MAIN ST","constructor":"b"}\n{"zipcode":"21204"}\nnot json\n')),
+    );
     expect(columns).toEqual(['__proto__', 'constructor']);
     expect(rows[0]!.columns['__proto__']).toBe('1 MAIN ST');
     expect(JSON.stringify(rows[0]!.columns)).toBe('{"__proto__":"1 MAIN ST","constructor":"b"}');

@@ -23,7 +23,10 @@ describe('splitLines', () => {
     const lines: unknown[] = [];
     for await (const line of splitLines(bytes('a\nb\r\nc\rd'), 1024, tooLong)) lines.push(line);
     expect(lines).toEqual([
-      { text: 'a', number: 1 }, { text: 'b', number: 2 }, { text: 'c', number: 3 }, { text: 'd', number: 4 },
+      { text: 'a', number: 1 },
+      { text: 'b', number: 2 },
+      { text: 'c', number: 3 },
+      { text: 'd', number: 4 },
     ]);
   });
 

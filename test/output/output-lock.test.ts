@@ -33,7 +33,11 @@ describe('one writer per output file', () => {
     const refusal = lockOutput(output);
     await expect(refusal).rejects.toBeInstanceOf(OutputError);
     await expect(refusal).rejects.toMatchObject({ exitCode: 1 });
-    await expect(refusal).rejects.toThrow(new RegExp(`^${output.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is being written by propdata pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d; wait for it or stop it$`));
+    await expect(refusal).rejects.toThrow(
+      new RegExp(
+        `^${output.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is being written by propdata pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d; wait for it or stop it$`,
+      ),
+    );
   });
 
   it('works for a file that does not exist yet, and meets a lock taken through another spelling of its directory', async () => {
@@ -64,7 +68,9 @@ describe('one writer per output file', () => {
   });
 
   it('says why when the directory does not exist', async () => {
-    await expect(lockOutput(join(workdir(), 'missing', 'out.csv'))).rejects.toThrow(/^cannot write .*out\.csv: its directory does not exist$/);
+    await expect(lockOutput(join(workdir(), 'missing', 'out.csv'))).rejects.toThrow(
+      /^cannot write .*out\.csv: its directory does not exist$/,
+    );
   });
 });
 

@@ -22,7 +22,13 @@ describe('output sink', () => {
     for (let i = 0; i < 30; i++) await sink.write(`${i}:${big}\n`);
     await sink.close();
     expect(stream.listenerCount('error')).toBeLessThanOrEqual(1);
-    expect(received.join('').split('\n').filter(Boolean).map((line) => line.split(':')[0])).toEqual(Array.from({ length: 30 }, (_, i) => String(i)));
+    expect(
+      received
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(':')[0]),
+    ).toEqual(Array.from({ length: 30 }, (_, i) => String(i)));
   });
 
   it('keeps one wait for drain at a time when records keep coming while the reader is slow', async () => {

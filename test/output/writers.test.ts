@@ -12,8 +12,15 @@ const record = (row: number, input: Record<string, string>): OutputRecord => ({ 
 async function writeAll(settings: Partial<OutputSettings>, records: OutputRecord[]): Promise<string> {
   const path = join(mkdtempSync(join(tmpdir(), 'propdata-out-')), 'out');
   const writer = await openOutput({
-    path, stdout: new PassThrough(), inputColumns: ['name'], level: 'property', sections: ['property/value'],
-    withMeta: false, append: false, excel: false, ...settings,
+    path,
+    stdout: new PassThrough(),
+    inputColumns: ['name'],
+    level: 'property',
+    sections: ['property/value'],
+    withMeta: false,
+    append: false,
+    excel: false,
+    ...settings,
   });
   for (const each of records) await writer.write(each);
   await writer.close();
@@ -47,11 +54,21 @@ describe('output writers', () => {
 
   it('with --excel, start with a BOM and neutralise formula cells but not plain numbers', async () => {
     expect(['=SUM(A1)', '+1 555', '-x', '@cmd', '\tx', '\rx'].map(neutraliseFormula)).toEqual([
-      "'=SUM(A1)", "'+1 555", "'-x", "'@cmd", "'\tx", "'\rx",
+      "'=SUM(A1)",
+      "'+1 555",
+      "'-x",
+      "'@cmd",
+      "'\tx",
+      "'\rx",
     ]);
     expect(['-12.5', '+3', '1e5', 'plain', ''].map(neutraliseFormula)).toEqual(['-12.5', '+3', '1e5', 'plain', '']);
     // Full-width forms that some spreadsheets normalise to = + - @ before evaluating.
-    expect(['\uFF1D1+1', '\uFF0B1', '\uFF0Dx', '\uFF20cmd'].map(neutraliseFormula)).toEqual(["'\uFF1D1+1", "'\uFF0B1", "'\uFF0Dx", "'\uFF20cmd"]);
+    expect(['\uFF1D1+1', '\uFF0B1', '\uFF0Dx', '\uFF20cmd'].map(neutraliseFormula)).toEqual([
+      "'\uFF1D1+1",
+      "'\uFF0B1",
+      "'\uFF0Dx",
+      "'\uFF20cmd",
+    ]);
     const csv = await writeAll({ format: 'csv', excel: true }, [record(1, { name: '=HYPERLINK("x")' })]);
     expect(csv.startsWith('\ufeffname,')).toBe(true);
     expect(csv).toContain(`"'=HYPERLINK(""x"")",1,`);

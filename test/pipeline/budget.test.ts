@@ -32,6 +32,8 @@ describe('Budget', () => {
     const verdict = budget.fit(100);
     expect(verdict.items).toBe(4);
     expect(verdict.stop?.message).toMatch(/--max-cost-month 10 USD is passed \(10\.00 USD this month/);
-    expect(new Budget({ maxCostMonth: { cap: 10, spent: 9.9 } }, 0.25, 1).tooSmallForOneItem()?.message).toMatch(/--max-cost-month 10 USD is reached/);
+    expect(new Budget({ maxCostMonth: { cap: 10, spent: 9.9 } }, 0.25, 1).tooSmallForOneItem()?.message).toMatch(
+      /--max-cost-month 10 USD is reached/,
+    );
   });
 });

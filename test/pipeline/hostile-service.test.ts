@@ -13,8 +13,17 @@ afterEach(async () => {
   server = undefined;
 });
 
-const RATE = { 'x-ratelimit-period': '60', 'x-ratelimit-limit': '100000', 'x-ratelimit-remaining': '99999', 'x-ratelimit-reset': '4102444800' };
-const ok = (body: string) => ({ status: 200, body: JSON.stringify((JSON.parse(body) as unknown[]).map(() => chunkFor(['property/value']))), headers: RATE });
+const RATE = {
+  'x-ratelimit-period': '60',
+  'x-ratelimit-limit': '100000',
+  'x-ratelimit-remaining': '99999',
+  'x-ratelimit-reset': '4102444800',
+};
+const ok = (body: string) => ({
+  status: 200,
+  body: JSON.stringify((JSON.parse(body) as unknown[]).map(() => chunkFor(['property/value']))),
+  headers: RATE,
+});
 
 function input(rows = 20) {
   const dir = mkdtempSync(join(tmpdir(), 'propdata-hostile-'));
@@ -28,7 +37,10 @@ async function run(script: Script, extra: string[], rows = 20, signal?: AbortSig
   const { dir, path } = input(rows);
   const output = join(dir, 'out.csv');
   const env = { PROPDATA_BASE_URL: server.url, PROPDATA_API_KEY: 'k', PROPDATA_API_SECRET: 's3cret' };
-  const result = await runMain(['property', 'value', '-i', path, '-o', output, '--batch-size', '5', '--concurrency', '1', ...extra], { env, ...(signal ? { signal } : {}) });
+  const result = await runMain(['property', 'value', '-i', path, '-o', output, '--batch-size', '5', '--concurrency', '1', ...extra], {
+    env,
+    ...(signal ? { signal } : {}),
+  });
   const records = parse<Record<string, string>>(readFileSync(output, 'utf8'), { columns: true });
   return { ...result, records, dir, output };
 }
@@ -40,7 +52,11 @@ describe('a hostile service', () => {
       (request, index) =>
         index < 2
           ? ok(request.body)
-          : { status: 429, body: '{"message":"daily quota exhausted"}', headers: { ...RATE, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': dayAhead } },
+          : {
+              status: 429,
+              body: '{"message":"daily quota exhausted"}',
+              headers: { ...RATE, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': dayAhead },
+            },
       [],
     );
     expect(result.code).toBe(5);
@@ -51,7 +67,10 @@ describe('a hostile service', () => {
   });
 
   it('429s without a reset wait with backoff, bounded by --max-wait, never turning rows into error', async () => {
-    const result = await run((request, index) => (index < 1 ? ok(request.body) : { status: 429, body: '{"message":"slow down"}' }), ['--max-wait', '2s']);
+    const result = await run(
+      (request, index) => (index < 1 ? ok(request.body) : { status: 429, body: '{"message":"slow down"}' }),
+      ['--max-wait', '2s'],
+    );
     expect(result.code).toBe(5);
     expect(result.records.every((record) => record._status === 'ok')).toBe(true);
   });
@@ -102,10 +121,14 @@ describe('a hostile service', () => {
   });
 
   it('a null chunk makes its own row error and the run goes on', async () => {
-    const result = await run((request) => {
-      const chunks = (JSON.parse(request.body) as unknown[]).map((_, i) => (i === 0 ? null : chunkFor(['property/value'])));
-      return { status: 200, body: JSON.stringify(chunks), headers: RATE };
-    }, ['-q'], 10);
+    const result = await run(
+      (request) => {
+        const chunks = (JSON.parse(request.body) as unknown[]).map((_, i) => (i === 0 ? null : chunkFor(['property/value'])));
+        return { status: 200, body: JSON.stringify(chunks), headers: RATE };
+      },
+      ['-q'],
+      10,
+    );
     expect(result.code).toBe(3);
     expect(result.records.map((record) => record._status)).toEqual(['error', 'ok', 'ok', 'ok', 'ok', 'error', 'ok', 'ok', 'ok', 'ok']);
   });
@@ -131,7 +154,9 @@ describe('paths a run writes', () => {
     const report = await runMain(['property', 'value', '-i', path, '-o', join(dir, 'o.csv'), '--report', join(dir, 'o.csv')], { env });
     expect(report.code).toBe(2);
     expect(report.stderr).toMatch(/--report .* is the output file/);
-    const missing = await runMain(['property', 'value', '-i', path, '-o', join(dir, 'o.csv'), '--report', join(dir, 'no', 'r.json')], { env });
+    const missing = await runMain(['property', 'value', '-i', path, '-o', join(dir, 'o.csv'), '--report', join(dir, 'no', 'r.json')], {
+      env,
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/its directory .* does not exist/);
     const directory = await runMain(['property', 'value', '-i', path, '-o', join(dir, 'o.csv'), '--report', dir], { env });

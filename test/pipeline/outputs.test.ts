@@ -33,8 +33,18 @@ describe('batch output', () => {
     const [header] = result.stdout.split('\n');
     const schema = findEndpoint('property/rental_value')!.result!;
     const fields = schema.type === 'object' ? Object.keys(schema.fields) : [];
-    expect(header!.split(',')).toEqual(expect.arrayContaining(['address', 'zipcode', '_row', '_status', '_error', 'address_info.slug',
-      'property/rental_value.api_code', ...fields.map((field) => `property/rental_value.${field}`)]));
+    expect(header!.split(',')).toEqual(
+      expect.arrayContaining([
+        'address',
+        'zipcode',
+        '_row',
+        '_status',
+        '_error',
+        'address_info.slug',
+        'property/rental_value.api_code',
+        ...fields.map((field) => `property/rental_value.${field}`),
+      ]),
+    );
     const rows = parseCsv(result.stdout);
     expect(rows.map((row) => row._status)).toEqual(['invalid_input', 'invalid_input']);
     expect(rows[1]!._error).toMatch(/row 2: zipcode must be 5 digits, got "ABCDE"/);
@@ -59,13 +69,20 @@ describe('batch output', () => {
   });
 
   it('records a batch that keeps failing as error records with the cause, and exits 3', async () => {
-    scripted = await startScriptedServer(() => ({ status: 503, body: '<html>Service Unavailable</html>', headers: { 'content-type': 'text/html' } }));
+    scripted = await startScriptedServer(() => ({
+      status: 503,
+      body: '<html>Service Unavailable</html>',
+      headers: { 'content-type': 'text/html' },
+    }));
     const env = { PROPDATA_BASE_URL: scripted.url, PROPDATA_API_KEY: 'k', PROPDATA_API_SECRET: 'a-secret-value' };
     const input = inputFile('address,zipcode,keep\n1 Main St,21201,a\n2 Main St,21201,b\n');
     const result = await runMain(['property', 'value', '-i', input, '--max-retries', '1'], { env });
     expect(result.code).toBe(3);
     const rows = parseCsv(result.stdout);
-    expect(rows.map((row) => [row.keep, row._status])).toEqual([['a', 'error'], ['b', 'error']]);
+    expect(rows.map((row) => [row.keep, row._status])).toEqual([
+      ['a', 'error'],
+      ['b', 'error'],
+    ]);
     expect(rows[0]!._error).toMatch(/503/);
     expect(scripted.requests).toHaveLength(2);
     expect(result.stderr).toMatch(/2 error/);
@@ -73,7 +90,10 @@ describe('batch output', () => {
 
   it('streams a JSON array to stdout with the chunk members as received, meta included', async () => {
     const env = await sandbox.start();
-    const input = inputFile('{"address":"43 Valmonte Plaza","zipcode":"90274","meta":"id-1"}\n{"address":"","zipcode":"90274","meta":"id-2"}\n', 'in.jsonl');
+    const input = inputFile(
+      '{"address":"43 Valmonte Plaza","zipcode":"90274","meta":"id-1"}\n{"address":"","zipcode":"90274","meta":"id-2"}\n',
+      'in.jsonl',
+    );
     const result = await runMain(['property', 'value', '-i', input, '--format', 'json'], { env });
     expect(result.code).toBe(3);
     const records = JSON.parse(result.stdout);
@@ -86,7 +106,10 @@ describe('batch output', () => {
   it('writes the echoed meta in a _meta column and honours --map and --meta-column', async () => {
     const env = await sandbox.start();
     const input = inputFile('where,post,ref\n43 Valmonte Plaza,90274,r-1\n');
-    const result = await runMain(['property', 'value', '-i', input, '--map', 'where=address', '--map', 'post=zipcode', '--meta-column', 'ref'], { env });
+    const result = await runMain(
+      ['property', 'value', '-i', input, '--map', 'where=address', '--map', 'post=zipcode', '--meta-column', 'ref'],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(parseCsv(result.stdout)[0]).toMatchObject({ where: '43 Valmonte Plaza', ref: 'r-1', _meta: 'r-1', _status: 'ok' });
   });
@@ -97,7 +120,9 @@ describe('batch output', () => {
     for (let i = 1; i <= 30; i++) lines.push(`${i} Main St,21201,n${i}`);
     lines.push('31 Main St,21201,"never closed', '32 Main St,21201,x');
     const output = join(mkdtempSync(join(tmpdir(), 'propdata-outputs-')), 'out.csv');
-    const result = await runMain(['property', 'value', '-i', inputFile(`${lines.join('\n')}\n`), '-o', output, '--batch-size', '7'], { env });
+    const result = await runMain(['property', 'value', '-i', inputFile(`${lines.join('\n')}\n`), '-o', output, '--batch-size', '7'], {
+      env,
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/line 32: a quoted field opened in this record is never closed/);
     expect(result.stderr).toMatch(/output is partial \(rows from 31 on are missing\)/);

@@ -57,7 +57,10 @@ describe('deduplication', () => {
   it('sends every row with --no-dedupe', async () => {
     const env = await sandbox.start();
     const dir = workdir();
-    const result = await runMain(['property', 'value', '-i', file(dir, 'in.csv', repeatedAddresses()), '-o', join(dir, 'out.csv'), '--no-dedupe'], { env });
+    const result = await runMain(
+      ['property', 'value', '-i', file(dir, 'in.csv', repeatedAddresses()), '-o', join(dir, 'out.csv'), '--no-dedupe'],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(sandbox.current.usage().components).toBe(40);
   });
@@ -67,7 +70,10 @@ describe('estimates', () => {
   it('estimate reads and validates the input and prices it, without credentials or a request', async () => {
     const dir = workdir();
     const input = file(dir, 'in.csv', `${repeatedAddresses()},21201,no-address\n`);
-    const result = await runMain(['estimate', 'property/value,property/school', '-i', input, '--batch-size', '4', '--price', 'property/school=0.5'], { env: {} });
+    const result = await runMain(
+      ['estimate', 'property/value,property/school', '-i', input, '--batch-size', '4', '--price', 'property/school=0.5'],
+      { env: {} },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/rows:\s+41/);
     expect(result.stdout).toMatch(/invalid rows:\s+1/);
@@ -82,7 +88,9 @@ describe('estimates', () => {
   it('--dry-run on a batch command sends nothing and writes no output', async () => {
     const env = await sandbox.start();
     const dir = workdir();
-    const result = await runMain(['property', 'value', '-i', file(dir, 'in.csv', addresses(5)), '-o', join(dir, 'out.csv'), '--dry-run'], { env });
+    const result = await runMain(['property', 'value', '-i', file(dir, 'in.csv', addresses(5)), '-o', join(dir, 'out.csv'), '--dry-run'], {
+      env,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/components:\s+5/);
     expect(sandbox.current.usage().components).toBe(0);
@@ -96,7 +104,9 @@ describe('budgets', () => {
     const dir = workdir();
     const input = file(dir, 'in.csv', addresses(50));
     const reference = join(dir, 'reference.csv');
-    expect((await runMain(['property', 'value', '-i', input, '-o', reference, '--batch-size', '10', '--concurrency', '1', '-q'], { env })).code).toBe(0);
+    expect(
+      (await runMain(['property', 'value', '-i', input, '-o', reference, '--batch-size', '10', '--concurrency', '1', '-q'], { env })).code,
+    ).toBe(0);
 
     const output = join(dir, 'out.csv');
     const args = ['property', 'value', '-i', input, '-o', output, '--batch-size', '10', '--concurrency', '1'];
@@ -115,7 +125,23 @@ describe('budgets', () => {
     const env = await sandbox.start();
     const dir = workdir();
     // property/value lists at 0.25 USD: 1.00 USD buys 4 items, so the second POST carries 1 of its 3.
-    const result = await runMain(['property', 'value', '-i', file(dir, 'in.csv', addresses(9)), '-o', join(dir, 'out.csv'), '--batch-size', '3', '--concurrency', '1', '--max-cost', '1'], { env });
+    const result = await runMain(
+      [
+        'property',
+        'value',
+        '-i',
+        file(dir, 'in.csv', addresses(9)),
+        '-o',
+        join(dir, 'out.csv'),
+        '--batch-size',
+        '3',
+        '--concurrency',
+        '1',
+        '--max-cost',
+        '1',
+      ],
+      { env },
+    );
     expect(result.code).toBe(4);
     expect(sandbox.current.usage().components).toBe(4);
     expect(readCsv(join(dir, 'out.csv'))).toHaveLength(4);
@@ -163,7 +189,11 @@ describe('secrets', () => {
     const dir = workdir();
     const output = join(dir, 'out.jsonl');
     const report = join(dir, 'report.json');
-    const input = file(dir, 'in.csv', `address,zipcode,meta\n${Array.from({ length: 30 }, (_, i) => `${i} Key St,21201,${i}`).join('\n')}\n`);
+    const input = file(
+      dir,
+      'in.csv',
+      `address,zipcode,meta\n${Array.from({ length: 30 }, (_, i) => `${i} Key St,21201,${i}`).join('\n')}\n`,
+    );
     const run = await runMain(['property', 'value', '-i', input, '-o', output, '--report', report, '--batch-size', '3', '--verbose'], {
       env: { ...env, PROPDATA_API_SECRET: secret },
       tty: true,
@@ -173,7 +203,14 @@ describe('secrets', () => {
       env: { ...env, PROPDATA_API_SECRET: `${secret}-wrong` },
     });
     expect(refused.code).toBe(1);
-    for (const text of [run.stdout, run.stderr, readFileSync(output, 'utf8'), readFileSync(report, 'utf8'), refused.stdout, refused.stderr]) {
+    for (const text of [
+      run.stdout,
+      run.stderr,
+      readFileSync(output, 'utf8'),
+      readFileSync(report, 'utf8'),
+      refused.stdout,
+      refused.stderr,
+    ]) {
       expect(text).not.toContain(secret);
       expect(text).not.toContain(Buffer.from(`${env.PROPDATA_API_KEY}:${secret}`).toString('base64'));
     }
@@ -207,7 +244,10 @@ describe('bad input', () => {
     expect(refused.stderr).toMatch(/input is not text/);
     const big = 'x'.repeat(1_000_000);
     const output = join(dir, 'out.csv');
-    const result = await runMain(['property', 'value', '-i', file(dir, 'big.csv', `address,zipcode,notes\n1 Main St,21201,${big}\n`), '-o', output], { env });
+    const result = await runMain(
+      ['property', 'value', '-i', file(dir, 'big.csv', `address,zipcode,notes\n1 Main St,21201,${big}\n`), '-o', output],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(readCsv(output)[0]!.notes).toBe(big);
   });

@@ -17,7 +17,12 @@ const SHAPE = { columns: INPUT_COLUMNS, path: 'v2/property/value', sections: ['p
 async function earlierRun(format: AppendableFormat, records: OutputRecord[], stated: number, complete: boolean) {
   const dir = tempDir();
   const input = join(dir, 'in.csv');
-  writeFileSync(input, `address,zipcode\n${rows(1, 5).map((row) => `${row} Main St,90274`).join('\n')}\n`);
+  writeFileSync(
+    input,
+    `address,zipcode\n${rows(1, 5)
+      .map((row) => `${row} Main St,90274`)
+      .join('\n')}\n`,
+  );
   const output = join(dir, `out.${format}`);
   const request: OutputRequest = { input, inputSeekable: true, output, resume: true };
   const { state } = await planOutput({ ...request, resume: false }, SHAPE);
@@ -36,7 +41,13 @@ describe('planOutput with --resume', () => {
     const records = rows(1, 5).map((row) => (row === 2 || row === 4 ? failed(row) : answered(row)));
     const { request, output, written } = await earlierRun('jsonl', records, 5, true);
     const plan = await planOutput(request, SHAPE);
-    expect(plan).toMatchObject({ alreadyComplete: false, append: true, startRow: 6, retryRows: [2, 4], state: { records: 5, complete: false } });
+    expect(plan).toMatchObject({
+      alreadyComplete: false,
+      append: true,
+      startRow: 6,
+      retryRows: [2, 4],
+      state: { records: 5, complete: false },
+    });
     expect(readFileSync(output).equals(written)).toBe(true);
   });
 
@@ -79,7 +90,14 @@ describe('planOutput with --resume', () => {
     const records = rows(1, 5).map((row) => (row === 2 || row === 4 ? failed(row) : answered(row)));
     const { request, output } = await earlierRun('csv', records, 5, true);
     const plan = await planOutput(request, SHAPE);
-    const writer = await openResumeWriter({ path: output, stdout: new PassThrough(), ...LAYOUT, append: plan.append, startRow: plan.startRow, retryRows: plan.retryRows });
+    const writer = await openResumeWriter({
+      path: output,
+      stdout: new PassThrough(),
+      ...LAYOUT,
+      append: plan.append,
+      startRow: plan.startRow,
+      retryRows: plan.retryRows,
+    });
     await writer.write(answered(2));
     await sleep(50);
     // kill -9: the writer is never closed, and the journal's last entry is cut short.
@@ -88,14 +106,20 @@ describe('planOutput with --resume', () => {
     expect(await planOutput(request, SHAPE)).toMatchObject({ alreadyComplete: false, startRow: 6, retryRows: [4] });
     expect(existsSync(journalPathFor(output))).toBe(false);
     const expected = join(tempDir(), 'expected.csv');
-    await writeRecords(expected, 'csv', rows(1, 5).map((row) => (row === 4 ? failed(row) : answered(row))));
+    await writeRecords(
+      expected,
+      'csv',
+      rows(1, 5).map((row) => (row === 4 ? failed(row) : answered(row))),
+    );
     expect(readFileSync(output).equals(readFileSync(expected))).toBe(true);
   });
 
   it('refuses a journal with a row the output does not hold, and keeps both files', async () => {
     const { request, output, written } = await earlierRun('jsonl', [answered(1), failed(2)], 2, false);
     writeFileSync(journalPathFor(output), journalLine(3, '{}\n'));
-    await expect(planOutput(request, SHAPE)).rejects.toThrow(/out\.jsonl\.propdata-retry holds a record for row 3 but .*out\.jsonl has 2 records/);
+    await expect(planOutput(request, SHAPE)).rejects.toThrow(
+      /out\.jsonl\.propdata-retry holds a record for row 3 but .*out\.jsonl has 2 records/,
+    );
     expect(readFileSync(output).equals(written)).toBe(true);
     expect(existsSync(journalPathFor(output))).toBe(true);
   });

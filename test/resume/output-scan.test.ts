@@ -42,7 +42,9 @@ describe('scanOutput', () => {
 
   it('refuses a deleted line, naming the file and the record', async () => {
     const path = file(`${HEADER}x,1,ok,\nx,3,ok,\n`);
-    await expect(scanOutput(path, 'csv', COLUMNS)).rejects.toThrow(`${path} record 2 has _row 3: a line was removed or added by hand; ${BY_HAND}`);
+    await expect(scanOutput(path, 'csv', COLUMNS)).rejects.toThrow(
+      `${path} record 2 has _row 3: a line was removed or added by hand; ${BY_HAND}`,
+    );
   });
 
   it('refuses a duplicated line', async () => {
@@ -57,7 +59,9 @@ describe('scanOutput', () => {
   it('refuses records with other cells or statuses than propdata writes, and a header of other columns', async () => {
     await expect(csv(`${HEADER}x,1,ok\n`)).rejects.toThrow(/record 1 has 3 cells where the header has 4/);
     await expect(csv(`${HEADER}x,1,fine,\n`)).rejects.toThrow(/record 1 has _status "fine"/);
-    await expect(csv(`b,_row,_status,_error\nx,1,ok,\n`)).rejects.toThrow(/does not start with a header of the input's columns, _row and _status/);
+    await expect(csv(`b,_row,_status,_error\nx,1,ok,\n`)).rejects.toThrow(
+      /does not start with a header of the input's columns, _row and _status/,
+    );
   });
 
   it('checks JSONL records, cuts a torn last line and an unreadable last line', async () => {

@@ -11,7 +11,13 @@ export const tempDir = () => mkdtempSync(join(tmpdir(), 'propdata-resume-unit-')
 
 export const INPUT_COLUMNS = ['address', 'zipcode'];
 
-export const LAYOUT: RecordLayout = { inputColumns: INPUT_COLUMNS, level: 'property', sections: ['property/value'], withMeta: false, excel: false };
+export const LAYOUT: RecordLayout = {
+  inputColumns: INPUT_COLUMNS,
+  level: 'property',
+  sections: ['property/value'],
+  withMeta: false,
+  excel: false,
+};
 
 /** Quotes, a comma and a line break in a cell, and a formula start for --excel. */
 const input = (row: number) => ({ address: `${row} Main St, "Rear"\nUnit =${row}`, zipcode: '90274' });
@@ -28,7 +34,13 @@ export const answered = (row: number): OutputRecord => ({
 
 export const failed = (row: number): OutputRecord => ({ row, status: 'error', error: 'HTTP 503 after 5 retries', input: input(row) });
 
-export async function writeRecords(path: string, format: AppendableFormat, records: readonly OutputRecord[], layout = LAYOUT, append = false): Promise<void> {
+export async function writeRecords(
+  path: string,
+  format: AppendableFormat,
+  records: readonly OutputRecord[],
+  layout = LAYOUT,
+  append = false,
+): Promise<void> {
   const writer = await openOutput({ path, format, stdout: new PassThrough(), ...layout, append });
   for (const record of records) await writer.write(record);
   await writer.close();

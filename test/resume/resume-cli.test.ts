@@ -13,7 +13,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-const RATE = { 'x-ratelimit-period': '60', 'x-ratelimit-limit': '100000', 'x-ratelimit-remaining': '99999', 'x-ratelimit-reset': '4102444800' };
+const RATE = {
+  'x-ratelimit-period': '60',
+  'x-ratelimit-limit': '100000',
+  'x-ratelimit-remaining': '99999',
+  'x-ratelimit-reset': '4102444800',
+};
 
 /** A service that answers every item, except while `failing` holds: then items on "Flaky" streets get 503s. */
 async function service(state: { failing: boolean; sent: string[] }) {
@@ -34,7 +39,19 @@ function files() {
   return { dir, input, output: join(dir, 'out.csv') };
 }
 
-const args = (input: string, output: string) => ['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--max-retries', '0', '-q'];
+const args = (input: string, output: string) => [
+  'property',
+  'value',
+  '-i',
+  input,
+  '-o',
+  output,
+  '--batch-size',
+  '5',
+  '--max-retries',
+  '0',
+  '-q',
+];
 
 describe('--resume', () => {
   it('resends exactly the error rows and rewrites them in place, byte-identical to a run that had not failed', async () => {
@@ -43,7 +60,9 @@ describe('--resume', () => {
     const { dir, input, output } = files();
     const failed = await runMain(args(input, output), { env });
     expect(failed.code).toBe(3);
-    const errorRows = readFileSync(output, 'utf8').split('\n').filter((line) => line.includes(',error,')).length;
+    const errorRows = readFileSync(output, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(',error,')).length;
     expect(errorRows).toBeGreaterThan(0);
 
     state.failing = false;

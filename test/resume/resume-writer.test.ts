@@ -11,7 +11,13 @@ import { answered, failed, LAYOUT, rows, tempDir, writeRecords } from './records
 
 const EXCEL = { ...LAYOUT, excel: true };
 
-async function resume(path: string, format: AppendableFormat, plan: { startRow: number; retryRows: number[] }, records: OutputRecord[], layout = LAYOUT) {
+async function resume(
+  path: string,
+  format: AppendableFormat,
+  plan: { startRow: number; retryRows: number[] },
+  records: OutputRecord[],
+  layout = LAYOUT,
+) {
   const writer = await openResumeWriter({ path, format, stdout: new PassThrough(), ...layout, append: true, ...plan });
   for (const record of records) await writer.write(record);
   await writer.close();
@@ -48,7 +54,15 @@ describe('openResumeWriter', () => {
   it('refuses a record for a row before startRow that is not to be retried', async () => {
     const output = join(tempDir(), 'out.jsonl');
     await writeRecords(output, 'jsonl', [answered(1), failed(2)]);
-    const writer = await openResumeWriter({ path: output, format: 'jsonl', stdout: new PassThrough(), ...LAYOUT, append: true, startRow: 3, retryRows: [2] });
+    const writer = await openResumeWriter({
+      path: output,
+      format: 'jsonl',
+      stdout: new PassThrough(),
+      ...LAYOUT,
+      append: true,
+      startRow: 3,
+      retryRows: [2],
+    });
     expect(() => writer.write(answered(1))).toThrow(/row 1 is before row 3 and not among the rows to retry/);
     await writer.close();
   });

@@ -8,7 +8,6 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runMain } from '../helpers/run-main.js';
 import { envFor, WIDE_OPEN } from '../helpers/sandbox-per-test.js';
 
-
 const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
@@ -37,9 +36,13 @@ afterAll(async () => {
 /** Starts the compiled CLI and kills it with `signal` once its output has some records. */
 function runAndKill(output: string, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2'], {
-      env: { ...process.env, ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2'],
+      {
+        env: { ...process.env, ...env },
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
     const poll = setInterval(() => {
@@ -60,7 +63,10 @@ describe('--resume', () => {
     const output = join(dir, 'killed.csv');
     await runAndKill(output, 'SIGKILL');
     expect(readFileSync(output).length).toBeLessThan(reference.length);
-    const resumed = await runMain(['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2', '--resume', '-q'], { env });
+    const resumed = await runMain(
+      ['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2', '--resume', '-q'],
+      { env },
+    );
     expect(resumed.code).toBe(0);
     expect(readFileSync(output).equals(reference)).toBe(true);
   });
@@ -73,7 +79,10 @@ describe('--resume', () => {
     const partial = readFileSync(output, 'utf8');
     expect(partial.endsWith('\n')).toBe(true);
     expect(reference.toString().startsWith(partial)).toBe(true);
-    const resumed = await runMain(['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2', '--resume', '-q'], { env });
+    const resumed = await runMain(
+      ['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2', '--resume', '-q'],
+      { env },
+    );
     expect(resumed.code).toBe(0);
     expect(readFileSync(output).equals(reference)).toBe(true);
   });

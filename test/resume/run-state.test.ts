@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { readRunState, recordProgress, statePathFor, type RunState } from '../../src/resume/run-state.js';
 import { tempDir } from './records.js';
 
-const STATE: RunState = { version: 2, settings: 'abc', input: { path: '/data/in.csv', size: 10, sample: 'def' }, records: 0, complete: false };
+const STATE: RunState = {
+  version: 2,
+  settings: 'abc',
+  input: { path: '/data/in.csv', size: 10, sample: 'def' },
+  records: 0,
+  complete: false,
+};
 
 describe('run state', () => {
   it('is absent when there is no file, and keeps the records and completeness recordProgress stores', async () => {
@@ -17,7 +23,11 @@ describe('run state', () => {
   });
 
   it.each([
-    ['another version', '{"version":1}', /out\.csv\.propdata-run\.json was written by another version of propdata \(run state version 1; this one reads 2\)/],
+    [
+      'another version',
+      '{"version":1}',
+      /out\.csv\.propdata-run\.json was written by another version of propdata \(run state version 1; this one reads 2\)/,
+    ],
     ['text that is not JSON', '{"version":2,', /out\.csv\.propdata-run\.json is not a propdata run state, or is damaged/],
     ['a member missing', JSON.stringify({ ...STATE, records: undefined }), /is not a propdata run state/],
     ['a member of another type', JSON.stringify({ ...STATE, input: { ...STATE.input, size: '10' } }), /is not a propdata run state/],
@@ -27,6 +37,9 @@ describe('run state', () => {
     writeFileSync(statePathFor(output), text);
     const refusal = readRunState(output);
     await expect(refusal).rejects.toThrow(message);
-    await expect(refusal).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^cannot resume .*out\.csv: .*; run without --resume to start over$/) });
+    await expect(refusal).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^cannot resume .*out\.csv: .*; run without --resume to start over$/),
+    });
   });
 });

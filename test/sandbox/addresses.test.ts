@@ -22,7 +22,12 @@ describe('address resolution', () => {
   it("resolves slugs in the service's own form, such as those in samples/slugs-with-values.csv", async () => {
     expect(SAMPLE_SLUGS).toEqual(['43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274', '244-S-Altadena-Dr-Pasadena-CA-91107']);
     const [valmonte, altadena] = await Promise.all(SAMPLE_SLUGS.map((slug) => chunkFor({ slug })));
-    expect(valmonte.address_info).toMatchObject({ address: '43 Valmonte Plz', city: 'Palos Verdes Estates', state: 'CA', zipcode: '90274' });
+    expect(valmonte.address_info).toMatchObject({
+      address: '43 Valmonte Plz',
+      city: 'Palos Verdes Estates',
+      state: 'CA',
+      zipcode: '90274',
+    });
     expect(altadena.address_info).toMatchObject({ address: '244 S Altadena Dr', city: 'Pasadena', state: 'CA', zipcode: '91107' });
     expect(valmonte.address_info.status.match).toBe(true);
     expect(valmonte['property/value']).toEqual((await chunkFor(VALMONTE))['property/value']);
@@ -50,7 +55,10 @@ describe('address resolution', () => {
 
   it("issues slugs and full addresses in the service's form, and still resolves the sandbox's earlier slugs", async () => {
     const { address_info: info } = await chunkFor({ ...VALMONTE, city: 'Palos Verdes Estates' });
-    expect(info).toMatchObject({ slug: '43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274', address_full: '43 Valmonte Plz Palos Verdes Estates CA 90274' });
+    expect(info).toMatchObject({
+      slug: '43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274',
+      address_full: '43 Valmonte Plz Palos Verdes Estates CA 90274',
+    });
     const value = (await chunkFor(VALMONTE))['property/value'];
     expect((await chunkFor({ slug: info.slug }))['property/value']).toEqual(value);
     expect((await chunkFor({ slug: '43-valmonte-plz_palos-verdes-estates_ca_90274' }))['property/value']).toEqual(value);

@@ -12,7 +12,9 @@ async function chunks(sandbox: RunningSandbox, components: readonly string[]) {
   expect(reply.status, reply.text).toBe(200);
   return reply.json.map((chunk: Record<string, any>) => ({
     info: chunk.address_info,
-    ...Object.fromEntries(components.map((name) => [name.replace('property/', ''), chunk[name].api_code === 0 ? chunk[name].result : null])),
+    ...Object.fromEntries(
+      components.map((name) => [name.replace('property/', ''), chunk[name].api_code === 0 ? chunk[name].result : null]),
+    ),
   })) as Array<Record<string, any>>;
 }
 
@@ -39,7 +41,11 @@ describe('generated data agrees with itself', () => {
 
   it('census names the real metro area and county of a known city; one code has one name in every answer', async () => {
     const all = (await chunks(sandbox, ['property/census'])).filter((chunk) => chunk.census);
-    expect(all[0]!.census).toMatchObject({ msa: '31080', msa_name: 'Los Angeles-Long Beach-Anaheim, CA', county_name: 'Los Angeles County' });
+    expect(all[0]!.census).toMatchObject({
+      msa: '31080',
+      msa_name: 'Los Angeles-Long Beach-Anaheim, CA',
+      county_name: 'Los Angeles County',
+    });
     const metros = oneValueEach(all.filter((chunk) => chunk.census.msa).map((chunk) => [chunk.census.msa, chunk.census.msa_name]));
     const counties = oneValueEach(all.map((chunk) => [chunk.census.fips, chunk.census.county_name]));
     expect(counties.size).toBeGreaterThan(5);
@@ -53,7 +59,14 @@ describe('generated data agrees with itself', () => {
 
   it("fema_disaster_area: each declaration's title fits its type; one county, one set of open disasters", async () => {
     const all = (await chunks(sandbox, ['property/fema_disaster_area'])).filter((chunk) => chunk.fema_disaster_area);
-    const titleWord: Record<string, string> = { 'Severe Storm': 'STORM', Flood: 'FLOOD', 'Winter Storm': 'WINTER', Tornado: 'TORNADO', Fire: 'FIRE', Hurricane: 'HURRICANE' };
+    const titleWord: Record<string, string> = {
+      'Severe Storm': 'STORM',
+      Flood: 'FLOOD',
+      'Winter Storm': 'WINTER',
+      Tornado: 'TORNADO',
+      Fire: 'FIRE',
+      Hurricane: 'HURRICANE',
+    };
     oneValueEach(all.map(({ info, fema_disaster_area: fema }) => [info.county_fips, fema.details]));
     let declarations = 0;
     for (const { info, fema_disaster_area: fema } of all) {
@@ -70,7 +83,9 @@ describe('generated data agrees with itself', () => {
   });
 
   it("liens: the current owner's are among all liens and date from the last sale; ltv_details lists the running ones; none lend more than the house is worth", async () => {
-    const all = (await chunks(sandbox, ['property/mortgage_lien', 'property/mortgage_lien_all', 'property/ltv_details', 'property/sales_history'])).filter((chunk) => chunk.mortgage_lien);
+    const all = (
+      await chunks(sandbox, ['property/mortgage_lien', 'property/mortgage_lien_all', 'property/ltv_details', 'property/sales_history'])
+    ).filter((chunk) => chunk.mortgage_lien);
     expect(all.filter((chunk) => chunk.ltv_details.current_liens.length > 1).length).toBeGreaterThan(3);
     for (const { mortgage_lien: current, mortgage_lien_all: liens, ltv_details: ltv, sales_history: deeds } of all) {
       const byDoc = new Map(liens.map((lien: any) => [lien.record_doc, lien]));
@@ -78,18 +93,29 @@ describe('generated data agrees with itself', () => {
       const lastSale = deeds.find(isSale);
       if (lastSale) {
         for (const lien of current) expect(lien.record_date >= lastSale.record_date).toBe(true);
-        for (const lien of liens) if (lien.record_date >= lastSale.record_date) expect(current.map((own: any) => own.record_doc)).toContain(lien.record_doc);
+        for (const lien of liens)
+          if (lien.record_date >= lastSale.record_date) expect(current.map((own: any) => own.record_doc)).toContain(lien.record_doc);
       }
       for (const running of ltv.current_liens) {
-        const recorded = current.find((lien: any) => lien.record_date === running.record_date && lien.amount === running.lien_amount && lien.lien_type === running.lien_type);
-        expect(recorded, JSON.stringify(running)).toMatchObject({ due_date: running.due_date, grantor_1: running.grantor_1, lender_type: running.lender_type, interest_rate: running.interest_rate });
+        const recorded = current.find(
+          (lien: any) =>
+            lien.record_date === running.record_date && lien.amount === running.lien_amount && lien.lien_type === running.lien_type,
+        );
+        expect(recorded, JSON.stringify(running)).toMatchObject({
+          due_date: running.due_date,
+          grantor_1: running.grantor_1,
+          lender_type: running.lender_type,
+          interest_rate: running.interest_rate,
+        });
         expect(running.due_date > ltv.as_of_month).toBe(true);
       }
       expect(sum(ltv.current_liens.map((lien: any) => lien.lien_amount))).toBeLessThanOrEqual(ltv.property_value_mean);
       for (const sale of deeds.filter(isSale)) {
         const withSale = liens.filter((lien: any) => lien.record_date === sale.record_date && lien.event_type !== 'lien_stand_alone');
         expect(sum(withSale.map((lien: any) => lien.amount))).toBeLessThanOrEqual(sale.amount);
-        const [first, second] = ['lien_concurrent_1', 'lien_concurrent_2'].map((type) => withSale.find((lien: any) => lien.event_type === type));
+        const [first, second] = ['lien_concurrent_1', 'lien_concurrent_2'].map((type) =>
+          withSale.find((lien: any) => lien.event_type === type),
+        );
         if (second) expect(second.amount).toBeLessThan(first.amount);
       }
     }
@@ -110,17 +136,33 @@ describe('generated data agrees with itself', () => {
   });
 
   it('record_doc begins with the year of record_date on liens, deeds and notices of default', async () => {
-    const all = (await chunks(sandbox, ['property/mortgage_lien_all', 'property/sales_history', 'property/nod'])).filter((chunk) => chunk.nod);
+    const all = (await chunks(sandbox, ['property/mortgage_lien_all', 'property/sales_history', 'property/nod'])).filter(
+      (chunk) => chunk.nod,
+    );
     const records = all.flatMap((chunk) => [...chunk.mortgage_lien_all, ...chunk.sales_history, ...chunk.nod.default_history]);
     expect(records.length).toBeGreaterThan(100);
     for (const record of records) expect(record.record_doc.slice(0, 4), JSON.stringify(record)).toBe(record.record_date.slice(0, 4));
   });
 
   it('the last sale: the same in sales_history, details_enhanced, ltv_origination and a sold listing; deeds chain owner to owner, after the house was built', async () => {
-    const components = ['property/sales_history', 'property/details_enhanced', 'property/ltv_origination', 'property/mortgage_lien', 'property/listing_status', 'property/details'];
+    const components = [
+      'property/sales_history',
+      'property/details_enhanced',
+      'property/ltv_origination',
+      'property/mortgage_lien',
+      'property/listing_status',
+      'property/details',
+    ];
     const all = (await chunks(sandbox, components)).filter((chunk) => chunk.sales_history);
     let sold = 0;
-    for (const { sales_history: deeds, details_enhanced: enhanced, ltv_origination: origination, mortgage_lien: liens, listing_status: listing, details } of all) {
+    for (const {
+      sales_history: deeds,
+      details_enhanced: enhanced,
+      ltv_origination: origination,
+      mortgage_lien: liens,
+      listing_status: listing,
+      details,
+    } of all) {
       const sale = enhanced.public_record.sale;
       expect(enhanced.listing_record.sale).toEqual(sale);
       deeds.forEach((deed: any, index: number) => {
@@ -128,7 +170,8 @@ describe('generated data agrees with itself', () => {
         const earlier = deeds[index + 1];
         if (earlier) expect([deed.grantor_1, deed.grantor_1_forenames]).toEqual([earlier.grantee_1, earlier.grantee_1_forenames]);
       });
-      if (deeds.length > 0) expect(enhanced.public_record.assessment.owner_name).toBe(`${deeds[0].grantee_1} ${deeds[0].grantee_1_forenames}`);
+      if (deeds.length > 0)
+        expect(enhanced.public_record.assessment.owner_name).toBe(`${deeds[0].grantee_1} ${deeds[0].grantee_1_forenames}`);
       const lastSale = deeds.find(isSale);
       if (!lastSale) continue;
       expect([sale.sale_date, sale.sale_price]).toEqual([lastSale.record_date, lastSale.amount]);
@@ -157,13 +200,27 @@ describe('generated data agrees with itself', () => {
   });
 
   it('details, details_enhanced and the within-block answers describe the same home and the same assessment', async () => {
-    const components = ['property/details', 'property/details_enhanced', 'property/value_within_block', 'property/rental_value_within_block'];
+    const components = [
+      'property/details',
+      'property/details_enhanced',
+      'property/value_within_block',
+      'property/rental_value_within_block',
+    ];
     const all = (await chunks(sandbox, components)).filter((chunk) => chunk.details);
-    const blockCodes: Record<string, string> = { 'Single Family Residential': 'SFD', Townhouse: 'TH', Condominium: 'CND', 'Multi-Family': 'INC', 'Manufactured/Mobile Home': 'MFH' };
+    const blockCodes: Record<string, string> = {
+      'Single Family Residential': 'SFD',
+      Townhouse: 'TH',
+      Condominium: 'CND',
+      'Multi-Family': 'INC',
+      'Manufactured/Mobile Home': 'MFH',
+    };
     for (const { details, details_enhanced: enhanced, value_within_block: within, rental_value_within_block: rentalWithin } of all) {
       const { property, assessment } = details;
       for (const record of [enhanced.public_record, enhanced.listing_record]) expect(record.property_type).toBe(property.property_type);
-      expect([within.property_type, rentalWithin.property_type]).toEqual([blockCodes[property.property_type], blockCodes[property.property_type]]);
+      expect([within.property_type, rentalWithin.property_type]).toEqual([
+        blockCodes[property.property_type],
+        blockCodes[property.property_type],
+      ]);
       expect(enhanced.public_record.has_basement).toBe(property.basement !== 'No Basement');
       expect(enhanced.public_record.parking_garage_count).toBe(property.garage_parking_of_cars);
       if (['None', 'Open', 'Carport'].includes(property.garage_type_parking)) expect(property.garage_parking_of_cars).toBe(0);
@@ -186,8 +243,10 @@ describe('generated data agrees with itself', () => {
     expect(panels.size).toBeLessThan(all.length);
     for (const { info, flood, school, owner_occupied: occupied, rental_listing_status: rental } of all) {
       expect(flood.panel_number).toMatch(new RegExp(`^${info.county_fips}C\\d{4}[A-Z]$`));
-      for (const stage of Object.values<{ name: string }[]>(school.school)) expect(new Set(stage.map((one) => one.name)).size).toBe(stage.length);
-      if (rental && ['Coming Soon', 'Active', 'Pending', 'Contingent', 'Leased'].includes(rental.listing_status)) expect(occupied.owner_occupied).toBe(false);
+      for (const stage of Object.values<{ name: string }[]>(school.school))
+        expect(new Set(stage.map((one) => one.name)).size).toBe(stage.length);
+      if (rental && ['Coming Soon', 'Active', 'Pending', 'Contingent', 'Leased'].includes(rental.listing_status))
+        expect(occupied.owner_occupied).toBe(false);
     }
     const occupiedShare = all.filter((chunk) => chunk.owner_occupied.owner_occupied).length / all.length;
     expect(occupiedShare).toBeGreaterThan(0.4);

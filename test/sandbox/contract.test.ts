@@ -27,7 +27,11 @@ function identifiersOf(endpoint: Endpoint, item: Record<string, unknown>): Recor
 
 /** value_details_adjusted returns adjusted_*_to only for the adjustments sent. */
 const optionalFields = (endpoint: Endpoint) =>
-  endpoint.requireOneOf ? Object.keys((endpoint.result as { fields: object }).fields).map((name) => `result.${name}`).filter((path) => path !== 'result.adjusted_value_to') : [];
+  endpoint.requireOneOf
+    ? Object.keys((endpoint.result as { fields: object }).fields)
+        .map((name) => `result.${name}`)
+        .filter((path) => path !== 'result.adjusted_value_to')
+    : [];
 
 function checkChunk(chunk: Record<string, unknown>, endpoints: readonly Endpoint[], sent: Record<string, unknown>): string[] {
   const problems: string[] = [];
@@ -37,7 +41,10 @@ function checkChunk(chunk: Record<string, unknown>, endpoints: readonly Endpoint
   if (infoMember !== 'address_info') problems.push(...schemaProblems(INFO_SCHEMAS[infoMember], info, infoMember));
   else {
     expect(info.status.requested_item).toEqual(sent);
-    if (info.status.match) problems.push(...schemaProblems(INFO_SCHEMAS.address_info, { ...info, status: { ...info.status, requested_item: {} } }, 'address_info'));
+    if (info.status.match)
+      problems.push(
+        ...schemaProblems(INFO_SCHEMAS.address_info, { ...info, status: { ...info.status, requested_item: {} } }, 'address_info'),
+      );
   }
   for (const endpoint of endpoints) {
     const section = chunk[endpoint.name] as { api_code: number; api_code_description: string; result: unknown };
@@ -76,21 +83,30 @@ describe('every catalog endpoint, by GET and POST', () => {
     const post = await call(sandbox, path, { body: items });
     expect(post.status, post.text).toBe(200);
     expect(post.json).toHaveLength(items.length);
-    const problems = post.json.flatMap((chunk: Record<string, unknown>, index: number) => checkChunk(chunk, [endpoint], identifiersOf(endpoint, items[index]!)));
+    const problems = post.json.flatMap((chunk: Record<string, unknown>, index: number) =>
+      checkChunk(chunk, [endpoint], identifiersOf(endpoint, items[index]!)),
+    );
     expect(problems).toEqual([]);
   });
 
-  it.each(['block', 'zip', 'msa'] as const)('answers every %s endpoint through that level\'s component_mget', async (level) => {
+  it.each(['block', 'zip', 'msa'] as const)("answers every %s endpoint through that level's component_mget", async (level) => {
     const components = ENDPOINTS.filter((endpoint) => isMgetComponentOf(level, endpoint));
     const params = Object.assign({}, ...components.map(neededParams));
     const items = itemsFor(components[0]!, 3);
-    const reply = await call(sandbox, `/v2/${level}/component_mget`, { query: { components: components.map((endpoint) => endpoint.name).join(','), ...params }, body: items });
+    const reply = await call(sandbox, `/v2/${level}/component_mget`, {
+      query: { components: components.map((endpoint) => endpoint.name).join(','), ...params },
+      body: items,
+    });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.json.flatMap((chunk: Record<string, unknown>, index: number) => checkChunk(chunk, components, items[index]!))).toEqual([]);
   });
 
-  it('gives property/zip_<target> and property/msa_<target> the result for the property\'s ZIP and metro area, property/ltv that of ltv_details', async () => {
-    const property = (await call(sandbox, '/v2/property/component_mget', { query: { ...VALMONTE, components: 'property/zip_hpi_ts,property/msa_details,property/ltv,property/ltv_details' } })).json[0];
+  it("gives property/zip_<target> and property/msa_<target> the result for the property's ZIP and metro area, property/ltv that of ltv_details", async () => {
+    const property = (
+      await call(sandbox, '/v2/property/component_mget', {
+        query: { ...VALMONTE, components: 'property/zip_hpi_ts,property/msa_details,property/ltv,property/ltv_details' },
+      })
+    ).json[0];
     const zip = (await call(sandbox, '/v2/zip/hpi_ts', { query: { zipcode: '90274' } })).json[0];
     const msa = (await call(sandbox, '/v2/msa/details', { query: { msa: property.address_info.msa } })).json[0];
     expect(property['property/zip_hpi_ts']).toEqual(zip['zip/hpi_ts']);
@@ -103,7 +119,10 @@ describe('every catalog endpoint, by GET and POST', () => {
     const components = ENDPOINTS.filter(isMgetComponent);
     const params = Object.assign({}, ...components.map(neededParams));
     const items = addresses(5);
-    const reply = await call(sandbox, '/v2/property/component_mget', { query: { components: components.map((endpoint) => endpoint.name).join(','), ...params }, body: items });
+    const reply = await call(sandbox, '/v2/property/component_mget', {
+      query: { components: components.map((endpoint) => endpoint.name).join(','), ...params },
+      body: items,
+    });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.json).toHaveLength(5);
     const problems = reply.json.flatMap((chunk: Record<string, unknown>, index: number) => checkChunk(chunk, components, items[index]!));
@@ -118,7 +137,14 @@ describe('every catalog endpoint, by GET and POST', () => {
   });
 
   it('answers 404 with a JSON message for paths outside the catalog', async () => {
-    for (const path of ['/v2/property/nothing', '/v3/property/value', '/v3/zip/details', '/v2/reports/value_report', '/v2/state/details', '/']) {
+    for (const path of [
+      '/v2/property/nothing',
+      '/v3/property/value',
+      '/v3/zip/details',
+      '/v2/reports/value_report',
+      '/v2/state/details',
+      '/',
+    ]) {
       const reply = await call(sandbox, path, { query: VALMONTE });
       expect(reply.status, path).toBe(404);
       expect(typeof reply.json.message).toBe('string');
@@ -126,7 +152,12 @@ describe('every catalog endpoint, by GET and POST', () => {
   });
 
   it('echoes meta as a top-level member only for items that carry it', async () => {
-    const reply = await call(sandbox, '/v2/property/value', { body: [{ ...VALMONTE, meta: 'row-1' }, { ...addresses(1)[0]!, meta: 'row-2' }] });
+    const reply = await call(sandbox, '/v2/property/value', {
+      body: [
+        { ...VALMONTE, meta: 'row-1' },
+        { ...addresses(1)[0]!, meta: 'row-2' },
+      ],
+    });
     expect(reply.json.map((chunk: { meta: string }) => chunk.meta)).toEqual(['row-1', 'row-2']);
     expect(Object.keys(reply.json[0]).at(-1)).toBe('meta');
     expect(reply.json[0].address_info.status.requested_item).toEqual(VALMONTE);

@@ -76,7 +76,16 @@ describe.concurrent('propdata sandbox, in the foreground', () => {
 
   it('takes --port, the credentials and the rate limits, and exits 0 on SIGTERM', async ({ expect }) => {
     const port = await freePort();
-    const foreground = startForeground(['--port', String(port), '--sandbox-key', 'k', '--sandbox-secret', 's', '--rate-limit', '20/1,250/60']);
+    const foreground = startForeground([
+      '--port',
+      String(port),
+      '--sandbox-key',
+      'k',
+      '--sandbox-secret',
+      's',
+      '--rate-limit',
+      '20/1,250/60',
+    ]);
     try {
       const printed = await banner(foreground);
       expect(field(printed, 'base URL')).toBe(`http://127.0.0.1:${port}`);

@@ -13,7 +13,11 @@ async function results(sandbox: RunningSandbox, endpoint: string, query: Record<
   return reply.json
     .map((chunk: Record<string, any>, index: number) => ({ item: ITEMS[index]!, section: chunk[endpoint], chunk }))
     .filter(({ section }: { section: { api_code: number } }) => section.api_code === 0)
-    .map(({ item, section, chunk }: { item: unknown; section: { result: any }; chunk: Record<string, any> }) => ({ item, result: section.result, chunk }));
+    .map(({ item, section, chunk }: { item: unknown; section: { result: any }; chunk: Record<string, any> }) => ({
+      item,
+      result: section.result,
+      chunk,
+    }));
 }
 
 const band = (mean: number, fsd: number) => [Math.round(mean * (1 + fsd)), Math.round(mean * (1 - fsd))];
@@ -55,7 +59,9 @@ describe("the spec's formulas hold in generated results", () => {
     const median = async (zipcode: string) => {
       const items = addresses(30, 'Scale').map((item) => ({ ...item, zipcode }));
       const reply = await call(sandbox, '/v2/property/value', { body: items });
-      const prices = reply.json.filter((chunk: any) => chunk['property/value'].api_code === 0).map((chunk: any) => chunk['property/value'].result.value.price_mean);
+      const prices = reply.json
+        .filter((chunk: any) => chunk['property/value'].api_code === 0)
+        .map((chunk: any) => chunk['property/value'].result.value.price_mean);
       return prices.sort((a: number, b: number) => a - b)[Math.floor(prices.length / 2)];
     };
     expect(await median('90274')).toBeGreaterThan(2.5 * (await median('21201')));
@@ -74,7 +80,11 @@ describe("the spec's formulas hold in generated results", () => {
           const recorded = new Date(lien.record_date);
           const due = new Date(lien.due_date);
           let years = due.getUTCFullYear() - recorded.getUTCFullYear();
-          if (due.getUTCMonth() < recorded.getUTCMonth() || (due.getUTCMonth() === recorded.getUTCMonth() && due.getUTCDate() < recorded.getUTCDate())) years -= 1;
+          if (
+            due.getUTCMonth() < recorded.getUTCMonth() ||
+            (due.getUTCMonth() === recorded.getUTCMonth() && due.getUTCDate() < recorded.getUTCDate())
+          )
+            years -= 1;
           expect(lien.mortgage_years).toBe(years);
           expect(lien.arm_index === null).toBe(lien.lien_type !== 'arm');
         }
@@ -130,8 +140,13 @@ describe("the spec's formulas hold in generated results", () => {
     expect(result.adjusted_value_to).toBeGreaterThan(value);
     const details = (await call(sandbox, '/v2/property/details', { query: VALMONTE })).json[0]['property/details'].result.property;
     expect(result.adjusted_beds_to).toBe(details.number_of_bedrooms + 1);
-    const both = (await call(sandbox, '/v2/property/value_details_adjusted', { query: { ...VALMONTE, add_sqft: 200, add_pools: 1 } })).json[0];
-    expect(Object.keys(both['property/value_details_adjusted'].result)).toEqual(['adjusted_value_to', 'adjusted_sqft_to', 'adjusted_pools_to']);
+    const both = (await call(sandbox, '/v2/property/value_details_adjusted', { query: { ...VALMONTE, add_sqft: 200, add_pools: 1 } }))
+      .json[0];
+    expect(Object.keys(both['property/value_details_adjusted'].result)).toEqual([
+      'adjusted_value_to',
+      'adjusted_sqft_to',
+      'adjusted_pools_to',
+    ]);
     expect(both['property/value_details_adjusted'].result.adjusted_sqft_to).toBe(details.building_area_sq_ft + 200);
   });
 
@@ -140,7 +155,13 @@ describe("the spec's formulas hold in generated results", () => {
     expect(plain.client_value_adjusted).toBeNull();
     expect(plain.service_value_adjusted).toMatchObject({ from_date: '2025-07-01', to_date: '2025-07-01' });
     expect(Object.values(plain.service_value_adjusted.adjusted_by)).toEqual(Array(5).fill(plain.service_value_adjusted.from_value));
-    const moved = (await results(sandbox, 'property/value_hpi_adjusted', { adjust_to_date: '2020-01-01', client_value: 400000, client_date: '2019-01-01' }))[0].result;
+    const moved = (
+      await results(sandbox, 'property/value_hpi_adjusted', {
+        adjust_to_date: '2020-01-01',
+        client_value: 400000,
+        client_date: '2019-01-01',
+      })
+    )[0].result;
     expect(moved.client_value_adjusted).toMatchObject({ from_value: 400000, from_date: '2019-01-01', to_date: '2020-01-01' });
     expect(Object.keys(moved.client_value_adjusted.adjusted_by)).toEqual(['block', 'blockgroup', 'zip', 'msa', 'state']);
     expect(moved.service_value_adjusted.to_date).toBe('2020-01-01');
@@ -169,11 +190,18 @@ describe("the spec's formulas hold in generated results", () => {
     const reply = await call(sandbox, '/v2/property/component_mget', { query: { components }, body: ITEMS });
     let considerations = 0;
     for (const chunk of reply.json) {
-      for (const [status, market] of [['property/listing_status', 'property/on_market'], ['property/rental_listing_status', 'property/rental_on_market']] as const) {
+      for (const [status, market] of [
+        ['property/listing_status', 'property/on_market'],
+        ['property/rental_listing_status', 'property/rental_on_market'],
+      ] as const) {
         expect(chunk[status].api_code).toBe(chunk[market].api_code);
         if (chunk[status].api_code !== 0) continue;
         const [listing, onMarket] = [chunk[status].result, chunk[market].result];
-        expect([onMarket.listing_date, onMarket.listing_price, onMarket.has_price_considerations]).toEqual([listing.listing_date, listing.listing_price, listing.has_price_considerations]);
+        expect([onMarket.listing_date, onMarket.listing_price, onMarket.has_price_considerations]).toEqual([
+          listing.listing_date,
+          listing.listing_price,
+          listing.has_price_considerations,
+        ]);
         expect(onMarket.currently_listed).toBe(live.includes(listing.listing_status));
         if (listing.listing_status_date) expect(listing.listing_status_date >= listing.listing_date).toBe(true);
         if (listing.has_price_considerations) considerations += 1;
@@ -205,7 +233,15 @@ describe("the spec's formulas hold in generated results", () => {
     for (const chunk of distribution.json) {
       const result = chunk['block/value_distribution'].result;
       expect(result.property_type).toBe('CND');
-      const ordered = [result.value_min, result.value_5, result.value_25, result.value_50, result.value_75, result.value_95, result.value_max];
+      const ordered = [
+        result.value_min,
+        result.value_5,
+        result.value_25,
+        result.value_50,
+        result.value_75,
+        result.value_95,
+        result.value_max,
+      ];
       expect(ordered).toEqual([...ordered].sort((a, b) => a - b));
     }
     const crime = await call(sandbox, '/v2/block/crime', { body: blocks });

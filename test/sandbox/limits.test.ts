@@ -25,7 +25,11 @@ describe('rate limits, component counting and billing', () => {
       return sandbox.usage().components - before;
     };
     expect(await count(() => call(sandbox, '/v2/property/value', { query: VALMONTE }))).toBe(1);
-    expect(await count(() => call(sandbox, '/v2/property/component_mget', { query: { ...VALMONTE, components: 'property/value,property/school' } }))).toBe(2);
+    expect(
+      await count(() =>
+        call(sandbox, '/v2/property/component_mget', { query: { ...VALMONTE, components: 'property/value,property/school' } }),
+      ),
+    ).toBe(2);
     expect(await count(() => call(sandbox, '/v2/property/value', { body: addresses(3) }))).toBe(3);
     const four = 'property/value,property/school,property/census,property/block_crime';
     expect(await count(() => call(sandbox, '/v2/property/component_mget', { query: { components: four }, body: addresses(4) }))).toBe(16);
@@ -34,7 +38,12 @@ describe('rate limits, component counting and billing', () => {
   });
 
   it('puts the rate-limit headers, one value per window, on every response', async () => {
-    await start({ rateLimits: [{ limit: 5, periodSeconds: 1 }, { limit: 20, periodSeconds: 60 }] });
+    await start({
+      rateLimits: [
+        { limit: 5, periodSeconds: 1 },
+        { limit: 20, periodSeconds: 60 },
+      ],
+    });
     const replies = [
       await call(sandbox, '/v2/property/value', { query: VALMONTE }),
       await call(sandbox, '/v2/property/value', { query: { zipcode: '1' } }),
@@ -51,7 +60,12 @@ describe('rate limits, component counting and billing', () => {
   });
 
   it('refuses with 429 what does not fit a window, whole and uncounted, until the window resets', async () => {
-    await start({ rateLimits: [{ limit: 5, periodSeconds: 1 }, { limit: 8, periodSeconds: 60 }] });
+    await start({
+      rateLimits: [
+        { limit: 5, periodSeconds: 1 },
+        { limit: 8, periodSeconds: 60 },
+      ],
+    });
     expect((await call(sandbox, '/v2/property/value', { body: addresses(4) })).status).toBe(200);
     const refused = await call(sandbox, '/v2/property/value', { body: addresses(2) });
     expect(refused.status).toBe(429);
@@ -68,11 +82,21 @@ describe('rate limits, component counting and billing', () => {
   });
 
   it('tells a request larger than a whole window that waiting will not help', async () => {
-    await start({ rateLimits: [{ limit: 5, periodSeconds: 1 }, { limit: 250, periodSeconds: 60 }] });
-    const tooLarge = await call(sandbox, '/v2/property/component_mget', { query: { components: 'property/value,property/school' }, body: addresses(3) });
+    await start({
+      rateLimits: [
+        { limit: 5, periodSeconds: 1 },
+        { limit: 250, periodSeconds: 60 },
+      ],
+    });
+    const tooLarge = await call(sandbox, '/v2/property/component_mget', {
+      query: { components: 'property/value,property/school' },
+      body: addresses(3),
+    });
     expect(tooLarge.status).toBe(429);
     expect(tooLarge.json.message).toMatch(/needs 6 components; no window allows more than 5: send fewer items or components/);
-    const merelyLate = await call(sandbox, '/v2/property/value', { body: addresses(5) }).then(() => call(sandbox, '/v2/property/value', { query: VALMONTE }));
+    const merelyLate = await call(sandbox, '/v2/property/value', { body: addresses(5) }).then(() =>
+      call(sandbox, '/v2/property/value', { query: VALMONTE }),
+    );
     expect(merelyLate.status).toBe(429);
     expect(merelyLate.json.message).toMatch(/wait until X-RateLimit-Reset/);
   });

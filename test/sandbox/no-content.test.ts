@@ -28,17 +28,25 @@ describe('api_code 204 sections', () => {
     const unresolved: string[] = [];
     for (let start = 0; start < items.length; start += 100) {
       const reply = await call(sandbox, '/v2/property/geocode', { body: items.slice(start, start + 100) });
-      for (const chunk of reply.json) if (!chunk.address_info.status.match) unresolved.push(chunk.address_info.status.requested_item.address);
+      for (const chunk of reply.json)
+        if (!chunk.address_info.status.match) unresolved.push(chunk.address_info.status.requested_item.address);
     }
     expect(unresolved.length).toBeGreaterThanOrEqual(4);
     expect(unresolved.length).toBeLessThanOrEqual(24);
-    const again = await call(sandbox, '/v2/property/geocode', { query: { address: unresolved[0]!, zipcode: items.find((item) => item.address === unresolved[0])!.zipcode } });
+    const again = await call(sandbox, '/v2/property/geocode', {
+      query: { address: unresolved[0]!, zipcode: items.find((item) => item.address === unresolved[0])!.zipcode },
+    });
     expect(again.json[0].address_info.status.match).toBe(false);
   });
 
   it('listing endpoints answer 204 for a stable share of properties near 40%', async () => {
     const items = addresses(100, 'Listing');
-    for (const endpoint of ['property/on_market', 'property/listing_status', 'property/rental_on_market', 'property/rental_listing_status']) {
+    for (const endpoint of [
+      'property/on_market',
+      'property/listing_status',
+      'property/rental_on_market',
+      'property/rental_listing_status',
+    ]) {
       const first = await call(sandbox, `/v2/${endpoint}`, { body: items });
       const second = await call(sandbox, `/v2/${endpoint}`, { body: items });
       const codes = first.json.map((chunk: any) => chunk[endpoint].api_code);

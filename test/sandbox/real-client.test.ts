@@ -106,7 +106,12 @@ describe('a client written for the real service', () => {
 
   it('waits out a 429 until X-RateLimit-Reset and then gets its answer', async () => {
     // 5 components a second: the second POST of five items in the same second must wait its turn.
-    const limited = await startSandbox({ rateLimits: [{ limit: 5, periodSeconds: 1 }, { limit: 250, periodSeconds: 60 }] });
+    const limited = await startSandbox({
+      rateLimits: [
+        { limit: 5, periodSeconds: 1 },
+        { limit: 250, periodSeconds: 60 },
+      ],
+    });
     try {
       const patient = new DocumentedClient(`${limited.url}/v2`, limited.key, limited.secret);
       // Windows start on whole seconds: begin early in one so that both POSTs fall in it.

@@ -25,10 +25,23 @@ describe('schema-check, the validator the contract tests rely on', () => {
   });
 
   it('reports digit counts, nullability, enumerations, dates and true-or-null', () => {
-    const problems = schemaProblems(census, { block_group: '123', block: null, county_name: 'X', fips: '06037', msa_name: null, msa: null, tract: '12345678901', tribal_land: false });
+    const problems = schemaProblems(census, {
+      block_group: '123',
+      block: null,
+      county_name: 'X',
+      fips: '06037',
+      msa_name: null,
+      msa: null,
+      tract: '12345678901',
+      tribal_land: false,
+    });
     expect(problems).toEqual(['result.block_group: "123" is not 12 digits', 'result.block: is null but not nullable']);
     const listingProblems = schemaProblems(listing, {
-      listing_date: '2024-02-30', listing_price: 1, has_price_considerations: false, listing_status_date: '2024-01-01', listing_status: 'Gone',
+      listing_date: '2024-02-30',
+      listing_price: 1,
+      has_price_considerations: false,
+      listing_status_date: '2024-01-01',
+      listing_status: 'Gone',
     });
     expect(listingProblems).toEqual([
       'result.listing_date: "2024-02-30" is not an ISO date',

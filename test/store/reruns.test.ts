@@ -17,7 +17,10 @@ afterEach(async () => {
 function files(rows = 40) {
   const dir = mkdtempSync(join(tmpdir(), 'propdata-rerun-'));
   const input = join(dir, 'in.csv');
-  writeFileSync(input, `address,zipcode,meta\n${Array.from({ length: rows }, (_, i) => `${i + 1} ${i % 9 === 4 ? 'Flaky' : 'Main'} St,21201,m${i}`).join('\n')}\n`);
+  writeFileSync(
+    input,
+    `address,zipcode,meta\n${Array.from({ length: rows }, (_, i) => `${i + 1} ${i % 9 === 4 ? 'Flaky' : 'Main'} St,21201,m${i}`).join('\n')}\n`,
+  );
   return { dir, input, store: join(dir, 'propdata.db') };
 }
 
@@ -42,11 +45,17 @@ describe('reruns with the local store', () => {
     const { dir, input, store } = files();
     expect((await runMain(batch(input, join(dir, 'first.csv'), store), { env })).code).toBe(0);
     const paid = sandbox.current.usage();
-    const rerun = await runMain(batch(input, join(dir, 'second.csv'), store, ['--max-age', '1h', '--report', join(dir, 'report.json')]), { env });
+    const rerun = await runMain(batch(input, join(dir, 'second.csv'), store, ['--max-age', '1h', '--report', join(dir, 'report.json')]), {
+      env,
+    });
     expect(rerun.code).toBe(0);
     expect(sandbox.current.usage()).toEqual(paid);
     expect(readFileSync(join(dir, 'second.csv')).equals(readFileSync(join(dir, 'first.csv')))).toBe(true);
-    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { fromStore: number; savedByStore: number; requests: number };
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+      fromStore: number;
+      savedByStore: number;
+      requests: number;
+    };
     expect(report).toMatchObject({ fromStore: 40, requests: 0 });
     expect(report.savedByStore).toBeGreaterThan(0);
 
@@ -68,7 +77,9 @@ describe('reruns with the local store', () => {
     const { dir, input, store } = files();
     const first = await runMain(batch(input, join(dir, 'out.csv'), store, ['--max-retries', '0', '--concurrency', '1']), { env });
     expect(first.code).toBe(3);
-    const failedRows = readFileSync(join(dir, 'out.csv'), 'utf8').split('\n').filter((line) => line.includes(',error,')).length;
+    const failedRows = readFileSync(join(dir, 'out.csv'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(',error,')).length;
     expect(failedRows).toBeGreaterThan(0);
     failing = false;
     sent.length = 0;
@@ -85,7 +96,11 @@ describe('reruns with the local store', () => {
         return Buffer.alloc(0);
       }
     })();
-    for (const secret of ['key-for-store-test', 'secret-for-store-test', Buffer.from('key-for-store-test:secret-for-store-test').toString('base64')]) {
+    for (const secret of [
+      'key-for-store-test',
+      'secret-for-store-test',
+      Buffer.from('key-for-store-test:secret-for-store-test').toString('base64'),
+    ]) {
       expect(bytes.includes(secret)).toBe(false);
       expect(wal.includes(secret)).toBe(false);
     }
@@ -110,7 +125,9 @@ describe('estimate with the local store', () => {
     await runMain(batch(input, join(dir, 'out.csv'), store), { env });
     const more = join(dir, 'more.csv');
     writeFileSync(more, `${readFileSync(input, 'utf8')}999 New St,21201,new\n`);
-    const estimate = await runMain(['estimate', 'property/value,property/geocode', '--input', more, '--store', store, '--max-age', '1d'], { env });
+    const estimate = await runMain(['estimate', 'property/value,property/geocode', '--input', more, '--store', store, '--max-age', '1d'], {
+      env,
+    });
     expect(estimate.stderr).toBe('');
     expect(estimate.code).toBe(0);
     expect(estimate.stdout).toMatch(/from the store: +20 rows/);

@@ -24,7 +24,13 @@ export function addressInfo(resolution: Resolution, requested: Readonly<Record<s
       geo_precision: 'unknown',
       lat: null,
       lng: null,
-      status: { match: false, requested_item: requested, details: ['address not resolved'], changes: resolution.changes, errors: resolution.errors },
+      status: {
+        match: false,
+        requested_item: requested,
+        details: ['address not resolved'],
+        changes: resolution.changes,
+        errors: resolution.errors,
+      },
     };
   }
   const { place } = resolution;

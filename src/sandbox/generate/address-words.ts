@@ -7,20 +7,58 @@
 // its interned copy in place, and V8's Array join then builds a two-byte string of the street. The
 // address, slug and whole response built from it would take twice the memory and time to encode.
 const SUFFIXES: ReadonlyMap<string, string> = new Map([
-  ['alley', 'aly'], ['avenue', 'ave'], ['boulevard', 'blvd'], ['circle', 'cir'], ['court', 'ct'], ['cove', 'cv'], ['crossing', 'xing'],
-  ['drive', 'dr'], ['expressway', 'expy'], ['freeway', 'fwy'], ['highway', 'hwy'], ['lane', 'ln'], ['loop', 'loop'], ['parkway', 'pkwy'],
-  ['place', 'pl'], ['plaza', 'plz'], ['point', 'pt'], ['road', 'rd'], ['row', 'row'], ['square', 'sq'], ['street', 'st'], ['terrace', 'ter'],
-  ['trail', 'trl'], ['way', 'way'],
+  ['alley', 'aly'],
+  ['avenue', 'ave'],
+  ['boulevard', 'blvd'],
+  ['circle', 'cir'],
+  ['court', 'ct'],
+  ['cove', 'cv'],
+  ['crossing', 'xing'],
+  ['drive', 'dr'],
+  ['expressway', 'expy'],
+  ['freeway', 'fwy'],
+  ['highway', 'hwy'],
+  ['lane', 'ln'],
+  ['loop', 'loop'],
+  ['parkway', 'pkwy'],
+  ['place', 'pl'],
+  ['plaza', 'plz'],
+  ['point', 'pt'],
+  ['road', 'rd'],
+  ['row', 'row'],
+  ['square', 'sq'],
+  ['street', 'st'],
+  ['terrace', 'ter'],
+  ['trail', 'trl'],
+  ['way', 'way'],
 ]);
 const ABBREVIATIONS = new Set(SUFFIXES.values());
 
 const DIRECTIONALS = new Set([
-  'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw', 'north', 'south', 'east', 'west', 'northeast', 'northwest', 'southeast', 'southwest',
+  'n',
+  's',
+  'e',
+  'w',
+  'ne',
+  'nw',
+  'se',
+  'sw',
+  'north',
+  'south',
+  'east',
+  'west',
+  'northeast',
+  'northwest',
+  'southeast',
+  'southwest',
 ]);
 
 /** Lower case, punctuation to spaces, spaces collapsed: "43  Valmonte Plaza," -> "43 valmonte plaza". */
 export function normaliseWords(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 export const isStreetSuffix = (word: string) => ABBREVIATIONS.has(word) || SUFFIXES.has(word);
@@ -40,11 +78,27 @@ export function canonicalStreet(words: string): string {
 }
 
 /** Normalised words with each word's first letter capitalised: "43 valmonte plz" -> "43 Valmonte Plz". */
-export const titleCase = (words: string) => words.split(' ').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+export const titleCase = (words: string) =>
+  words
+    .split(' ')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
 
 const UNIT_DESIGNATORS: ReadonlyMap<string, string> = new Map([
-  ['apt', 'apt'], ['apartment', 'apt'], ['unit', 'unit'], ['ste', 'ste'], ['suite', 'ste'], ['bldg', 'bldg'], ['building', 'bldg'],
-  ['fl', 'fl'], ['floor', 'fl'], ['rm', 'rm'], ['room', 'rm'], ['lot', 'lot'], ['spc', 'spc'], ['space', 'spc'],
+  ['apt', 'apt'],
+  ['apartment', 'apt'],
+  ['unit', 'unit'],
+  ['ste', 'ste'],
+  ['suite', 'ste'],
+  ['bldg', 'bldg'],
+  ['building', 'bldg'],
+  ['fl', 'fl'],
+  ['floor', 'fl'],
+  ['rm', 'rm'],
+  ['room', 'rm'],
+  ['lot', 'lot'],
+  ['spc', 'spc'],
+  ['space', 'spc'],
 ]);
 
 /** A unit designator followed by what it designates ("apt 4", "ste 200"): a unit inside a service slug. */

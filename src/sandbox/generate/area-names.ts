@@ -30,8 +30,32 @@ const COUNTY_NAMES: Readonly<Record<string, string>> = {
   '53033': 'King County',
 };
 
-const COUNTY_WORDS = ['Oak', 'Maple', 'Cedar', 'Willow', 'Highland', 'Lake', 'Washington', 'Jefferson', 'Lincoln', 'Union', 'Grant', 'Marion'];
-const METRO_CITIES = ['Springfield', 'Fairview', 'Riverside', 'Franklin', 'Greenville', 'Madison', 'Clinton', 'Georgetown', 'Salem', 'Auburn'];
+const COUNTY_WORDS = [
+  'Oak',
+  'Maple',
+  'Cedar',
+  'Willow',
+  'Highland',
+  'Lake',
+  'Washington',
+  'Jefferson',
+  'Lincoln',
+  'Union',
+  'Grant',
+  'Marion',
+];
+const METRO_CITIES = [
+  'Springfield',
+  'Fairview',
+  'Riverside',
+  'Franklin',
+  'Greenville',
+  'Madison',
+  'Clinton',
+  'Georgetown',
+  'Salem',
+  'Auburn',
+];
 
 const drawn = (words: readonly string[], ...key: string[]) => words[Math.floor(fractionOf(...key) * words.length)]!;
 
@@ -48,7 +72,10 @@ function censusCountyName(name: string, countyFips: string): string {
 
 /** A county's name; `tableName` is the ZIP table's name for it, when the ZIP asked about lies in it. */
 export function countyName(countyFips: string, tableName?: string): string {
-  return COUNTY_NAMES[countyFips] ?? (tableName ? censusCountyName(tableName, countyFips) : `${drawn(COUNTY_WORDS, 'county-name', countyFips)} County`);
+  return (
+    COUNTY_NAMES[countyFips] ??
+    (tableName ? censusCountyName(tableName, countyFips) : `${drawn(COUNTY_WORDS, 'county-name', countyFips)} County`)
+  );
 }
 
 /** A synthetic metro area is named as the census names them: its main city, then its state. */

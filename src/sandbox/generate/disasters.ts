@@ -8,7 +8,26 @@ import { randomFor } from './random.js';
  */
 
 const TERRITORIES = ['PR', 'VI', 'GU', 'AS', 'MP'];
-const HURRICANE_COAST = new Set(['TX', 'LA', 'MS', 'AL', 'FL', 'GA', 'SC', 'NC', 'VA', 'MD', 'DE', 'NJ', 'NY', 'CT', 'RI', 'MA', 'HI', ...TERRITORIES]);
+const HURRICANE_COAST = new Set([
+  'TX',
+  'LA',
+  'MS',
+  'AL',
+  'FL',
+  'GA',
+  'SC',
+  'NC',
+  'VA',
+  'MD',
+  'DE',
+  'NJ',
+  'NY',
+  'CT',
+  'RI',
+  'MA',
+  'HI',
+  ...TERRITORIES,
+]);
 const WILDFIRE_STATES = new Set(['CA', 'OR', 'WA', 'ID', 'MT', 'NV', 'AZ', 'NM', 'CO', 'UT', 'WY', 'TX', 'OK', 'AK', 'HI']);
 const WARM_STATES = new Set(['FL', 'HI', ...TERRITORIES]);
 const NO_TORNADOES = new Set(['AK', 'HI', ...TERRITORIES]);

@@ -22,16 +22,25 @@ const KINDS = [
 ] as const;
 
 const BASEMENTS = [
-  { basement: 'No Basement', weight: 55 }, { basement: 'Full Basement', weight: 15 }, { basement: 'Partial Basement', weight: 10 },
-  { basement: 'Unfinished Basement', weight: 8 }, { basement: 'Improved Basement (Finished)', weight: 7 },
-  { basement: 'Daylight, Full', weight: 2 }, { basement: 'Daylight, Partial', weight: 2 }, { basement: 'Basement (not specified)', weight: 1 },
+  { basement: 'No Basement', weight: 55 },
+  { basement: 'Full Basement', weight: 15 },
+  { basement: 'Partial Basement', weight: 10 },
+  { basement: 'Unfinished Basement', weight: 8 },
+  { basement: 'Improved Basement (Finished)', weight: 7 },
+  { basement: 'Daylight, Full', weight: 2 },
+  { basement: 'Daylight, Partial', weight: 2 },
+  { basement: 'Basement (not specified)', weight: 1 },
 ];
 
 /** Parking, and whether cars park inside it (a garage) or not (a carport, an open space). */
 const PARKING = [
-  { parking: 'Attached Garage', garage: true, weight: 40 }, { parking: 'Detached Garage', garage: true, weight: 15 },
-  { parking: 'Garage', garage: true, weight: 10 }, { parking: 'Built-in', garage: true, weight: 5 },
-  { parking: 'Carport', garage: false, weight: 8 }, { parking: 'Open', garage: false, weight: 5 }, { parking: 'None', garage: false, weight: 12 },
+  { parking: 'Attached Garage', garage: true, weight: 40 },
+  { parking: 'Detached Garage', garage: true, weight: 15 },
+  { parking: 'Garage', garage: true, weight: 10 },
+  { parking: 'Built-in', garage: true, weight: 5 },
+  { parking: 'Carport', garage: false, weight: 8 },
+  { parking: 'Open', garage: false, weight: 5 },
+  { parking: 'None', garage: false, weight: 12 },
 ];
 
 /** Mobile homes stand where land is cheap. */

@@ -36,13 +36,13 @@ export function murmur3x86_128(bytes: Uint8Array, length: number): [number, numb
   const bodyEnd = length - (length & 15);
   for (let at = 0; at < bodyEnd; at += 16) {
     h1 ^= scramble1(word(bytes, at));
-    h1 = (Math.imul(((rotl(h1, 19) + h2) | 0), 5) + 0x561ccd1b) | 0;
+    h1 = (Math.imul((rotl(h1, 19) + h2) | 0, 5) + 0x561ccd1b) | 0;
     h2 ^= scramble2(word(bytes, at + 4));
-    h2 = (Math.imul(((rotl(h2, 17) + h3) | 0), 5) + 0x0bcaa747) | 0;
+    h2 = (Math.imul((rotl(h2, 17) + h3) | 0, 5) + 0x0bcaa747) | 0;
     h3 ^= scramble3(word(bytes, at + 8));
-    h3 = (Math.imul(((rotl(h3, 15) + h4) | 0), 5) + 0x96cd1c35) | 0;
+    h3 = (Math.imul((rotl(h3, 15) + h4) | 0, 5) + 0x96cd1c35) | 0;
     h4 ^= scramble4(word(bytes, at + 12));
-    h4 = (Math.imul(((rotl(h4, 13) + h1) | 0), 5) + 0x32ac3b17) | 0;
+    h4 = (Math.imul((rotl(h4, 13) + h1) | 0, 5) + 0x32ac3b17) | 0;
   }
 
   // The last 0-15 bytes fill the lanes' words from the low byte up; a lane gets mixed only if it got bytes.

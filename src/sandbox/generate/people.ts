@@ -40,9 +40,13 @@ export interface Lender {
 }
 
 const LENDERS: ReadonlyArray<readonly [string, string]> = [
-  ['Wells Fargo Bank NA', 'bank'], ['JPMorgan Chase Bank NA', 'bank'], ['US Bank NA', 'bank'],
-  ['Rocket Mortgage LLC', 'mortgage_company'], ['Guild Mortgage Company', 'mortgage_company'],
-  ['Freedom Mortgage Corp', 'mortgage_company'], ['Navy Federal Credit Union', 'credit_union'],
+  ['Wells Fargo Bank NA', 'bank'],
+  ['JPMorgan Chase Bank NA', 'bank'],
+  ['US Bank NA', 'bank'],
+  ['Rocket Mortgage LLC', 'mortgage_company'],
+  ['Guild Mortgage Company', 'mortgage_company'],
+  ['Freedom Mortgage Corp', 'mortgage_company'],
+  ['Navy Federal Credit Union', 'credit_union'],
   ['Better Mortgage Corp', 'internet'],
 ];
 

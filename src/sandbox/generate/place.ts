@@ -1,7 +1,17 @@
 import { stateCode } from '../../catalog/index.js';
 import { canonicalStreet, canonicalUnit, normaliseWords, titleCase } from './address-words.js';
 import { countyOf, countyPremium, streetBlock, syntheticMetroArea, zipOffset } from './area-draws.js';
-import { STATES, knownMetroOfCounty, knownPlace, postalCity, stateOfFips, stateOfZip, typicalValue, zipForCity, zipRecord } from './geography.js';
+import {
+  STATES,
+  knownMetroOfCounty,
+  knownPlace,
+  postalCity,
+  stateOfFips,
+  stateOfZip,
+  typicalValue,
+  zipForCity,
+  zipRecord,
+} from './geography.js';
 import { fractionOf, randomFor, type Random } from './random.js';
 import { fullAddressOf, partsOfSlug, slugOf, type AddressParts } from './slug.js';
 
@@ -28,16 +38,17 @@ export interface Place {
   typicalValue: number;
 }
 
-export type Resolution =
-  | { matched: true; place: Place; changes: string[] }
-  | { matched: false; errors: string[]; changes: string[] };
+export type Resolution = { matched: true; place: Place; changes: string[] } | { matched: false; errors: string[]; changes: string[] };
 
 /** A stable share of well-formed addresses the address database does not know. */
 const UNKNOWN_ADDRESS_SHARE = 0.03;
 
 /** "43 Valmonte Plaza, Palos Verdes Estates, CA 90274" or "43 Valmonte Plaza 90274": the pieces in it. */
 function splitAddressLine(address: string): { street: string; city?: string; state?: string; zip?: string } {
-  const commaParts = address.split(',').map((part) => part.trim()).filter(Boolean);
+  const commaParts = address
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const tail = commaParts.length > 1 ? commaParts.slice(1).join(' ') : '';
   const trailingZip = /^(.*\S)\s+(\d{5})(?:-\d{4})?$/.exec(commaParts.length > 1 ? tail : address.trim());
   if (commaParts.length === 1) return trailingZip ? { street: trailingZip[1]!, zip: trailingZip[2] } : { street: address };
@@ -81,7 +92,8 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
   }
   const city = cityGiven || normaliseWords(postalCity(zip));
   if (!cityGiven) changes.push('city set from the zipcode');
-  if (street !== (identifiers.address ?? '').trim().toLowerCase()) changes.push('address normalised (case, punctuation, spacing, street suffix)');
+  if (street !== (identifiers.address ?? '').trim().toLowerCase())
+    changes.push('address normalised (case, punctuation, spacing, street suffix)');
   return { street, unit: canonicalUnit(normaliseWords(identifiers.unit ?? '')), city, state, zip };
 }
 
@@ -132,7 +144,7 @@ function placeOf(parts: AddressParts): Place {
 /** Resolves property identifiers as the service's address matcher would: a slug first, else the address. */
 export function resolveProperty(identifiers: Readonly<Record<string, string>>): Resolution {
   const changes: string[] = [];
-  const parts = identifiers.slug ? partsOfSlug(identifiers.slug) ?? 'slug not recognised' : partsOfIdentifiers(identifiers, changes);
+  const parts = identifiers.slug ? (partsOfSlug(identifiers.slug) ?? 'slug not recognised') : partsOfIdentifiers(identifiers, changes);
   // An unresolved address has nothing canonical to report changes to.
   if (typeof parts === 'string') return { matched: false, errors: [parts], changes: [] };
   const place = placeOf(parts);

@@ -64,7 +64,13 @@ function partsOfServiceSlug(slug: string): AddressParts | undefined {
   const unitLength = isUnitAt(words, length) ? 2 : 0;
   const city = words.slice(length + unitLength).join(' ');
   if (city === '') return undefined;
-  return { street: words.slice(0, length).join(' '), unit: words.slice(length, length + unitLength).join(' '), city, state: match[2]!.toUpperCase(), zip };
+  return {
+    street: words.slice(0, length).join(' '),
+    unit: words.slice(length, length + unitLength).join(' '),
+    city,
+    state: match[2]!.toUpperCase(),
+    zip,
+  };
 }
 
 /** The canonical parts a slug names, in either form (street suffix abbreviated); undefined when it is neither. */

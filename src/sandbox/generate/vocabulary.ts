@@ -14,7 +14,8 @@ type StringMaker = readonly string[] | ((random: Random) => string);
 
 export const STRINGS: Readonly<Record<string, StringMaker>> = {
   apn: (random) => `${random.int(1000, 9999)}-${random.int(100, 999)}-${random.int(10, 99)}`,
-  site_name: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Chemical Co.', 'Landfill', 'Plating Works', 'Refinery', 'Disposal Site'])}`,
+  site_name: (random) =>
+    `${random.pick(PLACE_WORDS)} ${random.pick(['Chemical Co.', 'Landfill', 'Plating Works', 'Refinery', 'Disposal Site'])}`,
   npl_status: ['Currently on the Final NPL', 'Deleted from the Final NPL', 'Proposed for NPL'],
   heating_fuel_type: ['Gas', 'Electric', 'Oil', 'Propane'],
   subdivision: (random) => `${random.pick(PLACE_WORDS)} ${random.pick(['Estates', 'Heights', 'Terrace', 'Gardens', 'Tract'])}`,

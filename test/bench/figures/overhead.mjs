@@ -32,7 +32,15 @@ export async function overhead() {
   const jsonServer = await startServerProcess([script('reference/json-server.mjs')]);
   const handWritten = (url) => runNode([script('reference/hand-written-client.mjs'), url, input, join(WORK, 'overhead-hand-written.csv')]);
   const jsonServerEnv = { ...sandbox.env, PROPDATA_BASE_URL: jsonServer.url };
-  const runs = { bare: [], propdata: [], propdataViaJsonServer: [], scriptViaSandbox: [], scriptViaJsonServer: [], propdataCpu: [], sandboxCpu: [] };
+  const runs = {
+    bare: [],
+    propdata: [],
+    propdataViaJsonServer: [],
+    scriptViaSandbox: [],
+    scriptViaJsonServer: [],
+    propdataCpu: [],
+    sandboxCpu: [],
+  };
   let last;
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -54,7 +62,11 @@ export async function overhead() {
     await Promise.all([sandbox.stop(), jsonServer.stop()]);
   }
   const [bare, propdata, propdataViaJsonServer, scriptViaSandbox, scriptViaJsonServer] = [
-    runs.bare, runs.propdata, runs.propdataViaJsonServer, runs.scriptViaSandbox, runs.scriptViaJsonServer,
+    runs.bare,
+    runs.propdata,
+    runs.propdataViaJsonServer,
+    runs.scriptViaSandbox,
+    runs.scriptViaJsonServer,
   ].map(median);
   const ratio = propdata / bare;
   const reference = (value) => ({ target: 'none set', pass: undefined, value: value.toFixed(3) });
@@ -64,7 +76,10 @@ export async function overhead() {
       [`bare csv-parse → csv-stringify, rows/s (median of ${ROUNDS})`, count(bare)],
       [`propdata property value via the sandbox, items/s (median of ${ROUNDS})`, count(propdata)],
       ['propdata requests, retries, 429s (last round)', `${last.report.requests}, ${last.report.retries}, ${last.report.rateLimitWaits}`],
-      ['CPU during a propdata run: propdata, sandbox (medians)', `${median(runs.propdataCpu).toFixed(1)} s, ${runs.sandboxCpu.length > 0 ? `${median(runs.sandboxCpu).toFixed(1)} s` : 'not measured here'}`],
+      [
+        'CPU during a propdata run: propdata, sandbox (medians)',
+        `${median(runs.propdataCpu).toFixed(1)} s, ${runs.sandboxCpu.length > 0 ? `${median(runs.sandboxCpu).toFixed(1)} s` : 'not measured here'}`,
+      ],
       [`reference: propdata via a JSON-only server, items/s (median of ${ROUNDS})`, count(propdataViaJsonServer)],
       [`reference: hand-written client via the sandbox, rows/s (median of ${ROUNDS})`, count(scriptViaSandbox)],
       [`reference: hand-written client via a JSON-only server, rows/s (median of ${ROUNDS})`, count(scriptViaJsonServer)],

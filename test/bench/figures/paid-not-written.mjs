@@ -23,7 +23,9 @@ function recordsIn(path) {
 }
 
 async function usage(sandbox) {
-  const response = await fetch(`${sandbox.url}/__sandbox/usage`, { headers: { authorization: `Basic ${Buffer.from('sandbox:sandbox').toString('base64')}` } });
+  const response = await fetch(`${sandbox.url}/__sandbox/usage`, {
+    headers: { authorization: `Basic ${Buffer.from('sandbox:sandbox').toString('base64')}` },
+  });
   return (await response.json()).components;
 }
 
@@ -41,7 +43,8 @@ export async function paidNotWritten() {
   const input = await inputFile(ROWS);
   const output = join(WORK, 'paid-out.csv');
   const args = ['property', 'value', '--input', input, '--output', output, '--quiet', '--no-store'];
-  const clean = () => ['', '.propdata-run.json', '.lock'].forEach((suffix) => rmSync(`${output}${suffix}`, { force: true, recursive: true }));
+  const clean = () =>
+    ['', '.propdata-run.json', '.lock'].forEach((suffix) => rmSync(`${output}${suffix}`, { force: true, recursive: true }));
 
   clean();
   let sandbox = await startSandbox(['--rate-limit', WINDOWS]);
@@ -85,7 +88,12 @@ export async function paidNotWritten() {
       ['components charged beyond an uninterrupted run after a kill -9 at half way and --resume', String(extra)],
     ],
     checks: [
-      { name: 'charged but not written, at worst', value: String(worst), target: `≤ ${IN_FLIGHT} (what can be in flight)`, pass: worst <= IN_FLIGHT },
+      {
+        name: 'charged but not written, at worst',
+        value: String(worst),
+        target: `≤ ${IN_FLIGHT} (what can be in flight)`,
+        pass: worst <= IN_FLIGHT,
+      },
       { name: 'extra charged by kill -9 + resume', value: String(extra), target: `≤ ${IN_FLIGHT}`, pass: extra <= IN_FLIGHT },
     ],
   };

@@ -31,7 +31,12 @@ export async function startup() {
       ['`propdata property value --address … --zipcode … --json` to a running sandbox', `${query.toFixed(0)} ms`],
     ],
     checks: [
-      { name: '`--help` ÷ `node -e 0`', value: (help / node).toFixed(2), target: `≤ ${MAX_HELP_RATIO}`, pass: help / node <= MAX_HELP_RATIO },
+      {
+        name: '`--help` ÷ `node -e 0`',
+        value: (help / node).toFixed(2),
+        target: `≤ ${MAX_HELP_RATIO}`,
+        pass: help / node <= MAX_HELP_RATIO,
+      },
       { name: 'one-off query ÷ `node -e 0`', value: (query / node).toFixed(2), target: 'none set', pass: undefined },
     ],
   };

@@ -39,15 +39,21 @@ export async function store() {
   const sandbox = await startSandbox(['--rate-limit', 'off']);
   try {
     const fill = await inputFile(DISTINCT);
-    const filled = await runBatch(batchArgs(fill, join(WORK, 'store-fill.csv'), join(WORK, 'store-fill.json'), ['--store', file, '--rate', '1000000000']), { env: sandbox.env });
+    const filled = await runBatch(
+      batchArgs(fill, join(WORK, 'store-fill.csv'), join(WORK, 'store-fill.json'), ['--store', file, '--rate', '1000000000']),
+      { env: sandbox.env },
+    );
     const answers = filled.report.requests > 0 ? recordsOf(filled.report) : 0;
     const bytes = sizeOf(file) + sizeOf(`${file}-wal`);
     const fromStore = async (rows) => {
       const input = await inputFile(rows);
-      const run = await runBatch(batchArgs(input, join(WORK, `store-${rows}.csv`), join(WORK, `store-${rows}.json`), ['--store', file, '--max-age', '1d']), {
-        env: sandbox.env,
-        measureUsage: true,
-      });
+      const run = await runBatch(
+        batchArgs(input, join(WORK, `store-${rows}.csv`), join(WORK, `store-${rows}.json`), ['--store', file, '--max-age', '1d']),
+        {
+          env: sandbox.env,
+          measureUsage: true,
+        },
+      );
       if (run.report.requests !== 0) throw new Error(`a run answered from the store sent ${run.report.requests} requests`);
       return run;
     };
@@ -61,9 +67,19 @@ export async function store() {
         ['store size per kept answer (property/value)', `${Math.round(bytes / Math.max(answers, 1))} bytes`],
         [`peak RSS, ${SMALL.toLocaleString('en-US')} rows from the store (median of 3)`, `${(median(small) / MB).toFixed(1)} MB`],
         [`peak RSS, ${LARGE.toLocaleString('en-US')} rows from the store`, `${(large.maxRss / MB).toFixed(1)} MB`],
-        [`${LARGE.toLocaleString('en-US')} rows from the store: wall time, rows/s`, `${(large.wallMs / 1000).toFixed(1)} s, ${Math.round(LARGE / (large.wallMs / 1000)).toLocaleString('en-US')}`],
+        [
+          `${LARGE.toLocaleString('en-US')} rows from the store: wall time, rows/s`,
+          `${(large.wallMs / 1000).toFixed(1)} s, ${Math.round(LARGE / (large.wallMs / 1000)).toLocaleString('en-US')}`,
+        ],
       ],
-      checks: [{ name: `peak RSS ${LARGE.toLocaleString('en-US')} rows ÷ 10,000 rows, answered from the store`, value: ratio.toFixed(2), target: `≤ ${MAX_RATIO}`, pass: ratio <= MAX_RATIO }],
+      checks: [
+        {
+          name: `peak RSS ${LARGE.toLocaleString('en-US')} rows ÷ 10,000 rows, answered from the store`,
+          value: ratio.toFixed(2),
+          target: `≤ ${MAX_RATIO}`,
+          pass: ratio <= MAX_RATIO,
+        },
+      ],
     };
   } finally {
     await sandbox.stop();

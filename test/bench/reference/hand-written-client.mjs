@@ -11,8 +11,24 @@ import { Pool } from 'undici';
 const [baseUrl, input, output] = process.argv.slice(2);
 const BATCH = 100;
 const IN_FLIGHT = 4;
-const INFO = ['address_full', 'slug', 'address', 'unit', 'zipcode', 'zipcode_plus4', 'block_id', 'blockgroup_id', 'county_fips',
-  'metrodiv', 'msa', 'city', 'state', 'geo_precision', 'lat', 'lng'];
+const INFO = [
+  'address_full',
+  'slug',
+  'address',
+  'unit',
+  'zipcode',
+  'zipcode_plus4',
+  'block_id',
+  'blockgroup_id',
+  'county_fips',
+  'metrodiv',
+  'msa',
+  'city',
+  'state',
+  'geo_precision',
+  'lat',
+  'lng',
+];
 const STATUS = ['match', 'requested_item', 'details', 'changes', 'errors'];
 const VALUE = ['price_mean', 'price_upr', 'price_lwr', 'fsd'];
 
@@ -34,8 +50,16 @@ async function lookup(rows) {
     const info = chunks[i].address_info ?? {};
     const section = chunks[i]['property/value'] ?? {};
     const value = section.result?.value ?? {};
-    return [...Object.values(row), i, 'ok', '', ...INFO.map((name) => cell(info[name])), ...STATUS.map((name) => cell(info.status?.[name])),
-      cell(section.api_code), ...VALUE.map((name) => cell(value[name]))];
+    return [
+      ...Object.values(row),
+      i,
+      'ok',
+      '',
+      ...INFO.map((name) => cell(info[name])),
+      ...STATUS.map((name) => cell(info.status?.[name])),
+      cell(section.api_code),
+      ...VALUE.map((name) => cell(value[name])),
+    ];
   });
 }
 

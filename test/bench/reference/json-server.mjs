@@ -22,9 +22,19 @@ function chunkFor(item) {
       geo_precision: 'rooftop',
       lat: 38.855454,
       lng: -77.223026,
-      status: { match: true, requested_item: item, details: ['resolved to a canonical address (rooftop precision)'], changes: [], errors: [] },
+      status: {
+        match: true,
+        requested_item: item,
+        details: ['resolved to a canonical address (rooftop precision)'],
+        changes: [],
+        errors: [],
+      },
     },
-    'property/value': { api_code: 0, api_code_description: 'ok', result: { value: { price_mean: 386000, price_upr: 403177, price_lwr: 368823, fsd: 0.0445 } } },
+    'property/value': {
+      api_code: 0,
+      api_code_description: 'ok',
+      result: { value: { price_mean: 386000, price_upr: 403177, price_lwr: 368823, fsd: 0.0445 } },
+    },
   };
 }
 

@@ -74,7 +74,12 @@ function purchaseLiens(random: Random, facts: PropertyFacts, purchase: Deed): Li
   const share = random.pick(loan.shares);
   const deal = { date: purchase.date, borrowers: purchase.buyers };
   const first = lien(random, {
-    ...deal, recording: recordedAfter(purchase.recording, random), amount: thousands(basis * share), years: random.pick(loan.terms), lienType: loan.type, eventType: 'lien_concurrent_1',
+    ...deal,
+    recording: recordedAfter(purchase.recording, random),
+    amount: thousands(basis * share),
+    years: random.pick(loan.terms),
+    lienType: loan.type,
+    eventType: 'lien_concurrent_1',
   });
   if (share > 0.8 || !random.chance(0.15)) return [first];
   const second = lien(random, {
@@ -95,7 +100,8 @@ type StandAlone = Omit<Deal, 'amount' | 'years' | 'lienType'>;
 /** A refinance repays all that runs, with some cash out; with nothing running, it borrows against a house owned outright. */
 function refinance(random: Random, deal: StandAlone, running: readonly Lien[], value: number): Lien {
   const owed = running.reduce((sum, loan) => sum + standing(loan, deal.date).outstanding, 0);
-  const amount = running.length === 0 ? value * random.float(0.4, 0.7, 3) : Math.max(owed, Math.min(owed * random.float(1, 1.25, 3), value * 0.8));
+  const amount =
+    running.length === 0 ? value * random.float(0.4, 0.7, 3) : Math.max(owed, Math.min(owed * random.float(1, 1.25, 3), value * 0.8));
   for (const loan of running) loan.repaid = deal.date;
   const lienType = running.length === 0 ? 'stand_alone_first' : 'stand_alone_refi';
   return lien(random, { ...deal, amount: thousands(amount), years: random.pick([30, 30, 15, 20]), lienType });
@@ -107,7 +113,12 @@ function secondLoan(random: Random, deal: StandAlone, running: readonly Lien[], 
   const amount = Math.min(value * random.float(0.05, 0.2, 3), room);
   if (amount < 10_000) return null;
   const lienType = random.pick(['revolving_credit_line', 'stand_alone_second']);
-  return lien(random, { ...deal, amount: thousands(amount), years: random.pick(lienType === 'revolving_credit_line' ? [10, 30] : [15, 30]), lienType });
+  return lien(random, {
+    ...deal,
+    amount: thousands(amount),
+    years: random.pick(lienType === 'revolving_credit_line' ? [10, 30] : [15, 30]),
+    lienType,
+  });
 }
 
 /**

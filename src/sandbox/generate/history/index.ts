@@ -42,7 +42,7 @@ function defaultNotices(random: Random, since: Date, hasLoans: boolean): Recordi
   const to = addDays(DATA_DATE, -30).getTime();
   if (!hasLoans || from >= to || !random.chance(0.04)) return [];
   const count = random.chance(0.3) ? 2 : 1;
-  const dates = Array.from({ length: count }, () => new Date(from + Math.round(random.next() * (to - from) / 86_400_000) * 86_400_000));
+  const dates = Array.from({ length: count }, () => new Date(from + Math.round((random.next() * (to - from)) / 86_400_000) * 86_400_000));
   return dates.sort((a, b) => b.getTime() - a.getTime()).map((date) => recording(random, date));
 }
 
@@ -53,7 +53,9 @@ export function propertyHistory(place: Place, facts: PropertyFacts): PropertyHis
   const current = owners.at(-1)!;
   const currentLiens = liensByOwner.at(-1)!.filter((lien) => lien.repaid === null && lien.due > DATA_DATE);
   return {
-    deeds: owners.flatMap((ownership) => (ownership.transfer ? [ownership.purchase, ownership.transfer] : [ownership.purchase])).sort(newestFirst),
+    deeds: owners
+      .flatMap((ownership) => (ownership.transfer ? [ownership.purchase, ownership.transfer] : [ownership.purchase]))
+      .sort(newestFirst),
     liens: liensByOwner.flat().sort(newestFirst),
     lastSale: current.purchase,
     owners: current.transfer?.buyers ?? current.purchase.buyers,

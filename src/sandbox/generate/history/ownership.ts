@@ -98,7 +98,17 @@ function transferWithin(random: Random, purchase: Deed, end: Date): Deed | null 
   if (purchase.buyers[1] !== null || days < 400 || !random.chance(0.2)) return null;
   const date = addDays(purchase.date, random.int(200, days - 100));
   const buyers = withPartner(purchase.buyers, random);
-  return { ...purchase, eventType: 'transfer', recording: recording(random, date), date, price: 0, buyers, sellers: purchase.buyers, distressed: false, reo: false };
+  return {
+    ...purchase,
+    eventType: 'transfer',
+    recording: recording(random, date),
+    date,
+    price: 0,
+    buyers,
+    sellers: purchase.buyers,
+    distressed: false,
+    reo: false,
+  };
 }
 
 /** The property's owners, oldest first; the last one owns it now. */

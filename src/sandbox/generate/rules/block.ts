@@ -68,7 +68,10 @@ const superfund: Rule = (generated, context) => {
 export const BLOCK_RULES: RuleTable = {
   'block/crime': (generated) => {
     const result = generated();
-    const incidents = [result.property, result.violent, result.other].reduce((sum: number, kind: { incidents: number }) => sum + kind.incidents, 0);
+    const incidents = [result.property, result.violent, result.other].reduce(
+      (sum: number, kind: { incidents: number }) => sum + kind.incidents,
+      0,
+    );
     return { ...result, all: { ...result.all, incidents } };
   },
   'block/hcri': (generated, context) => {

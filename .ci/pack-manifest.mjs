@@ -19,5 +19,5 @@ if (process.argv[2] === 'prepack') {
 } else if (process.argv[2] === 'postpack') {
   if (existsSync(KEPT)) renameSync(KEPT, MANIFEST);
 } else {
-  throw new Error('usage: node scripts/pack-manifest.mjs prepack|postpack');
+  throw new Error('usage: node .ci/pack-manifest.mjs prepack|postpack');
 }
