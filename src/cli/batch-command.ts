@@ -80,6 +80,8 @@ interface Prepared {
   metaColumn: string | undefined;
   format: 'csv' | 'jsonl' | 'xlsx';
   repairs?: IdentifierRepairs | undefined;
+  /** Identifiers a spreadsheet had stripped of a leading zero, padded back (rows, first few). */
+  padded: { count: number; firstRows: number[] };
 }
 
 async function prepareInput(target: QueryTarget, options: BatchOptions, params: Record<string, string>, io: Io): Promise<Prepared> {
@@ -107,7 +109,12 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
     });
   }
   const metaColumn = options.metaColumn ?? inputColumns.find((column: string) => column.toLowerCase() === 'meta');
+  const padded = { count: 0, firstRows: [] as number[] };
   const prepare = createPreparer({
+    onRepair: (row) => {
+      padded.count += 1;
+      if (padded.firstRows.length < 5) padded.firstRows.push(row);
+    },
     level: target.level,
     endpoints: target.paramEndpoints,
     fixedParams: params,
@@ -115,7 +122,16 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
     ...(metaColumn ? { metaColumn } : {}),
     ...(target.openKeys ? { openKeys: true } : {}),
   });
-  return { rows: input.rows, prepare, inputColumns, metaColumn, format: input.format, seekable: input.seekable, repairs: input.repairs };
+  return {
+    rows: input.rows,
+    prepare,
+    inputColumns,
+    metaColumn,
+    format: input.format,
+    seekable: input.seekable,
+    repairs: input.repairs,
+    padded,
+  };
 }
 
 /** `--dry-run` and `propdata estimate`: read and validate everything, send nothing. */
@@ -168,15 +184,8 @@ export async function runBatchCommand(
 ): Promise<number> {
   if (options.dryRun) return runEstimate(target, options, io);
   const params = fixedParams(target, options);
-  const {
-    rows,
-    prepare,
-    inputColumns,
-    metaColumn,
-    format: inputFormat,
-    seekable,
-    repairs,
-  } = await prepareInput(target, options, params, io);
+  const prepared = await prepareInput(target, options, params, io);
+  const { seekable } = prepared;
   if (!seekable && !options.quiet)
     messages.info('propdata: the input is a pipe: read once, so no row total, and the run cannot be resumed');
   checkRunPaths({
@@ -190,8 +199,7 @@ export async function runBatchCommand(
   const lock = isFileOutput(options.output) ? await lockOutput(options.output, (error) => outputFailure.abort(error)) : undefined;
   try {
     if (lock?.tookOverFrom) messages.info(`propdata: took over the lock of ${lock.tookOverFrom}, which is no longer running`);
-    const input = { rows, prepare, inputColumns, metaColumn, format: inputFormat, seekable, repairs };
-    return await runLocked(target, options, { io, messages, argv, outputFailure }, input, params);
+    return await runLocked(target, options, { io, messages, argv, outputFailure }, prepared, params);
   } finally {
     await lock?.release();
   }
@@ -204,7 +212,7 @@ async function runLocked(
   target: QueryTarget,
   options: BatchOptions,
   { io, messages, argv, outputFailure }: { io: Io; messages: Messages; argv: readonly string[]; outputFailure: AbortController },
-  { rows, prepare, inputColumns, metaColumn, seekable, repairs }: Prepared,
+  { rows, prepare, inputColumns, metaColumn, seekable, repairs, padded }: Prepared,
   params: Record<string, string>,
 ): Promise<number> {
   const keys = sectionKeys(target);
@@ -391,11 +399,19 @@ async function runLocked(
     });
     // An xlsx input's identifier cells that were numbers, made text again: reported with the summary.
     const repaired = repairs?.report();
-    const reported = repaired ? { ...summary, inputRepairs: repaired } : summary;
+    const reported = {
+      ...summary,
+      ...(repaired ? { inputRepairs: repaired } : {}),
+      ...(padded.count > 0 ? { paddedIdentifiers: padded } : {}),
+    };
+    const paddedLine =
+      padded.count > 0
+        ? `  ${padded.count} identifiers padded with the leading zero a spreadsheet had dropped (rows ${padded.firstRows.join(', ')}${padded.count > padded.firstRows.length ? ', ...' : ''})`
+        : undefined;
     await writer.finish?.(reported);
     if (options.report) await writeFile(options.report, `${JSON.stringify(reported, null, 2)}\n`);
     if (!options.quiet || outcome !== 'completed')
-      messages.error([formatSummary(summary).trimEnd(), repairs?.describe()].filter(Boolean).join('\n'));
+      messages.error([formatSummary(summary).trimEnd(), repairs?.describe(), paddedLine].filter(Boolean).join('\n'));
     if (fatal instanceof InputError) {
       messages.error(
         `propdata: the output is partial (rows from ${output.nextRow} on are missing); correct the input and run the command again`,
