@@ -118,9 +118,12 @@ async function writeRecords(target: QueryTarget, options: BatchOptions, io: Io, 
 
 /** An ora spinner on stderr while the one-off waits, only where a person is watching. */
 async function startSpinner(io: Io, options: QueryOptions, text: string) {
-  if (!canAnimate(io.stderr) || options.json || options.verbose) return undefined;
+  // TERM=dumb: a terminal that cannot move its cursor gets no animation.
+  if (!canAnimate(io.stderr) || io.env.TERM === 'dumb' || options.json || options.verbose) return undefined;
   const { default: ora } = await import('ora');
   // ora's stdin discarding puts the terminal in raw mode, where Ctrl-C is a keystroke rather than
   // the SIGINT our clean stop relies on.
-  return ora({ text, stream: io.stderr, discardStdin: false }).start();
+  // Whether to animate is decided above, from the stream we were given; ora's own guess (it turns
+  // itself into plain `- text` lines when CI is set) would print a stray line on a real terminal.
+  return ora({ text, stream: io.stderr, discardStdin: false, isEnabled: true }).start();
 }
