@@ -57,7 +57,7 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
   if (!options.sandbox) messages.addCredentials(connection.key, connection.secret);
   // undici is loaded here, not at start-up: `--help` and `endpoints` never need it.
   const { ServiceClient } = await import('../client/service-client.js');
-  const { DEFAULT_TIMEOUTS } = await import('../client/transport.js');
+  const { DEFAULT_TIMEOUTS } = await import('../client/timeouts.js');
   const client = new ServiceClient(connection, {
     userAgent: `propdata/${VERSION}`,
     connections,

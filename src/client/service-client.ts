@@ -3,7 +3,8 @@ import type { Connection } from '../config/connection.js';
 import { NetworkError, RequestAbortedError } from '../errors/index.js';
 import { credentialForms, redactForms } from './credential-forms.js';
 import { exchange, type Exchange } from './exchange.js';
-import { createPool, DEFAULT_TIMEOUTS, type Timeouts } from './transport.js';
+import { DEFAULT_TIMEOUTS, type Timeouts } from './timeouts.js';
+import { createPool } from './transport.js';
 
 export interface RawResponse {
   status: number;
