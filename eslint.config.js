@@ -2,6 +2,14 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The no-unsafe rules, off where values are untyped on purpose (see each use). */
+const UNTYPED_VALUES_ALLOWED = Object.fromEntries(
+  ['no-unsafe-assignment', 'no-unsafe-member-access', 'no-unsafe-return', 'no-unsafe-argument', 'no-unsafe-call'].map((rule) => [
+    `@typescript-eslint/${rule}`,
+    'off',
+  ]),
+);
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/bench/**', 'bin/**', 'eslint.config.js'] },
   js.configs.recommended,
@@ -20,31 +28,27 @@ export default tseslint.config(
       // `_meta` and similar: destructured only to leave them out.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // One privacy style: ECMAScript `#` fields, never TypeScript's `private`.
-      'no-restricted-syntax': ['error', { selector: 'TSParameterProperty, PropertyDefinition[accessibility="private"], MethodDefinition[accessibility="private"]', message: 'use a #private member' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSParameterProperty, PropertyDefinition[accessibility="private"], MethodDefinition[accessibility="private"]',
+          message: 'use a #private member',
+        },
+      ],
     },
   },
   {
     // A rule's result is the schema-shaped JSON the schema walk fills in, typed `any` on purpose
     // (`Generated`, rules/rule.ts): the contract tests check the shapes, not the compiler.
     files: ['src/sandbox/generate/rules/**'],
-    rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-    },
+    rules: UNTYPED_VALUES_ALLOWED,
   },
   {
     // Tests read what the CLI printed (JSON.parse, CSV rows) and assert on it: the values are
     // `any` by nature, and the assertions are the type check.
     files: ['test/**'],
     rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
+      ...UNTYPED_VALUES_ALLOWED,
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/restrict-plus-operands': 'off',
     },

@@ -39,16 +39,32 @@ function formatInfo(info: StoreInfo): string {
   return head + textTable(rows, [2]);
 }
 
-/** The store named by --store or the default one, if it exists: inspecting or clearing never creates it. */
-async function existing(
+/**
+ * Works on the store named by --store or the default one, if it exists (inspecting or clearing
+ * never creates it), closes it, and prints what `work` says, or what `missing` says without one.
+ */
+async function withExistingStore(
   options: StoreFileOptions,
   context: CommandContext,
   readonly: boolean,
-): Promise<{ path: string; store: Store | undefined }> {
+  missing: (path: string) => string,
+  work: (store: Store) => string,
+): Promise<void> {
   const { openExistingStore, storePathFrom } = await import('../../store/index.js');
   const path = storePathFrom(options.store, context.io.env);
-  return { path, store: await openExistingStore(path, { readonly }) };
+  const opened = await openExistingStore(path, { readonly });
+  if (!opened) {
+    context.io.stdout.write(missing(path));
+    return;
+  }
+  try {
+    context.io.stdout.write(work(opened));
+  } finally {
+    opened.close();
+  }
 }
+
+const nothingToRemove = (path: string) => `nothing to remove: no store at ${path}\n`;
 
 export function registerStoreCommand(program: Command, context: CommandContext): void {
   const store = program
@@ -69,9 +85,6 @@ export function registerStoreCommand(program: Command, context: CommandContext):
         '  $ propdata store clear --all-accounts',
       ].join('\n'),
     );
-  const out = (text: string): void => {
-    context.io.stdout.write(text);
-  };
 
   const info = store
     .command('info')
@@ -79,16 +92,13 @@ export function registerStoreCommand(program: Command, context: CommandContext):
     .addHelpText('after', '\nExample:\n  $ propdata store info --store /data/nightly.db');
   addOptions(info, STORE_FILE_OPTIONS, context.io.env);
   info.action(async (options: StoreFileOptions) => {
-    const { path, store: opened } = await existing(options, context, true);
-    if (!opened) {
-      out(`store     ${path}\nnot created yet: a run that uses it creates it\n`);
-      return;
-    }
-    try {
-      out(formatInfo(opened.info()));
-    } finally {
-      opened.close();
-    }
+    await withExistingStore(
+      options,
+      context,
+      true,
+      (path) => `store     ${path}\nnot created yet: a run that uses it creates it\n`,
+      (opened) => formatInfo(opened.info()),
+    );
   });
 
   const prune = store
@@ -98,20 +108,12 @@ export function registerStoreCommand(program: Command, context: CommandContext):
   addOptions(prune, PRUNE_OPTIONS, context.io.env);
   prune.action(async (options: OptionValues<typeof PRUNE_OPTIONS>) => {
     if (options.olderThan === undefined) throw new UsageError('store prune needs --older-than DURATION, such as 90d');
-    const { path, store: opened } = await existing(options, context, false);
-    if (!opened) {
-      out(`nothing to remove: no store at ${path}\n`);
-      return;
-    }
-    try {
+    const olderThan = options.olderThan;
+    await withExistingStore(options, context, false, nothingToRemove, (opened) => {
       const now = Date.now();
-      const removed = opened.prune(options.olderThan, now);
-      out(
-        `removed ${removed} answers that arrived before ${minute(now - options.olderThan)}; the store is ${formatBytes(opened.bytes())}\n`,
-      );
-    } finally {
-      opened.close();
-    }
+      const removed = opened.prune(olderThan, now);
+      return `removed ${removed} answers that arrived before ${minute(now - olderThan)}; the store is ${formatBytes(opened.bytes())}\n`;
+    });
   });
 
   const clear = store
@@ -122,16 +124,9 @@ export function registerStoreCommand(program: Command, context: CommandContext):
   clear.action(async (options: OptionValues<typeof CLEAR_OPTIONS>) => {
     const { currentAccount } = await import('../../store/index.js');
     const account = options.allAccounts ? undefined : await currentAccount(options, context.io.env);
-    const { path, store: opened } = await existing(options, context, false);
-    if (!opened) {
-      out(`nothing to remove: no store at ${path}\n`);
-      return;
-    }
-    try {
+    await withExistingStore(options, context, false, nothingToRemove, (opened) => {
       const removed = opened.clear(account === undefined ? { allAccounts: true } : { account });
-      out(`removed ${removed} answers of ${account ?? 'every account'}; spend records are kept\n`);
-    } finally {
-      opened.close();
-    }
+      return `removed ${removed} answers of ${account ?? 'every account'}; spend records are kept\n`;
+    });
   });
 }
