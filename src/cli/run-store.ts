@@ -4,6 +4,7 @@ import type { Connection } from '../config/connection.js';
 import type { Chunk } from '../model/chunk.js';
 import type { OutputRecord } from '../model/record.js';
 import type { QueryTarget } from '../model/query-target.js';
+import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import type { Store } from '../store/index.js';
 import { parseRateHeaders, type ReportedWindow } from '../throttle/rate-headers.js';
@@ -59,20 +60,8 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const pacer = store.pacer(account, run);
   const endpoint = settings.target.sections.length > 0 ? settings.sectionKeys.join(',') : settings.target.path;
   const keyOf = (item: SendableItem) => storeKeyOf(settings.target, item);
-  const billedCost = (chunks: readonly unknown[] | undefined) => {
-    let billed = 0;
-    let cost = 0;
-    for (const chunk of chunks ?? []) {
-      for (const name of settings.sectionKeys) {
-        const section = chunk !== null && typeof chunk === 'object' ? (chunk as Record<string, unknown>)[name] : undefined;
-        if (section !== null && typeof section === 'object' && (section as { api_code?: unknown }).api_code === 0) {
-          billed += 1;
-          cost += settings.prices[name] ?? 0;
-        }
-      }
-    }
-    return { billed, cost };
-  };
+  // Every section the run asks for is counted when billed, at its list price (0 outside the catalog).
+  const sectionPrices = Object.fromEntries(settings.sectionKeys.map((name) => [name, settings.prices[name] ?? 0]));
   return {
     reuse(item) {
       if (settings.maxAgeMs === undefined) return undefined;
@@ -90,7 +79,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     },
     record(exchange) {
       const at = settings.now();
-      const { billed, cost } = billedCost(exchange.chunks);
+      const { billed, cost } = billedCost(exchange.chunks, sectionPrices);
       store.transaction(() => {
         store.recordRequest({
           at,
