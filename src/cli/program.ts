@@ -10,6 +10,7 @@ import { registerMgetCommand } from './commands/mget-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
 import { registerStoreCommand } from './commands/store-command.js';
 import { registerUsageCommand } from './commands/usage-command.js';
+import { HELP_WITH_DEFERRED_OPTIONS } from './deferred-options.js';
 import { VERSION } from './version.js';
 
 const DESCRIPTION = 'Batch lookups against the property data and analytics service.';
@@ -42,6 +43,7 @@ export function buildProgram(context: CommandContext): Command {
       getOutHelpWidth: () => helpWidth(context.io.stdout),
       getErrHelpWidth: () => helpWidth(context.io.stderr),
     })
+    .configureHelp(HELP_WITH_DEFERRED_OPTIONS)
     .addHelpText('after', EXAMPLES)
     .showSuggestionAfterError(true)
     .helpCommand(true);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ENDPOINTS, isMgetComponent } from '../../catalog/index.js';
+import { attachAllOptions } from '../deferred-options.js';
 import type { CommandContext } from './command-context.js';
 
 /** What a command's first argument may be, besides its subcommands and options. */
@@ -157,6 +158,7 @@ complete -c propdata -f -a '(__propdata_candidates)'
 }
 
 export function completionScript(program: Command, shell: Shell): string {
+  attachAllOptions(program);
   const nodes = nodesOf(program);
   return shell === 'bash' ? bashScript(nodes) : shell === 'zsh' ? zshScript(nodes) : fishScript(nodes);
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { endpointsAt, LEVEL_SPECS, type Endpoint, type Level } from '../../catalog/index.js';
 import { addOptions } from '../add-options.js';
+import { deferOptions } from '../deferred-options.js';
 import { flagName, identifierOptions, paramOptions } from '../options.js';
 import { singleEndpointTarget } from '../../model/query-target.js';
 import type { QueryOptions } from '../query-params.js';
@@ -50,10 +51,14 @@ export function registerEndpointCommands(program: Command, context: CommandConte
       .description(`${level}-level endpoints (identifiers: ${LEVEL_SPECS[level].identifiers.map((id) => id.name).join(', ')})`)
       .addHelpText('after', `\nExample:\n  $ propdata ${level} ${endpointsAt(level)[0]?.target} ${EXAMPLE_IDENTIFIERS[level]} --sandbox`);
     for (const endpoint of endpointsAt(level).filter((candidate) => !candidate.mget)) {
-      const command = levelCommand.command(endpoint.target).description(endpoint.description).addHelpText('after', example(endpoint));
+      // Its name, alias and description are all a list of commands shows; the rest is built on use.
+      const command = levelCommand.command(endpoint.target).description(endpoint.description);
       const kebab = flagName(endpoint.target);
       if (kebab !== endpoint.target) command.alias(kebab);
-      addOptions(command, [...identifierOptions([level]), ...paramOptions([endpoint]), ...QUERY_OPTIONS], context.io.env);
+      deferOptions(command, () => {
+        command.addHelpText('after', example(endpoint));
+        addOptions(command, [...identifierOptions([level]), ...paramOptions([endpoint]), ...QUERY_OPTIONS], context.io.env);
+      });
       command.action(async (options: QueryOptions) => {
         // Loaded when a query runs: building the command tree for --help does not need it.
         const { runQuery } = await import('../run-query.js');
