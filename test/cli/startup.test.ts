@@ -1,30 +1,64 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
-/** The packages a command loaded, after it ran, in a fresh process (npm test builds dist/ first). */
+/** A module hook naming every module loaded through import on stderr: ESM packages (conf, ora) never enter require's cache. */
+const REPORT_IMPORTS = `
+  import { writeSync } from 'node:fs';
+  export async function load(url, context, nextLoad) {
+    writeSync(2, 'imported ' + url + '\\n');
+    return nextLoad(url, context);
+  }
+`;
+
+const packageOf = (file: string): string => {
+  const [scopeOrName, name] = file.split('node_modules/').pop()!.split('/');
+  return scopeOrName!.startsWith('@') ? `${scopeOrName}/${name}` : scopeOrName!;
+};
+
+/** The packages a command loaded, imported or required, after it ran, in a fresh process (npm test builds dist/ first). */
 function packagesLoadedBy(argv: string[]): string[] {
   const script = `
-    import { createRequire } from 'node:module';
+    import { createRequire, register } from 'node:module';
     import { PassThrough } from 'node:stream';
+    register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(REPORT_IMPORTS)}));
     const { main } = await import(${JSON.stringify(MAIN)});
     const sink = new PassThrough();
     sink.resume();
-    await main(${JSON.stringify(argv)}, { stdin: process.stdin, stdout: sink, stderr: sink, env: {} });
+    const code = await main(${JSON.stringify(argv)}, { stdin: process.stdin, stdout: sink, stderr: sink, env: {} });
     const Module = createRequire(import.meta.url)('node:module');
-    const names = Object.keys(Module._cache).filter((file) => file.includes('node_modules')).map((file) => file.split('node_modules/').pop().split('/')[0]);
-    console.log(JSON.stringify([...new Set(names)]));
+    console.log(JSON.stringify({ code, required: Object.keys(Module._cache) }));
   `;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as string[];
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  const { code, required } = JSON.parse(child.stdout) as { code: number; required: string[] };
+  expect(code, `${argv.join(' ')}: ${child.stderr}`).toBe(0);
+  const imported = [...child.stderr.matchAll(/^imported (\S+)$/gm)].map((match) => match[1]!);
+  const files = [...required, ...imported].filter((file) => file.includes('node_modules/'));
+  return [...new Set(files.map(packageOf))];
 }
 
 describe('start-up', () => {
-  it('--help and listings load no HTTP client, database, workbook or config library', () => {
-    for (const argv of [['--help'], ['endpoints'], ['property', 'value', '--help']]) {
+  it('--help, listings and the completion script load no HTTP client, database, workbook, config or terminal library', () => {
+    for (const argv of [
+      ['--help'],
+      ['endpoints'],
+      ['property', 'value', '--help'],
+      ['help', 'property', 'value'],
+      ['completion', 'bash'],
+    ]) {
       const loaded = packagesLoadedBy(argv);
-      for (const heavy of ['undici', 'better-sqlite3', 'exceljs', 'conf']) expect(loaded, argv.join(' ')).not.toContain(heavy);
+      expect(loaded, argv.join(' ')).toContain('commander');
+      for (const heavy of ['undici', 'better-sqlite3', 'exceljs', 'conf', 'ora', 'cli-progress']) {
+        expect(loaded, argv.join(' ')).not.toContain(heavy);
+      }
     }
+  });
+
+  it('a one-off loads the HTTP client and nothing a batch, the store or a terminal needs', () => {
+    const loaded = packagesLoadedBy(['property', 'value', '--address', '405 DYER AVE', '--zipcode', '21136', '--json', '--sandbox']);
+    expect(loaded).toContain('undici');
+    for (const heavy of ['better-sqlite3', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify']) expect(loaded).not.toContain(heavy);
   });
 });
