@@ -4,6 +4,8 @@ import { startSandbox } from '../sandbox.mjs';
 
 const ROUNDS = 10;
 const MAX_HELP_RATIO = 2.5;
+/** Issue 15's goal for a one-off query, which also loads the HTTP client and makes one request. */
+const MAX_QUERY_RATIO = 3;
 
 /**
  * Start-up: the wall time of `propdata --help` and of a one-off query to a sandbox that is
@@ -37,7 +39,12 @@ export async function startup() {
         target: `≤ ${MAX_HELP_RATIO}`,
         pass: help / node <= MAX_HELP_RATIO,
       },
-      { name: 'one-off query ÷ `node -e 0`', value: (query / node).toFixed(2), target: 'none set', pass: undefined },
+      {
+        name: 'one-off query ÷ `node -e 0`',
+        value: (query / node).toFixed(2),
+        target: `≤ ${MAX_QUERY_RATIO}`,
+        pass: query / node <= MAX_QUERY_RATIO,
+      },
     ],
   };
 }
