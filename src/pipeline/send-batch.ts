@@ -173,6 +173,9 @@ async function sendPart(
     } finally {
       stats.requestsInFlight -= 1;
     }
+    // A 429 was not charged, nor counted by the service: out of the log before the answer's counts
+    // are read, or the refused request would pass for our own use of the window (and hide others').
+    if (response.status === 429) limiter.refund(reservation);
     // Every answer, a 429 included, describes the windows.
     limiter.observe(reservation, parseRateHeaders(response.headers));
     observed = true;
@@ -187,7 +190,7 @@ async function sendPart(
     context.onResponse?.({ ...exchange, chunks });
   } catch (error) {
     if (!observed) limiter.observe(reservation, []);
-    return handleFailure(error, part, reservation, context, attempts, delivery);
+    return handleFailure(error, part, context, attempts, delivery);
   }
   if (chunks.length !== part.length) {
     // Resending could charge twice for items that did come back; record the mismatch instead.
@@ -201,17 +204,13 @@ async function sendPart(
 async function handleFailure(
   error: unknown,
   part: readonly PendingItem[],
-  reservation: Reservation,
   context: SendContext,
   attempts: Attempts,
   delivery: Delivery,
 ): Promise<void> {
   const { limiter, stats, clock } = context;
-  if (error instanceof RateLimitedError) {
-    // Not charged, and not counted by the service: the retry waits for the window like anyone else.
-    limiter.refund(reservation);
-    stats.rateLimitWaits += 1;
-  }
+  // Refunded when it was answered (sendPart): the retry waits for the window like anyone else.
+  if (error instanceof RateLimitedError) stats.rateLimitWaits += 1;
   if (error instanceof BadRequestError) {
     if (delivery.badRequest) {
       delivery.badRequest(part, error);
