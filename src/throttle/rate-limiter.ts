@@ -2,6 +2,7 @@ import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import type { ReportedWindow } from './rate-headers.js';
 import { OtherClients, type CountedWindow, type OtherClientsPolicy } from './other-clients.js';
 import type { SharedPacer } from './shared-pacer.js';
+import { ServiceClock } from './service-clock.js';
 import { ItemTooWideError, QuotaWaitError } from '../errors/index.js';
 
 /** Pacing rules; those for other clients of the account without a shared pacer (other machines) are OtherClientsPolicy's. */
@@ -113,6 +114,12 @@ export class RateLimiter {
   readonly #others: OtherClients;
   /** Whether the windows in force are the service's (stated in its headers, now or in an earlier run), not --rate's assumption. */
   #stated = false;
+  /**
+   * The service's clock against the run's, fed with every answer by whoever sends: the resets it
+   * states are observed here in local time (ServiceClock.localWindows). One per limiter, as the
+   * windows are: both describe the service this run paces.
+   */
+  readonly serviceClock = new ServiceClock();
 
   constructor(policy: ThrottlePolicy = DEFAULT_THROTTLE_POLICY, clock: Clock = SYSTEM_CLOCK) {
     this.#policy = policy;
