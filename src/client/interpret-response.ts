@@ -8,7 +8,7 @@ import {
   ServerError,
 } from '../errors/index.js';
 import type { Chunk } from '../model/chunk.js';
-import { retryAtAfter429 } from '../throttle/rate-headers.js';
+import { retryAtAfter429, type ToLocalTime } from '../throttle/rate-headers.js';
 import type { RawResponse } from './service-client.js';
 
 const PAYMENT_WORDS = /payment|credit|pay-as-you-go|billing|upgrade/i;
@@ -28,9 +28,10 @@ function serviceMessage(body: string): string | undefined {
 /**
  * Turns a response into chunks, or throws the error class for its status. The spec's error
  * table is the map: 400 explanation, 401 empty, 429 with rate headers, and (not shown in the spec)
- * credit exhaustion as 402 or a payment-asking 4xx, and 403 as a refusal no item can fix.
+ * credit exhaustion as 402 or a payment-asking 4xx, and 403 as a refusal no item can fix. A 429's
+ * retry time is local: `now` on the run's clock, the service's times through `toLocal` (ServiceClock).
  */
-export function interpretResponse(response: RawResponse, path: string, now: number = Date.now()): Chunk[] {
+export function interpretResponse(response: RawResponse, path: string, now: number = Date.now(), toLocal?: ToLocalTime): Chunk[] {
   const { status, body } = response;
   if (status === 200) return parseChunks(body, path);
   const raw = serviceMessage(body);
@@ -40,7 +41,7 @@ export function interpretResponse(response: RawResponse, path: string, now: numb
     throw new CreditExhaustedError(status, message);
   }
   if (status === 403) throw new ForbiddenError(message);
-  if (status === 429) throw new RateLimitedError(message, retryAtAfter429(response.headers, now));
+  if (status === 429) throw new RateLimitedError(message, retryAtAfter429(response.headers, now, toLocal));
   if (status === 404) throw new NotFoundError(path, message);
   if (status === 400 || (status > 400 && status < 500)) throw new BadRequestError(message ?? `HTTP ${status}`);
   throw new ServerError(status, message ?? (body.trim() === '' ? 'empty response' : 'non-JSON error page'));

@@ -1,6 +1,7 @@
 import { BadResponseError } from '../errors/index.js';
 import type { Chunk } from '../model/chunk.js';
 import type { Clock } from '../throttle/clock.js';
+import { ServiceClock } from '../throttle/service-clock.js';
 import { chunkProblem } from './chunk-problem.js';
 import { interpretResponse } from './interpret-response.js';
 import { decideRetry, NO_ATTEMPTS, type RetryPolicy } from './retry-policy.js';
@@ -28,6 +29,8 @@ export async function requestOne(
   options: RequestOneOptions,
 ): Promise<{ response: RawResponse; chunks: Chunk[] }> {
   const { clock, signal } = options;
+  // Every answer tells the service's time: a 429's reset is waited for on this machine's clock.
+  const serviceClock = new ServiceClock();
   // A stop ends a wait with the stop's own reason (exit 130), not a timer's AbortError.
   const sleep = (ms: number) =>
     clock.sleep(ms, signal).catch((error: unknown) => {
@@ -35,8 +38,10 @@ export async function requestOne(
     });
   for (let attempts = NO_ATTEMPTS; ;) {
     try {
+      const sentAt = clock.now();
       const response = await service.send(signal ? { ...request, signal } : request);
-      const chunks = interpretResponse(response, request.path, clock.now());
+      serviceClock.observe({ headers: response.headers, sentAt, receivedAt: clock.now() });
+      const chunks = interpretResponse(response, request.path, clock.now(), serviceClock.toLocal);
       const problem = chunks.map(chunkProblem).find((found) => found !== undefined);
       if (problem !== undefined) throw new BadResponseError(request.path, problem);
       return { response, chunks };

@@ -13,11 +13,18 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** The longest wait for the rate limit (a 429's reset, a spent window), in all, before the run stops. */
   maxWaitMs: number;
-  /** Slack after a 429's stated reset: clocks differ and transit takes time. */
+  /**
+   * Slack after a 429's stated reset: clocks differ and transit takes time. With the jitter, less
+   * than the limiter's own margin after a reset (minMarginMs): a job refused because others took
+   * the window comes back just before them, is counted, and so is seen by them (jobs on other
+   * machines see each other only in the service's counts).
+   */
   rateLimitMarginMs: number;
   /**
-   * The most random delay added after a 429's reset (at most a fifth of the wait itself), so that
-   * jobs refused together (on other machines: no shared store) do not all come back at one instant.
+   * The most random delay added after a 429's reset (at most a tenth of the wait itself), so that
+   * jobs refused together do not all come back at one instant. Small: each job takes only its
+   * share of a window's first part (the limiter's fairPart), so a crowd at the reset overruns
+   * nothing, while one that came back late would find the window taken and be refused again.
    */
   rateLimitJitterMs: number;
 }
@@ -30,8 +37,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   maxWaitMs: DEFAULT_MAX_WAIT_MS.batch,
-  rateLimitMarginMs: 250,
-  rateLimitJitterMs: 1_000,
+  rateLimitMarginMs: 10,
+  rateLimitJitterMs: 30,
 };
 
 /** What has been tried for one request so far. */
@@ -68,9 +75,9 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, random: () =>
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-/** A random delay after a 429's reset: up to rateLimitJitterMs, and never more than a fifth of the wait. */
+/** A random delay after a 429's reset: up to rateLimitJitterMs, and never more than a tenth of the wait. */
 export function rateLimitJitter(policy: RetryPolicy, waitMs: number, random: () => number = Math.random): number {
-  return Math.round(random() * Math.min(policy.rateLimitJitterMs, Math.max(0, waitMs) / 5));
+  return Math.round(random() * Math.min(policy.rateLimitJitterMs, Math.max(0, waitMs) / 10));
 }
 
 /**

@@ -10,16 +10,19 @@ import { statusOf } from '../model/status.js';
 import type { Clock } from '../throttle/clock.js';
 import { parseRateHeaders } from '../throttle/rate-headers.js';
 import type { AcquireOptions, Reservation } from '../throttle/rate-limiter.js';
+import type { ServiceClock } from '../throttle/service-clock.js';
 import type { QueryTarget } from '../model/query-target.js';
 import type { Budget } from './budget.js';
 import type { RunStats } from './run-stats.js';
 
-/** The pacing the pipeline needs: grants in row order, and what the service said of its windows. */
+/** The pacing the pipeline needs: grants in row order, and what the service said of its windows (in local time). */
 export interface Pacer {
   grants(components: number, options: AcquireOptions): AsyncIterable<Reservation>;
   observe(reservation: Reservation, reported: ReturnType<typeof parseRateHeaders>): void;
   refund(reservation: Reservation): void;
   pauseUntil(until: number): void;
+  /** The service's clock against the run's: every answer feeds it, and the times it states are read through it. */
+  readonly serviceClock: ServiceClock;
 }
 
 export interface SendContext {
@@ -155,13 +158,15 @@ async function sendPart(
   attempts: Attempts,
   delivery: Delivery,
 ): Promise<void> {
-  const { client, limiter, target, stats } = context;
+  const { client, limiter, target, stats, clock } = context;
+  const { serviceClock } = limiter;
   let chunks: unknown[];
   let observed = false;
   try {
     stats.requests += 1;
     stats.requestsInFlight += 1;
     let response: RawResponse;
+    const sentAt = clock.now();
     try {
       const signal = context.abandon ? { signal: context.abandon } : {};
       // Report products take no POST (spec): their batches are of one item, sent as a GET.
@@ -173,13 +178,18 @@ async function sendPart(
     } finally {
       stats.requestsInFlight -= 1;
     }
+    // The answer's Date and resets say what time the service has: its windows are then read in ours.
+    serviceClock.observe({ headers: response.headers, sentAt, receivedAt: clock.now() });
+    // A 429 was not charged, nor counted by the service: out of the log before the answer's counts
+    // are read, or the refused request would pass for our own use of the window (and hide others').
+    if (response.status === 429) limiter.refund(reservation);
     // Every answer, a 429 included, describes the windows.
-    limiter.observe(reservation, parseRateHeaders(response.headers));
+    limiter.observe(reservation, serviceClock.localWindows(parseRateHeaders(response.headers)));
     observed = true;
     const exchange = { status: response.status, headers: response.headers, items: part.length, components: reservation.components };
     try {
       // A 429's Retry-After counts from now on the run's clock.
-      chunks = interpretResponse(response, target.path, context.clock.now());
+      chunks = interpretResponse(response, target.path, clock.now(), serviceClock.toLocal);
     } catch (error) {
       context.onResponse?.(exchange);
       throw error;
@@ -187,7 +197,7 @@ async function sendPart(
     context.onResponse?.({ ...exchange, chunks });
   } catch (error) {
     if (!observed) limiter.observe(reservation, []);
-    return handleFailure(error, part, reservation, context, attempts, delivery);
+    return handleFailure(error, part, context, attempts, delivery);
   }
   if (chunks.length !== part.length) {
     // Resending could charge twice for items that did come back; record the mismatch instead.
@@ -201,17 +211,13 @@ async function sendPart(
 async function handleFailure(
   error: unknown,
   part: readonly PendingItem[],
-  reservation: Reservation,
   context: SendContext,
   attempts: Attempts,
   delivery: Delivery,
 ): Promise<void> {
   const { limiter, stats, clock } = context;
-  if (error instanceof RateLimitedError) {
-    // Not charged, and not counted by the service: the retry waits for the window like anyone else.
-    limiter.refund(reservation);
-    stats.rateLimitWaits += 1;
-  }
+  // Refunded when it was answered (sendPart): the retry waits for the window like anyone else.
+  if (error instanceof RateLimitedError) stats.rateLimitWaits += 1;
   if (error instanceof BadRequestError) {
     if (delivery.badRequest) {
       delivery.badRequest(part, error);

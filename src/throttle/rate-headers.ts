@@ -45,21 +45,35 @@ export function retryAfterRateLimit(windows: readonly ReportedWindow[], now = Da
   return ahead.length > 0 ? Math.min(...ahead.map((w) => w.resetAt)) : undefined;
 }
 
-/** `Retry-After` as epoch ms: delay-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+/** A time the service stated, as the local time to wait for (ServiceClock.toLocal); by default the clocks agree. */
+export type ToLocalTime = (serviceTime: number) => number;
+
+const sameTime: ToLocalTime = (time) => time;
+
+/** The windows with their resets in local time. */
+export function windowsInLocalTime(windows: readonly ReportedWindow[], toLocal: ToLocalTime): ReportedWindow[] {
+  return windows.map((window) => ({ ...window, resetAt: toLocal(window.resetAt) }));
+}
+
+/**
+ * `Retry-After` as local epoch ms: delay-seconds count from now (already relative: no clock to
+ * correct), an HTTP date is the service's time; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | undefined, now = Date.now(), toLocal = sameTime): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return now + Number(text) * 1000;
   const date = Date.parse(text);
-  return Number.isFinite(date) ? date : undefined;
+  return Number.isFinite(date) ? toLocal(date) : undefined;
 }
 
 /**
- * When a 429 says to come back: the later of `Retry-After` (the server's explicit word) and the
- * reset of the exhausted window, so that neither is ignored; undefined when it says neither.
+ * When a 429 says to come back, in local time: the later of `Retry-After` (the server's explicit
+ * word) and the reset of the exhausted window, so that neither is ignored; undefined when it says neither.
  */
-export function retryAtAfter429(headers: Record<string, string | undefined>, now = Date.now()): number | undefined {
-  const times = [parseRetryAfter(headers['retry-after'], now), retryAfterRateLimit(parseRateHeaders(headers), now)].filter(
+export function retryAtAfter429(headers: Record<string, string | undefined>, now = Date.now(), toLocal = sameTime): number | undefined {
+  const windows = windowsInLocalTime(parseRateHeaders(headers), toLocal);
+  const times = [parseRetryAfter(headers['retry-after'], now, toLocal), retryAfterRateLimit(windows, now)].filter(
     (time): time is number => time !== undefined,
   );
   return times.length > 0 ? Math.max(...times) : undefined;

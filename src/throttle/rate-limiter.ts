@@ -1,9 +1,12 @@
 import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import type { ReportedWindow } from './rate-headers.js';
+import { OtherClients, type CountedWindow, type OtherClientsPolicy } from './other-clients.js';
 import type { SharedPacer } from './shared-pacer.js';
+import { ServiceClock } from './service-clock.js';
 import { ItemTooWideError, QuotaWaitError } from '../errors/index.js';
 
-export interface ThrottlePolicy {
+/** Pacing rules; those for other clients of the account without a shared pacer (other machines) are OtherClientsPolicy's. */
+export interface ThrottlePolicy extends OtherClientsPolicy {
   /** Components per minute assumed until the service's headers describe the real windows. */
   initialPerMinute: number;
   /**
@@ -22,13 +25,6 @@ export interface ThrottlePolicy {
    * spent) rejects the waiting request with QuotaWaitError instead of sleeping for hours.
    */
   maxWaitMs: number;
-  /**
-   * Without a shared pacer, while the service's counts show other clients of the account (other
-   * machines): no request is larger than this fraction of the smallest window, and each window is
-   * taken a share at a time of what the service says is left, so that jobs interleave instead of
-   * one emptying a window the others then collide with.
-   */
-  othersSlice: number;
 }
 
 /** The longest timer Node can set (about 24.8 days): any wait is capped below it. */
@@ -41,7 +37,9 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   minMarginMs: 50,
   transitMs: 200,
   maxWaitMs: 15 * 60_000,
-  othersSlice: 0.25,
+  assumedClients: 16,
+  fairPart: 0.1,
+  startGraceMs: 1_000,
 };
 
 export interface AcquireOptions {
@@ -83,7 +81,7 @@ interface Window {
   sent: { at: number; components: number; sequence: number }[];
   sentTotal: number;
   /** What the service last said remains, adjusted for what we sent since; unknown after resetAt. */
-  budget?: { remaining: number; resetAt: number; guess?: boolean };
+  budget?: { remaining: number; resetAt: number };
 }
 
 /**
@@ -112,15 +110,21 @@ export class RateLimiter {
   #waitedMs = 0;
   #waitingUntil = 0;
   #shared: SharedPacer | undefined;
-  /** Other clients of the account were last seen in the service's counts at this time; and how many jobs that suggests. */
-  #othersSeenAt = -Infinity;
-  #jobs = 1;
+  /** Without a shared pacer: other clients of the account, as the service's counts show them. */
+  readonly #others: OtherClients;
   /** Whether the windows in force are the service's (stated in its headers, now or in an earlier run), not --rate's assumption. */
   #stated = false;
+  /**
+   * The service's clock against the run's, fed with every answer by whoever sends: the resets it
+   * states are observed here in local time (ServiceClock.localWindows). One per limiter, as the
+   * windows are: both describe the service this run paces.
+   */
+  readonly serviceClock = new ServiceClock();
 
   constructor(policy: ThrottlePolicy = DEFAULT_THROTTLE_POLICY, clock: Clock = SYSTEM_CLOCK) {
     this.#policy = policy;
     this.#clock = clock;
+    this.#others = new OtherClients(policy);
     this.#windows = [this.#window(60, policy.initialPerMinute)];
   }
 
@@ -256,29 +260,31 @@ export class RateLimiter {
   observe(reservation: Reservation, reported: readonly ReportedWindow[]): void {
     this.#outstanding = Math.max(0, this.#outstanding - 1);
     this.#calibrated = true;
+    const now = this.#clock.now();
+    // Even an answer without windows tells the others sharing the pacer that the probe is answered.
+    this.#shared?.report(reservation.shared, reported, now);
     if (reported.length === 0) {
       this.#changed();
       return;
     }
     this.#stated = true;
-    const now = this.#clock.now();
-    if (this.#shared) this.#shared.report(reservation.shared, reported, now);
-    else this.#countOthers(reported, now);
-    const others = this.#othersSeen(now);
-    const sentSince = this.#sequence - reservation.sequence;
     this.#windows = reported.map((report) => {
       const known =
         this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000) ??
         this.#window(report.periodSeconds, report.limit, this.#windows[0]);
       known.limit = report.limit;
-      const left = report.remaining - sentSince;
-      // Others share the window: take our part of what is left, and look again at the next answer.
-      const remaining = others ? Math.floor(left / this.#jobs) : left;
-      const budget = known.budget;
-      if (!budget || report.resetAt > budget.resetAt || (budget.guess && report.resetAt === budget.resetAt)) {
-        known.budget = { remaining, resetAt: report.resetAt, ...(others ? { guess: true } : {}) };
-      } else if (report.resetAt === budget.resetAt) budget.remaining = Math.min(budget.remaining, remaining);
       return known;
+    });
+    // Counted against the windows as the service states them (the first answer replaces --rate's guess).
+    if (!this.#shared) this.#countOthers(reported, now);
+    const sentSince = this.#sequence - reservation.sequence;
+    reported.forEach((report, i) => {
+      const known = this.#windows[i]!;
+      // What the service counted, less what we sent since: at most what is left (others may have sent too).
+      const remaining = report.remaining - sentSince;
+      const budget = known.budget;
+      if (!budget || report.resetAt > budget.resetAt) known.budget = { remaining, resetAt: report.resetAt };
+      else if (report.resetAt === budget.resetAt) budget.remaining = Math.min(budget.remaining, remaining);
     });
     this.#changed();
   }
@@ -317,37 +323,21 @@ export class RateLimiter {
     this.#changed();
   }
 
-  /**
-   * X-RateLimit-Remaining is the truth about what others used: what the service counted in a
-   * window beyond our own sends in it was sent by other clients of the account.
-   */
+  /** The service's count of each window against our own sends in it: what others sent. */
   #countOthers(reported: readonly ReportedWindow[], now: number): void {
-    for (const report of reported) {
+    const counts = reported.flatMap((report) => {
       const window = this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000);
-      if (!window || report.resetAt <= now) continue;
+      if (!window || report.resetAt <= now) return [];
       const from = report.resetAt - window.periodMs - this.#policy.transitMs;
-      // Every send of ours in the window, those still in flight included (they may have arrived first): others are never overestimated.
       const own = window.sent.reduce((sum, entry) => (entry.at >= from ? sum + entry.components : sum), 0);
-      const counted = report.limit - report.remaining;
-      // A little slack: a send of ours counted in the window before as well.
-      if (counted - own > Math.max(1, report.limit * 0.01)) {
-        this.#othersSeenAt = now;
-        this.#jobs = Math.min(16, Math.max(2, Math.round(counted / Math.max(1, own))));
-      }
-    }
+      return [{ limit: report.limit, counted: report.limit - report.remaining, own }];
+    });
+    this.#others.observe(counts, this.#windows, now);
   }
 
+  /** Whether others share the account and no pacer (seen, or assumed at the start). */
   #othersSeen(now: number): boolean {
-    if (this.#shared) return false;
-    const longest = Math.max(...this.#windows.map((w) => w.periodMs));
-    return now - this.#othersSeenAt < 2 * longest;
-  }
-
-  /** The largest request now: smaller while others are seen, so that jobs interleave. */
-  #largestNow(now: number): number {
-    const largest = this.largestRequest;
-    if (!this.#calibrated || !this.#othersSeen(now)) return largest;
-    return Math.max(1, Math.min(largest, Math.floor(Math.min(...this.#windows.map((w) => w.limit)) * this.#policy.othersSlice)));
+    return !this.#shared && this.#others.state(this.#windows, now) !== 'none';
   }
 
   /** A window newly learnt starts with the log of what we sent (every window logs every send). */
@@ -423,12 +413,19 @@ export class RateLimiter {
     if (!this.#calibrated && this.#outstanding > 0) return {};
     if (this.#calibrated && unit > this.largestRequest) throw new ItemTooWideError(unit, this.largestRequest);
     const now = this.#clock.now();
-    const most = unit < components ? Math.min(components, Math.max(unit, Math.floor(this.#largestNow(now) / unit) * unit)) : components;
-    const grant = unit < most && this.#pausedUntil <= now ? this.#partialGrant(most, unit, now) : 0;
-    if (grant > 0) return this.#share(grant, unit, now);
-    const wanted = unit < most ? unit : most;
-    const readyAt = Math.max(this.#pausedUntil, ...this.#windows.map((w) => this.#readyAt(w, wanted, now)));
-    return readyAt <= now ? this.#share(wanted, wanted, now) : { readyAt };
+    if (this.#outstanding > 0 && this.#scrambling(now)) return {};
+    const most = unit < components ? Math.min(components, Math.max(unit, Math.floor(this.largestRequest / unit) * unit)) : components;
+    // A request that can be split goes in whole units as soon as one fits; one that cannot waits until all of it fits.
+    const step = unit < most ? unit : most;
+    let room = most;
+    let readyAt = this.#pausedUntil;
+    for (const window of this.#windows) {
+      const admits = this.#admits(window, step, now);
+      room = Math.min(room, admits.room);
+      readyAt = Math.max(readyAt, admits.readyAt);
+    }
+    if (readyAt > now) return { readyAt };
+    return step === most ? this.#share(most, most, now) : this.#share(Math.floor(room / unit) * unit, unit, now);
   }
 
   /** What the windows admit for this process is also reserved in the shared pacer, which may grant less, or nothing yet. */
@@ -436,6 +433,7 @@ export class RateLimiter {
     if (!this.#shared) return { grant: components };
     const answer = this.#shared.reserve({
       wanted: components,
+      demand: this.#waiters.reduce((sum, waiter) => sum + waiter.components, 0),
       unit,
       windows: this.#windows.map((w) => ({ periodMs: w.periodMs, limit: w.limit, resetAt: w.budget?.resetAt, marginMs: this.#margin(w) })),
       now,
@@ -459,37 +457,65 @@ export class RateLimiter {
     const since = budget.resetAt + (periods - 1) * window.periodMs - this.#policy.transitMs;
     const sentSince = window.sent.reduce((sum, entry) => (entry.at >= since ? sum + entry.components : sum), 0);
     const resetAt = budget.resetAt + periods * window.periodMs;
-    // Others use the account too: one slice goes first, and its answer says what they left.
-    window.budget = this.#othersSeen(now)
-      ? {
-          remaining: Math.min(window.limit - sentSince, Math.max(1, Math.floor(window.limit * this.#policy.othersSlice))),
-          resetAt,
-          guess: true,
-        }
-      : { remaining: window.limit - sentSince, resetAt };
-  }
-
-  /** The most whole units, up to `components`, that every window has room for now; 0 if not one unit. */
-  #partialGrant(components: number, unit: number, now: number): number {
-    let room = components;
-    for (const window of this.#windows) {
-      this.#prune(window, now);
-      // The service's own count, when it has given one; else our log of the last period.
-      room = Math.min(room, window.budget ? window.budget.remaining : window.limit - window.sentTotal);
-    }
-    return Math.max(0, Math.floor(room / unit) * unit);
+    window.budget = { remaining: window.limit - sentSince, resetAt };
   }
 
   /**
-   * The earliest time `window` lets `components` more through: with the service's count, now or
-   * its reset (plus a margin for clock skew and transit); without one (before the first answer,
-   * or a service that sends no headers), when enough of our own sends have aged out of the period.
+   * What `window` lets us send now (room) and when it lets `step` through (readyAt: now when
+   * room >= step). With the service's count: what it leaves us now, else its reset (plus a margin
+   * for clock skew and transit); without one (before the first answer, or a service that sends no
+   * headers), when enough of our own sends have aged out of the period.
    */
-  #readyAt(window: Window, components: number, now: number): number {
+  #admits(window: Window, step: number, now: number): { room: number; readyAt: number } {
     this.#prune(window, now);
     // A request larger than the whole window can only ever go alone.
-    const needed = Math.min(components, window.limit);
-    if (window.budget) return window.budget.remaining >= needed ? now : window.budget.resetAt + this.#margin(window);
+    const needed = Math.min(step, window.limit);
+    const budget = window.budget;
+    if (!budget) {
+      const room = window.limit - window.sentTotal;
+      return { room, readyAt: room >= needed ? now : this.#agedOut(window, needed, now) };
+    }
+    const room = this.#budgetRoom(window, budget, now, needed);
+    if (room >= needed) return { room, readyAt: now };
+    if (budget.remaining < needed) {
+      // Refused (429) and told to wait for this reset: the retry policy's time governs. It comes
+      // a little before other jobs' margin, so a job the others crowded out is counted, and seen.
+      return { room, readyAt: this.#pausedUntil >= budget.resetAt ? budget.resetAt : budget.resetAt + this.#margin(window) };
+    }
+    // Held back by the others: until the window's shared first part ends; past it, until the reset.
+    const fairUntil = this.#fairUntil(window, budget, now);
+    return { room, readyAt: fairUntil > now ? fairUntil : budget.resetAt + this.#margin(window) };
+  }
+
+  /** What the service's count leaves us in `window`: shared with other clients while they are seen (OtherClients). */
+  #budgetRoom(window: Window, budget: NonNullable<Window['budget']>, now: number, unit: number): number {
+    if (this.#shared) return budget.remaining;
+    const from = budget.resetAt - window.periodMs - this.#policy.transitMs;
+    const ours = window.sent.reduce((sum, entry) => (entry.at >= from ? sum + entry.components : sum), 0);
+    return this.#others.room(this.#counted(window, budget), ours, unit, this.#windows, now);
+  }
+
+  #counted(window: Window, budget: NonNullable<Window['budget']>): CountedWindow {
+    return { periodMs: window.periodMs, limit: window.limit, resetAt: budget.resetAt, remaining: budget.remaining };
+  }
+
+  /**
+   * Past a window's shared first part while others are seen, what is left goes to whoever asks: one
+   * request at a time, each sized by the latest answer, since every job's view of the window is as
+   * old as its last answer and several jobs sizing requests by old views overrun it together.
+   */
+  #scrambling(now: number): boolean {
+    if (!this.#othersSeen(now)) return false;
+    return this.#windows.some((window) => window.budget !== undefined && now >= this.#fairUntil(window, window.budget, now));
+  }
+
+  /** The end of the window's shared first part while others are seen; else now (nothing is held back). */
+  #fairUntil(window: Window, budget: NonNullable<Window['budget']>, now: number): number {
+    return this.#shared ? now : this.#others.fairUntil(this.#counted(window, budget), this.#windows, now);
+  }
+
+  /** Without the service's count: when enough of our own sends age out of the period for `needed` more. */
+  #agedOut(window: Window, needed: number, now: number): number {
     const span = window.periodMs + this.#margin(window);
     let readyAt = now;
     let total = window.sentTotal;

@@ -32,6 +32,8 @@ export interface ShareWindow {
 
 export interface ShareRequest {
   wanted: number;
+  /** Everything this process is waiting to send, `wanted` included: its claim on the windows' fair shares. */
+  demand: number;
   unit: number;
   windows: readonly ShareWindow[];
   now: number;
@@ -61,8 +63,13 @@ export interface SharedState {
   nextId: number;
   windows: SharedWindow[];
   reservations: SharedReservation[];
-  /** Processes asking for components, and when each last asked: a window's room is shared among these. */
-  owners: { owner: string; seen: number }[];
+  /**
+   * Processes asking for components, when each last asked and what it still wants (absent from a
+   * process of an earlier version sharing the store): a window's room is shared among these.
+   */
+  owners: { owner: string; seen: number; wants?: number }[];
+  /** The first request while no window is known, whose answer will state them: the others wait for it. */
+  probe?: { id: number; owner: string; at: number; answered: boolean };
 }
 
 export function emptySharedState(): SharedState {
@@ -70,10 +77,16 @@ export function emptySharedState(): SharedState {
 }
 
 /**
- * For the first part of a window (this fraction of it) no process takes more than an equal share
- * of it; after that, what is left goes to whoever asks, so a share nobody claims is not wasted.
+ * How soon a process held back only by the others' shares asks again: a share claimed by a process
+ * that then asks for less (its demand was met elsewhere, or it finished) goes to the others this soon.
  */
-export const FAIR_PART = 0.5;
+export const RECHECK_MS = 200;
+
+/**
+ * While no process knows the windows, only one request goes out (the probe) and the others wait for
+ * its answer, at most this long: eight jobs probing at once would overrun a window of 50.
+ */
+export const PROBE_WAIT_MS = 2_000;
 
 /** Reservations are kept this long past the longest window: enough to count any window's use. */
 const KEEP_MS = 2_000;
@@ -130,46 +143,66 @@ export function staleAfter(windows: readonly ShareWindow[]): number {
 }
 
 /**
+ * The most `owner` may have reserved in `window` now: its max-min fair share of what the processes
+ * here may use (the limit, less what owners no longer asking and other machines used). Each owner
+ * claims what it used in the window plus what it still wants; an owner claiming less than an equal
+ * share leaves the rest to the others, so equal jobs fill each window in equal parts and nothing a
+ * job does not want is held back.
+ */
+function fairShare(state: SharedState, window: SharedWindow, from: number, owner: string): number {
+  const claims = state.owners.map((entry) => {
+    const usedByOwner = used(state, window, from, entry.owner);
+    return { owner: entry.owner, usedByOwner, claim: usedByOwner + (entry.wants ?? 0) };
+  });
+  let pool = window.limit - (used(state, window, from) - claims.reduce((sum, entry) => sum + entry.usedByOwner, 0));
+  claims.sort((a, b) => a.claim - b.claim);
+  for (const [index, entry] of claims.entries()) {
+    const level = pool / (claims.length - index);
+    if (entry.claim > level) return Math.ceil(level);
+    if (entry.owner === owner) return entry.claim;
+    pool -= entry.claim;
+  }
+  return 0;
+}
+
+/**
  * Grants `owner` what every window has room for, up to `wanted`, in whole units: room being the
  * window's limit less everything reserved in it by any process (and less what the service counted,
- * when that is more: other machines). While several processes ask, each gets at most an equal share
- * of a window in its first part (FAIR_PART), so equal jobs fill each window together.
+ * when that is more: other machines), and no more than the owner's fair share while others ask.
  */
 export function reserveIn(state: SharedState, owner: string, request: ShareRequest): ShareGrant {
   const { now, unit, transitMs } = request;
+  const demand = Math.max(request.wanted, request.demand);
   // Only windows the service has stated are shared: a run still on --rate's assumption (before its
   // first answer) follows the windows the others were told, and never imposes its guess on them.
   const stated = request.windows.filter((window) => window.resetAt !== undefined);
   if (stated.length > 0) adopt(state, stated);
   for (const window of state.windows) roll(window, now);
   prune(state, now, staleAfter(request.windows));
-  joinIn(state, owner, now);
-  const sharing = state.owners.length;
+  joinIn(state, owner, now, demand);
+  const probe = state.probe;
+  if (state.windows.length === 0 && probe && !probe.answered && probe.owner !== owner && probe.at > now - PROBE_WAIT_MS) {
+    return { components: 0, retryAt: now + RECHECK_MS };
+  }
   let room = request.wanted;
   let retryAt = now;
   for (const window of state.windows) {
     const marginMs = request.windows.find((w) => w.periodMs === window.periodMs)?.marginMs ?? Math.max(50, window.periodMs * 0.005);
     const from = countsFrom(window, now, transitMs);
     const free = window.limit - used(state, window, from);
-    let allowed = free;
-    let readyAt = window.resetAt === undefined ? nextAgeOut(state, window, from, unit) : window.resetAt + marginMs;
-    if (sharing > 1 && window.resetAt !== undefined) {
-      const fairUntil = window.resetAt - window.periodMs * (1 - FAIR_PART);
-      if (now < fairUntil) {
-        const share = Math.max(unit, Math.ceil(window.limit / sharing)) - used(state, window, from, owner);
-        if (share < free) {
-          allowed = share;
-          if (share < unit) readyAt = fairUntil;
-        }
-      }
-    }
+    const share = fairShare(state, window, from, owner) - used(state, window, from, owner);
+    const allowed = Math.min(free, share);
+    const nextWindow = window.resetAt === undefined ? nextAgeOut(state, window, from, unit) : window.resetAt + marginMs;
     room = Math.min(room, allowed);
-    if (allowed < unit) retryAt = Math.max(retryAt, readyAt);
+    // Held back by the others' shares alone: ask again soon, in case they claim less by then.
+    if (allowed < unit) retryAt = Math.max(retryAt, free >= unit ? Math.min(nextWindow, now + RECHECK_MS) : nextWindow);
   }
   const grant = Math.floor(Math.max(0, room) / unit) * unit;
   if (grant < unit || grant === 0) return { components: 0, retryAt: Math.max(retryAt, now + 1) };
   state.nextId += 1;
   state.reservations.push({ id: state.nextId, owner, at: now, components: grant });
+  joinIn(state, owner, now, demand - grant);
+  if (state.windows.length === 0 && !probe) state.probe = { id: state.nextId, owner, at: now, answered: false };
   return { components: grant, id: state.nextId };
 }
 
@@ -186,6 +219,8 @@ function nextAgeOut(state: SharedState, window: SharedWindow, from: number, unit
 
 /** The service's count for a window: with the reservations made since, it bounds what it has counted (other machines included). */
 export function reportIn(state: SharedState, reservation: number | undefined, reported: readonly ReportedWindow[], now: number): void {
+  // The probe's answer: it stated the windows, or that there are none to state (no headers).
+  if (state.probe && state.probe.id === reservation) state.probe.answered = true;
   for (const report of reported) {
     const periodMs = report.periodSeconds * 1000;
     let window = state.windows.find((w) => w.periodMs === periodMs);
@@ -210,14 +245,16 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
   }
 }
 
-export function joinIn(state: SharedState, owner: string, now: number): void {
+export function joinIn(state: SharedState, owner: string, now: number, wants = 0): void {
   const me = state.owners.find((entry) => entry.owner === owner);
-  if (me) me.seen = now;
-  else state.owners.push({ owner, seen: now });
+  if (me) Object.assign(me, { seen: now, wants });
+  else state.owners.push({ owner, seen: now, wants });
 }
 
 export function refundIn(state: SharedState, reservation: number): void {
   state.reservations = state.reservations.filter((entry) => entry.id !== reservation);
+  // A refused probe stated nothing usable to the others: the next process to ask probes.
+  if (state.probe?.id === reservation) delete state.probe;
 }
 
 export function leaveIn(state: SharedState, owner: string): void {

@@ -8,6 +8,7 @@ import type { OutputRecord } from '../../src/model/record.js';
 import { RunStats } from '../../src/pipeline/run-stats.js';
 import { sendBatch, type Pacer } from '../../src/pipeline/send-batch.js';
 import type { Reservation } from '../../src/throttle/rate-limiter.js';
+import { ServiceClock } from '../../src/throttle/service-clock.js';
 import { FAKE_EPOCH } from '../helpers/fake-clock.js';
 import { addressRows, fakeWorld, PROPERTY_VALUE, runPipeline, upTo, type FakeWorld } from '../helpers/fake-pipeline.js';
 import { seededRandom } from '../helpers/fake-service.js';
@@ -68,6 +69,7 @@ function steppedPacer(world: FakeWorld, parts: number[], gapMs: number) {
     observe: (reservation, windows) => observed.push({ reservation, windows: windows.length }),
     refund: (reservation) => refunded.push(reservation),
     pauseUntil: (until) => paused.push(until),
+    serviceClock: new ServiceClock(),
   };
   return { pacer, observed, refunded, paused };
 }

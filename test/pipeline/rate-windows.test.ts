@@ -35,11 +35,13 @@ describe('pacing by the reported windows', () => {
     expect(new Set(statuses(world))).toEqual(new Set(['ok']));
     expect(world.service.answered(429)).toEqual([]);
     expect(stats.rateLimitWaits).toBe(0);
-    // One batch of 75: the probe (10), what the first second has left (20), a whole window (30), the rest (15).
-    expect(world.service.requests.map((request) => request.items.length)).toEqual([10, 20, 30, 15]);
+    // One batch of 75: the probe (10); after the start grace (another job may be starting too) one
+    // item, whose answer shows none; what the first second has left (19); a whole window (30); the rest (15).
+    expect(world.service.requests.map((request) => request.items.length)).toEqual([10, 1, 19, 30, 15]);
     expect(world.service.requests.map((request) => request.rows)).toEqual([
       upTo(10),
-      upTo(30).slice(10),
+      [11],
+      upTo(30).slice(11),
       upTo(60).slice(30),
       upTo(75).slice(60),
     ]);

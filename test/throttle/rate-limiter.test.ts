@@ -26,7 +26,9 @@ const policy: ThrottlePolicy = {
   minMarginMs: 0,
   transitMs: 0,
   maxWaitMs: 15 * 60_000,
-  othersSlice: 0.25,
+  assumedClients: 16,
+  fairPart: 0.1,
+  startGraceMs: 0,
 };
 
 describe('RateLimiter', () => {

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import type { ReportedWindow } from '../../src/throttle/rate-headers.js';
 import { DEFAULT_THROTTLE_POLICY, RateLimiter } from '../../src/throttle/rate-limiter.js';
-import { emptySharedState, MemoryPacer, reserveIn, reportIn, type ShareWindow } from '../../src/throttle/shared-pacer.js';
+import {
+  emptySharedState,
+  MemoryPacer,
+  RECHECK_MS,
+  refundIn,
+  reserveIn,
+  reportIn,
+  type ShareWindow,
+} from '../../src/throttle/shared-pacer.js';
 
 interface Limit {
   limit: number;
@@ -97,7 +105,7 @@ describe('several limiters sharing one pacer', () => {
       const state = emptySharedState();
       const jobs = ['a', 'b', 'c', 'd'].map((owner) => {
         const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
-        // Both know the windows (an earlier run's, from the store): no probe.
+        // They know the windows (an earlier run's, from the store): no probe.
         limiter.remember(service.report());
         limiter.shareWith(new MemoryPacer(state, owner));
         return limiter;
@@ -111,26 +119,76 @@ describe('several limiters sharing one pacer', () => {
       expect(span).toBeLessThanOrEqual(idealSeconds + Math.max(...limits.map((l) => l.periodSeconds)));
       expect(jain(results.map((r) => r.components / r.seconds))).toBeGreaterThanOrEqual(0.95);
     });
+
+    it(`start together with no window known: one probe, then not a single 429 and fair shares (8 jobs, ${name})`, async () => {
+      const clock = new FakeClock(FAKE_EPOCH + 10);
+      const service = strictService(limits, clock);
+      const state = emptySharedState();
+      const jobs = Array.from({ length: 8 }, (_, i) => {
+        const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
+        limiter.shareWith(new MemoryPacer(state, `job${i}`));
+        return limiter;
+      });
+      const results = await Promise.all(jobs.map((limiter) => job(limiter, service, clock, 250, 4)));
+      expect(service.refused).toBe(0);
+      const rate = Math.min(...limits.map((l) => l.limit / l.periodSeconds));
+      const idealSeconds = 2_000 / rate;
+      const span = Math.max(...results.map((r) => r.seconds));
+      expect(span).toBeLessThanOrEqual(idealSeconds + Math.max(...limits.map((l) => l.periodSeconds)));
+      expect(jain(results.map((r) => r.components / r.seconds))).toBeGreaterThanOrEqual(0.95);
+    });
   }
 
-  it('grants no process more than an equal share of a window in its first half while others ask', () => {
+  it('grants each process its fair share of a window while others ask, and frees what one does not claim', () => {
     const state = emptySharedState();
     const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
-    const request = (wanted: number, now = FAKE_EPOCH + 100) => ({ wanted, unit: 1, windows, now, transitMs: 200 });
-    reserveIn(state, 'b', request(1));
-    expect(reserveIn(state, 'a', request(250))).toMatchObject({ components: 125 });
-    expect(reserveIn(state, 'a', request(10))).toEqual({ components: 0, retryAt: FAKE_EPOCH + 3_000 });
-    expect(reserveIn(state, 'b', request(100))).toMatchObject({ components: 100 });
-    // Past the window's first half, what is left goes to whoever asks; then the window is spent.
-    expect(reserveIn(state, 'a', request(100, FAKE_EPOCH + 3_000))).toMatchObject({ components: 24 });
-    expect(reserveIn(state, 'b', request(10, FAKE_EPOCH + 3_000))).toEqual({ components: 0, retryAt: FAKE_EPOCH + 6_050 });
+    const now = FAKE_EPOCH + 100;
+    const request = (wanted: number, demand: number) => ({ wanted, demand, unit: 1, windows, now, transitMs: 200 });
+    // b has 300 components waiting: a gets half the window, however much it asks for.
+    expect(reserveIn(state, 'b', request(1, 300))).toMatchObject({ components: 1 });
+    expect(reserveIn(state, 'a', request(250, 250))).toMatchObject({ components: 125 });
+    // Held back by b's share alone: a asks again soon, not at the reset.
+    expect(reserveIn(state, 'a', request(10, 10))).toEqual({ components: 0, retryAt: now + RECHECK_MS });
+    // b now wants 100 in all: the rest of its share goes to a.
+    expect(reserveIn(state, 'b', request(100, 100))).toMatchObject({ components: 100 });
+    expect(reserveIn(state, 'a', request(100, 100))).toMatchObject({ components: 24 });
+    expect(reserveIn(state, 'b', request(10, 10))).toEqual({ components: 0, retryAt: FAKE_EPOCH + 6_050 });
+  });
+
+  it('lets one process probe while no window is known, and the others wait for its answer', () => {
+    const state = emptySharedState();
+    const now = FAKE_EPOCH + 100;
+    // Before any answer a limiter knows no reset: nothing it says is shared.
+    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined, marginMs: 300 }];
+    const request = (wanted: number, demand = wanted) => ({ wanted, demand, unit: 1, windows: unknown, now, transitMs: 200 });
+    const probe = reserveIn(state, 'a', request(10, 100));
+    expect(probe).toMatchObject({ components: 10 });
+    expect(reserveIn(state, 'b', request(10))).toEqual({ components: 0, retryAt: now + RECHECK_MS });
+    reportIn(
+      state,
+      'id' in probe ? probe.id : undefined,
+      [{ periodSeconds: 1, limit: 50, remaining: 40, resetAt: FAKE_EPOCH + 1_000 }],
+      now,
+    );
+    // The answer stated the window: b's first request is paced in it, and a (90 more waiting) keeps its share.
+    expect(reserveIn(state, 'b', request(50))).toMatchObject({ components: 25 });
+  });
+
+  it('lets the next process probe when the probe was refused', () => {
+    const state = emptySharedState();
+    const now = FAKE_EPOCH + 100;
+    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined, marginMs: 300 }];
+    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows: unknown, now, transitMs: 200 });
+    const probe = reserveIn(state, 'a', request(10));
+    refundIn(state, 'id' in probe ? probe.id : 0);
+    expect(reserveIn(state, 'b', request(10))).toMatchObject({ components: 10 });
   });
 
   it("trusts the service's count when it saw more than the reservations here (another machine)", () => {
     const state = emptySharedState();
     const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
     const now = FAKE_EPOCH + 100;
-    const first = reserveIn(state, 'a', { wanted: 50, unit: 1, windows, now, transitMs: 200 });
+    const first = reserveIn(state, 'a', { wanted: 50, demand: 50, unit: 1, windows, now, transitMs: 200 });
     expect(first).toMatchObject({ components: 50 });
     reportIn(
       state,
@@ -138,6 +196,6 @@ describe('several limiters sharing one pacer', () => {
       [{ periodSeconds: 6, limit: 250, remaining: 100, resetAt: FAKE_EPOCH + 6_000 }],
       now,
     );
-    expect(reserveIn(state, 'a', { wanted: 250, unit: 1, windows, now, transitMs: 200 })).toMatchObject({ components: 100 });
+    expect(reserveIn(state, 'a', { wanted: 250, demand: 250, unit: 1, windows, now, transitMs: 200 })).toMatchObject({ components: 100 });
   });
 });

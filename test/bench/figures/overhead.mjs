@@ -9,22 +9,23 @@ import { startServerProcess } from '../server-process.mjs';
 
 const ROWS = 100_000;
 const ROUNDS = 3;
-const TARGET = 0.5;
+const TARGET = 0.8;
 const script = (name) => fileURLToPath(new URL(`../${name}`, import.meta.url));
 
 const perSecond = (wallMs) => ROWS / (wallMs / 1000);
 const count = (value) => Math.round(value).toLocaleString('en-US');
 
 /**
- * Local overhead: propdata's items per second through a sandbox with no rate limit, divided by
- * the rows per second of a bare csv-parse → csv-stringify round trip of the same file. Rounds
- * alternate the runs so that a disturbance of the machine hits all of them; medians are compared.
+ * Local overhead: propdata's items per second divided by a hand-written client's rows per second,
+ * both against a server that costs nothing but HTTP and JSON (json-server.mjs), so that the ratio
+ * is propdata's own cost: the hand-written client does the same wire work (csv-parse, 100-item
+ * POSTs with four in flight, JSON, the same CSV columns) and nothing else, while propdata also
+ * validates, deduplicates, keeps input order, paces and stays resumable. Rounds alternate the
+ * runs so that a disturbance of the machine hits all of them; medians are compared.
  *
- * References, no target: propdata against a server that costs nothing but HTTP and JSON (its own
- * cost without the sandbox's), and a hand-written client doing the same wire work (batches, four
- * in flight, JSON, the same CSV columns) and nothing else, against the same sandbox and against
- * that server. They show where the ceiling is on this machine, and how much of the gap is
- * propdata's own.
+ * References, no target: both clients through the sandbox with no rate limit (where the sandbox's
+ * own CPU shares the machine), and a bare csv-parse → csv-stringify round trip of the same file
+ * (the ceiling of any CSV-in, CSV-out tool on this machine).
  */
 export async function overhead() {
   const input = await inputFile(ROWS);
@@ -68,7 +69,7 @@ export async function overhead() {
     runs.scriptViaSandbox,
     runs.scriptViaJsonServer,
   ].map(median);
-  const ratio = propdata / bare;
+  const ratio = propdataViaJsonServer / scriptViaJsonServer;
   const reference = (value) => ({ target: 'none set', pass: undefined, value: value.toFixed(3) });
   return {
     measurements: [
@@ -85,9 +86,14 @@ export async function overhead() {
       [`reference: hand-written client via a JSON-only server, rows/s (median of ${ROUNDS})`, count(scriptViaJsonServer)],
     ],
     checks: [
-      { name: 'propdata items/s ÷ bare rows/s', value: ratio.toFixed(3), target: `≥ ${TARGET}`, pass: ratio >= TARGET },
-      { name: 'propdata via a JSON-only server ÷ bare', ...reference(propdataViaJsonServer / bare) },
+      {
+        name: 'propdata ÷ hand-written client, both via a JSON-only server',
+        value: ratio.toFixed(3),
+        target: `≥ ${TARGET}`,
+        pass: ratio >= TARGET,
+      },
       { name: 'propdata ÷ hand-written client, both via the sandbox', ...reference(propdata / scriptViaSandbox) },
+      { name: 'propdata items/s ÷ bare rows/s', ...reference(propdata / bare) },
       { name: 'hand-written client via a JSON-only server ÷ bare', ...reference(scriptViaJsonServer / bare) },
     ],
   };

@@ -7,7 +7,8 @@ import { startSandbox } from '../sandbox.mjs';
 import { startTrafficRecorder } from '../traffic-recorder.mjs';
 
 const ITEMS = 1_000;
-const MIN_RATIO = 0.95;
+/** Issue 15: every single-job setup within 3% of a perfect client on the same clock. */
+const MIN_VS_IDEAL = 0.97;
 
 /**
  * Each case: the sandbox's windows, its fault flags, and propdata's own flags. Two windows are
@@ -29,11 +30,11 @@ const CASES = [
   { name: 'self-serve plan', windows: '250/60', sandbox: [], propdata: [], items: 500 },
 ];
 
-/** A perfect client's span over ours, first send to last: 1.000 is as fast as the windows allow. */
+/** A perfect client's span over ours, first send to last: 1 is as fast as the windows allow; 0 when a request can never fit. */
 function vsIdeal(first, lastSend, ideal) {
-  if (ideal === Infinity) return 'never fits';
-  if (!(lastSend > first)) return '1.000';
-  return ((ideal - first) / (lastSend - first)).toFixed(3);
+  if (ideal === Infinity) return 0;
+  if (!(lastSend > first)) return 1;
+  return (ideal - first) / (lastSend - first);
 }
 
 async function runCase(pacingCase) {
@@ -66,6 +67,7 @@ async function runCase(pacingCase) {
     windows,
   );
   const ratio = achieved / allowed;
+  const versusIdeal = vsIdeal(first, lastSend, ideal);
   return {
     row: [
       pacingCase.name,
@@ -73,23 +75,30 @@ async function runCase(pacingCase) {
       `${components} of ${items}`,
       `${achieved.toFixed(1)} / ${allowed.toFixed(1)}`,
       ratio.toFixed(3),
-      vsIdeal(first, lastSend, ideal),
+      ideal === Infinity ? 'never fits' : versusIdeal.toFixed(3),
       String(limit429),
       String(injected429),
       `${(run.wallMs / 1000).toFixed(1)} s`,
     ],
     checks: [
-      { name: `${pacingCase.name}: components/s ÷ allowed`, value: ratio.toFixed(3), target: `≥ ${MIN_RATIO}`, pass: ratio >= MIN_RATIO },
+      {
+        name: `${pacingCase.name}: vs a perfect client`,
+        value: versusIdeal.toFixed(3),
+        target: `≥ ${MIN_VS_IDEAL}`,
+        pass: versusIdeal >= MIN_VS_IDEAL,
+      },
       { name: `${pacingCase.name}: 429s caused by the windows`, value: String(limit429), target: '0', pass: limit429 === 0 },
     ],
   };
 }
 
 /**
- * Pacing: 1,000 items (or the case's own number) against rate windows. Achieved is the components answered 200 over the
- * span from the first request's arrival to the last answer; allowed is the tightest window's
- * limit over its period. Fixed windows give the first one free, so a perfect client can beat
- * 1.0 slightly; "vs ideal" compares the last send with a perfect client's on the same clock.
+ * Pacing: 1,000 items (or the case's own number) against rate windows. The figure is "vs ideal":
+ * when a perfect client, sending the same requests from the same first one, would have sent its
+ * last, over when propdata did (fixed-windows.mjs). For reference, achieved is the components
+ * answered 200 over the span from the first request's arrival to the last answer, and allowed the
+ * tightest window's limit over its period; fixed windows give the first one free, so achieved can
+ * beat allowed slightly.
  */
 export async function pacing() {
   const rows = [];
