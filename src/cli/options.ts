@@ -1,5 +1,5 @@
 import { DEFAULT_RATE_LIMITS, parseCredit, parseRateLimits, SANDBOX_DEFAULTS } from '../sandbox/options.js';
-import { parseDelimiter } from '../input/open-input.js';
+import { parseDelimiter } from '../input/delimiter.js';
 import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { DEFAULT_TIMEOUTS } from '../client/timeouts.js';

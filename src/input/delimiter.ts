@@ -1,5 +1,20 @@
+import { UsageError } from '../errors/index.js';
+
 /** The delimiters a CSV header is tried with, comma first (it wins a tie). */
 const CANDIDATES = [',', ';', '\t', '|'] as const;
+
+/**
+ * `--delimiter`: one character; `tab` and `\t` spell a tab. Here rather than beside the reader
+ * that uses it: the option's parser loads with the command tree at every start, and the reader
+ * loads csv-parse.
+ */
+export function parseDelimiter(value: string): string {
+  const delimiter = value === 'tab' || value === '\\t' ? '\t' : value;
+  if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') {
+    throw new UsageError(`--delimiter ${value}: expected one character such as ; or | (or tab)`, 'E_USAGE_DELIMITER');
+  }
+  return delimiter;
+}
 
 /** How a delimiter is named in a message. */
 export function delimiterName(delimiter: string): string {

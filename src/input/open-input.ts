@@ -58,15 +58,6 @@ function delimiterFor(path: string): string | undefined {
   return extension === '.tsv' || extension === '.tab' ? '\t' : undefined;
 }
 
-/** `--delimiter`: one character; `tab` and `\t` spell a tab. */
-export function parseDelimiter(value: string): string {
-  const delimiter = value === 'tab' || value === '\\t' ? '\t' : value;
-  if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') {
-    throw new UsageError(`--delimiter ${value}: expected one character such as ; or | (or tab)`, 'E_USAGE_DELIMITER');
-  }
-  return delimiter;
-}
-
 /** The progress of the reader whose rows these are, for a caller handed only the rows. */
 const PROGRESS_OF_ROWS = new WeakMap<AsyncIterable<InputRow>, ReadProgress>();
 

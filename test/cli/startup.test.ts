@@ -40,7 +40,7 @@ function packagesLoadedBy(argv: string[]): string[] {
 }
 
 describe('start-up', () => {
-  it('--help, listings and the completion script load no HTTP client, database, workbook, config or terminal library', () => {
+  it('--help, listings and the completion script load no HTTP client, CSV parser, database, workbook, config or terminal library', () => {
     for (const argv of [
       ['--help'],
       ['endpoints'],
@@ -50,7 +50,7 @@ describe('start-up', () => {
     ]) {
       const loaded = packagesLoadedBy(argv);
       expect(loaded, argv.join(' ')).toContain('commander');
-      for (const heavy of ['undici', 'better-sqlite3', 'exceljs', 'conf', 'ora', 'cli-progress']) {
+      for (const heavy of ['undici', 'csv-parse', 'better-sqlite3', 'exceljs', 'conf', 'ora', 'cli-progress']) {
         expect(loaded, argv.join(' ')).not.toContain(heavy);
       }
     }
@@ -59,6 +59,8 @@ describe('start-up', () => {
   it('a one-off loads the HTTP client and nothing a batch, the store or a terminal needs', () => {
     const loaded = packagesLoadedBy(['property', 'value', '--address', '405 DYER AVE', '--zipcode', '21136', '--json', '--sandbox']);
     expect(loaded).toContain('undici');
-    for (const heavy of ['better-sqlite3', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify']) expect(loaded).not.toContain(heavy);
+    for (const heavy of ['csv-parse', 'better-sqlite3', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify']) {
+      expect(loaded).not.toContain(heavy);
+    }
   });
 });

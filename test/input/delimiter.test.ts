@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sniffDelimiter } from '../../src/input/delimiter.js';
-import { parseDelimiter } from '../../src/input/open-input.js';
+import { parseDelimiter } from '../../src/input/delimiter.js';
 import { runMain } from '../helpers/run-main.js';
 
 describe('the delimiter of a CSV', () => {
