@@ -18,7 +18,7 @@ import { Budget } from '../pipeline/budget.js';
 import { estimateRun, formatEstimate } from '../pipeline/estimate.js';
 import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { planOutput } from '../resume/output-plan.js';
-import { billedCost, pricePerItem } from '../pipeline/pricing.js';
+import { billedCost, pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
 import { startProgress } from './progress.js';
 import { runBatch } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
@@ -241,12 +241,7 @@ async function runLocked(
     return EXIT.ok;
   }
   const itemPrice = pricePerItem(target, options.price);
-  const sectionPrices: Record<string, number> = Object.fromEntries(
-    target.sections.map((endpoint) => [
-      endpoint.name,
-      options.price?.[endpoint.name] === undefined ? endpoint.price : Number(options.price[endpoint.name]),
-    ]),
-  );
+  const sectionPrices = sectionPricesOf(target, options.price);
   const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
   const storePath = storePathFrom(options.store, io.env);
   if (storePath === undefined && (runDefaults.maxAgeMs !== undefined || runDefaults.maxCostMonth !== undefined)) {

@@ -10,7 +10,9 @@ import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-polic
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
 import { optionKey } from './options.js';
 import { fixedParams, type QueryOptions } from './query-params.js';
-import type { QueryTarget } from '../model/query-target.js';
+import { sectionKeys, type QueryTarget } from '../model/query-target.js';
+import type { SendableItem } from '../batching/batch.js';
+import type { OneOffStore } from './one-off-store.js';
 import type { Chunk } from '../model/chunk.js';
 import type { BatchOptions } from './batch-command.js';
 
@@ -55,8 +57,24 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
   }
 
   const service = await connect(options, io, messages);
-  const spinner = await startSpinner(io, options, `querying ${target.path}`);
+  const clock = io.clock ?? SYSTEM_CLOCK;
+  let store: OneOffStore | undefined;
   try {
+    const { openOneOffStore } = await import('./one-off-store.js');
+    store = await openOneOffStore({
+      target,
+      sectionKeys: sectionKeys(target),
+      item: prepared as SendableItem,
+      options: options as BatchOptions,
+      io,
+      connection: service.connection,
+      now: () => clock.now(),
+    });
+    if (store?.kept) {
+      await show(target, options, io, flags, [store.kept], `${JSON.stringify([store.kept])}\n`);
+      return 0;
+    }
+    const spinner = await startSpinner(io, options, `querying ${target.path}`);
     // meta exists only on POST items (spec), so a one-off that carries it is a one-item POST.
     const request: ServiceRequest =
       prepared.item.meta === undefined
@@ -64,25 +82,45 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
         : { method: 'POST', path: target.path, query: target.query, items: [prepared.item] };
     const { response, chunks } = await requestOne(service.client, request, {
       policy: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff },
-      clock: io.clock ?? SYSTEM_CLOCK,
+      clock,
       ...(io.signal ? { signal: io.signal } : {}),
       onRateLimitWait: (ms) => messages.info(`propdata: rate limit reached (HTTP 429); waiting ${Math.ceil(ms / 1000)} s for it to reset`),
       onRetry: (ms, reason) => messages.debug(`retrying in ${ms} ms after: ${reason}`),
-    });
-    spinner?.stop();
-    const { output, format } = options as BatchOptions;
-    if (output !== undefined || format !== undefined) {
-      await writeRecords(target, options as BatchOptions, io, flags, chunks);
-    } else if (options.json || !io.stdout.isTTY) {
-      io.stdout.write(response.body.endsWith('\n') ? response.body : `${response.body}\n`);
-    } else {
-      const { renderChunks } = await import('../output/render-chunk.js');
-      io.stdout.write(renderChunks(chunks, { color: !io.env.NO_COLOR }));
+    }).finally(() => spinner?.stop());
+    await show(target, options, io, flags, chunks, response.body.endsWith('\n') ? response.body : `${response.body}\n`);
+    if (store) {
+      const exchange = { status: response.status, headers: response.headers, items: 1, components: target.componentsPerItem, chunks };
+      const recording = store;
+      store = undefined;
+      // The answer is out and paid for: a store that fails now costs its record, not the answer.
+      await recording.record(exchange).catch((error: unknown) => {
+        messages.error(`propdata: warning: this answer was not recorded in the local store: ${(error as Error).message}`);
+      });
     }
     return 0;
   } finally {
-    spinner?.stop();
+    store?.close();
     await service.close();
+  }
+}
+
+/** The answer as asked: a record in a file or format (--output, --format), the body as JSON, or a view for a terminal. */
+async function show(
+  target: QueryTarget,
+  options: QueryOptions,
+  io: Io,
+  flags: Record<string, unknown>,
+  chunks: readonly Chunk[],
+  body: string,
+) {
+  const { output, format } = options as BatchOptions;
+  if (output !== undefined || format !== undefined) {
+    await writeRecords(target, options as BatchOptions, io, flags, chunks);
+  } else if (options.json || !io.stdout.isTTY) {
+    io.stdout.write(body);
+  } else {
+    const { renderChunks } = await import('../output/render-chunk.js');
+    io.stdout.write(renderChunks(chunks, { color: !io.env.NO_COLOR }));
   }
 }
 
@@ -92,11 +130,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
  * record is row 1 and its status comes from the sections' api_codes.
  */
 async function writeRecords(target: QueryTarget, options: BatchOptions, io: Io, flags: Record<string, unknown>, chunks: readonly Chunk[]) {
-  const [{ openOutput }, { statusOf }, { sectionKeys }] = await Promise.all([
-    import('../output/open-output.js'),
-    import('../model/status.js'),
-    import('../model/query-target.js'),
-  ]);
+  const [{ openOutput }, { statusOf }] = await Promise.all([import('../output/open-output.js'), import('../model/status.js')]);
   const keys = sectionKeys(target);
   const writer = await openOutput({
     ...(options.output !== undefined ? { path: options.output } : {}),

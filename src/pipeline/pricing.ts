@@ -25,6 +25,16 @@ export function pricePerItem(target: QueryTarget, overrides: Record<string, stri
   }, 0);
 }
 
+/** USD at list price per section this run calls (the catalog's, or `--price`'s), for spend records. */
+export function sectionPricesOf(target: QueryTarget, overrides: Record<string, string> = {}): Record<string, number> {
+  return Object.fromEntries(
+    target.sections.map((endpoint) => [
+      endpoint.name,
+      overrides[endpoint.name] === undefined ? endpoint.price : Number(overrides[endpoint.name]),
+    ]),
+  );
+}
+
 /**
  * What a 200's chunks cost at list price: each section answered with data (api_code 0) at its
  * price; a 204 section, an error section or an unusable chunk costs nothing.

@@ -56,11 +56,12 @@ describe('start-up', () => {
     }
   });
 
-  it('a one-off loads the HTTP client and nothing a batch, the store or a terminal needs', () => {
-    const loaded = packagesLoadedBy(['property', 'value', '--address', '405 DYER AVE', '--zipcode', '21136', '--json', '--sandbox']);
+  it('a one-off loads the HTTP client and the store (to record its spend, once the answer is out), nothing a batch or a terminal needs', () => {
+    const oneOff = ['property', 'value', '--address', '405 DYER AVE', '--zipcode', '21136', '--json', '--sandbox'];
+    const loaded = packagesLoadedBy(oneOff);
     expect(loaded).toContain('undici');
-    for (const heavy of ['csv-parse', 'better-sqlite3', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify']) {
-      expect(loaded).not.toContain(heavy);
-    }
+    expect(loaded).toContain('better-sqlite3');
+    for (const heavy of ['csv-parse', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify']) expect(loaded).not.toContain(heavy);
+    expect(packagesLoadedBy([...oneOff, '--no-store'])).not.toContain('better-sqlite3');
   });
 });

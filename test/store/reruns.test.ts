@@ -116,6 +116,46 @@ describe('reruns with the local store', () => {
     expect(total.components).toBe(sandbox.current.usage().components);
     expect(total.cost).toBeCloseTo(sandbox.current.usage().charged, 6);
   });
+
+  it("one-offs are counted in usage, and with --max-age answered from the store (a batch's answers too) at no charge", async () => {
+    const env = await sandbox.start();
+    const { dir, input, store } = files(5);
+    const oneOff = (address: string, extra: string[] = []) =>
+      runMain(['property', 'value', '--address', address, '--zipcode', '21201', '--json', '--store', store, ...extra], { env });
+    const first = await oneOff('99 Pine St');
+    expect(first.code).toBe(0);
+    const usage = async () =>
+      (JSON.parse((await runMain(['usage', '--store', store, '--json'], { env })).stdout) as { total: Record<string, number> }).total;
+    expect(await usage()).toMatchObject({ requests: 1, components: sandbox.current.usage().components });
+
+    // Asked again with --max-age: the same answer, no request, no charge.
+    const paid = sandbox.current.usage();
+    const again = await oneOff('99 Pine St', ['--max-age', '1h']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(sandbox.current.usage()).toEqual(paid);
+    expect(await usage()).toMatchObject({ requests: 1, fromStore: 1 });
+
+    // A row a batch paid for is not paid again by a one-off.
+    await runMain(['property', 'value', '-i', input, '-o', join(dir, 'out.csv'), '--store', store, '-q'], { env });
+    const afterBatch = sandbox.current.usage();
+    expect((await oneOff('3 Main St', ['--max-age', '1h'])).code).toBe(0);
+    expect(sandbox.current.usage()).toEqual(afterBatch);
+  });
+
+  it('a one-off that --max-cost-month would pass is refused before it is sent (exit 4)', async () => {
+    const env = await sandbox.start();
+    const { store } = files(1);
+    const args = ['property', 'value', '--address', '99 Pine St', '--zipcode', '21201', '--json', '--store', store];
+    expect((await runMain(args, { env })).code).toBe(0);
+    const paid = sandbox.current.usage();
+    expect(paid.charged).toBeGreaterThan(0.2);
+    // This month has cost one item; a second would pass 0.4 USD.
+    const refused = await runMain([...args, '--max-cost-month', '0.4'], { env });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/--max-cost-month 0.4 USD is reached/);
+    expect(sandbox.current.usage()).toEqual(paid);
+  });
 });
 
 describe('estimate with the local store', () => {

@@ -1,0 +1,107 @@
+import type { SendableItem } from '../batching/batch.js';
+import type { Connection } from '../config/connection.js';
+import { UsageError } from '../errors/index.js';
+import type { Chunk } from '../model/chunk.js';
+import type { QueryTarget } from '../model/query-target.js';
+import { statusOf } from '../model/status.js';
+import { Budget } from '../pipeline/budget.js';
+import { pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
+import type { Exchange } from '../pipeline/send-batch.js';
+import { storePathFrom } from '../store/store-path.js';
+import type { BatchOptions } from './batch-command.js';
+import type { Io } from './io.js';
+import { resolveRunDefaults } from './run-defaults.js';
+import { openRunStore, type RunStore } from './run-store.js';
+
+/** A one-off and the local store: what it found before the request, and what it keeps after. */
+export interface OneOffStore {
+  /** A kept answer younger than --max-age: printed instead of sending (and recorded as such). */
+  readonly kept: Chunk | undefined;
+  /** After the answer is out: keeps it and records the request's spend and windows; closes the store. */
+  record(exchange: Exchange): Promise<void>;
+  /** Without a request (a kept answer was printed, or the request failed): closes the store. */
+  close(): void;
+}
+
+export interface OneOffStoreSettings {
+  target: QueryTarget;
+  sectionKeys: readonly string[];
+  item: SendableItem;
+  options: BatchOptions;
+  io: Io;
+  connection: Connection;
+  now: () => number;
+}
+
+/**
+ * A one-off uses the local store as a batch of one does: its request's spend is recorded and its
+ * answer kept (so `propdata usage` counts one-offs, and a later run with --max-age reuses them);
+ * with --max-age a fresh kept answer is printed with no request; --max-cost-month (and the
+ * run caps) refuse a request that would pass them. The store is opened after the answer is out
+ * unless one of those needs it first: loading better-sqlite3 and opening the file take about
+ * 50 ms, which a person waiting for the answer should not wait. Undefined with --no-store.
+ */
+export async function openOneOffStore(settings: OneOffStoreSettings): Promise<OneOffStore | undefined> {
+  const { target, options, io } = settings;
+  const defaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
+  const path = storePathFrom(options.store, io.env);
+  if (path === undefined) {
+    if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined) {
+      throw new UsageError(
+        '--max-age and --max-cost-month need the local store: drop --no-store (or the setting with `propdata config unset`)',
+      );
+    }
+    return undefined;
+  }
+  const open = () =>
+    openRunStore({
+      path,
+      connection: settings.connection,
+      sandbox: Boolean(options.sandbox),
+      target,
+      sectionKeys: settings.sectionKeys,
+      maxAgeMs: defaults.maxAgeMs,
+      prices: sectionPricesOf(target, options.price),
+      now: settings.now,
+    });
+  const itemPrice = pricePerItem(target, options.price);
+  let store: RunStore | undefined;
+  let kept: Chunk | undefined;
+  if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined) {
+    store = await open();
+    kept = store.reuse(settings.item);
+    const budget = new Budget(
+      {
+        ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}),
+        ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
+        ...(defaults.maxCostMonth !== undefined ? { maxCostMonth: { cap: defaults.maxCostMonth, spent: store.monthToDateCost() } } : {}),
+      },
+      itemPrice,
+      target.componentsPerItem,
+    );
+    const refused = kept ? undefined : budget.tooSmallForOneItem();
+    if (refused) {
+      store.close(0, itemPrice);
+      throw refused;
+    }
+  }
+  return {
+    kept,
+    async record(exchange) {
+      store ??= await open();
+      const chunk = exchange.chunks?.[0];
+      if (exchange.status === 200 && chunk !== null && typeof chunk === 'object') {
+        const answer = chunk as Chunk;
+        store.remember(
+          [{ prepared: settings.item }],
+          [{ row: 1, status: statusOf(answer, settings.sectionKeys), input: {}, chunk: answer }],
+        );
+      }
+      store.record(exchange);
+      store.close(0, itemPrice);
+    },
+    close() {
+      store?.close(kept ? 1 : 0, itemPrice);
+    },
+  };
+}
