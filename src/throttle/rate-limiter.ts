@@ -68,7 +68,7 @@ interface Waiter {
 /** A permit to send `components` now; handed back with the response's headers. */
 export interface Reservation {
   readonly components: number;
-  /** Components reserved up to and including this one: lets a response's `remaining` be adjusted for later sends. */
+  /** Components reserved up to and including this one: names it in the log (a refund takes it out). */
   readonly sequence: number;
   /** Its id in the shared pacer, when one is in use. */
   readonly shared?: number;
@@ -80,7 +80,7 @@ interface Window {
   /** What we sent inside the last period, oldest first: a sliding window never exceeds any fixed one. */
   sent: { at: number; components: number; sequence: number }[];
   sentTotal: number;
-  /** What the service last said remains, adjusted for what we sent since; unknown after resetAt. */
+  /** What the service last said remains, less what we have in flight and sent since; unknown after resetAt. */
   budget?: { remaining: number; resetAt: number };
 }
 
@@ -101,6 +101,8 @@ export class RateLimiter {
   #pausedUntil = 0;
   #calibrated = false;
   #outstanding = 0;
+  /** Components reserved and not yet answered (observe). */
+  #inFlight = 0;
   /** Requests waiting for a grant, lowest priority first (then first come). */
   #waiters: Waiter[] = [];
   #arrivals = 0;
@@ -259,6 +261,7 @@ export class RateLimiter {
   /** After a response (or a failure without one): learn the windows and the service's remaining counts. */
   observe(reservation: Reservation, reported: readonly ReportedWindow[]): void {
     this.#outstanding = Math.max(0, this.#outstanding - 1);
+    this.#inFlight = Math.max(0, this.#inFlight - reservation.components);
     this.#calibrated = true;
     const now = this.#clock.now();
     // Even an answer without windows tells the others sharing the pacer that the probe is answered.
@@ -277,14 +280,15 @@ export class RateLimiter {
     });
     // Counted against the windows as the service states them (the first answer replaces --rate's guess).
     if (!this.#shared) this.#countOthers(reported, now);
-    const sentSince = this.#sequence - reservation.sequence;
     reported.forEach((report, i) => {
       const known = this.#windows[i]!;
-      // What the service counted, less what we sent since: at most what is left (others may have sent too).
-      const remaining = report.remaining - sentSince;
-      const budget = known.budget;
-      if (!budget || report.resetAt > budget.resetAt) known.budget = { remaining, resetAt: report.resetAt };
-      else if (report.resetAt === budget.resetAt) budget.remaining = Math.min(budget.remaining, remaining);
+      // What the service counted, less every request of ours still in flight: it may or may not
+      // have counted them (several in flight arrive in any order), so this never overstates what
+      // is left, and the latest answer is the best word (the last one in flight makes it exact).
+      // Subtracting what was sent after the answered request instead counted twice the requests
+      // that overtook it, and keeping the least of those left a tenth of a 1000/5 window unused.
+      const remaining = report.remaining - this.#inFlight;
+      if (!known.budget || report.resetAt >= known.budget.resetAt) known.budget = { remaining, resetAt: report.resetAt };
     });
     this.#changed();
   }
@@ -530,6 +534,7 @@ export class RateLimiter {
   #reserve(components: number, now: number, shared?: number): Reservation {
     this.#sequence += components;
     this.#outstanding += 1;
+    this.#inFlight += components;
     for (const window of this.#windows) {
       window.sent.push({ at: now, components, sequence: this.#sequence });
       window.sentTotal += components;

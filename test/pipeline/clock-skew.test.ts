@@ -47,7 +47,7 @@ class ServiceOnItsClock extends FakeService {
 /** A plan's windows, and enough rows to spend five of the tightest. */
 const PLANS = [
   { window: { limit: 20, periodSeconds: 1 }, rows: 100 },
-  { window: { limit: 250, periodSeconds: 60 }, rows: 1_000 },
+  { window: { limit: 250, periodSeconds: 60 }, rows: 1_250 },
 ] as const;
 
 type Plan = (typeof PLANS)[number];

@@ -70,6 +70,22 @@ describe('RateLimiter', () => {
     expect(clock.now()).toBeGreaterThanOrEqual(30_000);
   });
 
+  it('uses every component of a window when answers arrive out of order, and no more', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter(policy, clock);
+    const window = (remaining: number) => [{ periodSeconds: 5, limit: 1000, remaining, resetAt: 5_000 }];
+    limiter.observe(await limiter.acquire(10), window(990));
+    const sent = [];
+    for (let i = 0; i < 9; i++) sent.push(await limiter.acquire(100));
+    // The service counts them as they arrive, the first one last; each answer says what it left then.
+    const arrivals = [...sent.slice(1), sent[0]!];
+    arrivals.forEach((reservation, i) => limiter.observe(reservation, window(990 - 100 * (i + 1))));
+    await limiter.acquire(90);
+    expect(clock.slept).toEqual([]);
+    await limiter.acquire(1);
+    expect(clock.now()).toBeGreaterThanOrEqual(5_000);
+  });
+
   it('pauses every sender after a 429 until the reset', async () => {
     const clock = fakeClock(0);
     const limiter = new RateLimiter(policy, clock);
