@@ -442,6 +442,10 @@ export class RateLimiter {
       windows: this.#windows.map((w) => ({ periodMs: w.periodMs, limit: w.limit, resetAt: w.budget?.resetAt, marginMs: this.#margin(w) })),
       now,
       transitMs: this.#policy.transitMs,
+      start: {
+        graceMs: Math.min(this.#policy.startGraceMs, Math.min(...this.#windows.map((w) => w.periodMs)) * this.#policy.fairPart),
+        clients: this.#policy.assumedClients,
+      },
     });
     return 'id' in answer ? { grant: answer.components, shared: answer.id } : { readyAt: answer.retryAt };
   }

@@ -39,6 +39,12 @@ export interface ShareRequest {
   now: number;
   /** A request reserved this long before a reset may reach the service after it: it is counted in both windows. */
   transitMs: number;
+  /**
+   * For `graceMs` after a process joins it takes at most a window's limit over `clients` + 1: jobs
+   * started together join a few hundred ms apart, and the first would otherwise take the whole
+   * first window before the others join (OtherClientsPolicy.startGraceMs, assumedClients).
+   */
+  start: { graceMs: number; clients: number };
 }
 
 export type ShareGrant = { components: number; id: number } | { components: 0; retryAt: number };
@@ -67,7 +73,7 @@ export interface SharedState {
    * Processes asking for components, when each last asked and what it still wants (absent from a
    * process of an earlier version sharing the store): a window's room is shared among these.
    */
-  owners: { owner: string; seen: number; wants?: number }[];
+  owners: { owner: string; seen: number; wants?: number; since?: number }[];
   /** The first request while no window is known, whose answer will state them: the others wait for it. */
   probe?: { id: number; owner: string; at: number; answered: boolean };
 }
@@ -190,7 +196,10 @@ export function reserveIn(state: SharedState, owner: string, request: ShareReque
     const marginMs = request.windows.find((w) => w.periodMs === window.periodMs)?.marginMs ?? Math.max(50, window.periodMs * 0.005);
     const from = countsFrom(window, now, transitMs);
     const free = window.limit - used(state, window, from);
-    const share = fairShare(state, window, from, owner) - used(state, window, from, owner);
+    const starting = now < (state.owners.find((entry) => entry.owner === owner)?.since ?? -Infinity) + request.start.graceMs;
+    const fair = fairShare(state, window, from, owner);
+    const share =
+      (starting ? Math.min(fair, Math.floor(window.limit / (request.start.clients + 1))) : fair) - used(state, window, from, owner);
     const allowed = Math.min(free, share);
     const nextWindow = window.resetAt === undefined ? nextAgeOut(state, window, from, unit) : window.resetAt + marginMs;
     room = Math.min(room, allowed);
@@ -248,7 +257,7 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
 export function joinIn(state: SharedState, owner: string, now: number, wants = 0): void {
   const me = state.owners.find((entry) => entry.owner === owner);
   if (me) Object.assign(me, { seen: now, wants });
-  else state.owners.push({ owner, seen: now, wants });
+  else state.owners.push({ owner, seen: now, wants, since: now });
 }
 
 export function refundIn(state: SharedState, reservation: number): void {

@@ -87,6 +87,9 @@ async function job(
   return { components: done, seconds: (clock.now() - started) / 1000 };
 }
 
+/** Pure rules tested one at a time: no start grace unless a test is about it. */
+const NO_GRACE = { graceMs: 0, clients: 16 };
+
 const jain = (values: readonly number[]) =>
   values.reduce((a, b) => a + b, 0) ** 2 / (values.length * values.reduce((a, b) => a + b * b, 0));
 
@@ -139,11 +142,31 @@ describe('several limiters sharing one pacer', () => {
     });
   }
 
+  it('shares the first window among jobs that start a few hundred ms apart (a crontab starting four at once)', async () => {
+    const limits = [{ limit: 250, periodSeconds: 6 }];
+    const started = FAKE_EPOCH + 10;
+    const clock = new FakeClock(started);
+    const service = strictService(limits, clock);
+    const state = emptySharedState();
+    // Each one's whole input fits one window: a job that took the first window alone would be done before the others began.
+    const results = await Promise.all(
+      [0, 150, 300, 450].map(async (delay, i) => {
+        await clock.sleep(delay);
+        const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
+        limiter.shareWith(new MemoryPacer(state, `job${i}`));
+        const { components } = await job(limiter, service, clock, 250, 4);
+        return components / ((clock.now() - started) / 1000);
+      }),
+    );
+    expect(service.refused).toBe(0);
+    expect(jain(results)).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('grants each process its fair share of a window while others ask, and frees what one does not claim', () => {
     const state = emptySharedState();
     const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
     const now = FAKE_EPOCH + 100;
-    const request = (wanted: number, demand: number) => ({ wanted, demand, unit: 1, windows, now, transitMs: 200 });
+    const request = (wanted: number, demand: number) => ({ wanted, demand, unit: 1, windows, now, transitMs: 200, start: NO_GRACE });
     // b has 300 components waiting: a gets half the window, however much it asks for.
     expect(reserveIn(state, 'b', request(1, 300))).toMatchObject({ components: 1 });
     expect(reserveIn(state, 'a', request(250, 250))).toMatchObject({ components: 125 });
@@ -155,12 +178,33 @@ describe('several limiters sharing one pacer', () => {
     expect(reserveIn(state, 'b', request(10, 10))).toEqual({ components: 0, retryAt: FAKE_EPOCH + 6_050 });
   });
 
+  it('holds a process that has just joined to a small share, so that jobs started together each get one', () => {
+    const state = emptySharedState();
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
+    const start = { graceMs: 600, clients: 16 };
+    const request = (wanted: number, now: number) => ({ wanted, demand: wanted, unit: 1, windows, now, transitMs: 200, start });
+    // Alone, but only just started: 250 / 17, then the rest once its grace is over.
+    expect(reserveIn(state, 'a', request(250, FAKE_EPOCH + 100))).toMatchObject({ components: 14 });
+    expect(reserveIn(state, 'a', request(236, FAKE_EPOCH + 300))).toEqual({ components: 0, retryAt: FAKE_EPOCH + 300 + RECHECK_MS });
+    // b joins 300 ms later: its own grace share, and a cannot take it away.
+    expect(reserveIn(state, 'b', request(250, FAKE_EPOCH + 400))).toMatchObject({ components: 14 });
+    expect(reserveIn(state, 'a', request(236, FAKE_EPOCH + 700))).toMatchObject({ components: 111 });
+  });
+
   it('lets one process probe while no window is known, and the others wait for its answer', () => {
     const state = emptySharedState();
     const now = FAKE_EPOCH + 100;
     // Before any answer a limiter knows no reset: nothing it says is shared.
     const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined, marginMs: 300 }];
-    const request = (wanted: number, demand = wanted) => ({ wanted, demand, unit: 1, windows: unknown, now, transitMs: 200 });
+    const request = (wanted: number, demand = wanted) => ({
+      wanted,
+      demand,
+      unit: 1,
+      windows: unknown,
+      now,
+      transitMs: 200,
+      start: NO_GRACE,
+    });
     const probe = reserveIn(state, 'a', request(10, 100));
     expect(probe).toMatchObject({ components: 10 });
     expect(reserveIn(state, 'b', request(10))).toEqual({ components: 0, retryAt: now + RECHECK_MS });
@@ -178,7 +222,7 @@ describe('several limiters sharing one pacer', () => {
     const state = emptySharedState();
     const now = FAKE_EPOCH + 100;
     const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined, marginMs: 300 }];
-    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows: unknown, now, transitMs: 200 });
+    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows: unknown, now, transitMs: 200, start: NO_GRACE });
     const probe = reserveIn(state, 'a', request(10));
     refundIn(state, 'id' in probe ? probe.id : 0);
     expect(reserveIn(state, 'b', request(10))).toMatchObject({ components: 10 });
@@ -188,7 +232,7 @@ describe('several limiters sharing one pacer', () => {
     const state = emptySharedState();
     const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
     const now = FAKE_EPOCH + 100;
-    const first = reserveIn(state, 'a', { wanted: 50, demand: 50, unit: 1, windows, now, transitMs: 200 });
+    const first = reserveIn(state, 'a', { wanted: 50, demand: 50, unit: 1, windows, now, transitMs: 200, start: NO_GRACE });
     expect(first).toMatchObject({ components: 50 });
     reportIn(
       state,
@@ -196,6 +240,8 @@ describe('several limiters sharing one pacer', () => {
       [{ periodSeconds: 6, limit: 250, remaining: 100, resetAt: FAKE_EPOCH + 6_000 }],
       now,
     );
-    expect(reserveIn(state, 'a', { wanted: 250, demand: 250, unit: 1, windows, now, transitMs: 200 })).toMatchObject({ components: 100 });
+    expect(reserveIn(state, 'a', { wanted: 250, demand: 250, unit: 1, windows, now, transitMs: 200, start: NO_GRACE })).toMatchObject({
+      components: 100,
+    });
   });
 });
