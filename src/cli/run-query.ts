@@ -80,7 +80,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
       prepared.item.meta === undefined
         ? { method: 'GET', path: target.path, query: { ...prepared.item, ...target.query } }
         : { method: 'POST', path: target.path, query: target.query, items: [prepared.item] };
-    const { response, chunks } = await requestOne(service.client, request, {
+    const { response, chunks, windows } = await requestOne(service.client, request, {
       policy: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff },
       clock,
       ...(io.signal ? { signal: io.signal } : {}),
@@ -89,7 +89,14 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     }).finally(() => spinner?.stop());
     await show(target, options, io, flags, chunks, response.body.endsWith('\n') ? response.body : `${response.body}\n`);
     if (store) {
-      const exchange = { status: response.status, headers: response.headers, items: 1, components: target.componentsPerItem, chunks };
+      const exchange = {
+        status: response.status,
+        headers: response.headers,
+        windows,
+        items: 1,
+        components: target.componentsPerItem,
+        chunks,
+      };
       const recording = store;
       store = undefined;
       // The answer is out and paid for: a store that fails now costs its record, not the answer.

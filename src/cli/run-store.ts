@@ -7,7 +7,7 @@ import type { QueryTarget } from '../model/query-target.js';
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import type { Store } from '../store/index.js';
-import { parseRateHeaders, type ReportedWindow } from '../throttle/rate-headers.js';
+import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 
 /** An item's key in the store: the same item under another path (an mget, a version) is another question. */
@@ -92,8 +92,8 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
           billed,
           cost,
         });
-        const windows = parseRateHeaders(exchange.headers);
-        if (windows.length > 0) store.saveWindows(account, windows, at);
+        // In this machine's time, as the limiter paced by them: the next run starts from them.
+        if (exchange.windows.length > 0) store.saveWindows(account, exchange.windows, at);
       });
     },
     windows: () => store.loadWindows(account, settings.now()),

@@ -1,6 +1,7 @@
 import { BadResponseError } from '../errors/index.js';
 import type { Chunk } from '../model/chunk.js';
 import type { Clock } from '../throttle/clock.js';
+import { parseRateHeaders, type ReportedWindow } from '../throttle/rate-headers.js';
 import { ServiceClock } from '../throttle/service-clock.js';
 import { chunkProblem } from './chunk-problem.js';
 import { interpretResponse } from './interpret-response.js';
@@ -27,7 +28,7 @@ export async function requestOne(
   service: Service,
   request: ServiceRequest,
   options: RequestOneOptions,
-): Promise<{ response: RawResponse; chunks: Chunk[] }> {
+): Promise<{ response: RawResponse; chunks: Chunk[]; windows: ReportedWindow[] }> {
   const { clock, signal } = options;
   // Every answer tells the service's time: a 429's reset is waited for on this machine's clock.
   const serviceClock = new ServiceClock();
@@ -44,7 +45,8 @@ export async function requestOne(
       const chunks = interpretResponse(response, request.path, clock.now(), serviceClock.toLocal);
       const problem = chunks.map(chunkProblem).find((found) => found !== undefined);
       if (problem !== undefined) throw new BadResponseError(request.path, problem);
-      return { response, chunks };
+      // Its windows in this machine's time, for the store (the next run starts from them).
+      return { response, chunks, windows: serviceClock.localWindows(parseRateHeaders(response.headers)) };
     } catch (error) {
       const decision = decideRetry(error, attempts, options.policy, clock.now());
       if (decision.action === 'wait') {

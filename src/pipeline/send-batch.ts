@@ -8,7 +8,7 @@ import type { Chunk } from '../model/chunk.js';
 import type { OutputRecord } from '../model/record.js';
 import { statusOf } from '../model/status.js';
 import type { Clock } from '../throttle/clock.js';
-import { parseRateHeaders } from '../throttle/rate-headers.js';
+import { parseRateHeaders, type ReportedWindow } from '../throttle/rate-headers.js';
 import type { AcquireOptions, Reservation } from '../throttle/rate-limiter.js';
 import type { ServiceClock } from '../throttle/service-clock.js';
 import type { QueryTarget } from '../model/query-target.js';
@@ -49,6 +49,8 @@ export interface SendContext {
 export interface Exchange {
   status: number;
   headers: Readonly<Record<string, string>>;
+  /** The windows its headers stated, their resets in this machine's time (corrected for the service's clock). */
+  windows: readonly ReportedWindow[];
   items: number;
   components: number;
   /** The chunks of a 200, as parsed (one per item; anything else in a bad answer). */
@@ -184,9 +186,16 @@ async function sendPart(
     // are read, or the refused request would pass for our own use of the window (and hide others').
     if (response.status === 429) limiter.refund(reservation);
     // Every answer, a 429 included, describes the windows.
-    limiter.observe(reservation, serviceClock.localWindows(parseRateHeaders(response.headers)));
+    const windows = serviceClock.localWindows(parseRateHeaders(response.headers));
+    limiter.observe(reservation, windows);
     observed = true;
-    const exchange = { status: response.status, headers: response.headers, items: part.length, components: reservation.components };
+    const exchange = {
+      status: response.status,
+      headers: response.headers,
+      windows,
+      items: part.length,
+      components: reservation.components,
+    };
     try {
       // A 429's Retry-After counts from now on the run's clock.
       chunks = interpretResponse(response, target.path, clock.now(), serviceClock.toLocal);

@@ -158,6 +158,51 @@ describe('reruns with the local store', () => {
   });
 });
 
+describe('rate limits remembered in the store', () => {
+  it("are kept in this machine's time when the service's clock is ahead, so that the next run starts at the service's resets", async () => {
+    const aheadMs = 5_000;
+    const periodMs = 60_000;
+    // A service 5 s ahead: its Date and its window's reset are on its own clock.
+    server = await startScriptedServer((request) => {
+      const items = JSON.parse(request.body) as { meta: string }[];
+      const serviceNow = Date.now() + aheadMs;
+      const reset = Math.ceil(serviceNow / periodMs) * periodMs;
+      return {
+        status: 200,
+        body: JSON.stringify(items.map((item) => chunkFor(['property/value'], item.meta))),
+        headers: {
+          date: new Date(serviceNow).toUTCString(),
+          'x-ratelimit-period': '60',
+          'x-ratelimit-limit': '100000',
+          'x-ratelimit-remaining': '99000',
+          'x-ratelimit-reset': String(reset / 1000),
+        },
+      };
+    });
+    const env = { PROPDATA_BASE_URL: server.url, PROPDATA_API_KEY: 'key-for-skew-test', PROPDATA_API_SECRET: 'secret-for-skew-test' };
+    const { dir, input, store } = files(30);
+    const run = await runMain(
+      ['property', 'value', '-i', input, '-o', join(dir, 'out.csv'), '--store', store, '--batch-size', '10', '-q'],
+      {
+        env,
+      },
+    );
+    expect(run.code).toBe(0);
+    const { openStore, accountId } = await import('../../src/store/index.js');
+    const opened = await openStore(store);
+    try {
+      const remembered = opened.loadWindows(accountId(new URL(server.url), 'key-for-skew-test'), Date.now());
+      // The service's resets fall on whole minutes of its clock: in local time, about 5 s earlier
+      // (within the Date header's second), whichever minute the check falls in.
+      const early = (periodMs - (remembered![0]!.resetAt % periodMs)) % periodMs;
+      expect(early).toBeGreaterThan(aheadMs - 1_500);
+      expect(early).toBeLessThanOrEqual(aheadMs);
+    } finally {
+      opened.close();
+    }
+  });
+});
+
 describe('estimate with the local store', () => {
   it('counts only the rows the store cannot answer', async () => {
     const env = await sandbox.start();
