@@ -37,6 +37,14 @@ async function checkSignature(path: string): Promise<void> {
   }
 }
 
+/** Reads rows to the end and keeps none. */
+async function readThrough(rows: AsyncIterable<unknown>): Promise<void> {
+  const iterator = rows[Symbol.asyncIterator]();
+  while (!(await iterator.next()).done) {
+    // Discarded: only the reading matters (sheetRows).
+  }
+}
+
 /** `--sheet`: a name, else a position from 1 in tab order. */
 function wanted(sheet: string | undefined): { name?: string; position: number } {
   if (sheet === undefined) return { position: 1 };
@@ -89,6 +97,10 @@ export async function* sheetRows(path: string, sheet: string | undefined, progre
         }
         return;
       }
+      // A sheet passed over is read through. exceljs keeps a sheet stored before the shared
+      // strings in a temporary file and deletes it as soon as the reader moves on; the sheet's
+      // file stream, not yet open, then failed with an uncaught ENOENT after the run had moved on.
+      await readThrough(each);
     }
   } catch (error) {
     if (error instanceof PropdataError) throw error;

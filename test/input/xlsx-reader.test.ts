@@ -148,6 +148,31 @@ describe('xlsx input', () => {
     await expect(openInput({ path: '-', format: 'xlsx', stdin: new PassThrough() })).rejects.toThrow(/an xlsx input must be a file/);
   });
 
+  it('reads a sheet that comes after many others and leaves nothing failing behind', async () => {
+    // exceljs keeps each sheet stored before the shared strings in a temporary file, deleted as
+    // the reader moves on: a sheet passed over unread could fail later with an uncaught ENOENT
+    // (its stream opening after the file was gone; seen under load, in CI).
+    const workbook = new ExcelJS.Workbook();
+    for (let i = 1; i <= 30; i++) {
+      const sheet = workbook.addWorksheet(`s${i}`);
+      sheet.addRow(['address', 'zipcode']);
+      for (let row = 0; row < 50; row++) sheet.addRow([`${row} Sheet ${i} St`, '02134']);
+    }
+    const path = join(mkdtempSync(join(tmpdir(), 'propdata-xlsx-')), 'many.xlsx');
+    await workbook.xlsx.writeFile(path);
+    const failures: unknown[] = [];
+    const onFailure = (error: unknown) => failures.push(error);
+    process.on('uncaughtException', onFailure);
+    try {
+      const { rows } = await readAll(path, { sheet: 's30' });
+      expect(rows).toHaveLength(50);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(failures).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onFailure);
+    }
+  });
+
   it('counts its records for the progress total', async () => {
     const path = await homesWorkbook();
     for (const sheet of [undefined, 'blocks']) {
