@@ -80,8 +80,11 @@ interface Window {
   /** What we sent inside the last period, oldest first: a sliding window never exceeds any fixed one. */
   sent: { at: number; components: number; sequence: number }[];
   sentTotal: number;
-  /** What the service last said remains, less what we have in flight and sent since; unknown after resetAt. */
-  budget?: { remaining: number; resetAt: number };
+  /**
+   * What is left of the window ending resetAt: the least the service said remains (`reported`;
+   * its answers arrive in any order, and its count only grows), less what we have in flight.
+   */
+  budget?: { remaining: number; resetAt: number; reported: number };
 }
 
 /**
@@ -282,13 +285,18 @@ export class RateLimiter {
     if (!this.#shared) this.#countOthers(reported, now);
     reported.forEach((report, i) => {
       const known = this.#windows[i]!;
-      // What the service counted, less every request of ours still in flight: it may or may not
-      // have counted them (several in flight arrive in any order), so this never overstates what
-      // is left, and the latest answer is the best word (the last one in flight makes it exact).
+      // The least remaining any answer stated (every request answered so far is in it: one that
+      // arrived later would have left less), less every request of ours still in flight, which it
+      // may or may not have counted: never more than is left, and exact once none is in flight.
       // Subtracting what was sent after the answered request instead counted twice the requests
-      // that overtook it, and keeping the least of those left a tenth of a 1000/5 window unused.
-      const remaining = report.remaining - this.#inFlight;
-      if (!known.budget || report.resetAt >= known.budget.resetAt) known.budget = { remaining, resetAt: report.resetAt };
+      // that overtook it, and kept the least of those: a tenth of a 1000/5 window went unused.
+      const budget = known.budget;
+      if (!budget || report.resetAt > budget.resetAt) {
+        known.budget = { reported: report.remaining, remaining: report.remaining - this.#inFlight, resetAt: report.resetAt };
+      } else if (report.resetAt === budget.resetAt) {
+        budget.reported = Math.min(budget.reported, report.remaining);
+        budget.remaining = budget.reported - this.#inFlight;
+      }
     });
     this.#changed();
   }
@@ -303,7 +311,7 @@ export class RateLimiter {
     this.#stated = true;
     this.#windows = reported.map((report) => ({
       ...this.#window(report.periodSeconds, report.limit),
-      budget: { remaining: report.remaining, resetAt: report.resetAt },
+      budget: { remaining: report.remaining, resetAt: report.resetAt, reported: report.remaining },
     }));
     this.#changed();
   }
@@ -465,7 +473,7 @@ export class RateLimiter {
     const since = budget.resetAt + (periods - 1) * window.periodMs - this.#policy.transitMs;
     const sentSince = window.sent.reduce((sum, entry) => (entry.at >= since ? sum + entry.components : sum), 0);
     const resetAt = budget.resetAt + periods * window.periodMs;
-    window.budget = { remaining: window.limit - sentSince, resetAt };
+    window.budget = { remaining: window.limit - sentSince, resetAt, reported: window.limit };
   }
 
   /**

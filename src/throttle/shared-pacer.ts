@@ -53,9 +53,8 @@ interface SharedWindow {
   periodMs: number;
   limit: number;
   resetAt: number | undefined;
-  /** Components the service had counted in the window ending resetAt when it answered the request reserved as `serviceAfter`. */
+  /** The most components the service said it had counted in the window ending resetAt (its answers arrive in any order). */
   serviceUsed: number;
-  serviceAfter: number;
 }
 
 interface SharedReservation {
@@ -63,6 +62,8 @@ interface SharedReservation {
   owner: string;
   at: number;
   components: number;
+  /** Its answer has come (the service counted it, unless it was refused and refunded). */
+  answered?: true;
 }
 
 export interface SharedState {
@@ -102,7 +103,6 @@ function roll(window: SharedWindow, now: number): void {
   const periods = Math.floor((now - window.resetAt) / window.periodMs) + 1;
   window.resetAt += periods * window.periodMs;
   window.serviceUsed = 0;
-  window.serviceAfter = Number.MAX_SAFE_INTEGER;
 }
 
 /** The earliest reservation time that counts in `window` now. */
@@ -112,14 +112,16 @@ function countsFrom(window: SharedWindow, now: number, transitMs: number): numbe
 
 function used(state: SharedState, window: SharedWindow, from: number, owner?: string): number {
   let local = 0;
-  let later = 0;
+  let unanswered = 0;
   for (const reservation of state.reservations) {
     if (reservation.at < from || (owner !== undefined && reservation.owner !== owner)) continue;
     local += reservation.components;
-    if (reservation.id > window.serviceAfter) later += reservation.components;
+    if (!reservation.answered) unanswered += reservation.components;
   }
-  // Ours (every process here) exactly; the service's count also sees other machines.
-  return owner !== undefined ? local : Math.max(local, window.serviceUsed + later);
+  // Ours (every process here) exactly; the service's count also sees other machines. Every answered
+  // request is in its highest count (a request that arrived later would have counted higher); those
+  // still in flight may not be, so they are added whole, and the sum is exact once none is.
+  return owner !== undefined ? local : Math.max(local, window.serviceUsed + unanswered);
 }
 
 function adopt(state: SharedState, windows: readonly ShareWindow[]): void {
@@ -129,11 +131,11 @@ function adopt(state: SharedState, windows: readonly ShareWindow[]): void {
       known.limit = spec.limit;
       if (known.resetAt === undefined || (spec.resetAt !== undefined && spec.resetAt > known.resetAt)) {
         // A later window than the one the service's count is for: nothing counted in it yet.
-        Object.assign(known, { resetAt: spec.resetAt, serviceUsed: 0, serviceAfter: Number.MAX_SAFE_INTEGER });
+        Object.assign(known, { resetAt: spec.resetAt, serviceUsed: 0 });
       }
       return known;
     }
-    return { periodMs: spec.periodMs, limit: spec.limit, resetAt: spec.resetAt, serviceUsed: 0, serviceAfter: Number.MAX_SAFE_INTEGER };
+    return { periodMs: spec.periodMs, limit: spec.limit, resetAt: spec.resetAt, serviceUsed: 0 };
   });
 }
 
@@ -230,11 +232,13 @@ function nextAgeOut(state: SharedState, window: SharedWindow, from: number, unit
 export function reportIn(state: SharedState, reservation: number | undefined, reported: readonly ReportedWindow[], now: number): void {
   // The probe's answer: it stated the windows, or that there are none to state (no headers).
   if (state.probe && state.probe.id === reservation) state.probe.answered = true;
+  const answered = state.reservations.find((entry) => entry.id === reservation);
+  if (answered) answered.answered = true;
   for (const report of reported) {
     const periodMs = report.periodSeconds * 1000;
     let window = state.windows.find((w) => w.periodMs === periodMs);
     if (!window) {
-      window = { periodMs, limit: report.limit, resetAt: report.resetAt, serviceUsed: 0, serviceAfter: Number.MAX_SAFE_INTEGER };
+      window = { periodMs, limit: report.limit, resetAt: report.resetAt, serviceUsed: 0 };
       state.windows.push(window);
     }
     window.limit = report.limit;
@@ -242,15 +246,10 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
     if (window.resetAt === undefined || report.resetAt > window.resetAt) {
       window.resetAt = report.resetAt;
       window.serviceUsed = 0;
-      window.serviceAfter = Number.MAX_SAFE_INTEGER;
     }
     if (report.resetAt !== window.resetAt) continue;
-    const after = reservation ?? state.nextId;
-    // The answer to the latest reservation is the latest word: its count and every reservation
-    // made after it bound what the service has counted (the reservations here are counted anyway).
-    const fresher = window.serviceAfter === Number.MAX_SAFE_INTEGER || after > window.serviceAfter;
-    const higher = after === window.serviceAfter && report.limit - report.remaining > window.serviceUsed;
-    if (fresher || higher) Object.assign(window, { serviceUsed: report.limit - report.remaining, serviceAfter: after });
+    // The service's count only grows within a window: the highest is the latest word.
+    window.serviceUsed = Math.max(window.serviceUsed, report.limit - report.remaining);
   }
 }
 

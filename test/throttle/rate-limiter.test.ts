@@ -86,6 +86,23 @@ describe('RateLimiter', () => {
     expect(clock.now()).toBeGreaterThanOrEqual(5_000);
   });
 
+  it('does not take a slow answer carrying an older count for what is left', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter(policy, clock);
+    const window = (remaining: number) => [{ periodSeconds: 5, limit: 200, remaining, resetAt: 5_000 }];
+    limiter.observe(await limiter.acquire(10), window(190));
+    const first = await limiter.acquire(90);
+    const second = await limiter.acquire(90);
+    // Both arrive, the first before the second, but the second's answer comes back first.
+    limiter.observe(second, window(10));
+    limiter.observe(first, window(100));
+    // 10 are left, not 100.
+    await limiter.acquire(10);
+    expect(clock.slept).toEqual([]);
+    await limiter.acquire(1);
+    expect(clock.now()).toBeGreaterThanOrEqual(5_000);
+  });
+
   it('pauses every sender after a 429 until the reset', async () => {
     const clock = fakeClock(0);
     const limiter = new RateLimiter(policy, clock);
