@@ -4,7 +4,7 @@ import { connect } from './connect.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams, type QueryOptions } from './query-params.js';
-import { EXIT, InputError, PropdataError, UsageError } from '../errors/index.js';
+import { EXIT, InputError, PropdataError } from '../errors/index.js';
 import { inputProgress, openInput } from '../input/open-input.js';
 import { checkColumnOptions, checkHeaderFeedsIdentifiers } from '../input/column-options.js';
 import { delimiterName } from '../input/delimiter.js';
@@ -31,7 +31,7 @@ import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
 import type { SendableItem } from '../batching/batch.js';
 import { storePathFrom } from '../store/store-path.js';
 import { openRunStore, storeKeyOf } from './run-store.js';
-import { resolveRunDefaults } from './run-defaults.js';
+import { budgetLimits, resolveRunDefaults, runStorePath } from './run-defaults.js';
 import { completedOutcome, formatSummary, summarize, type RunSummary } from '../pipeline/summary.js';
 
 export interface BatchOptions extends QueryOptions {
@@ -243,12 +243,7 @@ async function runLocked(
   const itemPrice = pricePerItem(target, options.price);
   const sectionPrices = sectionPricesOf(target, options.price);
   const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
-  const storePath = storePathFrom(options.store, io.env);
-  if (storePath === undefined && (runDefaults.maxAgeMs !== undefined || runDefaults.maxCostMonth !== undefined)) {
-    throw new UsageError(
-      '--max-age and --max-cost-month need the local store: drop --no-store (or the setting with `propdata config unset`)',
-    );
-  }
+  const storePath = runStorePath(options.store, io.env, runDefaults);
   const maxWaitMs = options.maxWait ?? DEFAULT_MAX_WAIT_MS.batch;
   const service = await connect(options, io, messages, options.concurrency);
   const clock = io.clock ?? SYSTEM_CLOCK;
@@ -268,13 +263,7 @@ async function runLocked(
       })
     : undefined;
   const budget = new Budget(
-    {
-      ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}),
-      ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
-      ...(runDefaults.maxCostMonth !== undefined && runStore
-        ? { maxCostMonth: { cap: runDefaults.maxCostMonth, spent: runStore.monthToDateCost() } }
-        : {}),
-    },
+    budgetLimits(options, runDefaults, () => runStore!.monthToDateCost()),
     itemPrice,
     target.componentsPerItem,
   );

@@ -1,16 +1,14 @@
 import type { SendableItem } from '../batching/batch.js';
 import type { Connection } from '../config/connection.js';
-import { UsageError } from '../errors/index.js';
 import type { Chunk } from '../model/chunk.js';
 import type { QueryTarget } from '../model/query-target.js';
 import { statusOf } from '../model/status.js';
 import { Budget } from '../pipeline/budget.js';
 import { pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
-import { storePathFrom } from '../store/store-path.js';
 import type { BatchOptions } from './batch-command.js';
 import type { Io } from './io.js';
-import { resolveRunDefaults } from './run-defaults.js';
+import { budgetLimits, resolveRunDefaults, runStorePath } from './run-defaults.js';
 import { openRunStore, type RunStore } from './run-store.js';
 
 /** A one-off and the local store: what it found before the request, and what it keeps after. */
@@ -44,15 +42,10 @@ export interface OneOffStoreSettings {
 export async function openOneOffStore(settings: OneOffStoreSettings): Promise<OneOffStore | undefined> {
   const { target, options, io } = settings;
   const defaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
-  const path = storePathFrom(options.store, io.env);
-  if (path === undefined) {
-    if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined) {
-      throw new UsageError(
-        '--max-age and --max-cost-month need the local store: drop --no-store (or the setting with `propdata config unset`)',
-      );
-    }
-    return undefined;
-  }
+  const path = runStorePath(options.store, io.env, defaults);
+  if (path === undefined) return undefined;
+  const itemPrice = pricePerItem(target, options.price);
+  let store: RunStore | undefined;
   const open = () =>
     openRunStore({
       path,
@@ -64,24 +57,14 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
       prices: sectionPricesOf(target, options.price),
       now: settings.now,
     });
-  const itemPrice = pricePerItem(target, options.price);
-  let store: RunStore | undefined;
   let kept: Chunk | undefined;
   if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined) {
-    store = await open();
-    kept = store.reuse(settings.item);
-    const budget = new Budget(
-      {
-        ...(options.maxComponents !== undefined ? { maxComponents: options.maxComponents } : {}),
-        ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
-        ...(defaults.maxCostMonth !== undefined ? { maxCostMonth: { cap: defaults.maxCostMonth, spent: store.monthToDateCost() } } : {}),
-      },
-      itemPrice,
-      target.componentsPerItem,
-    );
-    const refused = kept ? undefined : budget.tooSmallForOneItem();
+    const opened = (store = await open());
+    kept = opened.reuse(settings.item);
+    const limits = budgetLimits(options, defaults, () => opened.monthToDateCost());
+    const refused = kept ? undefined : new Budget(limits, itemPrice, target.componentsPerItem).tooSmallForOneItem();
     if (refused) {
-      store.close(0, itemPrice);
+      opened.close(0, itemPrice);
       throw refused;
     }
   }

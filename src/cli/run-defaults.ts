@@ -1,6 +1,8 @@
 import type { RunSettingName } from '../config/settings.js';
 import type { ConfigReader } from '../config/config-file.js';
-import { ConfigError } from '../errors/index.js';
+import { ConfigError, UsageError } from '../errors/index.js';
+import type { BudgetLimits } from '../pipeline/budget.js';
+import { storePathFrom } from '../store/store-path.js';
 import { duration, positiveNumber } from './options.js';
 
 /** Each run setting is read as its flag is: the same parser, so `config set` accepts what the flag does. */
@@ -40,4 +42,32 @@ export async function resolveRunDefaults(
   const maxAgeMs = flags.maxAge ?? (await stored('max-age'));
   const maxCostMonth = flags.maxCostMonth ?? (await stored('max-cost-month'));
   return { ...(maxAgeMs === undefined ? {} : { maxAgeMs }), ...(maxCostMonth === undefined ? {} : { maxCostMonth }) };
+}
+
+/** The local store a run uses, undefined with --no-store: --max-age and --max-cost-month need one. */
+export function runStorePath(
+  flag: string | false | undefined,
+  env: Record<string, string | undefined>,
+  defaults: RunDefaults,
+): string | undefined {
+  const path = storePathFrom(flag, env);
+  if (path === undefined && (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined)) {
+    throw new UsageError(
+      '--max-age and --max-cost-month need the local store: drop --no-store (or the setting with `propdata config unset`)',
+    );
+  }
+  return path;
+}
+
+/** The caps on what a run may spend: --max-components, --max-cost, and --max-cost-month against the month so far (from the store). */
+export function budgetLimits(
+  flags: { maxComponents?: number; maxCost?: number },
+  defaults: RunDefaults,
+  monthToDateCost: () => number,
+): BudgetLimits {
+  return {
+    ...(flags.maxComponents !== undefined ? { maxComponents: flags.maxComponents } : {}),
+    ...(flags.maxCost !== undefined ? { maxCost: flags.maxCost } : {}),
+    ...(defaults.maxCostMonth !== undefined ? { maxCostMonth: { cap: defaults.maxCostMonth, spent: monthToDateCost() } } : {}),
+  };
 }
