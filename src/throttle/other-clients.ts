@@ -81,16 +81,16 @@ export class OtherClients {
   }
 
   /**
-   * What `window` leaves us, `ours` being what we sent in it: all that is left when we are alone;
-   * in the shared first part, our share; after it, a slice of what is left. The last few units of
-   * a window (fewer than assumedClients) go unused: taking them is a race.
+   * What `window` leaves us, `ours` saying what we sent in it (asked only while sharing): all that
+   * is left when we are alone; in the shared first part, our share; after it, a slice of what is
+   * left. The last few units of a window (fewer than assumedClients) go unused: taking them is a race.
    */
-  room(window: CountedWindow, ours: number, unit: number, windows: readonly { periodMs: number }[], now: number): number {
+  room(window: CountedWindow, ours: () => number, unit: number, windows: readonly { periodMs: number }[], now: number): number {
     const others = this.state(windows, now);
     if (others === 'none') return window.remaining;
     const clients = this.#policy.assumedClients;
     if (now < this.fairUntil(window, windows, now)) {
-      return Math.min(window.remaining, Math.max(1, Math.floor(window.limit / (clients + 1))) - ours);
+      return Math.min(window.remaining, Math.max(1, Math.floor(window.limit / (clients + 1))) - ours());
     }
     const slice = Math.floor(window.remaining / clients / unit) * unit;
     // Others only assumed (none seen since the start): a unit at least, whose answer says whether anyone is there.
@@ -98,7 +98,11 @@ export class OtherClients {
   }
 
   #graceUntil(windows: readonly { periodMs: number }[]): number {
-    const shortest = Math.min(...windows.map((w) => w.periodMs));
-    return this.#firstAnswerAt + Math.min(this.#policy.startGraceMs, shortest * this.#policy.fairPart);
+    return this.#firstAnswerAt + startGraceMs(this.#policy, windows);
   }
+}
+
+/** How long a job starting shares as if others started with it: startGraceMs, at most the shortest window's shared part. */
+export function startGraceMs(policy: OtherClientsPolicy, windows: readonly { periodMs: number }[]): number {
+  return Math.min(policy.startGraceMs, Math.min(...windows.map((w) => w.periodMs)) * policy.fairPart);
 }

@@ -1,6 +1,6 @@
 import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import type { ReportedWindow } from './rate-headers.js';
-import { OtherClients, type CountedWindow, type OtherClientsPolicy } from './other-clients.js';
+import { OtherClients, startGraceMs, type CountedWindow, type OtherClientsPolicy } from './other-clients.js';
 import type { SharedPacer } from './shared-pacer.js';
 import { ServiceClock } from './service-clock.js';
 import { ItemTooWideError, QuotaWaitError } from '../errors/index.js';
@@ -340,9 +340,7 @@ export class RateLimiter {
     const counts = reported.flatMap((report) => {
       const window = this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000);
       if (!window || report.resetAt <= now) return [];
-      const from = report.resetAt - window.periodMs - this.#policy.transitMs;
-      const own = window.sent.reduce((sum, entry) => (entry.at >= from ? sum + entry.components : sum), 0);
-      return [{ limit: report.limit, counted: report.limit - report.remaining, own }];
+      return [{ limit: report.limit, counted: report.limit - report.remaining, own: this.#sentIn(window, report.resetAt) }];
     });
     this.#others.observe(counts, this.#windows, now);
   }
@@ -451,7 +449,7 @@ export class RateLimiter {
       now,
       transitMs: this.#policy.transitMs,
       start: {
-        graceMs: Math.min(this.#policy.startGraceMs, Math.min(...this.#windows.map((w) => w.periodMs)) * this.#policy.fairPart),
+        graceMs: startGraceMs(this.#policy, this.#windows),
         clients: this.#policy.assumedClients,
       },
     });
@@ -470,10 +468,17 @@ export class RateLimiter {
     const budget = window.budget;
     if (!budget || budget.resetAt > now) return;
     const periods = Math.floor((now - budget.resetAt) / window.periodMs) + 1;
-    const since = budget.resetAt + (periods - 1) * window.periodMs - this.#policy.transitMs;
-    const sentSince = window.sent.reduce((sum, entry) => (entry.at >= since ? sum + entry.components : sum), 0);
     const resetAt = budget.resetAt + periods * window.periodMs;
-    window.budget = { remaining: window.limit - sentSince, resetAt, reported: window.limit };
+    window.budget = { remaining: window.limit - this.#sentIn(window, resetAt), resetAt, reported: window.limit };
+  }
+
+  /**
+   * Our sends that count in the window ending `resetAt`, those in flight included, and those
+   * reserved a moment before it began (one may reach the service after the reset).
+   */
+  #sentIn(window: Window, resetAt: number): number {
+    const from = resetAt - window.periodMs - this.#policy.transitMs;
+    return window.sent.reduce((sum, entry) => (entry.at >= from ? sum + entry.components : sum), 0);
   }
 
   /**
@@ -506,9 +511,7 @@ export class RateLimiter {
   /** What the service's count leaves us in `window`: shared with other clients while they are seen (OtherClients). */
   #budgetRoom(window: Window, budget: NonNullable<Window['budget']>, now: number, unit: number): number {
     if (this.#shared) return budget.remaining;
-    const from = budget.resetAt - window.periodMs - this.#policy.transitMs;
-    const ours = window.sent.reduce((sum, entry) => (entry.at >= from ? sum + entry.components : sum), 0);
-    return this.#others.room(this.#counted(window, budget), ours, unit, this.#windows, now);
+    return this.#others.room(this.#counted(window, budget), () => this.#sentIn(window, budget.resetAt), unit, this.#windows, now);
   }
 
   #counted(window: Window, budget: NonNullable<Window['budget']>): CountedWindow {
