@@ -1,27 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { chunkFor, startScriptedServer, type Script, type ScriptedServer } from '../helpers/scripted-server.js';
+import { describe, expect, it } from 'vitest';
+import { chunkFor, scriptedServerPerTest, type Script } from '../helpers/scripted-server.js';
 import { runMain } from '../helpers/run-main.js';
 
 const SECRET = 'sup3r-s3cret-value';
-let server: ScriptedServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(script: Script) {
-  server = await startScriptedServer(script);
-  return {
-    PROPDATA_BASE_URL: server.url,
-    PROPDATA_API_KEY: 'key-1',
-    PROPDATA_API_SECRET: SECRET,
-    PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-cli-')),
-  };
-}
+const scripted = scriptedServerPerTest(SECRET);
+const serve = (script: Script) => scripted.serve(script);
 
 const VALUE = ['property', 'value', '--address', '43 Valmonte Plaza', '--zipcode', '90274'];
 const ok = (sections = ['property/value']) => ({ status: 200, body: JSON.stringify([chunkFor(sections)]) });
@@ -33,7 +16,7 @@ describe('one-off queries', () => {
     const result = await runMain(VALUE, { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${body}\n`);
-    const request = server!.requests[0]!;
+    const request = scripted.current.requests[0]!;
     expect(request.method).toBe('GET');
     expect(request.url).toBe('/v2/property/value?address=43+Valmonte+Plaza&zipcode=90274');
     expect(request.headers.authorization).toBe(`Basic ${Buffer.from(`key-1:${SECRET}`).toString('base64')}`);
@@ -47,7 +30,7 @@ describe('one-off queries', () => {
       { env },
     );
     expect(result.code).toBe(0);
-    const url = new URL(server!.requests[0]!.url, 'http://x');
+    const url = new URL(scripted.current.requests[0]!.url, 'http://x');
     expect(url.pathname).toBe('/v2/property/value_details_adjusted');
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ slug: 'abc', add_beds: '1', add_baths: '1.5', extra: 'x' });
   });
@@ -57,7 +40,7 @@ describe('one-off queries', () => {
     const result = await runMain(['property', 'value-details-adjusted', '--slug', 'abc', '--add-pools', '2'], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--add-pools/);
-    expect(server!.requests).toHaveLength(0);
+    expect(scripted.current.requests).toHaveLength(0);
     const blockId = await runMain(['block', 'crime', '--block-id', '123'], { env });
     expect(blockId.code).toBe(2);
     expect(blockId.stderr).toMatch(/15 digits/);
@@ -67,7 +50,7 @@ describe('one-off queries', () => {
     const env = await serve(() => ok(['property/value', 'property/school']));
     const result = await runMain(['mget', 'property/value,school', '--slug', 'abc'], { env });
     expect(result.code).toBe(0);
-    expect(server!.requests[0]!.url).toBe('/v2/property/component_mget?slug=abc&components=property%2Fvalue%2Cproperty%2Fschool');
+    expect(scripted.current.requests[0]!.url).toBe('/v2/property/component_mget?slug=abc&components=property%2Fvalue%2Cproperty%2Fschool');
   });
 
   it('renders the answer for a person on a terminal: the address, key figures, a 204 section as no content', async () => {
@@ -125,7 +108,7 @@ describe('one-off queries', () => {
     const env = await serve(() => ({ status: 200, body: '[{"zip/details":{"api_code":0}}]' }));
     const result = await runMain(['call', 'v2/zip/details', '--zipcode', '90274', '--param', 'months=12'], { env });
     expect(result.code).toBe(0);
-    expect(server!.requests[0]!.url).toBe('/v2/zip/details?months=12&zipcode=90274');
+    expect(scripted.current.requests[0]!.url).toBe('/v2/zip/details?months=12&zipcode=90274');
   });
 });
 
@@ -189,7 +172,7 @@ describe('one-off failures: one line, a documented exit code, never the secret',
     const env = await serve((_, i) => (i === 0 ? { status: 502, body: '<html/>' } : i === 1 ? { status: 0, destroy: true } : ok()));
     const result = await runMain(VALUE, { env });
     expect(result.code).toBe(0);
-    expect(server!.requests).toHaveLength(3);
+    expect(scripted.current.requests).toHaveLength(3);
   });
 
   it('waits out a 429 whose reset is near, saying how long', async () => {
@@ -206,14 +189,13 @@ describe('one-off failures: one line, a documented exit code, never the secret',
     const result = await runMain(VALUE, { env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/rate limit reached \(HTTP 429\); waiting \d+ s/);
-    expect(server!.requests[1]!.at).toBeGreaterThanOrEqual(Number(reset) * 1000);
+    expect(scripted.current.requests[1]!.at).toBeGreaterThanOrEqual(Number(reset) * 1000);
   });
 
   it('fails on an unreachable service with the cause', async () => {
     const env = await serve(() => ok());
-    const url = server!.url;
-    await server!.close();
-    server = undefined;
+    const url = scripted.current.url;
+    await scripted.stop();
     const result = await runMain([...VALUE, '--max-retries', '0'], { env: { ...env, PROPDATA_BASE_URL: url } });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/could not reach the service: connection refused/);

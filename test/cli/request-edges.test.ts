@@ -1,30 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { chunkFor, startScriptedServer, type Script, type ScriptedServer } from '../helpers/scripted-server.js';
+import { describe, expect, it } from 'vitest';
+import { chunkFor, scriptedServerPerTest, type Script } from '../helpers/scripted-server.js';
 import { runMain } from '../helpers/run-main.js';
 
 /** Issue 17, "Requests": what reaches the service at the edges. */
-let server: ScriptedServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(script: Script) {
-  server = await startScriptedServer(script);
-  return {
-    PROPDATA_BASE_URL: server.url,
-    PROPDATA_API_KEY: 'key-1',
-    PROPDATA_API_SECRET: 'secret-1',
-    PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-edges-')),
-  };
-}
+const scripted = scriptedServerPerTest();
+const serve = (script: Script) => scripted.serve(script);
 
 const ADDRESS = ['--address', '43 Valmonte Plaza', '--zipcode', '90274'];
-const urlOf = (index: number) => new URL(server!.requests[index]!.url, 'http://x');
+const urlOf = (index: number) => new URL(scripted.current.requests[index]!.url, 'http://x');
 
 describe('mget', () => {
   it('refuses an endpoint named twice before sending', async () => {
@@ -32,7 +18,7 @@ describe('mget', () => {
     const result = await runMain(['mget', 'property/value,property/value', ...ADDRESS], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/property\/value is named twice/);
-    expect(server!.requests).toHaveLength(0);
+    expect(scripted.current.requests).toHaveLength(0);
   });
 
   it('refuses a parameter flag that none of the named components takes', async () => {
@@ -40,7 +26,7 @@ describe('mget', () => {
     const result = await runMain(['mget', 'property/value,property/school', '--add-beds', '1', ...ADDRESS], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--add-beds is a parameter of property\/value_details_adjusted/);
-    expect(server!.requests).toHaveLength(0);
+    expect(scripted.current.requests).toHaveLength(0);
   });
 
   it('sends a parameter flag a named component takes', async () => {
@@ -60,7 +46,7 @@ describe('zip and msa levels as commands', () => {
     }));
     const result = await runMain(['zip', 'details', '--zipcode', '90274'], { env });
     expect(result.code).toBe(0);
-    expect(server!.requests[0]!.url).toBe('/v2/zip/details?zipcode=90274');
+    expect(scripted.current.requests[0]!.url).toBe('/v2/zip/details?zipcode=90274');
   });
 
   it('propdata msa hpi-ts sends GET /v2/msa/hpi_ts with the msa', async () => {
@@ -70,7 +56,7 @@ describe('zip and msa levels as commands', () => {
     }));
     const result = await runMain(['msa', 'hpi-ts', '--msa', '31080'], { env });
     expect(result.code).toBe(0);
-    expect(server!.requests[0]!.url).toBe('/v2/msa/hpi_ts?msa=31080');
+    expect(scripted.current.requests[0]!.url).toBe('/v2/msa/hpi_ts?msa=31080');
   });
 
   it('the endpoints footer sends only the levels without a command to call', async () => {
@@ -93,7 +79,7 @@ describe('call', () => {
     const env = await serve(() => ({ status: 200, body: JSON.stringify([{ 'reports/value_report': { api_code: 0, result: {} } }]) }));
     const result = await runMain(['call', 'v2/reports/value_report', '--address', '1 Main St', '--zipcode', '21204'], { env });
     expect(result.code).toBe(0);
-    expect(server!.requests[0]!.method).toBe('GET');
+    expect(scripted.current.requests[0]!.method).toBe('GET');
     expect(Object.fromEntries(urlOf(0).searchParams)).toEqual({ address: '1 Main St', zipcode: '21204' });
   });
 
@@ -101,7 +87,7 @@ describe('call', () => {
     const env = await serve(() => ({ status: 200, body: '[]' }));
     const result = await runMain(['call', 'v2/reports/value_report'], { env });
     expect(result.code).toBe(2);
-    expect(server!.requests).toHaveLength(0);
+    expect(scripted.current.requests).toHaveLength(0);
   });
 
   it('sends a reports batch as one GET per row, never a POST', async () => {
@@ -109,7 +95,7 @@ describe('call', () => {
     const input = csv('address,zipcode\n1 Main St,21204\n2 Oak Ave,90274\n');
     const result = await runMain(['call', 'v2/reports/value_report', '--input', input, '--format', 'jsonl'], { env });
     expect(result.code).toBe(0);
-    expect(server!.requests.map((request) => request.method)).toEqual(['GET', 'GET']);
+    expect(scripted.current.requests.map((request) => request.method)).toEqual(['GET', 'GET']);
     expect(Object.fromEntries(urlOf(0).searchParams)).toEqual({ address: '1 Main St', zipcode: '21204' });
     expect(Object.fromEntries(urlOf(1).searchParams)).toEqual({ address: '2 Oak Ave', zipcode: '90274' });
   });
@@ -122,9 +108,9 @@ describe('call', () => {
     const env = await serve(reply);
     const input = csv('zipcode,months,Owner Name,_row\n90274,12,Ann,1\n');
     expect((await runMain(['call', 'v2/zip/details', '--input', input], { env })).code).toBe(0);
-    expect(JSON.parse(server!.requests[0]!.body)).toEqual([{ zipcode: '90274', months: '12' }]);
+    expect(JSON.parse(scripted.current.requests[0]!.body)).toEqual([{ zipcode: '90274', months: '12' }]);
     expect((await runMain(['call', 'v2/zip/details', '--input', input, '--map', 'months='], { env })).code).toBe(0);
-    expect(JSON.parse(server!.requests[1]!.body)).toEqual([{ zipcode: '90274' }]);
+    expect(JSON.parse(scripted.current.requests[1]!.body)).toEqual([{ zipcode: '90274' }]);
   });
 
   it('reads --param components of component_mget as mget does: query string only, components counted, sections read', async () => {
@@ -151,7 +137,7 @@ describe('call', () => {
       { env },
     );
     expect(result.code).toBe(0);
-    const request = server!.requests[0]!;
+    const request = scripted.current.requests[0]!;
     expect(new URL(request.url, 'http://x').searchParams.get('components')).toBe(sections.join(','));
     for (const item of JSON.parse(request.body) as Record<string, unknown>[]) expect(item).not.toHaveProperty('components');
     const statuses = result.stdout

@@ -1,5 +1,9 @@
+import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
 
 export interface RecordedRequest {
   method: string;
@@ -76,5 +80,36 @@ export function chunkFor(sections: string[], meta?: string): Record<string, unkn
     ...Object.fromEntries(
       sections.map((name) => [name, { api_code: 0, api_code_description: 'ok', result: { value: { price_mean: 1 } } }]),
     ),
+  };
+}
+
+/**
+ * A scripted server for each test that starts one, closed after it. `serve` returns the
+ * environment that points the CLI at it (with a config directory of its own, so no stored
+ * setting leaks in); `stop` closes it early (a service gone mid-test).
+ */
+export function scriptedServerPerTest(secret = 'secret-1') {
+  let running: ScriptedServer | undefined;
+  const stop = async () => {
+    await running?.close();
+    running = undefined;
+  };
+  afterEach(stop);
+  return {
+    async serve(script: Script): Promise<Record<string, string>> {
+      running = await startScriptedServer(script);
+      return {
+        PROPDATA_BASE_URL: running.url,
+        PROPDATA_API_KEY: 'key-1',
+        PROPDATA_API_SECRET: secret,
+        PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-scripted-')),
+      };
+    },
+    stop,
+    /** The server this test started. */
+    get current(): ScriptedServer {
+      if (!running) throw new Error('this test started no scripted server');
+      return running;
+    },
   };
 }
