@@ -43,8 +43,15 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
   const { target, options, io } = settings;
   const defaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
   const path = runStorePath(options.store, io.env, defaults);
-  if (path === undefined) return undefined;
   const itemPrice = pricePerItem(target, options.price);
+  // --max-cost and --max-components need no store: one item over them is refused all the same.
+  const overCap = new Budget(
+    budgetLimits(options, {}, () => 0),
+    itemPrice,
+    target.componentsPerItem,
+  ).tooSmallForOneItem();
+  if (overCap) throw overCap;
+  if (path === undefined) return undefined;
   let store: RunStore | undefined;
   const open = () =>
     openRunStore({
@@ -61,7 +68,7 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
   if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined) {
     const opened = (store = await open());
     kept = opened.reuse(settings.item);
-    const limits = budgetLimits(options, defaults, () => opened.monthToDateCost());
+    const limits = budgetLimits({}, defaults, () => opened.monthToDateCost());
     const refused = kept ? undefined : new Budget(limits, itemPrice, target.componentsPerItem).tooSmallForOneItem();
     if (refused) {
       opened.close(0, itemPrice);

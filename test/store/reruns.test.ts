@@ -143,6 +143,18 @@ describe('reruns with the local store', () => {
     expect(sandbox.current.usage()).toEqual(afterBatch);
   });
 
+  it('a one-off that --max-cost would pass is refused before it is sent (exit 4), with or without a store', async () => {
+    const env = await sandbox.start();
+    for (const store of [['--store', files(1).store], ['--no-store']]) {
+      const refused = await runMain(['property', 'value', '--address', '1 Main St', '--zipcode', '21201', '--max-cost', '0.1', ...store], {
+        env,
+      });
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toMatch(/--max-cost 0.1 USD is less than one item's list price/);
+    }
+    expect(sandbox.current.usage().requests).toBe(0);
+  });
+
   it('a one-off that --max-cost-month would pass is refused before it is sent (exit 4)', async () => {
     const env = await sandbox.start();
     const { store } = files(1);
