@@ -1,11 +1,11 @@
 /** The part of the throttle policy for other clients of the account that share no pacer with us (other machines). */
 export interface OtherClientsPolicy {
   /**
-   * While the service's counts show other clients, this many are assumed. Every job assumes the
-   * same number, whatever its own view: a number measured from the counts (the service's count
-   * over one's own) is lowest for the job that took most, and keeps it ahead. Safe for about half
-   * as many jobs; more jobs cost 429s, fewer cost a few round trips per window and the window's
-   * last units (fewer than this many).
+   * While the service's counts show other clients, a window's share and its slices are divided
+   * among this many. Every job assumes the same number, whatever its own view: a number measured
+   * from its own part of the counts is lowest for the job that took most, and keeps it ahead, and
+   * shares sized by different numbers drift apart. Safe for about half as many jobs; more jobs cost
+   * 429s, fewer cost a few round trips per window.
    */
   assumedClients: number;
   /**
@@ -17,12 +17,19 @@ export interface OtherClientsPolicy {
    */
   fairPart: number;
   /**
-   * For this long after its first answer (at most the shortest window's shared part) a job shares
-   * as if others were seen, and then until an answer shows none: a crontab starts several jobs at
-   * once, and the first one answered would otherwise empty the window before the others' first
-   * requests arrive, and keep a window's lead. A job alone loses this long, and a round trip, once.
+   * For this long after its first answer (at most the shortest window; with a shared pacer, at most
+   * its shared part) a job shares as if others were seen, and then until an answer from past a
+   * window's shared part shows none: a crontab starts several jobs at once, and the first one
+   * answered would otherwise empty the window before the others' first requests arrive, and keep a
+   * window's lead. A job alone loses up to this long, and a round trip, once.
    */
   startGraceMs: number;
+  /**
+   * Past the shared first part, while others have sent in the shortest window, a job sends at most
+   * one request per this fraction of it, so that what is left is taken in turns by every job
+   * there, not by whichever asked first or answers fastest.
+   */
+  scrambleRounds: number;
 }
 
 /** One window as the limiter knows it, with the service's count of it. */
@@ -33,6 +40,20 @@ export interface CountedWindow {
   resetAt: number;
   /** What the service's count leaves, less what we sent since (others may have sent too). */
   remaining: number;
+}
+
+/** The service's count of one window, `own` being every send of ours in it (those in flight included). */
+export interface WindowCount {
+  periodMs: number;
+  resetAt: number;
+  limit: number;
+  counted: number;
+  own: number;
+}
+
+/** Whether a window's count holds sends of others; a little slack, as a send of ours may be counted in the window before as well. */
+function othersIn({ limit, counted, own }: WindowCount): boolean {
+  return counted - own > Math.max(1, limit * 0.01);
 }
 
 /** Whether other clients use the account: seen in its counts lately; assumed (none seen since the start); or none. */
@@ -48,7 +69,10 @@ export type Others = 'seen' | 'assumed' | 'none';
 export class OtherClients {
   readonly #policy: OtherClientsPolicy;
   #seenAt = -Infinity;
+  /** Clients counted in rounds (observeRound), the latest last. */
+  #rounds: { at: number; clients: number }[] = [];
   #firstAnswerAt = -Infinity;
+  #competing = false;
   /** An answer received after the start grace showed no other client. */
   #aloneConfirmed = false;
 
@@ -61,16 +85,44 @@ export class OtherClients {
    * send of ours in it, those still in flight included (they may have arrived first), so that
    * others are never overestimated.
    */
-  observe(counts: readonly { limit: number; counted: number; own: number }[], windows: readonly { periodMs: number }[], now: number): void {
+  observe(counts: readonly WindowCount[], windows: readonly { periodMs: number }[], now: number): void {
     if (this.#firstAnswerAt === -Infinity) this.#firstAnswerAt = now;
-    // A little slack: a send of ours counted in the window before as well.
-    if (counts.some(({ limit, counted, own }) => counted - own > Math.max(1, limit * 0.01))) this.#seenAt = now;
-    else if (now >= this.#graceUntil(windows)) this.#aloneConfirmed = true;
+    if (counts.some(othersIn)) this.#seenAt = now;
+    else if (now >= this.#graceUntil(windows) && this.#holdsStarters(counts, now)) this.#aloneConfirmed = true;
+    const shortest = counts.reduce<WindowCount | undefined>((a, b) => (a && a.periodMs <= b.periodMs ? a : b), undefined);
+    this.#competing = shortest !== undefined && othersIn(shortest);
+  }
+
+  /**
+   * Whether the latest answer showed others' sends in the shortest window: they take turns with us
+   * for what is left of it (scrambleRounds). Once they are done, or wait for a longer window, the
+   * rest goes at once.
+   */
+  get competing(): boolean {
+    return this.#competing;
+  }
+
+  /**
+   * One round of ours alone in flight, between two answers in the same window: the service counted
+   * `othersCounted` components of others between them, and we sent `own`. Past the shared part,
+   * every job sends one request a round, sized as ours by the same rule, so the others' components
+   * over ours count the others who sent in the round; every job sees the same rounds, whatever its
+   * own share. Not in a job's first (shortest) period: jobs started with it are still joining.
+   */
+  observeRound(othersCounted: number, own: number, windows: readonly { periodMs: number }[], now: number): void {
+    if (now < this.#firstAnswerAt + Math.min(...windows.map((w) => w.periodMs))) return;
+    this.#rounds = this.#rounds.filter((round) => now - round.at < 2 * longestPeriodMs(windows));
+    this.#rounds.push({ at: now, clients: Math.min(this.#policy.assumedClients, 1 + Math.ceil(Math.max(0, othersCounted) / own)) });
+  }
+
+  /** The most clients counted in a round lately; assumedClients when none was counted. */
+  clientsCounted(windows: readonly { periodMs: number }[], now: number): number {
+    const recent = this.#rounds.filter((round) => now - round.at < 2 * longestPeriodMs(windows));
+    return recent.length === 0 ? this.#policy.assumedClients : Math.max(...recent.map((round) => round.clients));
   }
 
   state(windows: readonly { periodMs: number }[], now: number): Others {
-    const longest = Math.max(...windows.map((w) => w.periodMs));
-    if (now - this.#seenAt < 2 * longest) return 'seen';
+    if (now - this.#seenAt < 2 * longestPeriodMs(windows)) return 'seen';
     return this.#aloneConfirmed ? 'none' : 'assumed';
   }
 
@@ -83,7 +135,8 @@ export class OtherClients {
   /**
    * What `window` leaves us, `ours` saying what we sent in it (asked only while sharing): all that
    * is left when we are alone; in the shared first part, our share; after it, a slice of what is
-   * left. The last few units of a window (fewer than assumedClients) go unused: taking them is a race.
+   * left, down to a unit. The last few units of a window (fewer than the clients in a round) go
+   * unused: taking them is a race.
    */
   room(window: CountedWindow, ours: () => number, unit: number, windows: readonly { periodMs: number }[], now: number): number {
     const others = this.state(windows, now);
@@ -93,16 +146,43 @@ export class OtherClients {
       return Math.min(window.remaining, Math.max(1, Math.floor(window.limit / (clients + 1))) - ours());
     }
     const slice = Math.floor(window.remaining / clients / unit) * unit;
-    // Others only assumed (none seen since the start): a unit at least, whose answer says whether anyone is there.
-    return slice === 0 && window.remaining >= unit && others === 'assumed' ? unit : slice;
+    if (slice > 0 || window.remaining < unit) return slice;
+    // Others only assumed (none seen since the start): a unit, whose answer says whether anyone is
+    // there. Seen: a unit while as many are left as clients were counted in a round; each sends one
+    // a round, so however old our view, what they sent since still leaves ours room.
+    return others === 'assumed' || window.remaining >= this.clientsCounted(windows, now) * unit ? unit : 0;
   }
 
+  /**
+   * Whether these counts would hold the requests of jobs that started with us (within the start
+   * grace): once a window has reset, they wait for its shared part, so a count from before its end
+   * may not hold them yet.
+   */
+  #holdsStarters(counts: readonly WindowCount[], now: number): boolean {
+    if (this.#policy.startGraceMs === 0) return true;
+    return counts.every((count) => now >= count.resetAt - count.periodMs * (1 - this.#policy.fairPart));
+  }
+
+  /**
+   * Longer than a shared pacer's start grace (startGraceMs): there, the others are known once they
+   * join it; here, only once the service has counted their first requests, which a crontab's jobs
+   * send up to half a second apart on a busy machine.
+   */
   #graceUntil(windows: readonly { periodMs: number }[]): number {
-    return this.#firstAnswerAt + startGraceMs(this.#policy, windows);
+    return this.#firstAnswerAt + Math.min(this.#policy.startGraceMs, Math.min(...windows.map((w) => w.periodMs)));
   }
 }
 
-/** How long a job starting shares as if others started with it: startGraceMs, at most the shortest window's shared part. */
+/** How long a run starting shares a shared pacer as if others started with it: startGraceMs, at most the shortest window's shared part. */
 export function startGraceMs(policy: OtherClientsPolicy, windows: readonly { periodMs: number }[]): number {
   return Math.min(policy.startGraceMs, Math.min(...windows.map((w) => w.periodMs)) * policy.fairPart);
+}
+
+/** Past a window's shared first part, the least time between two of a job's requests: OtherClientsPolicy.scrambleRounds. */
+export function scramblePaceMs(policy: OtherClientsPolicy, windows: readonly { periodMs: number }[]): number {
+  return Math.min(...windows.map((w) => w.periodMs)) / policy.scrambleRounds;
+}
+
+function longestPeriodMs(windows: readonly { periodMs: number }[]): number {
+  return Math.max(...windows.map((w) => w.periodMs));
 }

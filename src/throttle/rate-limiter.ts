@@ -1,6 +1,6 @@
 import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import type { ReportedWindow } from './rate-headers.js';
-import { OtherClients, startGraceMs, type CountedWindow, type OtherClientsPolicy } from './other-clients.js';
+import { OtherClients, scramblePaceMs, startGraceMs, type CountedWindow, type OtherClientsPolicy } from './other-clients.js';
 import type { SharedPacer } from './shared-pacer.js';
 import { ServiceClock } from './service-clock.js';
 import { ItemTooWideError, QuotaWaitError } from '../errors/index.js';
@@ -40,6 +40,7 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   assumedClients: 16,
   fairPart: 0.1,
   startGraceMs: 1_000,
+  scrambleRounds: 40,
 };
 
 export interface AcquireOptions {
@@ -106,6 +107,12 @@ export class RateLimiter {
   #outstanding = 0;
   /** Components reserved and not yet answered (observe). */
   #inFlight = 0;
+  /** When the latest grant was made: past a window's shared part, the next waits its turn (scramblePaceMs). */
+  #lastSentAt = -Infinity;
+  /** The reservation made while none was in flight, and none since: its answer closes a round (OtherClients.observeRound). */
+  #soleSequence = -1;
+  /** When the latest answer came (without a shared pacer): the start of the round the next one closes. */
+  #answeredAt = -Infinity;
   /** Requests waiting for a grant, lowest priority first (then first come). */
   #waiters: Waiter[] = [];
   #arrivals = 0;
@@ -282,7 +289,11 @@ export class RateLimiter {
       return known;
     });
     // Counted against the windows as the service states them (the first answer replaces --rate's guess).
-    if (!this.#shared) this.#countOthers(reported, now);
+    if (!this.#shared) {
+      this.#countOthers(reported, now);
+      if (reservation.sequence === this.#soleSequence) this.#closeRound(reservation, reported, now);
+      this.#answeredAt = now;
+    }
     reported.forEach((report, i) => {
       const known = this.#windows[i]!;
       // The least remaining any answer stated (every request answered so far is in it: one that
@@ -340,9 +351,33 @@ export class RateLimiter {
     const counts = reported.flatMap((report) => {
       const window = this.#windows.find((w) => w.periodMs === report.periodSeconds * 1000);
       if (!window || report.resetAt <= now) return [];
-      return [{ limit: report.limit, counted: report.limit - report.remaining, own: this.#sentIn(window, report.resetAt) }];
+      return [
+        {
+          periodMs: window.periodMs,
+          resetAt: report.resetAt,
+          limit: report.limit,
+          counted: report.limit - report.remaining,
+          own: this.#sentIn(window, report.resetAt),
+        },
+      ];
     });
     this.#others.observe(counts, this.#windows, now);
+  }
+
+  /**
+   * The answer to a request that was alone in flight: what the service counted since our previous
+   * answer, beyond the request itself, was sent by others in the round. Only when that answer was
+   * in the same windows, past their shared parts: the shares sent at a reset are no round's.
+   */
+  #closeRound(reservation: Reservation, reported: readonly ReportedWindow[], now: number): void {
+    const inRound = reported.every((report, i) => {
+      const window = this.#windows[i]!;
+      const budget = window.budget;
+      return budget?.resetAt === report.resetAt && this.#answeredAt >= this.#fairUntil(window, budget, now);
+    });
+    if (!inRound) return;
+    const counted = this.#windows[0]!.budget!.reported - reported[0]!.remaining;
+    this.#others.observeRound(counted - reservation.components, reservation.components, this.#windows, now);
   }
 
   /** Whether others share the account and no pacer (seen, or assumed at the start). */
@@ -423,7 +458,11 @@ export class RateLimiter {
     if (!this.#calibrated && this.#outstanding > 0) return {};
     if (this.#calibrated && unit > this.largestRequest) throw new ItemTooWideError(unit, this.largestRequest);
     const now = this.#clock.now();
-    if (this.#outstanding > 0 && this.#scrambling(now)) return {};
+    if (this.#scrambling(now)) {
+      if (this.#outstanding > 0) return {};
+      const paced = this.#lastSentAt + scramblePaceMs(this.#policy, this.#windows);
+      if (this.#others.competing && paced > now) return { readyAt: paced };
+    }
     const most = unit < components ? Math.min(components, Math.max(unit, Math.floor(this.largestRequest / unit) * unit)) : components;
     // A request that can be split goes in whole units as soon as one fits; one that cannot waits until all of it fits.
     const step = unit < most ? unit : most;
@@ -503,9 +542,11 @@ export class RateLimiter {
       // a little before other jobs' margin, so a job the others crowded out is counted, and seen.
       return { room, readyAt: this.#pausedUntil >= budget.resetAt ? budget.resetAt : budget.resetAt + this.#margin(window) };
     }
-    // Held back by the others: until the window's shared first part ends; past it, until the reset.
+    // Held back by the others: until the window's shared first part ends (a start grace may last
+    // past the reset, which brings a new share); past it, until the reset.
     const fairUntil = this.#fairUntil(window, budget, now);
-    return { room, readyAt: fairUntil > now ? fairUntil : budget.resetAt + this.#margin(window) };
+    const nextWindow = budget.resetAt + this.#margin(window);
+    return { room, readyAt: fairUntil > now ? Math.min(fairUntil, nextWindow) : nextWindow };
   }
 
   /** What the service's count leaves us in `window`: shared with other clients while they are seen (OtherClients). */
@@ -547,7 +588,9 @@ export class RateLimiter {
   }
 
   #reserve(components: number, now: number, shared?: number): Reservation {
+    this.#lastSentAt = now;
     this.#sequence += components;
+    this.#soleSequence = this.#outstanding === 0 ? this.#sequence : -1;
     this.#outstanding += 1;
     this.#inFlight += components;
     for (const window of this.#windows) {

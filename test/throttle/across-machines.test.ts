@@ -4,6 +4,7 @@ import { decideRetry, DEFAULT_RETRY_POLICY, NO_ATTEMPTS, type Attempts } from '.
 import { RateLimitedError } from '../../src/errors/index.js';
 import { retryAfterRateLimit, type ReportedWindow } from '../../src/throttle/rate-headers.js';
 import { DEFAULT_THROTTLE_POLICY, RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
+import { idealLastSend } from '../bench/fixed-windows.mjs';
 
 interface Limit {
   limit: number;
@@ -28,6 +29,8 @@ function strictService(limits: readonly Limit[], clock: FakeClock) {
     }));
   return {
     refused: 0,
+    /** Every request counted, when it arrived, in order. */
+    counted: [] as { at: number; components: number }[],
     arrive(components: number): { ok: boolean; windows: ReportedWindow[] } {
       roll();
       if (limits.some((limit, i) => used[i]!.used + components > limit.limit)) {
@@ -35,6 +38,7 @@ function strictService(limits: readonly Limit[], clock: FakeClock) {
         return { ok: false, windows: report() };
       }
       limits.forEach((_, i) => (used[i]!.used += components));
+      this.counted.push({ at: clock.now(), components });
       return { ok: true, windows: report() };
     },
   };
@@ -54,7 +58,14 @@ function seeded(seed: number): () => number {
  * each sent in the parts the windows grant; a 429 is refunded, its headers observed, and the part
  * waits for the reset (with the retry policy's margin and jitter) before it is sent again.
  */
-async function job(startAt: number, components: number, service: ReturnType<typeof strictService>, clock: FakeClock, random: () => number) {
+async function job(
+  startAt: number,
+  components: number,
+  service: ReturnType<typeof strictService>,
+  clock: FakeClock,
+  random: () => number,
+  transitMs: number,
+) {
   await clock.sleep(startAt - clock.now());
   const limiter = new RateLimiter(DEFAULT_THROTTLE_POLICY, clock);
   let next = 0;
@@ -65,9 +76,9 @@ async function job(startAt: number, components: number, service: ReturnType<type
     await Promise.all(sending);
   };
   const sendPart = async (reservation: Reservation, row: number, attempts: Attempts): Promise<void> => {
-    await clock.sleep(5);
+    await clock.sleep(transitMs);
     const answer = service.arrive(reservation.components);
-    await clock.sleep(5);
+    await clock.sleep(transitMs);
     if (!answer.ok) limiter.refund(reservation);
     limiter.observe(reservation, answer.windows);
     if (answer.ok) {
@@ -105,22 +116,108 @@ describe('jobs on separate machines sharing one account (no shared store)', () =
   ]) {
     for (const jobs of [2, 4, 8]) {
       const name = limits.map((l) => `${l.limit}/${l.periodSeconds}`).join('+');
-      it(`${jobs} jobs started within half a second share each window fairly, with a 429 at most per job (${name})`, async () => {
-        const start = FAKE_EPOCH + 2_500;
-        const clock = new FakeClock(start);
-        const service = strictService(limits, clock);
-        const random = seeded(jobs);
-        const each = Math.ceil(2_000 / jobs);
-        const results = await Promise.all(
-          Array.from({ length: jobs }, () => job(start + Math.floor(random() * 500), each, service, clock, random)),
-        );
-        // At most one each: a job that starts while the first one empties the window it probes.
-        expect(service.refused).toBeLessThanOrEqual(jobs);
-        const rate = Math.min(...limits.map((l) => l.limit / l.periodSeconds));
-        const seconds = results.map((r) => (r.lastAnswer - start) / 1000);
-        expect(Math.max(...seconds)).toBeLessThanOrEqual((jobs * each) / rate + Math.max(...limits.map((l) => l.periodSeconds)));
-        expect(jain(results.map((r, i) => r.components / seconds[i]!))).toBeGreaterThanOrEqual(0.95);
+      it(`${jobs} jobs started within half a second fill the windows and share them fairly, with a 429 at most per job (${name})`, async () => {
+        for (const seed of [1, 2, 3]) {
+          const random = seeded(seed * 10 + jobs);
+          // The windows' phase at the start, each job's start (as a crontab's processes come up) and its round trip.
+          const start = FAKE_EPOCH + Math.floor(random() * 10_000);
+          const clock = new FakeClock(start);
+          const service = strictService(limits, clock);
+          const each = Math.ceil(2_000 / jobs);
+          const results = await Promise.all(
+            Array.from({ length: jobs }, () =>
+              job(start + Math.floor(random() * 500), each, service, clock, random, 2 + Math.floor(random() * 5)),
+            ),
+          );
+          // At most one each: a job that starts while the first one empties the window it probes.
+          expect(service.refused).toBeLessThanOrEqual(jobs);
+          // Combined, against a perfect client sending the same requests from the same first one.
+          const first = service.counted[0]!.at;
+          const last = service.counted.at(-1)!.at;
+          const ideal = idealLastSend(
+            first,
+            service.counted.map((c) => c.components),
+            limits,
+          );
+          expect((ideal - first) / (last - first)).toBeGreaterThanOrEqual(0.95);
+          const seconds = results.map((r) => (r.lastAnswer - first) / 1000);
+          expect(jain(results.map((r, i) => r.components / seconds[i]!))).toBeGreaterThanOrEqual(0.95);
+        }
       });
     }
   }
+});
+
+describe("what is left of a window past its shared part, while others' sends are counted", () => {
+  const PERIOD = 6_000;
+  const LIMIT = 250;
+  const { assumedClients, scrambleRounds, fairPart } = DEFAULT_THROTTLE_POLICY;
+  const START = FAKE_EPOCH + 100;
+  const NEXT = FAKE_EPOCH + PERIOD;
+  const window = (remaining: number, resetAt: number) => [{ periodSeconds: PERIOD / 1000, limit: LIMIT, remaining, resetAt }];
+
+  /**
+   * A job whose probe's answer showed other jobs' sends in the window; from the next window on, it
+   * and `others` jobs take their shares at the reset, then what is left, each sized by the same rule.
+   */
+  async function nextWindow(others: number) {
+    const clock = new FakeClock(START);
+    const limiter = new RateLimiter(DEFAULT_THROTTLE_POLICY, clock);
+    limiter.observe(await limiter.acquire(10, { unit: 1 }), window(LIMIT - 10 - 40, NEXT));
+    await clock.sleep(NEXT - clock.now());
+    const share = await limiter.acquire(100, { unit: 1 });
+    expect(share.components).toBe(Math.floor(LIMIT / (assumedClients + 1)));
+    const remaining = LIMIT - (others + 1) * share.components;
+    limiter.observe(share, window(remaining, NEXT + PERIOD));
+    return { clock, limiter, remaining };
+  }
+
+  it('is taken in turns: one request per scrambleRounds-th of the window, a sixteenth of what the latest answer left', async () => {
+    const others = 3;
+    const { clock, limiter, remaining: afterShares } = await nextWindow(others);
+    let remaining = afterShares;
+    const grants: { at: number; components: number; left: number }[] = [];
+    for (let round = 0; round < 5; round++) {
+      const grant = await limiter.acquire(100, { unit: 1 });
+      grants.push({ at: clock.now() - NEXT, components: grant.components, left: remaining });
+      remaining -= (others + 1) * grant.components;
+      limiter.observe(grant, window(remaining, NEXT + PERIOD));
+    }
+    expect(grants[0]!.at).toBeGreaterThanOrEqual(PERIOD * fairPart);
+    const gaps = grants.slice(1).map((grant, i) => grant.at - grants[i]!.at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(PERIOD / scrambleRounds);
+    for (const grant of grants) expect(grant.components).toBe(Math.floor(grant.left / assumedClients));
+  });
+
+  it('goes a unit at a time down to as many units as there were clients in a round, and leaves those', async () => {
+    const others = 2;
+    const { clock, limiter, remaining: afterShares } = await nextWindow(others);
+    let remaining = afterShares;
+    const sent: number[] = [];
+    for (;;) {
+      const grant = await limiter.acquire(100, { unit: 1 });
+      if (clock.now() >= NEXT + PERIOD) break;
+      sent.push(grant.components);
+      remaining -= (others + 1) * grant.components;
+      limiter.observe(grant, window(remaining, NEXT + PERIOD));
+    }
+    // Three clients sent in each round: a unit while three or more are left.
+    expect(sent.slice(-3)).toEqual([1, 1, 1]);
+    expect(remaining).toBeGreaterThanOrEqual(0);
+    expect(remaining).toBeLessThan(others + 1);
+  });
+
+  it('is not paced in a window the others have not sent in (they are done, or wait for a longer one)', async () => {
+    const { clock, limiter, remaining: afterShares } = await nextWindow(0);
+    let remaining = afterShares;
+    const at: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const grant = await limiter.acquire(100, { unit: 1 });
+      at.push(clock.now());
+      remaining -= grant.components;
+      limiter.observe(grant, window(remaining, NEXT + PERIOD));
+    }
+    expect(at[0]! - NEXT).toBeGreaterThanOrEqual(PERIOD * fairPart);
+    expect(at.at(-1)).toBe(at[0]);
+  });
 });

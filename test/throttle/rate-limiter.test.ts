@@ -29,6 +29,7 @@ const policy: ThrottlePolicy = {
   assumedClients: 16,
   fairPart: 0.1,
   startGraceMs: 0,
+  scrambleRounds: 40,
 };
 
 describe('RateLimiter', () => {
