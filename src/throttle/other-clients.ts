@@ -17,11 +17,12 @@ export interface OtherClientsPolicy {
    */
   fairPart: number;
   /**
-   * For this long after its first answer (at most the shortest window; with a shared pacer, at most
-   * its shared part) a job shares as if others were seen, and then until an answer from past a
-   * window's shared part shows none: a crontab starts several jobs at once, and the first one
-   * answered would otherwise empty the window before the others' first requests arrive, and keep a
-   * window's lead. A job alone loses up to this long, and a round trip, once.
+   * For this long after its first answer (at most the shortest window's shared part) a job shares
+   * as if others were seen, and then until an answer from past a window's shared part shows none: a
+   * crontab starts several jobs at once, and the first one answered would otherwise empty the
+   * window before the others' first requests arrive, and keep a window's lead. A job alone loses
+   * this long, and a round trip, once. A job started later than this is refused once (its first
+   * request, uncounted, is not seen by the others) and comes back at the reset, before them.
    */
   startGraceMs: number;
   /**
@@ -163,17 +164,12 @@ export class OtherClients {
     return counts.every((count) => now >= count.resetAt - count.periodMs * (1 - this.#policy.fairPart));
   }
 
-  /**
-   * Longer than a shared pacer's start grace (startGraceMs): there, the others are known once they
-   * join it; here, only once the service has counted their first requests, which a crontab's jobs
-   * send up to half a second apart on a busy machine.
-   */
   #graceUntil(windows: readonly { periodMs: number }[]): number {
-    return this.#firstAnswerAt + Math.min(this.#policy.startGraceMs, Math.min(...windows.map((w) => w.periodMs)));
+    return this.#firstAnswerAt + startGraceMs(this.#policy, windows);
   }
 }
 
-/** How long a run starting shares a shared pacer as if others started with it: startGraceMs, at most the shortest window's shared part. */
+/** How long a job starting shares as if others started with it: startGraceMs, at most the shortest window's shared part. */
 export function startGraceMs(policy: OtherClientsPolicy, windows: readonly { periodMs: number }[]): number {
   return Math.min(policy.startGraceMs, Math.min(...windows.map((w) => w.periodMs)) * policy.fairPart);
 }

@@ -35,18 +35,15 @@ describe('pacing by the reported windows', () => {
     expect(new Set(statuses(world))).toEqual(new Set(['ok']));
     expect(world.service.answered(429)).toEqual([]);
     expect(stats.rateLimitWaits).toBe(0);
-    // One batch of 75: the probe (10), and nothing more for the start grace (a second: other jobs
-    // may be starting too, and the probe took more than a share); at the reset, a share of the
-    // window (1); past its shared part one item, whose answer shows nobody else; what the window
-    // has left (28); a whole window (30); the rest (5).
-    expect(world.service.requests.map((request) => request.items.length)).toEqual([10, 1, 1, 28, 30, 5]);
+    // One batch of 75: the probe (10); after the start grace (another job may be starting too) one
+    // item, whose answer shows none; what the first second has left (19); a whole window (30); the rest (15).
+    expect(world.service.requests.map((request) => request.items.length)).toEqual([10, 1, 19, 30, 15]);
     expect(world.service.requests.map((request) => request.rows)).toEqual([
       upTo(10),
       [11],
-      [12],
-      upTo(40).slice(12),
-      upTo(70).slice(40),
-      upTo(75).slice(70),
+      upTo(30).slice(11),
+      upTo(60).slice(30),
+      upTo(75).slice(60),
     ]);
     expect(world.service.charged).toEqual(upTo(75));
   });
