@@ -13,11 +13,12 @@ import { cannotWrite } from '../dist/output/sink.js';
 // so setting it now takes effect.
 setFlagsFromString('--heap-growing-percent=100');
 
-// undici parses HTTP with llhttp compiled to WebAssembly. By default V8 recompiles llhttp's hot
-// function with its optimising compiler as soon as the first response is parsed: over 100 ms on a
-// background thread, which a one-off's exit then waits for (a third of its wall time). Ten times
-// the default budget (1,800,000) lets a one-off end first; a batch still reaches the optimised
-// code within its first ten or so requests (BENCHMARKS.md, start-up).
+// A batch's undici parses HTTP with llhttp compiled to WebAssembly. By default V8 recompiles
+// llhttp's hot function with its optimising compiler as soon as the first response is parsed:
+// over 100 ms on a background thread, which the process's exit then waits for (a one-off waited
+// for it before it went over node's own http). Ten times the default budget (1,800,000) lets a
+// short batch end first; a long one still reaches the optimised code within its first ten or so
+// requests (BENCHMARKS.md, start-up).
 setFlagsFromString('--wasm-tiering-budget=18000000');
 
 // A reader that goes away (`propdata endpoints | head -2`, a closed terminal) fails the next

@@ -32,8 +32,11 @@ function logRequest(messages: Messages, entry: RequestLogEntry): void {
   );
 }
 
-/** The service to talk to: the configured one, or the built-in sandbox started for this command. */
-export async function connect(options: ConnectionOptions, io: Io, messages: Messages, connections = 1): Promise<Service> {
+/**
+ * The service to talk to: the configured one, or the built-in sandbox started for this command.
+ * `connections`: a batch's concurrency; without it, a one-off's single request at a time.
+ */
+export async function connect(options: ConnectionOptions, io: Io, messages: Messages, connections?: number): Promise<Service> {
   let connection: Connection;
   let stopSandbox: (() => Promise<void>) | undefined;
   if (options.sandbox) {
@@ -55,13 +58,19 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
   // The sandbox's pair is printed by `propdata sandbox` and is no secret; redacting it would turn
   // every "--sandbox" in a message into "--****".
   if (!options.sandbox) messages.addCredentials(connection.key, connection.secret);
-  // undici is loaded here, not at start-up: `--help` and `endpoints` never need it.
   const { ServiceClient } = await import('../client/service-client.js');
   const { DEFAULT_TIMEOUTS } = await import('../client/timeouts.js');
-  const client = new ServiceClient(connection, {
+  const timeouts = { ...DEFAULT_TIMEOUTS, responseMs: options.timeout * 1000 };
+  const origin = connection.baseUrl.origin;
+  // A batch keeps its sockets alive in undici's pool, loaded only then; a one-off's request goes
+  // over node's own http, which loads in no time (BENCHMARKS.md, start-up).
+  const transport =
+    connections === undefined
+      ? await (await import('../client/one-off-transport.js')).createOneOffTransport(origin, timeouts)
+      : (await import('../client/pool-transport.js')).createPoolTransport(origin, connections, timeouts);
+  const client = new ServiceClient(connection, transport, {
     userAgent: `propdata/${VERSION}`,
-    connections,
-    timeouts: { ...DEFAULT_TIMEOUTS, responseMs: options.timeout * 1000 },
+    timeouts,
     onRequest: (entry) => logRequest(messages, entry),
   });
   return {

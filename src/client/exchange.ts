@@ -1,11 +1,5 @@
 import type { Dispatcher } from 'undici';
-
-export type Exchange =
-  | { outcome: 'answered'; status: number; headers: Dispatcher.ResponseData['headers']; body: string }
-  /** `sent`: the request was handed to a connected socket, so the service may have received it. */
-  | { outcome: 'failed'; error: unknown; sent: boolean }
-  | { outcome: 'timed out'; sent: boolean }
-  | { outcome: 'aborted'; sent: boolean };
+import type { Exchange, ExchangeLimits } from './transport.js';
 
 /**
  * One request through `dispatcher`, its body collected whole, within `deadlineMs` and until
@@ -16,11 +10,7 @@ export type Exchange =
  * undici's handler interface is used rather than `request()` for the moment the request goes out
  * (`onRequestStart`): after it a failure may have been charged, before it cannot have been.
  */
-export function exchange(
-  dispatcher: Dispatcher,
-  options: Dispatcher.DispatchOptions,
-  limits: { deadlineMs: number; signal?: AbortSignal | undefined },
-): Promise<Exchange> {
+export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, limits: ExchangeLimits): Promise<Exchange> {
   const { deadlineMs, signal } = limits;
   if (signal?.aborted) return Promise.resolve({ outcome: 'aborted', sent: false });
   return new Promise((resolve) => {

@@ -1,10 +1,9 @@
-import type { Dispatcher, Pool } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Connection } from '../config/connection.js';
 import { NetworkError, RequestAbortedError } from '../errors/index.js';
 import { credentialForms, redactForms } from './credential-forms.js';
-import { exchange, type Exchange } from './exchange.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './timeouts.js';
-import { createPool } from './transport.js';
+import type { Exchange, Transport } from './transport.js';
 
 export interface RawResponse {
   status: number;
@@ -39,7 +38,7 @@ export interface RequestLogEntry {
 
 export interface ClientOptions {
   userAgent: string;
-  connections?: number;
+  /** The deadline a transport is given for each exchange; the same as the transport was made with. */
   timeouts?: Timeouts;
   /** Called after every attempt, for --verbose. Never receives the Authorization header. */
   onRequest?: (entry: RequestLogEntry) => void;
@@ -55,16 +54,17 @@ export interface Service {
  * the retry policy's (retry-policy.ts), for one-offs and batches alike.
  */
 export class ServiceClient implements Service {
-  readonly #pool: Pool;
+  readonly #transport: Transport;
   readonly #basePath: string;
   readonly #authorization: string;
   readonly #redact: (text: string) => string;
   readonly #timeouts: Timeouts;
   readonly #options: ClientOptions;
 
-  constructor(connection: Connection, options: ClientOptions) {
+  /** `transport` reaches `connection.baseUrl`'s origin: a batch's pool or a one-off's connection. */
+  constructor(connection: Connection, transport: Transport, options: ClientOptions) {
     this.#timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
-    this.#pool = createPool(connection.baseUrl.origin, options.connections ?? 1, this.#timeouts);
+    this.#transport = transport;
     this.#basePath = connection.baseUrl.pathname.replace(/\/+$/, '');
     this.#authorization = `Basic ${Buffer.from(`${connection.key}:${connection.secret}`).toString('base64')}`;
     const forms = credentialForms(connection.key, connection.secret);
@@ -83,9 +83,10 @@ export class ServiceClient implements Service {
     const query = search.size > 0 ? `?${search.toString()}` : '';
     const path = `${this.#basePath}/${request.path}${query}`;
     const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: 'application/json' };
-    const started = performance.now();
-    const result = await exchange(
-      this.#pool,
+    // process.hrtime rather than performance.now(): the first use of `performance` loads node's
+    // perf_hooks, about 1.5 ms of a one-off (BENCHMARKS.md, start-up).
+    const started = process.hrtime.bigint();
+    const result = await this.#transport.exchange(
       {
         method: request.method,
         path,
@@ -97,7 +98,7 @@ export class ServiceClient implements Service {
       },
       { deadlineMs: this.#timeouts.responseMs, signal: request.signal },
     );
-    const elapsedMs = performance.now() - started;
+    const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     if (result.outcome !== 'answered') {
       this.#log(request, 'network error', elapsedMs, headers);
       throw this.#failure(result);
@@ -108,7 +109,7 @@ export class ServiceClient implements Service {
   }
 
   close(): Promise<void> {
-    return this.#pool.close();
+    return this.#transport.close();
   }
 
   #failure(result: Exclude<Exchange, { outcome: 'answered' }>): Error {
@@ -133,7 +134,7 @@ export class ServiceClient implements Service {
   }
 }
 
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -141,12 +142,14 @@ function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<str
   return flat;
 }
 
-/** undici's error codes, in words a user can act on; its own header and body timers are the deadline's. */
+/** undici's and node's error codes, in words a user can act on; undici's header and body timers are the deadline's. */
 function describeNetworkError(error: unknown, timedOut: string): string {
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   const messages: Record<string, string> = {
     ECONNREFUSED: 'connection refused (is the base URL right, is the service up?)',
     ECONNRESET: 'connection reset by the server',
+    // The one-off transport's connect timeout, as the OS names its own.
+    ETIMEDOUT: 'timed out while connecting',
     UND_ERR_SOCKET: 'connection dropped by the server',
     UND_ERR_CONNECT_TIMEOUT: 'timed out while connecting',
     UND_ERR_HEADERS_TIMEOUT: timedOut,

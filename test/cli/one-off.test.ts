@@ -53,6 +53,17 @@ describe('one-off queries', () => {
     expect(scripted.current.requests[0]!.url).toBe('/v2/property/component_mget?slug=abc&components=property%2Fvalue%2Cproperty%2Fschool');
   });
 
+  it('sends an item with --meta as a one-item POST, its JSON body whole (a non-ASCII address counted in bytes)', async () => {
+    const env = await serve(() => ({ status: 200, body: JSON.stringify([chunkFor(['property/value'], 'row-7')]) }));
+    const result = await runMain(['property', 'value', '--address', '12 Über Straße', '--zipcode', '90274', '--meta', 'row-7'], { env });
+    expect(result.code).toBe(0);
+    const request = scripted.current.requests[0]!;
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe('/v2/property/value');
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(request.body)).toEqual([{ address: '12 Über Straße', zipcode: '90274', meta: 'row-7' }]);
+  });
+
   it('renders the answer for a person on a terminal: the address, key figures, a 204 section as no content', async () => {
     const chunk = {
       ...chunkFor(['property/value']),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { LEVELS } from '../../catalog/index.js';
 import { addOptions } from '../add-options.js';
+import { deferOptions } from '../deferred-options.js';
 import { identifierOptions, paramOptions } from '../options.js';
 import { callTarget } from '../../model/query-target.js';
 import type { QueryOptions } from '../query-params.js';
@@ -27,7 +28,10 @@ export function registerCallCommand(program: Command, context: CommandContext): 
         'sent. A reports/* path is sent as one GET per row: report products take no POST.',
       ].join('\n'),
     );
-  addOptions(command, [...identifierOptions([...LEVELS]), ...paramOptions([]), ...QUERY_OPTIONS], context.io.env);
+  // Built on first use, as an endpoint command's: a one-off or a batch to another command never needs them.
+  deferOptions(command, () =>
+    addOptions(command, [...identifierOptions([...LEVELS]), ...paramOptions([]), ...QUERY_OPTIONS], context.io.env),
+  );
   command.action(async (path: string, options: QueryOptions) => {
     // Loaded when a query runs: building the command tree for --help does not need it.
     const { runQuery } = await import('../run-query.js');

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors/index.js';
 import { addOptions } from '../add-options.js';
+import { deferOptions } from '../deferred-options.js';
 import { ACCOUNT_OPTIONS, BATCH_OPTIONS, paramOptions, STORE_OPTIONS } from '../options.js';
 import { targetForList } from '../../model/query-target.js';
 import type { BatchOptions } from '../batch-command.js';
@@ -21,17 +22,20 @@ export function registerEstimateCommand(program: Command, context: CommandContex
         '  $ propdata estimate property/value --input homes.csv --json',
       ].join('\n'),
     );
-  addOptions(
-    command,
-    [
-      ...BATCH_OPTIONS.filter((option) => !/--(output|format|report|resume|dry-run|excel)\b/.test(option.flags)),
-      ...paramOptions([]),
-      // With --max-age, rows the store would answer are not counted: that needs the store and the account.
-      ...STORE_OPTIONS.filter((option) => !/--max-cost-month\b/.test(option.flags)),
-      ...ACCOUNT_OPTIONS,
-      { flags: '--json', description: 'the estimate as one JSON object on stdout' },
-    ],
-    context.io.env,
+  // Built on first use, as an endpoint command's: a query never needs them.
+  deferOptions(command, () =>
+    addOptions(
+      command,
+      [
+        ...BATCH_OPTIONS.filter((option) => !/--(output|format|report|resume|dry-run|excel)\b/.test(option.flags)),
+        ...paramOptions([]),
+        // With --max-age, rows the store would answer are not counted: that needs the store and the account.
+        ...STORE_OPTIONS.filter((option) => !/--max-cost-month\b/.test(option.flags)),
+        ...ACCOUNT_OPTIONS,
+        { flags: '--json', description: 'the estimate as one JSON object on stdout' },
+      ],
+      context.io.env,
+    ),
   );
   command.action(async (list: string, options: BatchOptions) => {
     if ((options as Partial<BatchOptions>).input === undefined) throw new UsageError('estimate needs --input FILE (or - for stdin)');

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addOptions } from '../add-options.js';
+import { deferOptions } from '../deferred-options.js';
 import { identifierOptions, paramOptions } from '../options.js';
 import { mgetTarget, MGET_COMPONENTS, parseComponents } from '../../model/query-target.js';
 import type { QueryOptions } from '../query-params.js';
@@ -22,7 +23,10 @@ export function registerMgetCommand(program: Command, context: CommandContext): 
         'Each item costs one component per endpoint named.',
       ].join('\n'),
     );
-  addOptions(command, [...identifierOptions(['property']), ...paramOptions(MGET_COMPONENTS), ...QUERY_OPTIONS], context.io.env);
+  // Built on first use, as an endpoint command's: a one-off or a batch to another command never needs them.
+  deferOptions(command, () =>
+    addOptions(command, [...identifierOptions(['property']), ...paramOptions(MGET_COMPONENTS), ...QUERY_OPTIONS], context.io.env),
+  );
   command.action(async (list: string, options: QueryOptions) => {
     // Loaded when a query runs: building the command tree for --help does not need it.
     const { runQuery } = await import('../run-query.js');
