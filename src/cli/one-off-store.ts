@@ -9,7 +9,7 @@ import type { Exchange } from '../pipeline/send-batch.js';
 import type { BatchOptions } from './batch-command.js';
 import type { Io } from './io.js';
 import { budgetLimits, resolveRunDefaults, runStorePath } from './run-defaults.js';
-import { openRunStore, type RunStore } from './run-store.js';
+import { keepsAnswer, openRunStore, requestRecordOf, runName, storeKeyOf, type RunStore } from './run-store.js';
 
 /** A one-off and the local store: what it found before the request, and what it keeps after. */
 export interface OneOffStore {
@@ -35,9 +35,10 @@ export interface OneOffStoreSettings {
  * A one-off uses the local store as a batch of one does: its request's spend is recorded and its
  * answer kept (so `propdata usage` counts one-offs, and a later run with --max-age reuses them);
  * with --max-age a fresh kept answer is printed with no request; --max-cost-month (and the
- * run caps) refuse a request that would pass them. The store is opened after the answer is out
- * unless one of those needs it first: loading better-sqlite3 and opening the file take about
- * 50 ms, which a person waiting for the answer should not wait. Undefined with --no-store.
+ * run caps) refuse a request that would pass them. The store is opened only when one of those
+ * needs it before the request: loading better-sqlite3 and the store's code and opening the file
+ * take 50 to 60 ms. Otherwise, once the answer is out, the record is left beside the store in a
+ * file of its own, which the store's next opening applies (store/pending.ts). Undefined with --no-store.
  */
 export async function openOneOffStore(settings: OneOffStoreSettings): Promise<OneOffStore | undefined> {
   const { target, options, io } = settings;
@@ -78,17 +79,33 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
   return {
     kept,
     async record(exchange) {
-      store ??= await open();
       const chunk = exchange.chunks?.[0];
-      if (exchange.status === 200 && chunk !== null && typeof chunk === 'object') {
-        const answer = chunk as Chunk;
-        store.remember(
-          [{ prepared: settings.item }],
-          [{ row: 1, status: statusOf(answer, settings.sectionKeys), input: {}, chunk: answer }],
-        );
+      const answered = exchange.status === 200 && chunk !== null && typeof chunk === 'object' ? (chunk as Chunk) : undefined;
+      const record = answered && { row: 1, status: statusOf(answered, settings.sectionKeys), input: {}, chunk: answered };
+      if (store) {
+        if (record) store.remember([{ prepared: settings.item }], [record]);
+        store.record(exchange);
+        store.close(0, itemPrice);
+        return;
       }
-      store.record(exchange);
-      store.close(0, itemPrice);
+      // The store is not open: the record is left beside it, for its next opening to apply.
+      const { accountOf } = await import('../store/account.js');
+      const { writePending } = await import('../store/pending.js');
+      const now = settings.now();
+      const spend = {
+        account: accountOf(settings.connection, Boolean(options.sandbox)),
+        run: runName(now),
+        target,
+        sectionKeys: settings.sectionKeys,
+        prices: sectionPricesOf(target, options.price),
+      };
+      writePending(path, {
+        request: requestRecordOf(spend, exchange, now),
+        windows: exchange.windows,
+        ...(keepsAnswer(record)
+          ? { answer: { key: storeKeyOf(target, settings.item), sections: settings.sectionKeys, chunk: record.chunk } }
+          : {}),
+      });
     },
     close() {
       store?.close(kept ? 1 : 0, itemPrice);

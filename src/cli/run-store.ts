@@ -6,13 +6,56 @@ import type { OutputRecord } from '../model/record.js';
 import type { QueryTarget } from '../model/query-target.js';
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
-import type { Store } from '../store/index.js';
+import { applyEntry } from '../store/entry.js';
+import type { RequestRecord, Store } from '../store/index.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 
 /** An item's key in the store: the same item under another path (an mget, a version) is another question. */
 export function storeKeyOf(target: QueryTarget, item: SendableItem): string {
   return `${target.path}|${Deduplicator.keyOf(item.item)}`;
+}
+
+/** A run's name in the spend log: when it started, and its process. */
+export function runName(now: number): string {
+  return `${new Date(now).toISOString()} ${process.pid}`;
+}
+
+/** Whether a record's answer is kept for reuse: errors, and rows never sent, are not. */
+export function keepsAnswer(record: OutputRecord | undefined): record is OutputRecord & { chunk: Chunk } {
+  return Boolean(record?.chunk) && record!.status !== 'error' && record!.status !== 'invalid_input';
+}
+
+/** What was called, as the spend log names it: an endpoint, or an mget's sections joined with commas. */
+function endpointOf(target: QueryTarget, sectionKeys: readonly string[]): string {
+  return target.sections.length > 0 ? sectionKeys.join(',') : target.path;
+}
+
+/** What a request is recorded as in the spend log. */
+export interface SpendSettings {
+  account: string;
+  run: string;
+  target: QueryTarget;
+  sectionKeys: readonly string[];
+  /** USD at list price per section name. */
+  prices: Readonly<Record<string, number>>;
+}
+
+/** One request's spend record: every section the run asks for is counted when billed, at its list price (0 outside the catalog). */
+export function requestRecordOf(spend: SpendSettings, exchange: Exchange, at: number): RequestRecord {
+  const sectionPrices = Object.fromEntries(spend.sectionKeys.map((name) => [name, spend.prices[name] ?? 0]));
+  const { billed, cost } = billedCost(exchange.chunks, sectionPrices);
+  return {
+    at,
+    run: spend.run,
+    account: spend.account,
+    endpoint: endpointOf(spend.target, spend.sectionKeys),
+    items: exchange.items,
+    components: exchange.components,
+    status: exchange.status,
+    billed,
+    cost,
+  };
 }
 
 /** What a batch run asks of the local store: reuse, remembering, spend, and the windows. */
@@ -56,12 +99,10 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const store: Store = await openStore(settings.path);
   const account = accountOf(settings.connection, settings.sandbox);
   const answers = store.answers(account);
-  const run = `${new Date(settings.now()).toISOString()} ${process.pid}`;
+  const run = runName(settings.now());
   const pacer = store.pacer(account, run);
-  const endpoint = settings.target.sections.length > 0 ? settings.sectionKeys.join(',') : settings.target.path;
+  const spend: SpendSettings = { account, run, target: settings.target, sectionKeys: settings.sectionKeys, prices: settings.prices };
   const keyOf = (item: SendableItem) => storeKeyOf(settings.target, item);
-  // Every section the run asks for is counted when billed, at its list price (0 outside the catalog).
-  const sectionPrices = Object.fromEntries(settings.sectionKeys.map((name) => [name, settings.prices[name] ?? 0]));
   return {
     reuse(item) {
       if (settings.maxAgeMs === undefined) return undefined;
@@ -72,29 +113,13 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       store.transaction(() => {
         items.forEach(({ prepared }, i) => {
           const record = records[i];
-          if (record?.chunk && record.status !== 'error' && record.status !== 'invalid_input')
-            answers.put(keyOf(prepared), settings.sectionKeys, record.chunk, at);
+          if (keepsAnswer(record)) answers.put(keyOf(prepared), settings.sectionKeys, record.chunk, at);
         });
       });
     },
     record(exchange) {
-      const at = settings.now();
-      const { billed, cost } = billedCost(exchange.chunks, sectionPrices);
-      store.transaction(() => {
-        store.recordRequest({
-          at,
-          run,
-          account,
-          endpoint,
-          items: exchange.items,
-          components: exchange.components,
-          status: exchange.status,
-          billed,
-          cost,
-        });
-        // In this machine's time, as the limiter paced by them: the next run starts from them.
-        if (exchange.windows.length > 0) store.saveWindows(account, exchange.windows, at);
-      });
+      // The windows in this machine's time, as the limiter paced by them: the next run starts from them.
+      applyEntry(store, { request: requestRecordOf(spend, exchange, settings.now()), windows: exchange.windows });
     },
     windows: () => store.loadWindows(account, settings.now()),
     pacer: () => pacer,
@@ -104,7 +129,14 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
         // This run asks for nothing more: its share of the windows goes to the others at once.
         pacer.leave(settings.now());
         if (fromStore > 0)
-          store.recordFromStore({ at: settings.now(), run, account, endpoint, rows: fromStore, saved: fromStore * pricePerItem });
+          store.recordFromStore({
+            at: settings.now(),
+            run,
+            account,
+            endpoint: endpointOf(settings.target, settings.sectionKeys),
+            rows: fromStore,
+            saved: fromStore * pricePerItem,
+          });
       } finally {
         store.close();
       }

@@ -2,6 +2,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { PropdataError, StoreError } from '../errors/index.js';
+import { foldPending, hasPending } from './pending.js';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
 import { storeFailure } from './store-failure.js';
 import { Store } from './store.js';
@@ -55,6 +56,9 @@ function checkVersion(path: string, found: number, readonly: boolean): void {
  */
 export async function openStore(path: string, options: StoreOptions = {}): Promise<Store> {
   const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  // Entries written beside the store (one-offs' records) are applied at its next opening; a
+  // read-only one (usage) would miss them, so it applies them first, with a writing one.
+  if (options.readonly && hasPending(path)) (await openStore(path, { busyTimeoutMs })).close();
   const readonly = options.readonly ?? false;
   let db: Database | undefined;
   try {
@@ -68,14 +72,19 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
     if (!readonly) db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     checkVersion(path, readonly ? schemaVersion(db) : migrate(db), readonly);
-    return new Store(db, path, busyTimeoutMs);
+    const store = new Store(db, path, busyTimeoutMs);
+    if (!readonly) foldPending(store, path);
+    return store;
   } catch (error) {
     db?.close();
     throw error instanceof PropdataError ? error : storeFailure(path, error, busyTimeoutMs);
   }
 }
 
-/** The store at `path` if there is one: commands that only read or remove from it never create it. */
+/**
+ * The store at `path` if there is one, or records left for it (a one-off's, before any store was
+ * made): commands that only read or remove from it never create it otherwise.
+ */
 export async function openExistingStore(path: string, options: StoreOptions = {}): Promise<Store | undefined> {
-  return existsSync(path) ? openStore(path, options) : undefined;
+  return existsSync(path) || hasPending(path) ? openStore(path, options) : undefined;
 }

@@ -97,6 +97,7 @@ export class SpendLog {
   readonly #addRequest: Transaction<(request: RequestRecord) => void>;
   readonly #addReuse: Transaction<(reuse: ReuseRecord) => void>;
   readonly #monthCost: Statement<[number, number, number], number>;
+  readonly #findRequest: Statement<[number, number, string], number>;
 
   constructor(db: Database, accounts: NameIds) {
     this.#db = db;
@@ -116,6 +117,16 @@ export class SpendLog {
     this.#monthCost = db
       .prepare<[number, number, number], number>('SELECT COALESCE(SUM(cost), 0) FROM requests WHERE account = ? AND at >= ? AND at < ?')
       .pluck();
+    // By the (account, at) index: one lookup however long the log.
+    this.#findRequest = db
+      .prepare<[number, number, string], number>('SELECT 1 FROM requests WHERE account = ? AND at = ? AND run = ?')
+      .pluck();
+  }
+
+  /** Whether a request of this account, time and run is recorded (a pending entry applied before: pending.ts). */
+  hasRequest({ account, at, run }: RequestRecord): boolean {
+    const id = this.#accounts.find(account);
+    return id !== undefined && this.#findRequest.get(id, at, run) !== undefined;
   }
 
   recordRequest(request: RequestRecord): void {

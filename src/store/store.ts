@@ -75,6 +75,10 @@ export class Store {
     this.#guard(() => this.#spend.recordRequest(request));
   }
 
+  hasRequest(request: RequestRecord): boolean {
+    return this.#guard(() => this.#spend.hasRequest(request));
+  }
+
   recordFromStore(reuse: ReuseRecord): void {
     this.#guard(() => this.#spend.recordFromStore(reuse));
   }

@@ -59,14 +59,13 @@ describe('start-up', () => {
     }
   });
 
-  it('a one-off loads the store (to record its spend, once the answer is out), nothing a batch or a terminal needs', () => {
+  it('a one-off loads nothing a batch or a terminal needs, nor the store unless --max-age or --max-cost-month asks it first', () => {
     const oneOff = ['property', 'value', '--address', '405 DYER AVE', '--zipcode', '21136', '--json', '--sandbox'];
     const loaded = packagesLoadedBy(oneOff);
-    expect(loaded).toContain('better-sqlite3');
-    // Its one request goes over node's own http: undici's pool is a batch's.
-    for (const heavy of ['undici', 'csv-parse', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify'])
+    // Its one request goes over node's own http: undici's pool is a batch's. Its record is left beside the store.
+    for (const heavy of ['undici', 'better-sqlite3', 'csv-parse', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify'])
       expect(loaded).not.toContain(heavy);
-    expect(packagesLoadedBy([...oneOff, '--no-store'])).not.toContain('better-sqlite3');
+    expect(packagesLoadedBy([...oneOff, '--max-age', '1d'])).toContain('better-sqlite3');
   });
 
   it("a batch sends through undici's pool, which keeps its sockets from one request to the next", () => {

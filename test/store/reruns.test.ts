@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -87,6 +87,17 @@ describe('reruns with the local store', () => {
     expect(rerun.code).toBe(0);
     expect(sent).toHaveLength(failedRows);
 
+    // A one-off's record, left beside the store for its next opening, holds no credentials either.
+    const oneOff = await runMain(
+      ['property', 'value', '--address', '1 Test St', '--zipcode', '21201', '--meta', 'crm-1', '--store', store, '--json'],
+      {
+        env,
+      },
+    );
+    expect(oneOff.code).toBe(0);
+    const pending = readdirSync(`${store}.pending`).map((name) => readFileSync(join(`${store}.pending`, name)));
+    expect(pending).toHaveLength(1);
+
     // The store holds answers and spend, never the credentials.
     const bytes = readFileSync(store);
     const wal = (() => {
@@ -103,6 +114,7 @@ describe('reruns with the local store', () => {
     ]) {
       expect(bytes.includes(secret)).toBe(false);
       expect(wal.includes(secret)).toBe(false);
+      expect(pending[0]!.includes(secret)).toBe(false);
     }
   });
 

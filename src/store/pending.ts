@@ -1,0 +1,85 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { applyEntry, type StoreEntry } from './entry.js';
+import type { Store } from './store.js';
+
+/** A file being written: published by renaming it to `.json` once whole, so a reader never sees half of one. */
+const WRITING = '.writing';
+/** A file left half written by a process that died is removed after this long. */
+const ABANDONED_MS = 3_600_000;
+
+/** Entries written without opening the store, beside it: `propdata.db.pending/`. */
+export function pendingDir(storePath: string): string {
+  return `${storePath}.pending`;
+}
+
+/**
+ * Leaves an entry for the store's next opening to apply (foldPending), without opening it: a
+ * one-off records its request this way. Loading SQLite and the store's code and opening the file
+ * took 50 to 60 ms after a one-off's answer, a third of its wall time (BENCHMARKS.md, start-up);
+ * this takes one small file. Private to the user, as the store is.
+ */
+export function writePending(storePath: string, entry: StoreEntry): void {
+  const dir = pendingDir(storePath);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const name = `${entry.request.at}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  writeFileSync(join(dir, `${name}${WRITING}`), JSON.stringify(entry), { mode: 0o600 });
+  renameSync(join(dir, `${name}${WRITING}`), join(dir, `${name}.json`));
+}
+
+/** Whether entries are waiting to be applied: a read-only opening applies them first. */
+export function hasPending(storePath: string): boolean {
+  try {
+    return readdirSync(pendingDir(storePath)).some((name) => name.endsWith('.json'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Applies the entries left beside the store, oldest first, each in a transaction with the check
+ * that it was not applied before; then removes its file. Several processes may fold at once, or a
+ * process may die between a commit and the removal: the check makes either harmless.
+ */
+export function foldPending(store: Store, storePath: string): void {
+  const dir = pendingDir(storePath);
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    if (name.endsWith(WRITING)) {
+      if (ageOf(path) > ABANDONED_MS) removeQuietly(path);
+      continue;
+    }
+    if (!name.endsWith('.json')) continue;
+    let entry: StoreEntry;
+    try {
+      entry = JSON.parse(readFileSync(path, 'utf8')) as StoreEntry;
+    } catch {
+      // Another process folded and removed it meanwhile.
+      continue;
+    }
+    applyEntry(store, entry);
+    removeQuietly(path);
+  }
+}
+
+function ageOf(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Removed by another process folding at the same time.
+  }
+}
