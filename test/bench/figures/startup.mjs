@@ -1,5 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { median, runNode } from '../child.mjs';
-import { BIN } from '../paths.mjs';
+import { BIN, WORK } from '../paths.mjs';
 import { startSandbox } from '../sandbox.mjs';
 
 const ROUNDS = 10;
@@ -15,15 +17,18 @@ const MAX_QUERY_RATIO = 3;
 export async function startup() {
   const sandbox = await startSandbox(['--rate-limit', 'off']);
   const times = { node: [], help: [], query: [] };
+  // A store of the bench's own, as every figure's: the one-offs record into it, never into the user's.
+  const home = mkdtempSync(join(WORK, 'startup-home-'));
   try {
     const query = [BIN, 'property', 'value', '--address', '405 DYER AVE', '--zipcode', '21136', '--json'];
     for (let round = 0; round < ROUNDS; round++) {
       times.node.push((await runNode(['-e', '0'])).wallMs);
       times.help.push((await runNode([BIN, '--help'])).wallMs);
-      times.query.push((await runNode(query, { env: sandbox.env })).wallMs);
+      times.query.push((await runNode(query, { env: { ...sandbox.env, PROPDATA_HOME: home } })).wallMs);
     }
   } finally {
     await sandbox.stop();
+    rmSync(home, { recursive: true, force: true });
   }
   const [node, help, query] = [median(times.node), median(times.help), median(times.query)];
   return {
