@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { median, runNode } from '../child.mjs';
 import { BIN, WORK } from '../paths.mjs';
@@ -18,6 +18,7 @@ export async function startup() {
   const sandbox = await startSandbox(['--rate-limit', 'off']);
   const times = { node: [], help: [], query: [] };
   // A store of the bench's own, as every figure's: the one-offs record into it, never into the user's.
+  mkdirSync(WORK, { recursive: true });
   const home = mkdtempSync(join(WORK, 'startup-home-'));
   try {
     const query = [BIN, 'property', 'value', '--address', '405 DYER AVE', '--zipcode', '21136', '--json'];
