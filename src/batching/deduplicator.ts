@@ -1,6 +1,7 @@
 import type { Chunk } from '../model/chunk.js';
 import type { Status } from '../model/status.js';
 import type { PendingItem, SendableItem } from './batch.js';
+import { RecentAnswers } from './recent-answers.js';
 
 /** What to do with a row: send it, wait for an identical item already on its way, or reuse an answer. */
 export type DedupeDecision = { kind: 'send'; pending: PendingItem } | { kind: 'joined' } | { kind: 'answered'; answer: Answer };
@@ -15,17 +16,15 @@ export interface Answer {
  * Identical items (same identifiers and parameters; meta aside, since it is only echoed) are sent
  * once per run. Items on their way are always matched; answers are remembered for `capacity`
  * distinct items only, so that memory stays flat however long the input is: when room is needed,
- * the answer used least recently goes (a Map keeps insertion order, and a reused answer is moved
- * to its end).
+ * the answer used least recently goes.
  */
 export class Deduplicator {
   readonly #pending = new Map<string, PendingItem>();
-  readonly #answers = new Map<string, Answer>();
-  readonly #capacity: number;
+  readonly #answers: RecentAnswers<Answer>;
   saved = 0;
 
   constructor(capacity: number) {
-    this.#capacity = capacity;
+    this.#answers = new RecentAnswers(capacity);
   }
 
   static keyOf(item: SendableItem['item']): string {
@@ -45,8 +44,6 @@ export class Deduplicator {
     }
     const answer = this.#answers.get(key);
     if (answer) {
-      this.#answers.delete(key);
-      this.#answers.set(key, answer);
       this.saved += 1;
       return { kind: 'answered', answer };
     }
@@ -61,7 +58,6 @@ export class Deduplicator {
     this.#pending.delete(key);
     if (!answer) return;
     this.#answers.set(key, answer);
-    if (this.#answers.size > this.#capacity) this.#answers.delete(this.#answers.keys().next().value!);
   }
 }
 
