@@ -24,6 +24,17 @@ const CLOSE_BRACE = 0x7d;
 
 const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
+/** The index of the quote that closes the string opened at `open` (one not escaped by a backslash). */
+function closingQuote(body: string, open: number): number {
+  // indexOf skips the string's text at native speed: most of an answer is inside strings.
+  for (let close = body.indexOf('"', open + 1); close !== -1; close = body.indexOf('"', close + 1)) {
+    let backslashes = 0;
+    while (body.charCodeAt(close - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return close;
+  }
+  return body.length;
+}
+
 /**
  * Where each element of a JSON array's text begins and ends, or the whole text when it is an
  * object (the bare chunk interpretResponse also takes). The text is valid JSON, parsed before:
@@ -36,17 +47,11 @@ export function elementSpans(body: string): number[] {
   const spans: number[] = [];
   let depth = 0;
   let start = -1;
-  let inString = false;
   for (let i = at; i < body.length; i++) {
     const code = body.charCodeAt(i);
-    if (inString) {
-      if (code === BACKSLASH) i += 1;
-      else if (code === QUOTE) inString = false;
-      continue;
-    }
     if (depth === 1 && start < 0 && !isSpace(code) && code !== COMMA && code !== CLOSE_BRACKET) start = i;
     if (code === QUOTE) {
-      inString = true;
+      i = closingQuote(body, i);
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth += 1;
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
