@@ -8,10 +8,21 @@ import type { Batch, PendingItem } from './batch.js';
  * row goes out before it (components, not requests, are what the service limits and bills), and
  * a group whose oldest row falls more than `maxHoldRows` behind the newest row is sent as it is.
  */
+/** What most rows make ready: nothing (a fresh array each time would be garbage per row). */
+const NOTHING: readonly Batch[] = Object.freeze([]);
+
 export class Batcher {
   readonly #size: number;
   readonly #maxHoldRows: number;
   readonly #groups = new Map<string, PendingItem[]>();
+  /**
+   * No group's first row is before this one (Infinity when there are none): a row that fills no
+   * batch looks through the groups only when one may have been held too long.
+   */
+  #oldestRow = Infinity;
+  /** The last item's keys and key set: the items of one input mostly share them, so they are compared, not rebuilt. */
+  #lastKeys: readonly string[] = [];
+  #lastKeySet = '';
 
   constructor(size: number, maxHoldRows: number) {
     this.#size = size;
@@ -19,29 +30,35 @@ export class Batcher {
   }
 
   /** Adds an item; returns the batches that are now ready to send, oldest first. */
-  add(pending: PendingItem): Batch[] {
-    const key = keySetOf(pending.prepared.item);
+  add(pending: PendingItem): readonly Batch[] {
+    const { row } = pending.prepared;
+    const key = this.#keySetOf(pending.prepared.item);
     let group = this.#groups.get(key);
     if (!group) {
       group = [];
       this.#groups.set(key, group);
+      if (row < this.#oldestRow) this.#oldestRow = row;
     }
     group.push(pending);
-    const ready: Batch[] = [];
-    let oldestAllowed = pending.prepared.row - this.#maxHoldRows;
+    let oldestAllowed = row - this.#maxHoldRows;
+    let full: Batch | undefined;
     if (group.length >= this.#size) {
-      const full = this.#take(key);
-      ready.push(full);
+      full = this.#take(key);
       oldestAllowed = Math.max(oldestAllowed, full.firstRow);
     }
+    if (!full && this.#oldestRow >= oldestAllowed) return NOTHING;
+    const ready = full ? [full] : [];
     for (const [otherKey, other] of this.#groups) {
       if (other[0]!.prepared.row < oldestAllowed) ready.push(this.#take(otherKey));
     }
+    this.#oldestRow = Infinity;
+    for (const other of this.#groups.values()) this.#oldestRow = Math.min(this.#oldestRow, other[0]!.prepared.row);
     return ready.length > 1 ? ready.sort((a, b) => a.firstRow - b.firstRow) : ready;
   }
 
   /** Everything still held, at the end of the input. */
   flush(): Batch[] {
+    this.#oldestRow = Infinity;
     return [...this.#groups.keys()].map((key) => this.#take(key)).sort((a, b) => a.firstRow - b.firstRow);
   }
 
@@ -49,5 +66,21 @@ export class Batcher {
     const items = this.#groups.get(key)!;
     this.#groups.delete(key);
     return { items, firstRow: items[0]!.prepared.row };
+  }
+
+  /** keySetOf, without building the key list again while the items keep the last one's keys in its order. */
+  #keySetOf(item: object): string {
+    let i = 0;
+    for (const key in item) {
+      if (key !== this.#lastKeys[i]) return this.#newKeySet(item);
+      i += 1;
+    }
+    return i === this.#lastKeys.length ? this.#lastKeySet : this.#newKeySet(item);
+  }
+
+  #newKeySet(item: object): string {
+    this.#lastKeys = Object.keys(item);
+    this.#lastKeySet = keySetOf(item);
+    return this.#lastKeySet;
   }
 }

@@ -1,6 +1,8 @@
 import type { Chunk } from '../model/chunk.js';
 import type { Status } from '../model/status.js';
 import type { PendingItem, SendableItem } from './batch.js';
+import { RecentAnswers } from './recent-answers.js';
+import { chunkAt, type ResponseText } from './response-text.js';
 
 /** What to do with a row: send it, wait for an identical item already on its way, or reuse an answer. */
 export type DedupeDecision = { kind: 'send'; pending: PendingItem } | { kind: 'joined' } | { kind: 'answered'; answer: Answer };
@@ -11,21 +13,27 @@ export interface Answer {
   status: Status;
 }
 
+/** An answer as remembered: where its chunk is in the text of its response until it is reused, the chunk from then on. */
+interface Remembered {
+  status: Status;
+  chunk: Chunk | undefined;
+  text: ResponseText | undefined;
+  index: number;
+}
+
 /**
  * Identical items (same identifiers and parameters; meta aside, since it is only echoed) are sent
  * once per run. Items on their way are always matched; answers are remembered for `capacity`
  * distinct items only, so that memory stays flat however long the input is: when room is needed,
- * the answer used least recently goes (a Map keeps insertion order, and a reused answer is moved
- * to its end).
+ * the answer used least recently goes.
  */
 export class Deduplicator {
   readonly #pending = new Map<string, PendingItem>();
-  readonly #answers = new Map<string, Answer>();
-  readonly #capacity: number;
+  readonly #answers: RecentAnswers<Remembered>;
   saved = 0;
 
   constructor(capacity: number) {
-    this.#capacity = capacity;
+    this.#answers = new RecentAnswers(capacity);
   }
 
   static keyOf(item: SendableItem['item']): string {
@@ -43,25 +51,33 @@ export class Deduplicator {
       this.saved += 1;
       return { kind: 'joined' };
     }
-    const answer = this.#answers.get(key);
-    if (answer) {
-      this.#answers.delete(key);
-      this.#answers.set(key, answer);
+    const remembered = this.#answers.get(key);
+    if (remembered) {
       this.saved += 1;
-      return { kind: 'answered', answer };
+      remembered.chunk ??= chunkAt(remembered.text!, remembered.index);
+      remembered.text = undefined;
+      return { kind: 'answered', answer: { chunk: remembered.chunk, status: remembered.status } };
     }
     const fresh: PendingItem = { prepared, duplicates: [], key };
     this.#pending.set(key, fresh);
     return { kind: 'send', pending: fresh };
   }
 
-  /** The item's answer arrived (or none, when it failed: a later identical row tries again). */
-  settle(pending: PendingItem, answer: Answer | undefined): void {
+  /**
+   * The item's answer arrived (or none, when it failed: a later identical row tries again). With
+   * the text of the response it came in (`from`, where it is chunk `index`), the text is what is
+   * remembered (ResponseText says why).
+   */
+  settle(pending: PendingItem, answer: Answer | undefined, from?: ResponseText, index = 0): void {
     const key = pending.key ?? Deduplicator.keyOf(pending.prepared.item);
     this.#pending.delete(key);
     if (!answer) return;
-    this.#answers.set(key, answer);
-    if (this.#answers.size > this.#capacity) this.#answers.delete(this.#answers.keys().next().value!);
+    this.#answers.set(
+      key,
+      from
+        ? { status: answer.status, chunk: undefined, text: from, index }
+        : { status: answer.status, chunk: answer.chunk, text: undefined, index },
+    );
   }
 }
 

@@ -58,9 +58,12 @@ export function paramValue(param: Param, value: unknown): string | number {
   return param.type === 'int' || param.type === 'number' ? Number(text) : text;
 }
 
+/** ASCII digits, as `\d` reads them: with the length checked apart, one pattern serves every digit count. */
+const ALL_DIGITS = /^\d+$/;
+
 export function checkIdentifier(identifier: Identifier, value: unknown): string | undefined {
   const text = String(value).trim();
-  if (identifier.digits !== undefined && !new RegExp(`^\\d{${identifier.digits}}$`).test(text)) {
+  if (identifier.digits !== undefined && !(text.length === identifier.digits && ALL_DIGITS.test(text))) {
     return `${identifier.name} must be ${identifier.digits} digits, got "${text}"`;
   }
   if (identifier.name === 'state' && stateCode(text) === undefined) {

@@ -68,6 +68,8 @@ const CODES = new Set(Object.values(STATE_NAMES));
 
 /** The 2-letter code for a code or full name in any case, or undefined when it is neither. */
 export function stateCode(value: string): string | undefined {
+  // Most rows give the code itself, and checking a row asks again of the code it was given.
+  if (CODES.has(value)) return value;
   const trimmed = value.trim();
   // `D.C.`, `N.Y.`: the dotted abbreviations people write.
   const upper = trimmed.toUpperCase().replace(/^([A-Z])\.\s*([A-Z])\.?$/, '$1$2');

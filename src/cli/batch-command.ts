@@ -339,9 +339,9 @@ async function runLocked(
               },
             },
             runStore
-              ? (part, records) => {
+              ? (part, records, answer) => {
                   runStore.remember(part, records);
-                  deliver(part, records);
+                  deliver(part, records, answer);
                 }
               : deliver,
           ),

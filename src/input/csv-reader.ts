@@ -5,7 +5,7 @@ import { textProblem } from './encoding.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
 import type { ReadProgress } from './read-progress.js';
-import type { InputRow } from './row.js';
+import { emptyColumns, type InputRow } from './row.js';
 
 interface RawRecord {
   fields: string[];
@@ -154,8 +154,8 @@ function headerNames(fields: readonly string[], line: number): string[] {
 }
 
 function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow {
-  // No prototype: `columns["__proto__"] = value` on a plain object would set the prototype and lose the cell.
-  const columns = Object.create(null) as Record<string, unknown>;
+  // Not a plain object: `columns["__proto__"] = value` would set its prototype and lose the cell.
+  const columns = emptyColumns();
   const { fields } = raw;
   let readError: string | undefined;
   for (let i = 0; i < header.length; i++) {

@@ -4,6 +4,8 @@ import { stateCode, type Identifier } from '../catalog/index.js';
 export type Normaliser = (value: unknown) => string | undefined;
 
 const WHITESPACE_RUN = /\s+/g;
+/** What WHITESPACE_RUN would change: whitespace other than a space, or two in a row. */
+const UNCOLLAPSED = /[^\S ]|\s\s/;
 const DIGITS = /^\d+$/;
 /** `21136.0`: a whole number written by pandas or a spreadsheet that stored the id as a float. */
 const WHOLE_FLOAT = /^(\d+)\.0+$/;
@@ -34,7 +36,9 @@ export function cleanText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   // A JSONL object or array never gets here (notTextOrNumber refuses it first).
   // eslint-disable-next-line @typescript-eslint/no-base-to-string
-  const cleaned = String(value).trim().replace(WHITESPACE_RUN, ' ');
+  const trimmed = String(value).trim();
+  // Most cells have single spaces only: replacing them with themselves would copy every cell.
+  const cleaned = UNCOLLAPSED.test(trimmed) ? trimmed.replace(WHITESPACE_RUN, ' ') : trimmed;
   return cleaned === '' ? undefined : cleaned;
 }
 

@@ -2,7 +2,7 @@ import type { Row } from 'exceljs';
 import type { Identifier } from '../catalog/index.js';
 import { InputError } from '../errors/index.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
-import type { InputRow } from './row.js';
+import { emptyColumns, type InputRow } from './row.js';
 import { cellText, type SheetCell } from './xlsx-cell-text.js';
 import { identifierColumns, IdentifierRepairs, identifierText, type IdentifierSettings } from './xlsx-identifiers.js';
 import type { ReadProgress } from './read-progress.js';
@@ -94,8 +94,8 @@ export function readXlsx(path: string, options: XlsxReadOptions = {}): InputSour
   );
 
   function toRow(header: readonly string[], cells: Cells, row: number, line: number): InputRow {
-    // No prototype: any header is a column, `__proto__` included (as for CSV).
-    const values = Object.create(null) as Record<string, unknown>;
+    // Any header is a column, `__proto__` included (as for CSV).
+    const values = emptyColumns();
     header.forEach((name, i) => {
       const each = cells[i + 1];
       const identifier = identifiers.get(name);

@@ -45,9 +45,11 @@ export function billedCost(
 ): { billed: number; cost: number } {
   let billed = 0;
   let cost = 0;
+  // Once per answer, not per chunk: every chunk of a 200 passes here.
+  const sections = Object.entries(prices);
   for (const chunk of chunks ?? []) {
     if (chunk === null || typeof chunk !== 'object') continue;
-    for (const [name, price] of Object.entries(prices)) {
+    for (const [name, price] of sections) {
       const section = (chunk as Record<string, unknown>)[name];
       if (section !== null && typeof section === 'object' && (section as { api_code?: unknown }).api_code === 0) {
         billed += 1;

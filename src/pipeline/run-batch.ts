@@ -96,11 +96,11 @@ export async function runBatch(
   /** Nothing new is launched (a budget's stop lets what it admitted finish; any other stop aborts `stopping` too). */
   const closed = () => fatal !== undefined || stopping.signal.aborted;
 
-  const settle = (part: readonly PendingItem[], records: OutputRecord[]) => {
+  const settle: Deliver = (part, records, answer) => {
     part.forEach((pending, i) => {
       const record = records[i]!;
       const answered = record.chunk !== undefined && record.status !== 'error' && record.status !== 'invalid_input';
-      dedupe?.settle(pending, answered ? { chunk: record.chunk!, status: record.status } : undefined);
+      dedupe?.settle(pending, answered ? { chunk: record.chunk!, status: record.status } : undefined, answer, i);
       addRecords(output, pending, record);
     });
     // Written as soon as their turn comes, whatever the reader is doing.

@@ -4,6 +4,7 @@ import { decideRetry, isTransient, NO_ATTEMPTS, type Attempts, type RetryPolicy 
 import type { RawResponse, Service } from '../client/service-client.js';
 import { BadRequestError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
 import type { PendingItem } from '../batching/batch.js';
+import type { ResponseText } from '../batching/response-text.js';
 import type { Chunk } from '../model/chunk.js';
 import type { OutputRecord } from '../model/record.js';
 import { statusOf } from '../model/status.js';
@@ -57,8 +58,11 @@ export interface Exchange {
   chunks?: readonly unknown[];
 }
 
-/** Where a batch's records go, part by part, as soon as each part has its answer. */
-export type Deliver = (part: readonly PendingItem[], records: OutputRecord[]) => void;
+/**
+ * Where a batch's records go, part by part, as soon as each part has its answer; with `answer`,
+ * the text of the 200 their chunks were parsed from (chunk i for item i of the part).
+ */
+export type Deliver = (part: readonly PendingItem[], records: OutputRecord[], answer?: ResponseText) => void;
 
 /** What came of a batch once every item has a record: the condition that must stop the run, if one arose. */
 export interface BatchOutcome {
@@ -163,6 +167,7 @@ async function sendPart(
   const { client, limiter, target, stats, clock } = context;
   const { serviceClock } = limiter;
   let chunks: unknown[];
+  let body: string;
   let observed = false;
   try {
     stats.requests += 1;
@@ -204,6 +209,7 @@ async function sendPart(
       throw error;
     }
     context.onResponse?.({ ...exchange, chunks });
+    body = response.body;
   } catch (error) {
     if (!observed) limiter.observe(reservation, []);
     return handleFailure(error, part, context, attempts, delivery);
@@ -214,7 +220,7 @@ async function sendPart(
     return;
   }
   stats.componentsUsed += reservation.components;
-  delivery.deliver(part, succeeded(part, chunks, context.sectionKeys));
+  delivery.deliver(part, succeeded(part, chunks, context.sectionKeys), { body });
 }
 
 async function handleFailure(
@@ -292,10 +298,10 @@ async function isolateBadRequest(
     return;
   }
   // The halves' answers are held back until it is known whether the request as a whole was refused.
-  const held: { part: readonly PendingItem[]; records: OutputRecord[] }[] = [];
+  const held: { part: readonly PendingItem[]; records: OutputRecord[]; answer: ResponseText | undefined }[] = [];
   const refused: { part: readonly PendingItem[]; error: BadRequestError }[] = [];
   const holding: Delivery = {
-    deliver: (part, records) => held.push({ part, records }),
+    deliver: (part, records, answer) => held.push({ part, records, answer }),
     reasons: delivery.reasons,
     badRequest: (part, refusal) => refused.push({ part, error: refusal }),
   };
@@ -306,7 +312,7 @@ async function isolateBadRequest(
     delivery.deliver(items, failed(items, 'invalid_input', error.message));
     return;
   }
-  for (const { part, records } of held) delivery.deliver(part, records);
+  for (const { part, records, answer } of held) delivery.deliver(part, records, answer);
   await Promise.all(refused.map((refusal) => isolateBadRequest(refusal.part, refusal.error, context, delivery, refusedAlike)));
 }
 

@@ -4,7 +4,7 @@ import { keySetOf } from '../../src/catalog/index.js';
 import type { PendingItem } from '../../src/batching/batch.js';
 
 const pending = (row: number, item: Record<string, string>): PendingItem => ({ prepared: { row, columns: {}, item }, duplicates: [] });
-const rows = (batches: { items: PendingItem[] }[]) => batches.map((batch) => batch.items.map((p) => p.prepared.row));
+const rows = (batches: readonly { items: PendingItem[] }[]) => batches.map((batch) => batch.items.map((p) => p.prepared.row));
 
 describe('Batcher', () => {
   it('never puts more than the batch size in one batch', () => {

@@ -17,7 +17,7 @@ describe('chunkProblem', () => {
     expect(chunkProblem(undefined)).toMatch(/undefined, not an object/);
   });
 
-  it('accepts any object up to the depth limit and refuses one deeper, without recursion', () => {
+  it('accepts any object up to the depth limit and refuses one deeper, however deep', () => {
     expect(chunkProblem({})).toBeUndefined();
     expect(chunkProblem({ address_info: null, 'property/value': 5, list: [[], [{}]] })).toBeUndefined();
     expect(chunkProblem(nested(MAX_CHUNK_DEPTH))).toBeUndefined();

@@ -80,6 +80,28 @@ describe('CSV columns', () => {
     });
   });
 
+  it('quote a cell only when it holds a comma, a quote or a line feed, doubling its quotes', () => {
+    const columns = csvColumns({
+      inputColumns: ['a', 'b', 'c', 'd', 'e'],
+      level: 'property',
+      sections: ['property/value'],
+      withMeta: false,
+    });
+    const line = csvLineRenderer(
+      columns,
+      false,
+    )({
+      row: 4,
+      status: 'ok',
+      input: { a: '1 Main St, Apt 2', b: '12" pipe', c: 'two\nlines', d: '', e: 'plain' },
+      chunk: { address_info: { city: 'Towson', status: { requested_item: { address: '1 Main St' }, changes: [] } } },
+    });
+    expect(line.startsWith('"1 Main St, Apt 2","12"" pipe","two\nlines",,plain,4,ok,,')).toBe(true);
+    expect(line).toContain(',Towson,');
+    expect(line).toContain(',"{""address"":""1 Main St""}",,[],');
+    expect(line.endsWith('\n')).toBe(true);
+  });
+
   it('never carry a value over from the record rendered before', () => {
     const columns = csvColumns({ inputColumns: ['address'], level: 'property', sections: ['property/value'], withMeta: false });
     const render = csvLineRenderer(columns, false);

@@ -40,6 +40,19 @@ describe('Deduplicator', () => {
     expect(dedupe.decide(row(7, { address: 'B' })).kind).toBe('send');
   });
 
+  it('reuses an answer remembered as the text of its response, parsed as the whole answer was', () => {
+    const dedupe = new Deduplicator(10);
+    const chunks = [{ address_info: { address: 'A, "x"' }, 'property/value': { api_code: 0 } }, { address_info: { address: 'B' } }];
+    const body = JSON.stringify(chunks);
+    const decisions = ['A', 'B'].map((address, i) => dedupe.decide(row(i + 1, { address })));
+    decisions.forEach((decision, i) => {
+      if (decision.kind === 'send') dedupe.settle(decision.pending, { chunk: chunks[i]!, status: 'ok' }, { body }, i);
+    });
+    const again = dedupe.decide(row(3, { address: 'B' }));
+    expect(again).toEqual({ kind: 'answered', answer: { chunk: chunks[1], status: 'ok' } });
+    expect(dedupe.decide(row(4, { address: 'B' }))).toEqual(again);
+  });
+
   it('does not remember failures: a later identical row is sent again', () => {
     const dedupe = new Deduplicator(10);
     const decision = dedupe.decide(row(1, { address: 'A' }));
