@@ -18,15 +18,15 @@ function valueAt(chunk: unknown, path: readonly string[]): unknown {
 }
 
 /**
- * A cell needs quotes when it holds the delimiter, a quote or a line feed. A lone carriage return
- * is left bare, as csv-stringify leaves it once its record delimiter is `\n`, which is how
- * propdata's CSV was written until the lines were encoded here.
+ * A cell needs quotes when it holds the delimiter, a quote or a line break: a carriage return
+ * too, alone or not (RFC 4180), since readers (propdata's own, spreadsheets) end a record at one.
+ * csv-stringify with `record_delimiter: '\n'` left a lone one bare, and such a row read back split.
  */
-const NEEDS_QUOTES = /[",\n]/;
+const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
- * RFC 4180 quoting, byte for byte as csv-stringify writes it with `record_delimiter: '\n'`:
- * quotes doubled inside, empty cells bare. Encoded here rather than through csv-stringify's
+ * RFC 4180 quoting, as csv-stringify writes it with `record_delimiter: '\n'` (but for a lone
+ * carriage return): quotes doubled inside, empty cells bare. Encoded here rather than through csv-stringify's
  * record API, whose casts and options per cell made a line of the benchmark's cost 11 to 14 µs
  * (written out); 8 to 9 µs this way.
  */

@@ -80,9 +80,9 @@ describe('CSV columns', () => {
     });
   });
 
-  it('quote a cell only when it holds a comma, a quote or a line feed, doubling its quotes', () => {
+  it('quote a cell only when it holds a comma, a quote or a line break, doubling its quotes', () => {
     const columns = csvColumns({
-      inputColumns: ['a', 'b', 'c', 'd', 'e'],
+      inputColumns: ['a', 'b', 'c', 'd', 'e', 'f'],
       level: 'property',
       sections: ['property/value'],
       withMeta: false,
@@ -93,10 +93,10 @@ describe('CSV columns', () => {
     )({
       row: 4,
       status: 'ok',
-      input: { a: '1 Main St, Apt 2', b: '12" pipe', c: 'two\nlines', d: '', e: 'plain' },
+      input: { a: '1 Main St, Apt 2', b: '12" pipe', c: 'two\nlines', d: '', e: 'plain', f: 'old\rMac' },
       chunk: { address_info: { city: 'Towson', status: { requested_item: { address: '1 Main St' }, changes: [] } } },
     });
-    expect(line.startsWith('"1 Main St, Apt 2","12"" pipe","two\nlines",,plain,4,ok,,')).toBe(true);
+    expect(line.startsWith('"1 Main St, Apt 2","12"" pipe","two\nlines",,plain,"old\rMac",4,ok,,')).toBe(true);
     expect(line).toContain(',Towson,');
     expect(line).toContain(',"{""address"":""1 Main St""}",,[],');
     expect(line.endsWith('\n')).toBe(true);
