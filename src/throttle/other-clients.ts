@@ -18,7 +18,7 @@ export interface OtherClientsPolicy {
   fairPart: number;
   /**
    * For this long after its first answer (at most the shortest window's shared part) a job shares
-   * as if others were seen, and then until an answer from past a window's shared part shows none: a
+   * as if others were seen, and then until an answer from at least that long into a window shows none: a
    * crontab starts several jobs at once, and the first one answered would otherwise empty the
    * window before the others' first requests arrive, and keep a window's lead. A job alone loses
    * this long, and a round trip, once. A job started later than this is refused once (its first
@@ -129,7 +129,11 @@ export class OtherClients {
 
   /** The end of `window`'s shared first part while others are seen or assumed; else now (nothing is held back). */
   fairUntil(window: CountedWindow, windows: readonly { periodMs: number }[], now: number): number {
-    if (this.state(windows, now) === 'none') return now;
+    const others = this.state(windows, now);
+    if (others === 'none') return now;
+    // None seen yet: the share holds for the start grace only; then a unit asks whether anyone is
+    // there (room), rather than the job idling to the end of a 60 s window's first tenth.
+    if (others === 'assumed') return this.#graceUntil(windows);
     return Math.max(window.resetAt - window.periodMs * (1 - this.#policy.fairPart), this.#graceUntil(windows));
   }
 
@@ -156,12 +160,14 @@ export class OtherClients {
 
   /**
    * Whether these counts would hold the requests of jobs that started with us (within the start
-   * grace): once a window has reset, they wait for its shared part, so a count from before its end
-   * may not hold them yet.
+   * grace): once a window has reset, they send their shares at its reset and a margin, so a count
+   * from the window's first moments may not hold them yet. Counted from the window's start: its
+   * shared part, or the start grace when shorter (a second of a 60 s window, not six).
    */
   #holdsStarters(counts: readonly WindowCount[], now: number): boolean {
-    if (this.#policy.startGraceMs === 0) return true;
-    return counts.every((count) => now >= count.resetAt - count.periodMs * (1 - this.#policy.fairPart));
+    return counts.every(
+      (count) => now >= count.resetAt - count.periodMs + Math.min(this.#policy.startGraceMs, count.periodMs * this.#policy.fairPart),
+    );
   }
 
   #graceUntil(windows: readonly { periodMs: number }[]): number {

@@ -223,3 +223,23 @@ describe("what is left of a window past its shared part, while others' sends are
     expect(at.at(-1)).toBe(at[0]);
   });
 });
+
+describe('a job alone, without a store', () => {
+  it('takes the rest of a 60 s window once its start grace is over, not only past the window’s first tenth', async () => {
+    const clock = new FakeClock(FAKE_EPOCH + 100);
+    const limiter = new RateLimiter(DEFAULT_THROTTLE_POLICY, clock);
+    let remaining = 250;
+    const answer = (reservation: Reservation) => {
+      remaining -= reservation.components;
+      limiter.observe(reservation, [{ periodSeconds: 60, limit: 250, remaining, resetAt: FAKE_EPOCH + 60_000 }]);
+    };
+    answer(await limiter.acquire(10, { unit: 1 }));
+    for (;;) {
+      const grant = await limiter.acquire(200, { unit: 1 });
+      answer(grant);
+      if (grant.components > 100) break;
+    }
+    // Its grace is a second; the window's first tenth, six.
+    expect(clock.now() - FAKE_EPOCH).toBeLessThan(2_000);
+  });
+});
