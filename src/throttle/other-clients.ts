@@ -111,7 +111,7 @@ export class OtherClients {
    * own share. Not in a job's first (shortest) period: jobs started with it are still joining.
    */
   observeRound(othersCounted: number, own: number, windows: readonly { periodMs: number }[], now: number): void {
-    if (now < this.#firstAnswerAt + Math.min(...windows.map((w) => w.periodMs))) return;
+    if (now < this.#firstAnswerAt + shortestPeriodMs(windows)) return;
     this.#rounds = this.#rounds.filter((round) => now - round.at < 2 * longestPeriodMs(windows));
     this.#rounds.push({ at: now, clients: Math.min(this.#policy.assumedClients, 1 + Math.ceil(Math.max(0, othersCounted) / own)) });
   }
@@ -177,14 +177,18 @@ export class OtherClients {
 
 /** How long a job starting shares as if others started with it: startGraceMs, at most the shortest window's shared part. */
 export function startGraceMs(policy: OtherClientsPolicy, windows: readonly { periodMs: number }[]): number {
-  return Math.min(policy.startGraceMs, Math.min(...windows.map((w) => w.periodMs)) * policy.fairPart);
+  return Math.min(policy.startGraceMs, shortestPeriodMs(windows) * policy.fairPart);
 }
 
 /** Past a window's shared first part, the least time between two of a job's requests: OtherClientsPolicy.scrambleRounds. */
 export function scramblePaceMs(policy: OtherClientsPolicy, windows: readonly { periodMs: number }[]): number {
-  return Math.min(...windows.map((w) => w.periodMs)) / policy.scrambleRounds;
+  return shortestPeriodMs(windows) / policy.scrambleRounds;
 }
 
 function longestPeriodMs(windows: readonly { periodMs: number }[]): number {
   return Math.max(...windows.map((w) => w.periodMs));
+}
+
+function shortestPeriodMs(windows: readonly { periodMs: number }[]): number {
+  return Math.min(...windows.map((w) => w.periodMs));
 }
