@@ -1,6 +1,9 @@
 import { keySetOf } from '../catalog/index.js';
 import type { Batch, PendingItem } from './batch.js';
 
+/** What most rows make ready: nothing (a fresh array each time would be garbage per row). */
+const NOTHING: readonly Batch[] = Object.freeze([]);
+
 /**
  * Groups items by key set into batches of at most `size`. A key set that is rare (a few rows with
  * a unit among thousands without) would hold its rows back, and with them every later row's
@@ -8,9 +11,6 @@ import type { Batch, PendingItem } from './batch.js';
  * row goes out before it (components, not requests, are what the service limits and bills), and
  * a group whose oldest row falls more than `maxHoldRows` behind the newest row is sent as it is.
  */
-/** What most rows make ready: nothing (a fresh array each time would be garbage per row). */
-const NOTHING: readonly Batch[] = Object.freeze([]);
-
 export class Batcher {
   readonly #size: number;
   readonly #maxHoldRows: number;
