@@ -2,6 +2,7 @@ import type { SendableItem } from '../batching/batch.js';
 import type { Connection } from '../config/connection.js';
 import type { Chunk } from '../model/chunk.js';
 import type { QueryTarget } from '../model/query-target.js';
+import { keepsAnswer } from '../model/record.js';
 import { statusOf } from '../model/status.js';
 import { Budget } from '../pipeline/budget.js';
 import { pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
@@ -9,7 +10,7 @@ import type { Exchange } from '../pipeline/send-batch.js';
 import type { BatchOptions } from './batch-command.js';
 import type { Io } from './io.js';
 import { budgetLimits, resolveRunDefaults, runStorePath } from './run-defaults.js';
-import { keepsAnswer, openRunStore, requestRecordOf, runName, storeKeyOf, type RunStore } from './run-store.js';
+import { openRunStore, requestRecordOf, runName, storeKeyOf, type RunStore } from './run-store.js';
 
 /** A one-off and the local store: what it found before the request, and what it keeps after. */
 export interface OneOffStore {

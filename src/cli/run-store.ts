@@ -2,7 +2,7 @@ import type { SendableItem } from '../batching/batch.js';
 import { Deduplicator } from '../batching/deduplicator.js';
 import type { Connection } from '../config/connection.js';
 import type { Chunk } from '../model/chunk.js';
-import type { OutputRecord } from '../model/record.js';
+import { keepsAnswer, type OutputRecord } from '../model/record.js';
 import type { QueryTarget } from '../model/query-target.js';
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
@@ -19,11 +19,6 @@ export function storeKeyOf(target: QueryTarget, item: SendableItem): string {
 /** A run's name in the spend log: when it started, and its process. */
 export function runName(now: number): string {
   return `${new Date(now).toISOString()} ${process.pid}`;
-}
-
-/** Whether a record's answer is kept for reuse: errors, and rows never sent, are not. */
-export function keepsAnswer(record: OutputRecord | undefined): record is OutputRecord & { chunk: Chunk } {
-  return Boolean(record?.chunk) && record!.status !== 'error' && record!.status !== 'invalid_input';
 }
 
 /** What was called, as the spend log names it: an endpoint, or an mget's sections joined with commas. */

@@ -3,7 +3,7 @@ import { Batcher } from '../batching/batcher.js';
 import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { Chunk } from '../model/chunk.js';
-import type { OutputRecord } from '../model/record.js';
+import { keepsAnswer, type OutputRecord } from '../model/record.js';
 import { statusOf } from '../model/status.js';
 import type { OrderedOutput } from './ordered-output.js';
 import type { RunStats } from './run-stats.js';
@@ -99,8 +99,7 @@ export async function runBatch(
   const settle: Deliver = (part, records, answer) => {
     part.forEach((pending, i) => {
       const record = records[i]!;
-      const answered = record.chunk !== undefined && record.status !== 'error' && record.status !== 'invalid_input';
-      dedupe?.settle(pending, answered ? { chunk: record.chunk!, status: record.status } : undefined, answer, i);
+      dedupe?.settle(pending, keepsAnswer(record) ? { chunk: record.chunk, status: record.status } : undefined, answer, i);
       addRecords(output, pending, record);
     });
     // Written as soon as their turn comes, whatever the reader is doing.
