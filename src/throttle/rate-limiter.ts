@@ -78,8 +78,11 @@ export interface Reservation {
 interface Window {
   periodMs: number;
   limit: number;
-  /** What we sent inside the last period, oldest first: a sliding window never exceeds any fixed one. */
-  sent: { at: number; components: number; sequence: number }[];
+  /**
+   * What we sent inside the last period, oldest first: a sliding window never exceeds any fixed one.
+   * `countedBy`: the reset of the window the service counted it in, once its answer said so.
+   */
+  sent: { at: number; components: number; sequence: number; countedBy?: number }[];
   sentTotal: number;
   /**
    * What is left of the window ending resetAt: the least the service said remains (`reported`;
@@ -296,6 +299,9 @@ export class RateLimiter {
     }
     reported.forEach((report, i) => {
       const known = this.#windows[i]!;
+      // Entries may be shared with the log a window was learnt from (#window): replaced, not changed.
+      const at = known.sent.findIndex((entry) => entry.sequence === reservation.sequence);
+      if (at >= 0) known.sent[at] = { ...known.sent[at]!, countedBy: report.resetAt };
       // The least remaining any answer stated (every request answered so far is in it: one that
       // arrived later would have left less), less every request of ours still in flight, which it
       // may or may not have counted: never more than is left, and exact once none is in flight.
@@ -513,11 +519,16 @@ export class RateLimiter {
 
   /**
    * Our sends that count in the window ending `resetAt`, those in flight included, and those
-   * reserved a moment before it began (one may reach the service after the reset).
+   * reserved a moment before it began (one may reach the service after the reset), unless its
+   * answer said it was counted in the window before: counted twice, a start window's last send
+   * emptied the next window.
    */
   #sentIn(window: Window, resetAt: number): number {
     const from = resetAt - window.periodMs - this.#policy.transitMs;
-    return window.sent.reduce((sum, entry) => (entry.at >= from ? sum + entry.components : sum), 0);
+    return window.sent.reduce(
+      (sum, entry) => (entry.at >= from && !(entry.countedBy !== undefined && entry.countedBy < resetAt) ? sum + entry.components : sum),
+      0,
+    );
   }
 
   /**

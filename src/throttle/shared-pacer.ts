@@ -64,6 +64,8 @@ interface SharedReservation {
   components: number;
   /** Its answer has come (the service counted it, unless it was refused and refunded). */
   answered?: true;
+  /** The reset of each window (by period) the service counted it in, as its answer said. */
+  countedBy?: { periodMs: number; resetAt: number }[];
 }
 
 export interface SharedState {
@@ -110,11 +112,22 @@ function countsFrom(window: SharedWindow, now: number, transitMs: number): numbe
   return window.resetAt === undefined ? now - window.periodMs : window.resetAt - window.periodMs - transitMs;
 }
 
+/**
+ * A reservation made a moment before the window began (counted in it, as it may have arrived after
+ * the reset) that its answer says the service counted in the window before: counted twice, a
+ * window's last request took its room from the next one too.
+ */
+function countedBefore(reservation: SharedReservation, window: SharedWindow): boolean {
+  const counted = reservation.countedBy?.find((entry) => entry.periodMs === window.periodMs);
+  return counted !== undefined && window.resetAt !== undefined && counted.resetAt < window.resetAt;
+}
+
 function used(state: SharedState, window: SharedWindow, from: number, owner?: string): number {
   let local = 0;
   let unanswered = 0;
   for (const reservation of state.reservations) {
     if (reservation.at < from || (owner !== undefined && reservation.owner !== owner)) continue;
+    if (countedBefore(reservation, window)) continue;
     local += reservation.components;
     if (!reservation.answered) unanswered += reservation.components;
   }
@@ -233,7 +246,11 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
   // The probe's answer: it stated the windows, or that there are none to state (no headers).
   if (state.probe && state.probe.id === reservation) state.probe.answered = true;
   const answered = state.reservations.find((entry) => entry.id === reservation);
-  if (answered) answered.answered = true;
+  if (answered) {
+    answered.answered = true;
+    if (reported.length > 0)
+      answered.countedBy = reported.map((report) => ({ periodMs: report.periodSeconds * 1000, resetAt: report.resetAt }));
+  }
   for (const report of reported) {
     const periodMs = report.periodSeconds * 1000;
     let window = state.windows.find((w) => w.periodMs === periodMs);

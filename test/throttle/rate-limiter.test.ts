@@ -197,6 +197,23 @@ describe('RateLimiter', () => {
     expect(clock.now()).toBe(120_000);
   });
 
+  it('counts a send made just before a reset in the next window only until its answer says it was counted before', async () => {
+    const clock = fakeClock(0);
+    const limiter = new RateLimiter({ ...policy, transitMs: 200 }, clock);
+    const window = (remaining: number, resetAt: number) => [{ periodSeconds: 2, limit: 100, remaining, resetAt }];
+    // A job starting 100 ms before a reset fills what is left of the window.
+    await clock.sleep(1_900);
+    limiter.observe(await limiter.acquire(10), window(90, 2_000));
+    const rest = await limiter.acquire(90, { unit: 1 });
+    expect(rest.components).toBe(90);
+    // Sent 100 ms before the reset it might have arrived after it; the answer says it did not.
+    limiter.observe(rest, window(0, 2_000));
+    const next = await limiter.acquire(100, { unit: 1 });
+    // Counted in both windows, the send left the next one empty, and the job waited until 4 s.
+    expect(clock.now()).toBe(2_000);
+    expect(next.components).toBe(100);
+  });
+
   it('stops waiting at once when the run stops', async () => {
     const limiter = new RateLimiter({ ...policy, initialPerMinute: 10 }); // the real clock: a wait of a minute
     limiter.observe(await limiter.acquire(10), []);

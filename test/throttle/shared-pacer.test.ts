@@ -241,6 +241,20 @@ describe('several limiters sharing one pacer', () => {
     expect(reserve(1000)).toMatchObject({ components: 500 });
   });
 
+  it('counts a reservation made just before a reset in the next window only until its answer says it was counted before', () => {
+    const state = emptySharedState();
+    const resetAt = FAKE_EPOCH + 6_000;
+    const windows = (reset: number): ShareWindow[] => [{ periodMs: 6_000, limit: 250, resetAt: reset, marginMs: 50 }];
+    const reserve = (wanted: number, now: number, reset: number) =>
+      reserveIn(state, 'a', { wanted, demand: wanted, unit: 1, windows: windows(reset), now, transitMs: 200, start: NO_GRACE });
+    // The window's last 200 components go 100 ms before its reset; the answer says they were counted in it.
+    const last = reserve(200, resetAt - 100, resetAt);
+    expect(last).toMatchObject({ components: 200 });
+    reportIn(state, 'id' in last ? last.id : undefined, [{ periodSeconds: 6, limit: 250, remaining: 0, resetAt }], resetAt - 50);
+    // Counted in both windows, they left the next one 50.
+    expect(reserve(250, resetAt + 50, resetAt + 6_000)).toMatchObject({ components: 250 });
+  });
+
   it("trusts the service's count when it saw more than the reservations here (another machine)", () => {
     const state = emptySharedState();
     const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
