@@ -255,6 +255,23 @@ describe('several limiters sharing one pacer', () => {
     expect(reserve(250, resetAt + 50, resetAt + 6_000)).toMatchObject({ components: 250 });
   });
 
+  it('asks again soon, not at the next window, when only requests in flight may fill the window', () => {
+    const state = emptySharedState();
+    const resetAt = FAKE_EPOCH + 6_000;
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt, marginMs: 50 }];
+    const now = FAKE_EPOCH + 100;
+    const reserve = (owner: string, wanted: number) =>
+      reserveIn(state, owner, { wanted, demand: wanted, unit: 1, windows, now, transitMs: 200, start: NO_GRACE });
+    const idOf = (grant: ReturnType<typeof reserve>) => ('id' in grant ? grant.id : undefined);
+    const a = reserve('a', 29);
+    const b = reserve('b', 192);
+    // b's answer: the service has counted 221, a's 29 among them, though a's answer is still on its way.
+    reportIn(state, idOf(b), [{ periodSeconds: 6, limit: 250, remaining: 29, resetAt }], now);
+    expect(reserve('c', 10)).toEqual({ components: 0, retryAt: now + RECHECK_MS });
+    reportIn(state, idOf(a), [{ periodSeconds: 6, limit: 250, remaining: 29, resetAt }], now);
+    expect(reserve('c', 10)).toMatchObject({ components: 10 });
+  });
+
   it("trusts the service's count when it saw more than the reservations here (another machine)", () => {
     const state = emptySharedState();
     const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
