@@ -61,12 +61,18 @@ export class AnswerTable {
     this.#sectionsOf = db.prepare<[number], SectionRow>('SELECT endpoint, at, body FROM sections WHERE item = ?');
     this.#putItem = db
       .prepare<[number, Buffer, number, Buffer], number>(
+        // An answer may be written after a newer one (a one-off's record, applied at the store's
+        // next opening): the newer frame and sections stay, whichever came last.
         `INSERT INTO items (account, key, at, frame) VALUES (?, ?, ?, ?)
-         ON CONFLICT (account, key) DO UPDATE SET at = excluded.at, frame = excluded.frame RETURNING id`,
+         ON CONFLICT (account, key) DO UPDATE SET
+           at = max(at, excluded.at),
+           frame = CASE WHEN excluded.at >= at THEN excluded.frame ELSE frame END
+         RETURNING id`,
       )
       .pluck();
     this.#putSection = db.prepare<[number, number, number, Buffer]>(
-      'INSERT OR REPLACE INTO sections (item, endpoint, at, body) VALUES (?, ?, ?, ?)',
+      `INSERT INTO sections (item, endpoint, at, body) VALUES (?, ?, ?, ?)
+       ON CONFLICT (item, endpoint) DO UPDATE SET at = excluded.at, body = excluded.body WHERE excluded.at >= at`,
     );
     // Made once: building a transaction function costs more than the inserts it wraps.
     this.#write = db.transaction(

@@ -62,6 +62,23 @@ describe('stored answers', () => {
     expect(both?.['property/school']).toMatchObject({ api_code: 204 });
   });
 
+  it('keeps the newer answer when an older one is written after it (a one-off recorded late), adding only what it lacks', () => {
+    const answers = store.answers(ACCOUNT);
+    const lookup = { maxAgeMs: HOUR, now: NOW + 20 };
+    answers.put(
+      itemKey('405 Dyer Ave'),
+      ['property/value'],
+      propertyChunk('405 Dyer Ave', ['property/value'], { price: 500_000 }),
+      NOW + 10,
+    );
+    answers.put(itemKey('405 Dyer Ave'), VALUE_AND_SCHOOL, propertyChunk('405 Dyer Ave', VALUE_AND_SCHOOL, { price: 410_000 }), NOW);
+    const both = answers.get(itemKey('405 Dyer Ave'), VALUE_AND_SCHOOL, lookup);
+    expect(both?.['property/value']).toMatchObject({ result: { value: { price_mean: 500_000 } } });
+    expect(both?.['property/school']).toMatchObject({ api_code: 204 });
+    // The item stays as young as its newest answer: --max-age counts from it.
+    expect(answers.get(itemKey('405 Dyer Ave'), ['property/value'], { maxAgeMs: HOUR, now: NOW + HOUR + 5 })).toBeDefined();
+  });
+
   it('never keeps errors, nor mixes accounts', () => {
     const answers = store.answers(ACCOUNT);
     const failed = { ...propertyChunk('405 Dyer Ave', ['property/value']), 'property/value': { api_code: 500, result: null } };
