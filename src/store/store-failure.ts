@@ -14,9 +14,12 @@ export function isStoreProblem(error: unknown): boolean {
 function reason(error: unknown, busyTimeoutMs: number): string {
   const code = codeOf(error);
   const detail = error instanceof Error ? error.message : String(error);
-  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) {
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
     return `another process has kept it locked for over ${busyTimeoutMs / 1000} s; try again, or run with --no-store`;
   }
+  // The extended codes (a recovery, a snapshot overtaken) fail at once, without the busy wait: the
+  // code is what tells them apart.
+  if (/^SQLITE_(BUSY|LOCKED)_/.test(code)) return `another process held a lock it needed (${code}); try again, or run with --no-store`;
   if (/^SQLITE_(CORRUPT|NOTADB)|^Z_/.test(code))
     return `it is damaged or not a propdata store (${detail}); move it aside, or run with --no-store`;
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full; free some space, or run with --no-store';

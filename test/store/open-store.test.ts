@@ -1,10 +1,11 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/errors/index.js';
 import { openStore } from '../../src/store/index.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
+import { storeFailure } from '../../src/store/store-failure.js';
 import { tempStorePath } from './helpers/temp-store.js';
 
 async function failure(promise: Promise<unknown>): Promise<StoreError> {
@@ -73,6 +74,32 @@ describe('opening the store', () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     expect((await failure(openStore(path))).message).toMatch(/a newer propdata wrote it .*--no-store/);
+  });
+
+  it('names a lock SQLite refused at once by its code, not as a wait of the busy timeout', () => {
+    const path = tempStorePath();
+    mkdirSync(dirname(path), { recursive: true });
+    const writer = new Sqlite(path);
+    writer.pragma('journal_mode = WAL');
+    writer.exec('CREATE TABLE t (x)');
+    // A read transaction overtaken by another's commit cannot write: SQLite says so at once.
+    const reader = new Sqlite(path);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT * FROM t').all();
+    writer.exec('INSERT INTO t VALUES (1)');
+    const refused = (() => {
+      try {
+        reader.exec('INSERT INTO t VALUES (2)');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    reader.close();
+    writer.close();
+    expect((refused as { code?: string }).code).toBe('SQLITE_BUSY_SNAPSHOT');
+    const message = storeFailure(path, refused, 10_000).message;
+    expect(message).toMatch(/another process held a lock it needed \(SQLITE_BUSY_SNAPSHOT\); try again, or run with --no-store/);
+    expect(message).not.toMatch(/10 s/);
   });
 
   it('gives up on a store locked too long, naming --no-store', async () => {
