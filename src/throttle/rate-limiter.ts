@@ -526,7 +526,7 @@ export class RateLimiter {
   #sentIn(window: Window, resetAt: number): number {
     const from = resetAt - window.periodMs - this.#policy.transitMs;
     return window.sent.reduce(
-      (sum, entry) => (entry.at >= from && !(entry.countedBy !== undefined && entry.countedBy < resetAt) ? sum + entry.components : sum),
+      (sum, entry) => (entry.at >= from && (entry.countedBy ?? resetAt) >= resetAt ? sum + entry.components : sum),
       0,
     );
   }
