@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { Chunk } from '../model/chunk.js';
-import { joinChunk, splitChunk, type Frame } from './chunk-frame.js';
+import { joinChunk, splitChunk, type Frame } from '../model/chunk-frame.js';
 import { pack, unpack } from './codec.js';
 import type { NameIds } from './name-ids.js';
 

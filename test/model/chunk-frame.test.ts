@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinChunk, splitChunk } from '../../src/store/chunk-frame.js';
+import { joinChunk, splitChunk } from '../../src/model/chunk-frame.js';
 import { propertyChunk } from './helpers/chunks.js';
 
 const ENDPOINTS = ['property/value', 'property/school'];

@@ -1,4 +1,4 @@
-import type { Chunk } from '../model/chunk.js';
+import type { Chunk } from './chunk.js';
 
 /**
  * A chunk without its sections: its other members in the order the service sent them, so that a

@@ -1,0 +1,167 @@
+import type { ReportedWindow } from '../throttle/rate-headers.js';
+import type { SharedPacer } from '../throttle/shared-pacer.js';
+import type { Frame } from '../model/chunk-frame.js';
+import type { ItemRef, SectionRef } from '../model/section-refs.js';
+import type { ClearScope, StoreInfo } from './maintenance.js';
+import type { RequestRecord, ReuseRecord, Usage, UsageQuery } from './spend.js';
+
+/**
+ * The store's contract, whatever keeps it (a local SQLite file, a shared PostgreSQL): one interface,
+ * two drivers, one test suite for both (as bottleneck runs one suite over its local and Redis
+ * datastores). Everything is asynchronous because a network database is; the SQLite driver answers
+ * at once. Every method is filed under an account (base URL and key fingerprint, store/account.ts):
+ * test keys, the sandbox and live answers never mix, and several accounts may share one store.
+ *
+ * The one rule the store exists for: an answer the account has paid for is never bought again
+ * while it is fresh enough, whichever command, run, process or machine asks for it. So what is kept
+ * is a **section** (one endpoint's answer for one item), filed under the item's identity (level and
+ * normalised identifiers, never the command that bought it), the endpoint, and that endpoint's own
+ * parameters. `property value`, an `mget` naming value among others, a one-off and `call
+ * v2/property/value` all find the same section.
+ *
+ * Every failure of the store itself is one StoreError naming the way out (--no-store); a stored
+ * blob that cannot be read is not a failure but a missing section (`FoundItem.damaged`).
+ */
+export interface Store {
+  /** Where it is, for messages: a file path, or a database URL without its password. */
+  readonly location: string;
+
+  // --- answers -------------------------------------------------------------------------------
+
+  /**
+   * What the store holds of each item's sections, fresh by `freshness`: one FoundItem per ItemRef, in
+   * order. One round trip for the lot (a read transaction), whatever the number of items.
+   */
+  find(account: string, items: readonly ItemRef[], freshness: Freshness): Promise<FoundItem[]>;
+
+  /**
+   * Claims sections this process is about to buy, so that another job on the same store (on this
+   * machine or another) waits for this one's answer instead of buying it too. Atomic per section:
+   * a section kept fresh meanwhile is `kept` (not claimed: find it and use it), one claimed by a
+   * live claim of another owner is `held`, otherwise it is now this owner's (`claimed`; claiming
+   * again what one holds renews it). A claim lapses `leaseMs` after it was made or last renewed.
+   */
+  claim(account: string, owner: string, sections: readonly SectionClaim[], freshness: Freshness, leaseMs: number): Promise<ClaimResult[]>;
+
+  /** Extends every live claim of `owner` by `leaseMs` from now (the run's heartbeat). */
+  renewClaims(owner: string, leaseMs: number): Promise<void>;
+
+  /** Gives claims up without an answer (the request failed, the run stopped): a waiting job may buy them. */
+  release(account: string, owner: string, sections: readonly SectionClaim[]): Promise<void>;
+
+  /** Which of these sections are held by a live claim of another owner now. */
+  held(account: string, owner: string, sections: readonly SectionClaim[]): Promise<boolean[]>;
+
+  /**
+   * What one request left, in one transaction: its spend record, the windows its answer stated, the
+   * answers it brought (each section kept, replacing an older or damaged one, never a newer one), and
+   * the release of the claims on those sections. Applied once: an entry whose request is recorded
+   * already (same account, run and time) changes nothing (a one-off's record applied twice).
+   */
+  record(entry: StoreEntry): Promise<void>;
+
+  // --- jobs ----------------------------------------------------------------------------------
+
+  /**
+   * The job a run belongs to: the same command on the same input and output, until it completes.
+   * Returns when the job began: a new job now, or an unfinished one's start (the run continues it,
+   * and everything bought since then is reused whatever --max-age says: it was bought for this job).
+   */
+  beginJob(account: string, job: string): Promise<number>;
+
+  /** The job completed: its next run is a new job. */
+  finishJob(account: string, job: string): Promise<void>;
+
+  // --- spend ---------------------------------------------------------------------------------
+
+  /** Rows a run answered from the store, and the list price of the sections it did not buy. */
+  recordReuse(reuse: ReuseRecord): Promise<void>;
+  usage(query: UsageQuery): Promise<Usage>;
+  /** USD at list price billed to the account in the UTC month holding now (for --max-cost-month). */
+  monthToDateCost(account: string): Promise<number>;
+  /** The accounts the store holds anything for (answers, spend or windows): `usage` and `store info` without credentials. */
+  accounts(): Promise<string[]>;
+
+  // --- pacing --------------------------------------------------------------------------------
+
+  /** The windows the service last reported for the account, as they stand now, if fresh (WINDOWS_FRESH_MS). */
+  loadWindows(account: string): Promise<ReportedWindow[] | undefined>;
+  /** The pacer `owner` (one run) shares with the account's other runs on this store. */
+  pacer(account: string, owner: string): SharedPacer;
+
+  // --- upkeep --------------------------------------------------------------------------------
+
+  info(): Promise<StoreInfo>;
+  /** Removes answers that arrived `olderThanMs` or more ago; returns how many sections. */
+  prune(olderThanMs: number): Promise<number>;
+  /** Removes the answers and remembered limits of one account or of all; spend records stay. Returns how many sections. */
+  clear(scope: ClearScope): Promise<number>;
+  /**
+   * Problems met while in use that the run should report once: sections that could not be read
+   * (bought again and replaced), a store found damaged. Empty when none.
+   */
+  problems(): StoreProblems;
+  close(): Promise<void>;
+}
+
+export type { ItemRef, SectionRef };
+
+export interface SectionClaim extends SectionRef {
+  item: string;
+}
+
+export type ClaimResult = 'claimed' | 'held' | 'kept';
+
+/**
+ * Which kept sections count. A section counts when it arrived within `maxAgeMs` of now (--max-age;
+ * undefined: age alone never qualifies), or at or after `since` (the start of the job the run
+ * continues; undefined: none). Times are the store's clock: the database's for a shared store.
+ */
+export interface Freshness {
+  maxAgeMs?: number | undefined;
+  since?: number | undefined;
+}
+
+export interface FoundItem {
+  /**
+   * The chunk's other members (address_info, block_info...) as last kept for the item, with where its
+   * sections go; undefined when no section was found.
+   */
+  frame?: Frame;
+  /** One entry per SectionRef asked: the section's body as the service sent it, or undefined (missing, stale or damaged). */
+  sections: (KeptSection | undefined)[];
+  /** Sections kept but unreadable (a damaged blob): counted as missing, replaced when bought again. */
+  damaged: number;
+}
+
+export interface KeptSection {
+  body: unknown;
+  /** When it arrived, on the store's clock. */
+  at: number;
+}
+
+/** One request's trace in the store (Store.record). */
+export interface StoreEntry {
+  request: RequestRecord;
+  /** The windows its answer stated (none: nothing is saved). */
+  windows: readonly ReportedWindow[];
+  /** The answers it brought: errors never are. */
+  answers: readonly KeptAnswer[];
+  /** The claims this request settles (its owner's, on the sections it asked for). */
+  owner?: string;
+  settles?: readonly SectionClaim[];
+}
+
+export interface KeptAnswer {
+  item: string;
+  /** The chunk's other members as received, with where its sections were. */
+  frame: Frame;
+  sections: readonly { ref: SectionRef; body: unknown }[];
+}
+
+export interface StoreProblems {
+  /** Sections found unreadable in this store's lifetime (each also bought again). */
+  damaged: number;
+  /** A failure the store met and survived that the user should know of (a damaged file found on close). */
+  notes: readonly string[];
+}
