@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { joinChunk, splitChunk } from '../../src/model/chunk-frame.js';
-import { propertyChunk } from './helpers/chunks.js';
+import { propertyChunk } from '../store/helpers/chunks.js';
 
 const ENDPOINTS = ['property/value', 'property/school'];
 
