@@ -1,5 +1,6 @@
 import { UsageError } from '../errors/index.js';
-import type { QueryTarget } from '../model/query-target.js';
+import { sectionKeys, type QueryTarget } from '../model/query-target.js';
+import type { ItemCost } from './budget.js';
 
 /**
  * USD per item at list price: one component per section, each at the catalog's price unless
@@ -58,4 +59,10 @@ export function billedCost(
     }
   }
   return { billed, cost };
+}
+
+/** What one item of `target` costs: a component and the list price of each section it asks (0 outside `prices`). */
+export function itemCostOf(target: QueryTarget, prices: Readonly<Record<string, number>>): ItemCost {
+  const members = sectionKeys(target);
+  return { components: target.componentsPerItem, price: members.reduce((sum, member) => sum + (prices[member] ?? 0), 0) };
 }

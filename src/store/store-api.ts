@@ -72,6 +72,9 @@ export interface Store {
   /** The job completed: its next run is a new job. */
   finishJob(account: string, job: string): Promise<void>;
 
+  /** When an unfinished job began, without beginning one (an estimate of its next run); undefined when there is none. */
+  jobSince(account: string, job: string): Promise<number | undefined>;
+
   // --- spend ---------------------------------------------------------------------------------
 
   /** Rows a run answered from the store, and the list price of the sections it did not buy. */
