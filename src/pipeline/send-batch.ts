@@ -1,5 +1,6 @@
 import { chunkProblem } from '../client/chunk-problem.js';
 import { interpretResponse } from '../client/interpret-response.js';
+import { chunksForItems } from '../client/match-chunks.js';
 import { decideRetry, isTransient, NO_ATTEMPTS, type Attempts, type RetryPolicy } from '../client/retry-policy.js';
 import type { RawResponse, Service } from '../client/service-client.js';
 import { BadRequestError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
@@ -214,13 +215,12 @@ async function sendPart(
     if (!observed) limiter.observe(reservation, []);
     return handleFailure(error, part, context, attempts, delivery);
   }
-  if (chunks.length !== part.length) {
-    // Resending could charge twice for items that did come back; record the mismatch instead.
-    delivery.deliver(part, failed(part, 'error', `the service returned ${chunks.length} chunks for ${part.length} items`));
-    return;
-  }
+  // A chunk count other than the items': the chunks that name their items are kept, the other rows are errors.
+  const sent = part.map((pending) => pending.prepared.item);
+  const theirs = chunksForItems(sent, chunks);
   stats.componentsUsed += reservation.components;
-  delivery.deliver(part, succeeded(part, chunks, context.sectionKeys), { body });
+  // Deduplication reads an answer's text by place: only where chunk i is item i's.
+  delivery.deliver(part, succeeded(part, theirs, context.sectionKeys), theirs === chunks ? { body } : undefined);
 }
 
 async function handleFailure(
