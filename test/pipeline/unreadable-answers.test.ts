@@ -37,22 +37,8 @@ async function runTen(script: (body: string, firstRow: number, index: number) =>
   writeFileSync(input, `address,zipcode\n${Array.from({ length: 10 }, (_, i) => `${i + 1} Main St,21201`).join('\n')}\n`);
   const output = join(dir, 'out.csv');
   const report = join(dir, 'report.json');
-  const argv = [
-    'property',
-    'value',
-    '-i',
-    input,
-    '-o',
-    output,
-    '--report',
-    report,
-    '--batch-size',
-    '5',
-    '--concurrency',
-    '1',
-    '--no-store',
-  ];
-  const result = await runMain(argv, { env });
+  const sending = ['--batch-size', '5', '--concurrency', '1', '--no-store'];
+  const result = await runMain(['property', 'value', '-i', input, '-o', output, '--report', report, ...sending], { env });
   return {
     ...result,
     records: parse<Record<string, string>>(readFileSync(output, 'utf8'), { columns: true }),
