@@ -1,4 +1,5 @@
 import type { Chunk } from '../model/chunk.js';
+import { metaPaths } from '../model/echoed-meta.js';
 import type { Status } from '../model/status.js';
 import type { PendingItem, SendableItem } from './batch.js';
 import { RecentAnswers } from './recent-answers.js';
@@ -81,11 +82,6 @@ export class Deduplicator {
   }
 }
 
-/** Where a service may echo meta inside an info member (`address_info`, `block_info`...), besides the chunk's top level. */
-const NESTED_META_PATHS: readonly (readonly string[])[] = [['meta'], ['status', 'requested_item', 'meta']];
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * A copy of `object` with the member at `path` set to `meta` (removed when `meta` is undefined),
  * in the same member order; only the objects along the path are copied.
@@ -99,20 +95,6 @@ function withMetaAt(object: Record<string, unknown>, path: readonly string[], me
     else if (meta !== undefined) entries.push([member, meta]);
   }
   return Object.fromEntries(entries);
-}
-
-/** The paths in the chunk where the service echoed meta: the top level, or inside an info member. */
-function metaPaths(chunk: Chunk): string[][] {
-  const paths: string[][] = 'meta' in chunk ? [['meta']] : [];
-  for (const [member, value] of Object.entries(chunk)) {
-    if (!member.endsWith('_info') || !isObject(value)) continue;
-    for (const path of NESTED_META_PATHS) {
-      let at: unknown = value;
-      for (const segment of path.slice(0, -1)) at = isObject(at) ? at[segment] : undefined;
-      if (isObject(at) && path[path.length - 1]! in at) paths.push([member, ...path]);
-    }
-  }
-  return paths;
 }
 
 /**

@@ -72,6 +72,7 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
     userAgent: `propdata/${VERSION}`,
     timeouts,
     onRequest: (entry) => logRequest(messages, entry),
+    publicCredentials: Boolean(options.sandbox),
   });
   return {
     client,

@@ -33,10 +33,12 @@ function deeperThan(value: object, levels: number): boolean {
 }
 
 /**
- * Why a chunk from a 200 answer cannot be used for its item, or undefined when it can: it must be
- * an object, and one that every writer can walk. A row with a problem is an `error`, not a crash.
+ * Why a chunk from a 200 answer cannot be used for its item, or undefined when it can: there must
+ * be one, an object, and one that every writer can walk. A row with a problem is an `error`, not a crash.
  */
 export function chunkProblem(chunk: unknown): string | undefined {
+  // Not a JSON value: an item left without a chunk of its own (chunksForItems).
+  if (chunk === undefined) return "the service's answer holds no chunk that can be told to be this item's";
   if (chunk === null || typeof chunk !== 'object' || Array.isArray(chunk)) {
     return `the service's answer for this item is ${kind(chunk)}, not an object`;
   }

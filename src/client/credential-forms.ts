@@ -8,8 +8,9 @@ export const REDACTED = '****';
 /**
  * Every spelling of the credentials a server, a proxy or a library error could echo back: the
  * Basic token (with or without "Basic "), the `key:secret` pair, the secret and a long key, each
- * also as URL-encoded and JSON-escaped text (a body without `message` is re-serialised). Longest
- * first, so that a token is replaced whole before a part of it could be.
+ * also as URL-encoded and JSON-escaped text (a body without `message` is re-serialised; PHP's
+ * JSON writes a token's `/` as `\/`). Longest first, so that a token is replaced whole before a
+ * part of it could be.
  */
 export function credentialForms(key: string, secret: string): string[] {
   const pair = `${key}:${secret}`;
@@ -18,7 +19,9 @@ export function credentialForms(key: string, secret: string): string[] {
   for (const form of plain) {
     forms.add(form);
     forms.add(encodeURIComponent(form));
-    forms.add(JSON.stringify(form).slice(1, -1));
+    const escaped = JSON.stringify(form).slice(1, -1);
+    forms.add(escaped);
+    forms.add(escaped.replaceAll('/', '\\/'));
   }
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }

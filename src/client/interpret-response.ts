@@ -6,12 +6,16 @@ import {
   NotFoundError,
   RateLimitedError,
   ServerError,
+  UnreadableAnswerError,
 } from '../errors/index.js';
 import type { Chunk } from '../model/chunk.js';
 import { retryAtAfter429, type ToLocalTime } from '../throttle/rate-headers.js';
 import type { RawResponse } from './service-client.js';
 
 const PAYMENT_WORDS = /payment|credit|pay-as-you-go|billing|upgrade/i;
+
+/** A proxy's or a server's error page rather than anything the service writes. */
+const isHtmlPage = (body: string) => body.trimStart().startsWith('<');
 
 function serviceMessage(body: string): string | undefined {
   if (body.trim() === '') return undefined;
@@ -21,19 +25,22 @@ function serviceMessage(body: string): string | undefined {
     return JSON.stringify(parsed);
   } catch {
     // An HTML error page from a proxy: its text is noise, its size is not a message.
-    return body.length > 200 || body.trimStart().startsWith('<') ? undefined : body.trim();
+    return body.length > 200 || isHtmlPage(body) ? undefined : body.trim();
   }
 }
 
 /**
  * Turns a response into chunks, or throws the error class for its status. The spec's error
  * table is the map: 400 explanation, 401 empty, 429 with rate headers, and (not shown in the spec)
- * credit exhaustion as 402 or a payment-asking 4xx, and 403 as a refusal no item can fix. A 429's
+ * credit exhaustion as 402 or a payment-asking 4xx, and 403 as a refusal no item can fix. A success
+ * without chunks to read (a 200 that is not JSON, `null`, a bare 204) is an UnreadableAnswerError. A 429's
  * retry time is local: `now` on the run's clock, the service's times through `toLocal` (ServiceClock).
  */
 export function interpretResponse(response: RawResponse, path: string, now: number = Date.now(), toLocal?: ToLocalTime): Chunk[] {
   const { status, body } = response;
   if (status === 200) return parseChunks(body, path);
+  // A success the spec does not describe (a bare 204): served, perhaps charged, and nothing to read.
+  if (status > 200 && status < 300) throw new UnreadableAnswerError(path, status, 'a success status other than 200 carries no chunks');
   const raw = serviceMessage(body);
   const message = raw === undefined ? undefined : response.redact(raw);
   if (status === 401) throw new AuthError();
@@ -47,15 +54,22 @@ export function interpretResponse(response: RawResponse, path: string, now: numb
   throw new ServerError(status, message ?? (body.trim() === '' ? 'empty response' : 'non-JSON error page'));
 }
 
+/** What a 200's body is instead of chunks, in words. */
+function notChunks(body: string, parsed?: unknown): string {
+  if (parsed !== undefined) return `${parsed === null ? 'JSON null' : `a JSON ${typeof parsed}`}, not an array of chunks`;
+  if (body.trim() === '') return 'an empty body';
+  return isHtmlPage(body) ? 'an HTML page, not JSON' : 'a body that is not JSON';
+}
+
 function parseChunks(body: string, path: string): Chunk[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    throw new ServerError(200, `the response to ${path} is not JSON`);
+    throw new UnreadableAnswerError(path, 200, notChunks(body));
   }
   // The spec notes a geocode example with a bare object; the stated rule is an array of chunks.
   if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return [parsed as Chunk];
-  if (!Array.isArray(parsed)) throw new ServerError(200, `the response to ${path} is not an array of chunks`);
+  if (!Array.isArray(parsed)) throw new UnreadableAnswerError(path, 200, notChunks(body, parsed));
   return parsed as Chunk[];
 }

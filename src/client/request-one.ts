@@ -22,7 +22,8 @@ export interface RequestOneOptions {
 /**
  * One item, one request, tried as the retry policy says: 5xx and network failures again after a
  * backoff, a 429 after its reset when that is within --max-wait (beyond it, the 429 is final and
- * says when to retry). An answer with an unusable chunk is final (an answered request is not sent again).
+ * says when to retry), a body that cannot be read once more (retry-policy.ts). An answer with an
+ * unusable chunk, or none, is final (an answered request is not sent again).
  */
 export async function requestOne(
   service: Service,
@@ -43,6 +44,8 @@ export async function requestOne(
       const response = await service.send(signal ? { ...request, signal } : request);
       serviceClock.observe({ headers: response.headers, sentAt, receivedAt: clock.now() });
       const chunks = interpretResponse(response, request.path, clock.now(), serviceClock.toLocal);
+      // The spec's answer to one item has one chunk: an empty array answers nothing, and printing `[]` would pass for an answer.
+      if (chunks.length === 0) throw new BadResponseError(request.path, 'the service answered no chunk (an empty array)');
       const problem = chunks.map(chunkProblem).find((found) => found !== undefined);
       if (problem !== undefined) throw new BadResponseError(request.path, problem);
       // Its windows in this machine's time, for the store (the next run starts from them).

@@ -1,4 +1,4 @@
-import { NetworkError, RateLimitedError, ServerError } from '../errors/index.js';
+import { NetworkError, RateLimitedError, ServerError, UnreadableAnswerError } from '../errors/index.js';
 
 /**
  * How a request is tried again: one policy for one-offs and batches, every default here. The
@@ -9,6 +9,11 @@ import { NetworkError, RateLimitedError, ServerError } from '../errors/index.js'
 export interface RetryPolicy {
   /** Retries of a transient failure (5xx, timeout, dropped connection) before it is final. */
   maxRetries: number;
+  /**
+   * Of those, the most for a success whose body cannot be read (UnreadableAnswerError): each such
+   * answer may have been charged, and one that came back broken twice is not a passing hiccup.
+   */
+  maxUnreadableRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
   /** The longest wait for the rate limit (a 429's reset, a spent window), in all, before the run stops. */
@@ -34,6 +39,7 @@ export const DEFAULT_MAX_WAIT_MS = { oneOff: 90_000, batch: 15 * 60_000 } as con
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 5,
+  maxUnreadableRetries: 1,
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   maxWaitMs: DEFAULT_MAX_WAIT_MS.batch,
@@ -44,15 +50,17 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /** What has been tried for one request so far. */
 export interface Attempts {
   transient: number;
+  /** Those of `transient` that followed an unreadable answer. */
+  unreadable: number;
   rateLimited: number;
   /** When the first 429 came: waits for the rate limit are bounded by maxWaitMs in all. */
   rateLimitedSince?: number;
 }
 
-export const NO_ATTEMPTS: Attempts = { transient: 0, rateLimited: 0 };
+export const NO_ATTEMPTS: Attempts = { transient: 0, unreadable: 0, rateLimited: 0 };
 
 export type RetryDecision =
-  /** A transient failure: try again after `delayMs`. `possiblyCharged`: the failed attempt had been sent whole. */
+  /** A transient failure: try again after `delayMs`. `possiblyCharged`: the failed attempt may have been served and charged. */
   | { action: 'retry'; delayMs: number; possiblyCharged: boolean; next: Attempts }
   /** A 429: nobody sends before `until` (epoch ms), then the request goes again. */
   | { action: 'wait'; until: number; next: Attempts }
@@ -61,9 +69,17 @@ export type RetryDecision =
   /** Retries spent, or not an error a retry can fix: final. */
   | { action: 'give up' };
 
-/** 5xx and network failures may succeed on a second try; 4xx never will. */
+/**
+ * 5xx, network failures and unreadable answers may succeed on a second try; 4xx never will. Once
+ * their retries are spent, they are the failure of the rows they were for, not of the run.
+ */
 export function isTransient(error: unknown): boolean {
-  return error instanceof ServerError || error instanceof NetworkError;
+  return error instanceof ServerError || error instanceof NetworkError || error instanceof UnreadableAnswerError;
+}
+
+/** Whether the failed attempt may have been served and charged: it was sent whole and then lost, or answered unreadably. */
+function mayHaveBeenCharged(error: unknown): boolean {
+  return (error instanceof NetworkError && error.mayHaveBeenCharged) || error instanceof UnreadableAnswerError;
 }
 
 /**
@@ -81,9 +97,10 @@ export function rateLimitJitter(policy: RetryPolicy, waitMs: number, random: () 
 }
 
 /**
- * What to do after `error`. A POST that timed out or lost its connection after it was sent whole
- * may have been served and charged: it is retried all the same (the answer is what the run is
- * for) and the decision says so, for the summary to count.
+ * What to do after `error`. A POST that timed out or lost its connection after it was sent whole,
+ * or was answered with a body that cannot be read, may have been served and charged: it is
+ * retried all the same (the answer is what the run is for) and the decision says so, for the
+ * summary to count. An unreadable answer is retried at most maxUnreadableRetries times.
  */
 export function decideRetry(
   error: unknown,
@@ -100,12 +117,14 @@ export function decideRetry(
     if (until - since > policy.maxWaitMs) return { action: 'quota', until };
     return { action: 'wait', until, next: { ...attempts, rateLimited: attempts.rateLimited + 1, rateLimitedSince: since } };
   }
+  const unreadable = error instanceof UnreadableAnswerError ? 1 : 0;
+  if (unreadable && attempts.unreadable >= policy.maxUnreadableRetries) return { action: 'give up' };
   if (isTransient(error) && attempts.transient < policy.maxRetries) {
     return {
       action: 'retry',
       delayMs: backoffDelay(policy, attempts.transient, random),
-      possiblyCharged: error instanceof NetworkError && error.mayHaveBeenCharged,
-      next: { ...attempts, transient: attempts.transient + 1 },
+      possiblyCharged: mayHaveBeenCharged(error),
+      next: { ...attempts, transient: attempts.transient + 1, unreadable: attempts.unreadable + unreadable },
     };
   }
   return { action: 'give up' };

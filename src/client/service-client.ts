@@ -2,12 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Connection } from '../config/connection.js';
 import { NetworkError, RequestAbortedError } from '../errors/index.js';
 import { credentialForms, redactForms } from './credential-forms.js';
+import { redactAnswer } from './redact-answer.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './timeouts.js';
 import type { Exchange, Transport } from './transport.js';
 
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
+  /** As received, but for the request's credentials, redacted wherever they were echoed (redact-answer.ts). */
   body: string;
   elapsedMs: number;
   /**
@@ -42,6 +44,11 @@ export interface ClientOptions {
   timeouts?: Timeouts;
   /** Called after every attempt, for --verbose. Never receives the Authorization header. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * The sandbox's pair is printed by `propdata sandbox` and is no secret: redacting "sandbox" would
+   * garble any answer or message that has the word (as Messages leaves it alone).
+   */
+  publicCredentials?: boolean;
 }
 
 /** The service, as its callers need it: one attempt per call. A fake stands in for it in tests. */
@@ -57,6 +64,7 @@ export class ServiceClient implements Service {
   readonly #transport: Transport;
   readonly #basePath: string;
   readonly #authorization: string;
+  readonly #forms: readonly string[];
   readonly #redact: (text: string) => string;
   readonly #timeouts: Timeouts;
   readonly #options: ClientOptions;
@@ -67,7 +75,8 @@ export class ServiceClient implements Service {
     this.#transport = transport;
     this.#basePath = connection.baseUrl.pathname.replace(/\/+$/, '');
     this.#authorization = `Basic ${Buffer.from(`${connection.key}:${connection.secret}`).toString('base64')}`;
-    const forms = credentialForms(connection.key, connection.secret);
+    const forms = options.publicCredentials ? [] : credentialForms(connection.key, connection.secret);
+    this.#forms = forms;
     this.#redact = (text) => redactForms(text, forms);
     this.#options = options;
   }
@@ -105,7 +114,9 @@ export class ServiceClient implements Service {
     }
     const responseHeaders = flattenHeaders(result.headers);
     this.#log(request, result.status, elapsedMs, responseHeaders);
-    return { status: result.status, headers: responseHeaders, body: result.body, elapsedMs, redact: this.#redact };
+    // Every answer passes here, a batch's and a one-off's: nothing downstream sees an echoed credential.
+    const body = redactAnswer(result.body, this.#forms);
+    return { status: result.status, headers: responseHeaders, body, elapsedMs, redact: this.#redact };
   }
 
   close(): Promise<void> {

@@ -1,8 +1,8 @@
 import { ServiceError } from './service-error.js';
 
 /**
- * A 200 whose content cannot be used (a chunk that is not an object, or nested beyond reason). Not
- * retried: the request was answered, and probably charged.
+ * A 200 whose content cannot be used (a chunk that is not an object, or nested beyond reason; no
+ * chunk at all for a one-off). Not retried: the request was answered, and probably charged.
  */
 export class BadResponseError extends ServiceError {
   constructor(path: string, problem: string) {

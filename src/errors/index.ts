@@ -10,6 +10,7 @@ export { CreditExhaustedError } from './credit-exhausted-error.js';
 export { RateLimitedError } from './rate-limited-error.js';
 export { ServerError } from './server-error.js';
 export { BadResponseError } from './bad-response-error.js';
+export { UnreadableAnswerError } from './unreadable-answer-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { NetworkError } from './network-error.js';
 export { RequestAbortedError } from './request-aborted-error.js';

@@ -13,7 +13,7 @@ export class RunStats {
   responses = 0;
   componentsUsed = 0;
   retries = 0;
-  /** Retried requests whose failed attempt had been sent whole (a timeout, a dropped connection): the service may have charged it. */
+  /** Retried requests whose failed attempt may have been served (sent whole then lost, or answered unreadably): the service may have charged it. */
   retriedPossiblyCharged = 0;
   /** Rows answered from the local store (--max-age): nothing sent for them. */
   fromStore = 0;

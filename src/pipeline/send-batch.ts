@@ -1,5 +1,6 @@
 import { chunkProblem } from '../client/chunk-problem.js';
 import { interpretResponse } from '../client/interpret-response.js';
+import { chunksForItems } from '../client/match-chunks.js';
 import { decideRetry, isTransient, NO_ATTEMPTS, type Attempts, type RetryPolicy } from '../client/retry-policy.js';
 import type { RawResponse, Service } from '../client/service-client.js';
 import { BadRequestError, NetworkError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
@@ -179,7 +180,7 @@ async function sendPart(
   const { client, limiter, target, stats, clock } = context;
   const { serviceClock } = limiter;
   let records: OutputRecord[];
-  let body: string;
+  let body: string | undefined;
   let observed = false;
   try {
     stats.requests += 1;
@@ -230,19 +231,22 @@ async function sendPart(
       context.onResponse?.(exchange);
       throw error;
     }
-    records =
-      chunks.length === part.length
-        ? succeeded(part, chunks, sectionKeys(target))
-        : // Resending could charge twice for items that did come back; record the mismatch instead.
-          failed(part, 'error', `the service returned ${chunks.length} chunks for ${part.length} items`);
+    // A chunk count other than the items': the chunks that name their items are kept, the other
+    // rows are errors (resending could charge twice for items that did come back).
+    const theirs = chunksForItems(
+      part.map((pending) => itemToSend(target, pending.prepared.item)),
+      chunks,
+    );
+    records = succeeded(part, theirs, sectionKeys(target));
     context.onResponse?.({ ...exchange, chunks, answers: records.map((record) => (record.status === 'error' ? undefined : record.chunk)) });
-    body = response.body;
+    // Deduplication reads an answer's text by place: only where chunk i is item i's.
+    body = theirs === chunks ? response.body : undefined;
   } catch (error) {
     if (!observed) limiter.observe(reservation, []);
     return handleFailure(error, part, context, attempts, delivery);
   }
-  if (records.every((record) => record.chunk !== undefined)) stats.componentsUsed += reservation.components;
-  delivery.deliver(part, records, records[0]?.chunk === undefined ? undefined : { body });
+  stats.componentsUsed += reservation.components;
+  delivery.deliver(part, records, body === undefined ? undefined : { body });
 }
 
 async function handleFailure(

@@ -18,7 +18,7 @@ export interface RunSummary {
   fromStore: number;
   savedByStore: number;
   retries: number;
-  /** Retried requests whose failed attempt had been sent whole (a timeout, a dropped connection): the service may have charged them too. */
+  /** Retried requests whose failed attempt may have been served (sent whole then lost, or answered unreadably): the service may have charged them too. */
   retriedPossiblyCharged: number;
   /** Rows written as `not_sent` because the run stopped before sending them (--no-store); a rerun sends them. */
   notSent: number;
@@ -117,7 +117,7 @@ export function formatSummary(summary: RunSummary): string {
     );
   if (summary.retriedPossiblyCharged > 0) {
     lines.push(
-      `  ${summary.retriedPossiblyCharged} retried requests had timed out or lost their connection after being sent: the service may have charged them twice`,
+      `  ${summary.retriedPossiblyCharged} retried requests had timed out or lost their connection after being sent, or had an unreadable answer: the service may have charged them twice`,
     );
   }
   if (summary.notSent > 0)

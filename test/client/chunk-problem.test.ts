@@ -14,7 +14,10 @@ describe('chunkProblem', () => {
     expect(chunkProblem(7)).toBe("the service's answer for this item is a number, not an object");
     expect(chunkProblem('x')).toBe("the service's answer for this item is a string, not an object");
     expect(chunkProblem([{ address_info: {} }])).toBe("the service's answer for this item is an array, not an object");
-    expect(chunkProblem(undefined)).toMatch(/undefined, not an object/);
+  });
+
+  it('says when an item was left without a chunk of its own (no JSON value is undefined)', () => {
+    expect(chunkProblem(undefined)).toBe("the service's answer holds no chunk that can be told to be this item's");
   });
 
   it('accepts any object up to the depth limit and refuses one deeper, however deep', () => {

@@ -10,6 +10,7 @@ import {
   PropdataError,
   RateLimitedError,
   ServerError,
+  UnreadableAnswerError,
 } from '../../src/errors/index.js';
 
 const response = (status: number, body = ''): RawResponse => ({ status, headers: {}, body, elapsedMs: 1, redact: (text) => text });
@@ -47,5 +48,22 @@ describe('interpretResponse', () => {
     expect(thrown(500)).toBeInstanceOf(ServerError);
     expect(thrown(503, '<html>down</html>')).toBeInstanceOf(ServerError);
     expect(thrown(500)).toBeInstanceOf(PropdataError);
+  });
+
+  it('reads a success without chunks (not JSON, an HTML page, empty, null, a bare 204) as unreadable, naming what came', () => {
+    for (const [status, body, said] of [
+      [200, '[{"a":', 'a body that is not JSON'],
+      [200, '<html>oops</html>', 'an HTML page, not JSON'],
+      [200, '  ', 'an empty body'],
+      [200, 'null', 'JSON null, not an array of chunks'],
+      [200, '"ok"', 'a JSON string, not an array of chunks'],
+      [204, '', 'a success status other than 200 carries no chunks'],
+    ] as const) {
+      const error = thrown(status, body);
+      expect(error).toBeInstanceOf(UnreadableAnswerError);
+      expect((error as UnreadableAnswerError).code).toBe('E_UNREADABLE_ANSWER');
+      expect((error as Error).message).toBe(`unreadable answer to v2/property/value (HTTP ${status}): ${said}; it may have been charged`);
+    }
+    expect(interpretResponse(response(200, '{"property/value":{"api_code":0}}'), 'v2/property/value')).toHaveLength(1);
   });
 });
