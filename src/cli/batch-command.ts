@@ -3,6 +3,7 @@ import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-polic
 import { connect } from './connect.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
+import { itemRefOf } from '../model/section-refs.js';
 import { fixedParams, type QueryOptions } from './query-params.js';
 import { EXIT, InputError, PropdataError } from '../errors/index.js';
 import { inputProgress, openInput } from '../input/open-input.js';
@@ -30,7 +31,7 @@ import { resumeCommand } from './resume-command.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
 import type { SendableItem } from '../batching/batch.js';
 import { storePathFrom } from '../store/store-path.js';
-import { openRunStore, storeKeyOf } from './run-store.js';
+import { chunkFromStore, openRunStore } from './run-store.js';
 import { budgetLimits, resolveRunDefaults, runStorePath } from './run-defaults.js';
 import { completedOutcome, formatSummary, summarize, type RunSummary } from '../pipeline/summary.js';
 
@@ -155,7 +156,7 @@ export async function runEstimate(target: QueryTarget, options: BatchOptions, io
       options.json ? `${JSON.stringify({ ...estimate, ratePerMinute: options.rate }, null, 2)}\n` : formatEstimate(estimate, options.rate),
     );
   } finally {
-    kept?.close();
+    await kept?.close();
   }
   return EXIT.ok;
 }
@@ -165,11 +166,11 @@ async function openKeptAnswers(path: string, target: QueryTarget, options: Batch
   const { openExistingStore, currentAccount } = await import('../store/index.js');
   const store = await openExistingStore(path, { readonly: true });
   if (!store) return undefined;
-  const answers = store.answers(await currentAccount(options, env));
+  const account = await currentAccount(options, env);
   const keys = sectionKeys(target);
   return {
-    has: (item: SendableItem) =>
-      answers.get(storeKeyOf(target, item), keys, { maxAgeMs, now: Date.now(), meta: item.item.meta }) !== undefined,
+    has: async (item: SendableItem) =>
+      chunkFromStore((await store.find(account, [itemRefOf(target, item.item)], { maxAgeMs }))[0], keys, undefined) !== undefined,
     close: () => store.close(),
   };
 }
@@ -262,8 +263,9 @@ async function runLocked(
         throw error;
       })
     : undefined;
+  const monthSpent = runStore ? await runStore.monthToDateCost() : 0;
   const budget = new Budget(
-    budgetLimits(options, runDefaults, () => runStore!.monthToDateCost()),
+    budgetLimits(options, runDefaults, () => monthSpent),
     itemPrice,
     target.componentsPerItem,
   );
@@ -275,7 +277,7 @@ async function runLocked(
     stats.input = inputProgress(rows);
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs }, clock);
     // The windows an earlier run saw: this one starts at that pace, without a probe.
-    const remembered = runStore?.windows();
+    const remembered = await runStore?.windows();
     if (remembered) limiter.remember(remembered);
     // Other runs of this account on this machine: one pacer for all, through the store.
     if (runStore) limiter.shareWith(runStore.pacer());
@@ -333,17 +335,12 @@ async function runLocked(
               abandon: outputFailure.signal,
               budget,
               onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
-              onResponse: (exchange: Exchange) => {
+              onResponse: (exchange: Exchange, part) => {
                 stats.costUsd += billedCost(exchange.chunks, sectionPrices).cost;
-                runStore?.record(exchange);
+                return runStore?.record(exchange, part);
               },
             },
-            runStore
-              ? (part, records, answer) => {
-                  runStore.remember(part, records);
-                  deliver(part, records, answer);
-                }
-              : deliver,
+            deliver,
           ),
         output,
         stats,
@@ -413,7 +410,8 @@ async function runLocked(
     if (interrupted) return EXIT.interrupted;
     return failures > 0 ? EXIT.someItemsFailed : EXIT.ok;
   } finally {
-    runStore?.close(stats.fromStore, itemPrice);
+    const problems = await runStore?.close(stats.fromStore, itemPrice);
+    for (const line of problems ?? []) messages.error(`propdata: ${line}`);
     await service.close();
   }
 }

@@ -2,15 +2,13 @@ import type { SendableItem } from '../batching/batch.js';
 import type { Connection } from '../config/connection.js';
 import type { Chunk } from '../model/chunk.js';
 import type { QueryTarget } from '../model/query-target.js';
-import { keepsAnswer } from '../model/record.js';
-import { statusOf } from '../model/status.js';
 import { Budget } from '../pipeline/budget.js';
 import { pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import type { BatchOptions } from './batch-command.js';
 import type { Io } from './io.js';
 import { budgetLimits, resolveRunDefaults, runStorePath } from './run-defaults.js';
-import { openRunStore, requestRecordOf, runName, storeKeyOf, type RunStore } from './run-store.js';
+import { openRunStore, runName, storeEntryOf, type RunStore } from './run-store.js';
 
 /** A one-off and the local store: what it found before the request, and what it keeps after. */
 export interface OneOffStore {
@@ -19,7 +17,7 @@ export interface OneOffStore {
   /** After the answer is out: keeps it and records the request's spend and windows; closes the store. */
   record(exchange: Exchange): Promise<void>;
   /** Without a request (a kept answer was printed, or the request failed): closes the store. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface OneOffStoreSettings {
@@ -69,24 +67,25 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
   let kept: Chunk | undefined;
   if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined) {
     const opened = (store = await open());
-    kept = opened.reuse(settings.item);
-    const limits = budgetLimits({}, defaults, () => opened.monthToDateCost());
+    kept = await opened.reuse(settings.item);
+    const monthSpent = await opened.monthToDateCost();
+    const limits = budgetLimits({}, defaults, () => monthSpent);
     const refused = kept ? undefined : new Budget(limits, itemPrice, target.componentsPerItem).tooSmallForOneItem();
     if (refused) {
-      opened.close(0, itemPrice);
+      await opened.close(0, itemPrice);
       throw refused;
     }
   }
   return {
     kept,
     async record(exchange) {
-      const chunk = exchange.chunks?.[0];
-      const answered = exchange.status === 200 && chunk !== null && typeof chunk === 'object' ? (chunk as Chunk) : undefined;
-      const record = answered && { row: 1, status: statusOf(answered, settings.sectionKeys), input: {}, chunk: answered };
+      const part = [{ prepared: settings.item, duplicates: [] }];
       if (store) {
-        if (record) store.remember([{ prepared: settings.item }], [record]);
-        store.record(exchange);
-        store.close(0, itemPrice);
+        try {
+          await store.record(exchange, part);
+        } finally {
+          await store.close(0, itemPrice);
+        }
         return;
       }
       // The store is not open: the record is left beside it, for its next opening to apply.
@@ -100,16 +99,10 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
         sectionKeys: settings.sectionKeys,
         prices: sectionPricesOf(target, options.price),
       };
-      writePending(path, {
-        request: requestRecordOf(spend, exchange, now),
-        windows: exchange.windows,
-        ...(keepsAnswer(record)
-          ? { answer: { key: storeKeyOf(target, settings.item), sections: settings.sectionKeys, chunk: record.chunk } }
-          : {}),
-      });
+      writePending(path, storeEntryOf(spend, exchange, part, now));
     },
-    close() {
-      store?.close(kept ? 1 : 0, itemPrice);
+    async close() {
+      await store?.close(kept ? 1 : 0, itemPrice);
     },
   };
 }

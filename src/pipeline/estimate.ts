@@ -19,7 +19,7 @@ export interface EstimateSettings {
    */
   probeComponents?: number;
   /** Whether the local store would answer this item (--max-age): it is then not sent, not paid. */
-  kept?: (item: SendableItem) => boolean;
+  kept?: (item: SendableItem) => Promise<boolean>;
 }
 
 export interface Estimate {
@@ -85,7 +85,7 @@ export async function estimateRun(
       continue;
     }
     const sendable = prepared as SendableItem;
-    if (settings.kept?.(sendable)) {
+    if (await settings.kept?.(sendable)) {
       estimate.fromStore += 1;
       continue;
     }

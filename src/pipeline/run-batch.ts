@@ -23,7 +23,7 @@ export interface BatchRunOptions {
   /** Aborted on Ctrl-C or SIGTERM: stop reading and sending, let requests in flight finish. */
   signal?: AbortSignal;
   /** An answer kept from an earlier run (the local store, with --max-age): the row is written from it, nothing is sent. */
-  reuse?: (item: SendableItem) => Chunk | undefined;
+  reuse?: (item: SendableItem) => Promise<Chunk | undefined>;
   /** The chunk members whose api_code decides a reused answer's status. */
   sectionKeys?: readonly string[];
 }
@@ -157,7 +157,7 @@ export async function runBatch(
         output.add({ row: prepared.row, status: 'invalid_input', error: prepared.invalid ?? 'invalid input', input: prepared.columns });
       } else {
         const sendable = prepared as SendableItem;
-        const kept = options.reuse?.(sendable);
+        const kept = await options.reuse?.(sendable);
         if (kept) {
           stats.fromStore += 1;
           output.add({ row: sendable.row, status: statusOf(kept, options.sectionKeys ?? []), input: sendable.columns, chunk: kept });

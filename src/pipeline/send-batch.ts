@@ -42,8 +42,8 @@ export interface SendContext {
   abandon?: AbortSignal;
   budget?: Budget;
   onRetry?: (reason: string) => void;
-  /** After every response that reached the service, whatever its status (to record spend and windows). */
-  onResponse?: (exchange: Exchange) => void;
+  /** After every response that reached the service, whatever its status (to record spend, windows and answers), before its records are delivered. */
+  onResponse?: (exchange: Exchange, part: readonly PendingItem[]) => void | Promise<void>;
 }
 
 /** A request that reached the service and what came back. */
@@ -94,7 +94,8 @@ function unsentRecords(items: readonly PendingItem[], reason: unknown): OutputRe
   return items.map(({ prepared }) => ({ row: prepared.row, status: 'error', error, input: prepared.columns, unsent: true }));
 }
 
-function succeeded(items: readonly PendingItem[], chunks: readonly unknown[], sectionKeys: readonly string[]): OutputRecord[] {
+/** The records of an answered part, one per item: written out, and what they carry kept in the store (cli/run-store.ts). */
+export function succeeded(items: readonly PendingItem[], chunks: readonly unknown[], sectionKeys: readonly string[]): OutputRecord[] {
   return items.map(({ prepared }, i) => {
     const chunk = chunks[i];
     // One unusable chunk (null, a number, absurdly deep) makes its own row an error; the run goes on.
@@ -205,10 +206,10 @@ async function sendPart(
       // A 429's Retry-After counts from now on the run's clock.
       chunks = interpretResponse(response, target.path, clock.now(), serviceClock.toLocal);
     } catch (error) {
-      context.onResponse?.(exchange);
+      await context.onResponse?.(exchange, part);
       throw error;
     }
-    context.onResponse?.({ ...exchange, chunks });
+    await context.onResponse?.({ ...exchange, chunks }, part);
     body = response.body;
   } catch (error) {
     if (!observed) limiter.observe(reservation, []);

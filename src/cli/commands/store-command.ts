@@ -30,7 +30,7 @@ function formatBytes(bytes: number): string {
 const minute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 function formatInfo(info: StoreInfo): string {
-  const head = `store     ${info.path}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n\n`;
+  const head = `store     ${info.location}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n\n`;
   if (info.answers.length === 0) return `${head}no answers stored\n`;
   const rows = [
     ['ACCOUNT', 'ENDPOINT', 'ANSWERS', 'OLDEST', 'NEWEST'],
@@ -48,7 +48,7 @@ async function withExistingStore(
   context: CommandContext,
   readonly: boolean,
   missing: (path: string) => string,
-  work: (store: Store) => string,
+  work: (store: Store) => Promise<string>,
 ): Promise<void> {
   const { openExistingStore, storePathFrom } = await import('../../store/index.js');
   const path = storePathFrom(options.store, context.io.env);
@@ -58,9 +58,9 @@ async function withExistingStore(
     return;
   }
   try {
-    context.io.stdout.write(work(opened));
+    context.io.stdout.write(await work(opened));
   } finally {
-    opened.close();
+    await opened.close();
   }
 }
 
@@ -97,7 +97,7 @@ export function registerStoreCommand(program: Command, context: CommandContext):
       context,
       true,
       (path) => `store     ${path}\nnot created yet: a run that uses it creates it\n`,
-      (opened) => formatInfo(opened.info()),
+      async (opened) => formatInfo(await opened.info()),
     );
   });
 
@@ -109,10 +109,10 @@ export function registerStoreCommand(program: Command, context: CommandContext):
   prune.action(async (options: OptionValues<typeof PRUNE_OPTIONS>) => {
     if (options.olderThan === undefined) throw new UsageError('store prune needs --older-than DURATION, such as 90d');
     const olderThan = options.olderThan;
-    await withExistingStore(options, context, false, nothingToRemove, (opened) => {
-      const now = Date.now();
-      const removed = opened.prune(olderThan, now);
-      return `removed ${removed} answers that arrived before ${minute(now - olderThan)}; the store is ${formatBytes(opened.bytes())}\n`;
+    await withExistingStore(options, context, false, nothingToRemove, async (opened) => {
+      const before = Date.now() - olderThan;
+      const removed = await opened.prune(olderThan);
+      return `removed ${removed} answers that arrived before ${minute(before)}; the store is ${formatBytes((await opened.info()).bytes)}\n`;
     });
   });
 
@@ -124,8 +124,8 @@ export function registerStoreCommand(program: Command, context: CommandContext):
   clear.action(async (options: OptionValues<typeof CLEAR_OPTIONS>) => {
     const { currentAccount } = await import('../../store/index.js');
     const account = options.allAccounts ? undefined : await currentAccount(options, context.io.env);
-    await withExistingStore(options, context, false, nothingToRemove, (opened) => {
-      const removed = opened.clear(account === undefined ? { allAccounts: true } : { account });
+    await withExistingStore(options, context, false, nothingToRemove, async (opened) => {
+      const removed = await opened.clear(account === undefined ? { allAccounts: true } : { account });
       return `removed ${removed} answers of ${account ?? 'every account'}; spend records are kept\n`;
     });
   });

@@ -67,13 +67,13 @@ export function registerUsageCommand(program: Command, context: CommandContext):
     let usage: Usage;
     try {
       usage =
-        store?.usage({
+        (await store?.usage({
           by: options.by,
           ...(options.since === undefined ? {} : { since: options.since }),
           ...(account ? { account } : {}),
-        }) ?? EMPTY;
+        })) ?? EMPTY;
     } finally {
-      store?.close();
+      await store?.close();
     }
     if (options.json) {
       const rows = usage.rows.map(({ key, ...figures }) => ({ [options.by]: key, ...figures }));
