@@ -85,12 +85,35 @@ describe('propdata usage and propdata store', () => {
     expect((await runMain(['store', 'info'], { env })).stdout).toContain('not created yet');
   });
 
-  it('usage: bad flags and missing credentials are usage errors', async () => {
+  it('usage: bad flags are usage errors', async () => {
     expect((await runMain(['usage', '--since', 'last week', '--sandbox'], { env })).code).toBe(2);
     expect((await runMain(['usage', '--by', 'year', '--sandbox'], { env })).code).toBe(2);
-    const anonymous = await runMain(['usage'], { env });
-    expect(anonymous.code).toBe(2);
-    expect(anonymous.stderr).toMatch(/no base URL, API key, API secret configured/);
+  });
+
+  it('usage and store info need no credentials: every account, or the one --account names', async () => {
+    await fill();
+    const everyone = await runMain(['usage', '--json'], { env });
+    expect(everyone.code).toBe(0);
+    expect(JSON.parse(everyone.stdout)).toMatchObject({ total: { requests: 4, components: 8, fromStore: 4 } });
+    expect((await runMain(['usage'], { env })).stdout).toMatch(/\nevery account\n$/);
+    const sandboxOnly = await runMain(['usage', '--account', SANDBOX_ACCOUNT, '--json'], { env });
+    expect(JSON.parse(sandboxOnly.stdout)).toMatchObject({ total: { requests: 2, components: 4, fromStore: 0 } });
+
+    const info = await runMain(['store', 'info', '--account', LIVE], { env });
+    expect(info.code).toBe(0);
+    expect(info.stdout).toMatch(/^requests {2}2 recorded/m);
+    expect(info.stdout).toContain(LIVE);
+    expect(info.stdout).not.toContain(SANDBOX_ACCOUNT);
+
+    // A mistyped account would report nothing as if nothing were spent: it is named, with the ones there are.
+    for (const argv of [
+      ['usage', '--account', 'sandbox'],
+      ['store', 'info', '--account', 'sandbox'],
+    ]) {
+      const unknown = await runMain(argv, { env });
+      expect(unknown.code, argv.join(' ')).toBe(2);
+      expect(unknown.stderr).toContain(`holds no account "sandbox"; its accounts: "${LIVE}", "${SANDBOX_ACCOUNT}"`);
+    }
   });
 
   it('store info, prune and clear', async () => {

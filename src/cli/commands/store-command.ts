@@ -5,9 +5,12 @@ import { addOptions } from '../add-options.js';
 import { ACCOUNT_OPTIONS, duration, STORE_FILE_OPTIONS } from '../options.js';
 import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
+import { checkAccountIn, REPORT_ACCOUNT_OPTION } from './report-account.js';
 import { textTable } from './text-table.js';
 
 type StoreFileOptions = OptionValues<typeof STORE_FILE_OPTIONS>;
+
+const INFO_OPTIONS = [REPORT_ACCOUNT_OPTION, ...STORE_FILE_OPTIONS] as const satisfies readonly OptionSpec[];
 
 const PRUNE_OPTIONS = [
   { flags: '--older-than <duration>', description: 'answers that arrived this long ago or more (90d, 12h)', parse: duration },
@@ -88,16 +91,24 @@ export function registerStoreCommand(program: Command, context: CommandContext):
 
   const info = store
     .command('info')
-    .description('path, size, answers per account and endpoint, oldest and newest')
-    .addHelpText('after', '\nExample:\n  $ propdata store info --store /data/nightly.db');
-  addOptions(info, STORE_FILE_OPTIONS, context.io.env);
-  info.action(async (options: StoreFileOptions) => {
+    .description(
+      'path, size, answers per account and endpoint, oldest and newest, of every account or of one (--account); no credentials needed',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ propdata store info --store /data/nightly.db\n  $ propdata store info --account "sandbox (built in)"',
+    );
+  addOptions(info, INFO_OPTIONS, context.io.env);
+  info.action(async (options: OptionValues<typeof INFO_OPTIONS>) => {
     await withExistingStore(
       options,
       context,
       true,
       (path) => `store     ${path}\nnot created yet: a run that uses it creates it\n`,
-      async (opened) => formatInfo(await opened.info()),
+      async (opened) => {
+        if (options.account !== undefined) await checkAccountIn(opened, options.account);
+        return formatInfo(await opened.info(options.account));
+      },
     );
   });
 
