@@ -18,6 +18,16 @@ async function failure(promise: Promise<unknown>): Promise<StoreError> {
   return error as StoreError;
 }
 
+/** What SQLite threw, for the message the store makes of it. */
+function thrownBy(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (caught) {
+    return caught;
+  }
+  throw new Error('nothing was thrown');
+}
+
 describe('opening the store', () => {
   it('creates the file, private, and migrates it from nothing to the current schema', async () => {
     const path = tempStorePath();
@@ -88,13 +98,7 @@ describe('opening the store', () => {
     reader.exec('BEGIN');
     reader.prepare('SELECT * FROM t').all();
     writer.exec('INSERT INTO t VALUES (1)');
-    const refused = (() => {
-      try {
-        reader.exec('INSERT INTO t VALUES (2)');
-      } catch (caught) {
-        return caught;
-      }
-    })();
+    const refused = thrownBy(() => reader.exec('INSERT INTO t VALUES (2)'));
     reader.close();
     writer.close();
     expect((refused as { code?: string }).code).toBe('SQLITE_BUSY_SNAPSHOT');
@@ -110,13 +114,7 @@ describe('opening the store', () => {
     db.exec('CREATE TABLE t (x)');
     // As a full disk does: SQLite may not grow the file.
     db.pragma('max_page_count = 3');
-    const full = (() => {
-      try {
-        db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(50_000));
-      } catch (caught) {
-        return caught;
-      }
-    })();
+    const full = thrownBy(() => db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(50_000)));
     db.close();
     expect((full as { code?: string }).code).toBe('SQLITE_FULL');
     const error = storeFailure(path, full, 10_000);
