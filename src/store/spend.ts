@@ -76,7 +76,7 @@ export interface ReuseGroup {
 export const toMicros = (usd: number): number => Math.round(usd * 1e6);
 export const toUsd = (micros: number): number => micros / 1e6;
 
-export const emptyFigures = (): UsageFigures => ({ requests: 0, components: 0, billed: 0, cost: 0, fromStore: 0, saved: 0 });
+const emptyFigures = (): UsageFigures => ({ requests: 0, components: 0, billed: 0, cost: 0, fromStore: 0, saved: 0 });
 
 /** The UTC calendar month holding `now`: its first millisecond and the next month's. */
 export function monthOf(now: number): [number, number] {
