@@ -274,7 +274,7 @@ function jobOf(options: BatchOptions, recordShape: object): string {
 /** The store for a batch run, opened (and created) where the path says. */
 async function openBatchStore(path: string, settings: Omit<RunStoreSettings, 'store'>): Promise<RunStore> {
   const { openStore } = await import('../store/index.js');
-  const store = await openStore(path);
+  const store = await openStore(path, { now: () => settings.clock.now() });
   try {
     return await openRunStore({ ...settings, store });
   } catch (error) {

@@ -70,7 +70,7 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
   let plan: OneOffPlan | undefined;
   if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined) {
     const { openStore } = await import('../store/index.js');
-    const opened = (store = await openStore(path));
+    const opened = (store = await openStore(path, { now: settings.now }));
     try {
       plan = await planFromStore(opened, settings, defaults.maxAgeMs);
       const buying = plan?.kind === 'kept' ? undefined : itemCostOf(plan?.target ?? target, prices);

@@ -136,6 +136,9 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const since = settings.job === undefined ? undefined : await store.beginJob(account, settings.job);
   const freshness: Freshness = { maxAgeMs: settings.maxAgeMs, since };
   const spend: SpendSettings = { account, run: owner, prices: settings.prices };
+  // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
+  let lastAt = 0;
+  const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
   const pacer = store.pacer(account, owner);
 
   // Store writes go one after another in the background; the first failure stops the run.
@@ -206,7 +209,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       return resolutions;
     },
     record(exchange) {
-      const at = clock.now();
+      const at = requestTime();
       const settles = exchange.sent.flatMap((item) => claimsOf(itemRefOf(exchange.target, item.item)));
       write(() =>
         store.record({
