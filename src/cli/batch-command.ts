@@ -31,7 +31,6 @@ import { checkRunPaths } from '../output/check-paths.js';
 import { lockOutput } from '../output/output-lock.js';
 import { resumeCommand } from './resume-command.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
-import type { SendableItem } from '../batching/batch.js';
 import { storePathFrom } from '../store/store-path.js';
 import { lackingIn, openRunStore, type RunStore, type RunStoreSettings } from './run-store.js';
 import { budgetLimits, resolveRunDefaults, runStorePath } from './run-defaults.js';
@@ -188,10 +187,14 @@ async function openStoreToEstimate(
   job: string,
 ) {
   const { openExistingStore, currentAccount } = await import('../store/index.js');
-  const store = await openExistingStore(path, { readonly: true });
-  if (!store) return undefined;
+  // An estimate needs no credentials: without them, no account's answers are counted as kept.
+  const account = await currentAccount(options, env).catch((error: unknown) => {
+    if (error instanceof PropdataError && error.code === 'E_NO_CREDENTIALS') return undefined;
+    throw error;
+  });
+  const store = account === undefined ? undefined : await openExistingStore(path, { readonly: true });
+  if (!store || account === undefined) return undefined;
   try {
-    const account = await currentAccount(options, env);
     const since = await store.jobSince(account, job);
     return {
       lacking: lackingIn(store, account, target, { maxAgeMs, since }),
@@ -307,9 +310,19 @@ async function runLocked(
   const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
   const storePath = runStorePath(options.store, io.env, runDefaults);
   const plan = await planOutput({ ...options, inputSeekable: seekable }, recordShape);
+  // A complete output holds the answers it can: only an age limit makes rewriting it worth anything.
+  if (plan.complete && runDefaults.maxAgeMs === undefined) {
+    messages.info(`propdata: nothing to resume: ${options.output} is complete (with --max-age, --resume refreshes it from the store)`);
+    return EXIT.ok;
+  }
   const fromStore = storePath === undefined ? '' : ' (what earlier runs bought comes from the store)';
   if (plan.afresh) messages.info(`propdata: --resume: ${plan.afresh}; writing ${options.output ?? 'the output'} afresh${fromStore}`);
-  if (plan.overwritesPartial) {
+  if (plan.overwritesPartial && storePath === undefined) {
+    messages.error(
+      `propdata: warning: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records); ` +
+        'to continue it instead, stop now (Ctrl-C) and run the same command with --resume',
+    );
+  } else if (plan.overwritesPartial) {
     messages.info(
       `propdata: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records)${fromStore}; --resume appends to it instead`,
     );

@@ -105,11 +105,10 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
       await show(target, options, io, flags, chunks, response.body.endsWith('\n') ? response.body : `${response.body}\n`);
     }
     if (store) {
-      const usable = chunks[0] !== null && typeof chunks[0] === 'object' ? chunks[0] : undefined;
       const exchange: Exchange = {
         target: asked,
         sent: [item],
-        answers: [usable],
+        answers: [chunks[0]],
         status: response.status,
         headers: response.headers,
         windows,

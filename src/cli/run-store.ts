@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
 import type { SendableItem } from '../batching/batch.js';
-import type { Connection } from '../config/connection.js';
 import { joinChunk, keptParts } from '../model/chunk-frame.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { itemRefOf, type ItemRef } from '../model/section-refs.js';
@@ -133,6 +132,9 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const { store, account, target, clock } = settings;
   const members = sectionKeys(target);
   const owner = runName(clock.now());
+  // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
+  // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
+  const claimant = settings.job === undefined ? owner : `job ${settings.job}`;
   const since = settings.job === undefined ? undefined : await store.beginJob(account, settings.job);
   const freshness: Freshness = { maxAgeMs: settings.maxAgeMs, since };
   const spend: SpendSettings = { account, run: owner, prices: settings.prices };
@@ -156,18 +158,11 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       });
   };
 
-  // The heartbeat that keeps this run's claims alive until it closes.
-  const closing = new AbortController();
-  const heartbeat = (async () => {
-    for (;;) {
-      try {
-        await clock.sleep(CLAIM_RENEWAL_MS, closing.signal);
-      } catch {
-        return;
-      }
-      write(() => store.renewClaims(owner, CLAIM_LEASE_MS));
-    }
-  })();
+  // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
+  // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
+  // ahead would otherwise spin it.
+  const heartbeat = setInterval(() => write(() => store.renewClaims(claimant, CLAIM_LEASE_MS)), CLAIM_RENEWAL_MS);
+  heartbeat.unref();
 
   /** The list price of the billable sections a kept set answers instead of the service (204s are free). */
   const savingOf = (bodies: readonly unknown[], at: readonly number[]): Saving => {
@@ -187,7 +182,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       const found = await store.find(account, refs, freshness);
       const lacking = found.map(lackingOf);
       const wanted = refs.flatMap((ref, i) => lacking[i]!.map((s) => ({ item: ref.item, ...ref.sections[s]! })));
-      const outcomes = wanted.length > 0 ? await store.claim(account, owner, wanted, freshness, CLAIM_LEASE_MS) : [];
+      const outcomes = wanted.length > 0 ? await store.claim(account, claimant, wanted, freshness, CLAIM_LEASE_MS) : [];
       const giveBack: SectionClaim[] = [];
       let next = 0;
       const resolutions = found.map((item, i): Resolution => {
@@ -205,7 +200,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
         }
         return { kind: 'buy', sections: lacking[i]!, kept: Object.fromEntries(keptAt.map((s, k) => [members[s]!, bodies[k]])), saving };
       });
-      if (giveBack.length > 0) write(() => store.release(account, owner, giveBack));
+      if (giveBack.length > 0) write(() => store.release(account, claimant, giveBack));
       return resolutions;
     },
     record(exchange) {
@@ -216,14 +211,14 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
           request: requestRecordOf(spend, exchange, at),
           windows: exchange.windows,
           answers: keptAnswersOf(exchange),
-          owner,
+          owner: claimant,
           settles,
         }),
       );
     },
     release(items) {
       const claims = items.flatMap(({ item, sections }) => claimsOf(itemRefOf(target, item.item), sections));
-      write(() => store.release(account, owner, claims));
+      write(() => store.release(account, claimant, claims));
     },
     flush: async () => {
       await writing;
@@ -241,10 +236,11 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     },
     problems: () => store.problems(),
     async close(fromStore, savedUsd) {
-      closing.abort();
-      await heartbeat;
+      clearInterval(heartbeat);
       try {
         await writing;
+        // Nothing more is bought: no other job waits on this one.
+        await store.releaseAll(claimant);
         // This run asks for nothing more: its share of the windows goes to the others at once.
         await pacer.leave(clock.now());
         if (fromStore > 0)

@@ -74,20 +74,20 @@ export function joinChunk(frame: Frame, endpoints: readonly string[], sections: 
  */
 export function withSections(answer: Chunk, members: readonly string[], kept: Readonly<Record<string, unknown>>): Chunk {
   const asked = new Set(members);
+  const sections = members.flatMap((member): [string, unknown][] => {
+    if (Object.hasOwn(kept, member)) return [[member, kept[member]]];
+    return Object.hasOwn(answer, member) ? [[member, answer[member]]] : [];
+  });
   const entries: [string, unknown][] = [];
   let placed = false;
-  const place = () => {
-    for (const member of members) {
-      if (Object.hasOwn(kept, member)) entries.push([member, kept[member]]);
-      else if (Object.hasOwn(answer, member)) entries.push([member, answer[member]]);
-    }
-    placed = true;
-  };
   for (const [name, value] of Object.entries(answer)) {
     if (!asked.has(name)) entries.push([name, value]);
-    else if (!placed) place();
+    else if (!placed) {
+      entries.push(...sections);
+      placed = true;
+    }
   }
-  if (!placed) place();
+  if (!placed) entries.push(...sections);
   return Object.fromEntries(entries);
 }
 
@@ -97,7 +97,7 @@ export function withSections(answer: Chunk, members: readonly string[], kept: Re
  * never kept). The frame keeps every other member as received, echoed meta included (a row's own
  * meta is put back on the way out), with `null` where the first section was.
  */
-export function keptParts(chunk: Chunk, members: readonly string[]): { frame: Frame; sections: (unknown | undefined)[] } {
+export function keptParts(chunk: Chunk, members: readonly string[]): { frame: Frame; sections: unknown[] } {
   const frame: Frame = [];
   let sectionsAt = false;
   for (const [name, value] of Object.entries(chunk)) {

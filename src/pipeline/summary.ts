@@ -97,7 +97,7 @@ function describeRecords(records: Record<Status, number>): string {
 /** The summary as a few lines for stderr: the output as it now stands, then what this run did. */
 export function formatSummary(summary: RunSummary): string {
   const holds =
-    summary.output === undefined ? `${describeRecords(summary.records)}` : `${summary.output} holds ${describeRecords(summary.records)}`;
+    summary.output === undefined ? describeRecords(summary.records) : `${summary.output} holds ${describeRecords(summary.records)}`;
   const refused = summary.rateLimitWaits > 0 ? `, ${count(summary.rateLimitWaits, 'request')} refused with 429 and sent again` : '';
   const limits = summary.rateLimitsStated
     ? `the service's limits ${summary.rateLimits}`

@@ -36,6 +36,8 @@ export interface OutputPlan {
    * edited file, an output that cannot be appended to); the run writes it afresh instead.
    */
   afresh?: string;
+  /** With --resume: the output is complete and holds no row to send again (`afresh` says so too). */
+  complete?: boolean;
 }
 
 /** Everything that shapes the records (endpoint, parameters, columns...): resuming needs it unchanged. */
@@ -119,7 +121,7 @@ export async function planOutput(options: OutputRequest, recordShape: RecordShap
   if (typeof scan === 'string') return afresh(scan);
   const missing = missingRecords(output, scan, previous);
   if (missing) return afresh(missing);
-  if (previous.complete && scan.errorRows.length === 0) return afresh(`${output} is complete`);
+  if (previous.complete && scan.errorRows.length === 0) return { ...(await afresh(`${output} is complete`)), complete: true };
 
   await truncate(output, scan.completeBytes);
   if (!scan.hasHeader) return { ...fresh, state };

@@ -78,7 +78,11 @@ function listenFailure(error: NodeJS.ErrnoException, host: string, port: number)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a delivered section answers: the item's identifiers and the endpoint's own parameters (a sibling component's do not matter). */
-function subjectOf(endpoint: Endpoint, identifiers: Readonly<Record<string, string>>, params: Readonly<Record<string, string | number>>): string {
+function subjectOf(
+  endpoint: Endpoint,
+  identifiers: Readonly<Record<string, string>>,
+  params: Readonly<Record<string, string | number>>,
+): string {
   const own = endpoint.params.filter((param) => params[param.name] !== undefined).map((param) => [param.name, params[param.name]]);
   return JSON.stringify([Object.entries(identifiers).sort(), own]);
 }

@@ -45,6 +45,9 @@ export interface Store {
   /** Extends every live claim of `owner` by `leaseMs` from now (the run's heartbeat). */
   renewClaims(owner: string, leaseMs: number): Promise<void>;
 
+  /** Gives up every claim of `owner`: a run that ends leaves nothing for another job to wait on. */
+  releaseAll(owner: string): Promise<void>;
+
   /** Gives claims up without an answer (the request failed, the run stopped): a waiting job may buy them. */
   release(account: string, owner: string, sections: readonly SectionClaim[]): Promise<void>;
 

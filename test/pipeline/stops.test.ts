@@ -135,7 +135,10 @@ describe('a budget', () => {
 
   it('that lets one item at a time through makes progress one item per run', async () => {
     const world = fakeWorld();
-    const { result } = await runPipeline(world, { rows: addressRows(5), budget: new Budget({ maxComponents: 1 }, { components: 1, price: 0.25 }) });
+    const { result } = await runPipeline(world, {
+      rows: addressRows(5),
+      budget: new Budget({ maxComponents: 1 }, { components: 1, price: 0.25 }),
+    });
     expect(result.fatal).toBeInstanceOf(BudgetReachedError);
     expect(world.service.charged).toEqual([1]);
     expect(rowsOf(world)).toEqual([1]);

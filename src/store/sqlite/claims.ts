@@ -16,6 +16,7 @@ export class ClaimTable {
   readonly #renew: Statement<[number, string, number]>;
   readonly #remove: Statement<[...ClaimKey, string]>;
   readonly #lapse: Statement<[number]>;
+  readonly #removeAll: Statement<[string]>;
 
   constructor(db: Database, endpoints: NameIds) {
     this.#endpoints = endpoints;
@@ -28,6 +29,7 @@ export class ClaimTable {
     this.#renew = db.prepare('UPDATE claims SET expires = ? WHERE owner = ? AND expires > ?');
     this.#remove = db.prepare(`DELETE FROM claims WHERE ${key} AND owner = ?`);
     this.#lapse = db.prepare('DELETE FROM claims WHERE expires <= ?');
+    this.#removeAll = db.prepare('DELETE FROM claims WHERE owner = ?');
   }
 
   /**
@@ -54,6 +56,10 @@ export class ClaimTable {
 
   renew(owner: string, leaseMs: number, now: number): void {
     this.#renew.run(now + leaseMs, owner, now);
+  }
+
+  releaseAll(owner: string): void {
+    this.#removeAll.run(owner);
   }
 
   /** Removes `owner`'s claims on these sections (released, or settled by their answers). */

@@ -172,6 +172,12 @@ export class SqliteStore implements Store {
     });
   }
 
+  releaseAll(owner: string): Promise<void> {
+    return settled(() => {
+      this.#writing(() => this.#claims.releaseAll(owner));
+    });
+  }
+
   release(account: string, owner: string, sections: readonly SectionClaim[]): Promise<void> {
     return settled(() => {
       this.#writing(() => {

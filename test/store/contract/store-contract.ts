@@ -223,6 +223,15 @@ export function storeContract(name: string, driver: StoreDriver): void {
         expect(await store.held(A, 'run-2', [rental!])).toEqual([false]);
       });
 
+      it('gives up every claim of an owner at once, across accounts, and no other owner’s', async () => {
+        await store.claim(A, 'run-1', [value!, rental!], {}, MINUTE);
+        await store.claim(B, 'run-1', [value!], {}, MINUTE);
+        await store.claim(B, 'run-3', [rental!], {}, MINUTE);
+        await store.releaseAll('run-1');
+        expect(await store.held(A, 'run-2', [value!, rental!])).toEqual([false, false]);
+        expect(await store.held(B, 'run-2', [value!, rental!])).toEqual([false, true]);
+      });
+
       it('gives one section to one owner when two connections claim it', async () => {
         const other = await handle.open();
         try {
