@@ -10,11 +10,18 @@ export interface PendingItem {
   duplicates: SendableItem[];
   /** The deduplication key, when deduplication is on: worked out once per item, not per lookup. */
   key?: string;
+  /**
+   * The sections to buy when the store keeps the others: their indices among the run's sections
+   * (ascending), and the kept ones by chunk member. Absent: every section is bought.
+   */
+  plan?: { sections: readonly number[]; kept: Readonly<Record<string, unknown>> };
 }
 
-/** Items with identical key sets, at most the batch size: one POST. */
+/** Items with identical key sets lacking the same sections, at most the batch size: one POST. */
 export interface Batch {
   items: PendingItem[];
+  /** The sections its items lack (their plan), when not all: the request asks for these alone. */
+  sections?: readonly number[];
   /** The lowest row number in the batch: batches waiting longest go first. */
   firstRow: number;
 }

@@ -5,7 +5,7 @@ import type { Batch, PendingItem } from './batch.js';
 const NOTHING: readonly Batch[] = Object.freeze([]);
 
 /**
- * Groups items by key set into batches of at most `size`. A key set that is rare (a few rows with
+ * Groups items by key set (and the sections they lack) into batches of at most `size`. A key set that is rare (a few rows with
  * a unit among thousands without) would hold its rows back, and with them every later row's
  * output, which must stay in input order; so when a batch fills, every group holding an earlier
  * row goes out before it (components, not requests, are what the service limits and bills), and
@@ -32,7 +32,10 @@ export class Batcher {
   /** Adds an item; returns the batches that are now ready to send, oldest first. */
   add(pending: PendingItem): readonly Batch[] {
     const { row } = pending.prepared;
-    const key = this.#keySetOf(pending.prepared.item);
+    // The service wants one key set and one components list a request: items lacking other
+    // sections (the store keeps the rest) go in other batches.
+    const keySet = this.#keySetOf(pending.prepared.item);
+    const key = pending.plan ? `${keySet}|${pending.plan.sections.join(',')}` : keySet;
     let group = this.#groups.get(key);
     if (!group) {
       group = [];
@@ -65,7 +68,8 @@ export class Batcher {
   #take(key: string): Batch {
     const items = this.#groups.get(key)!;
     this.#groups.delete(key);
-    return { items, firstRow: items[0]!.prepared.row };
+    const sections = items[0]!.plan?.sections;
+    return { items, firstRow: items[0]!.prepared.row, ...(sections ? { sections } : {}) };
   }
 
   /** keySetOf, without building the key list again while the items keep the last one's keys in its order. */

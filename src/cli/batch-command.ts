@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { connect } from './connect.js';
 import type { Io, Messages } from './io.js';
@@ -20,17 +21,18 @@ import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { planOutput } from '../resume/output-plan.js';
 import { billedCost, pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
 import { startProgress } from './progress.js';
-import { runBatch } from '../pipeline/run-batch.js';
+import { runBatch, type BatchRunResult } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
-import { recordProgress, writeRunState } from '../resume/run-state.js';
+import { recordProgress, settingsDigest, writeRunState } from '../resume/run-state.js';
+import { STATUSES, type Status } from '../model/status.js';
+import { accountOf } from '../store/account.js';
 import { openResumeWriter } from '../output/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
 import { lockOutput } from '../output/output-lock.js';
 import { resumeCommand } from './resume-command.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
-import type { SendableItem } from '../batching/batch.js';
 import { storePathFrom } from '../store/store-path.js';
-import { openRunStore, storeKeyOf } from './run-store.js';
+import { lackingIn, openRunStore, type RunStore, type RunStoreSettings } from './run-store.js';
 import { budgetLimits, resolveRunDefaults, runStorePath } from './run-defaults.js';
 import { completedOutcome, formatSummary, summarize, type RunSummary } from '../pipeline/summary.js';
 
@@ -136,41 +138,93 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
 
 /** `--dry-run` and `propdata estimate`: read and validate everything, send nothing. */
 export async function runEstimate(target: QueryTarget, options: BatchOptions, io: Io): Promise<number> {
-  const { rows, prepare } = await prepareInput(target, options, fixedParams(target, options), io);
-  // With --max-age, only what the store cannot answer would be sent: that is what is counted.
-  const { maxAgeMs } = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
-  const storePath = maxAgeMs === undefined ? undefined : storePathFrom(options.store, io.env);
-  const kept = storePath === undefined ? undefined : await openKeptAnswers(storePath, target, options, io.env, maxAgeMs!);
+  const params = fixedParams(target, options);
+  const { rows, prepare, inputColumns, metaColumn } = await prepareInput(target, options, params, io);
+  const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
+  const sectionPrices = sectionPricesOf(target, options.price);
+  // Only what the store cannot answer would be sent: what an unfinished run of this job bought, and
+  // with --max-age what is younger. Nothing is counted for --max-cost-month without a store.
+  const storePath = storePathFrom(options.store, io.env);
+  const kept =
+    storePath === undefined
+      ? undefined
+      : await openStoreToEstimate(
+          storePath,
+          target,
+          options,
+          io.env,
+          runDefaults.maxAgeMs,
+          jobOf(options, recordShapeOf(target, options, params, inputColumns, metaColumn)),
+        );
   try {
+    const monthToDate = kept && runDefaults.maxCostMonth !== undefined ? await kept.monthToDateCost() : 0;
     const estimate = await estimateRun(rows, prepare, {
+      target,
       batchSize: target.getOnly ? 1 : options.batchSize,
       dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
-      componentsPerItem: target.componentsPerItem,
-      pricePerItem: pricePerItem(target, options.price),
+      sectionPrices,
       ratePerMinute: options.rate,
       probeComponents: DEFAULT_THROTTLE_POLICY.firstRequestComponents,
-      ...(kept ? { kept: kept.has } : {}),
+      limits: budgetLimits(options, runDefaults, () => monthToDate),
+      ...(kept ? { lacking: kept.lacking } : {}),
     });
     io.stdout.write(
       options.json ? `${JSON.stringify({ ...estimate, ratePerMinute: options.rate }, null, 2)}\n` : formatEstimate(estimate, options.rate),
     );
   } finally {
-    kept?.close();
+    await kept?.close();
   }
   return EXIT.ok;
 }
 
-/** The store's answers for the account the credentials name, read-only: what an estimate needs of them. */
-async function openKeptAnswers(path: string, target: QueryTarget, options: BatchOptions, env: Io['env'], maxAgeMs: number) {
+/** The store read only, for the account the credentials name: what an estimate needs of it. Undefined when there is no store yet. */
+async function openStoreToEstimate(
+  path: string,
+  target: QueryTarget,
+  options: BatchOptions,
+  env: Io['env'],
+  maxAgeMs: number | undefined,
+  job: string,
+) {
   const { openExistingStore, currentAccount } = await import('../store/index.js');
-  const store = await openExistingStore(path, { readonly: true });
-  if (!store) return undefined;
-  const answers = store.answers(await currentAccount(options, env));
-  const keys = sectionKeys(target);
+  // An estimate needs no credentials: without them, no account's answers are counted as kept.
+  const account = await currentAccount(options, env).catch((error: unknown) => {
+    if (error instanceof PropdataError && error.code === 'E_NO_CREDENTIALS') return undefined;
+    throw error;
+  });
+  const store = account === undefined ? undefined : await openExistingStore(path, { readonly: true });
+  if (!store || account === undefined) return undefined;
+  try {
+    const since = await store.jobSince(account, job);
+    return {
+      lacking: lackingIn(store, account, target, { maxAgeMs, since }),
+      monthToDateCost: () => store.monthToDateCost(account),
+      close: () => store.close(),
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Everything that shapes the records (endpoint, parameters, columns...): a resume and a job need it unchanged. */
+function recordShapeOf(
+  target: QueryTarget,
+  options: BatchOptions,
+  params: Record<string, string>,
+  columns: readonly string[],
+  metaColumn: string | undefined,
+) {
   return {
-    has: (item: SendableItem) =>
-      answers.get(storeKeyOf(target, item), keys, { maxAgeMs, now: Date.now(), meta: item.item.meta }) !== undefined,
-    close: () => store.close(),
+    path: target.path,
+    query: target.query,
+    sections: sectionKeys(target),
+    params,
+    map: options.map ?? {},
+    metaColumn: metaColumn ?? null,
+    columns,
+    excel: Boolean(options.excel),
+    ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
   };
 }
 
@@ -207,6 +261,42 @@ export async function runBatchCommand(
 
 const isFileOutput = (path: string | undefined): path is string => path !== undefined && path !== '-';
 
+function addCounts(a: Record<Status, number>, b: Record<Status, number>): Record<Status, number> {
+  return Object.fromEntries(STATUSES.map((status) => [status, a[status] + b[status]])) as Record<Status, number>;
+}
+
+/**
+ * The job a run belongs to: the same command (endpoint, options that shape the records) on the same
+ * input and output. Until it writes every row with a final answer, each run of it continues it.
+ */
+function jobOf(options: BatchOptions, recordShape: object): string {
+  const where = (path: string | undefined) => (path === undefined || path === '-' ? '-' : resolve(path));
+  return settingsDigest({ input: where(options.input), output: where(options.output), shape: recordShape, format: options.format ?? null });
+}
+
+/** The store for a batch run, opened (and created) where the path says. */
+async function openBatchStore(path: string, settings: Omit<RunStoreSettings, 'store'>): Promise<RunStore> {
+  const { openStore } = await import('../store/index.js');
+  const store = await openStore(path, { now: () => settings.clock.now() });
+  try {
+    return await openRunStore({ ...settings, store });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** What the store met that the user should know once: damaged answers bought again, a damaged file. */
+function storeLines(runStore: RunStore | undefined): string | undefined {
+  if (!runStore) return undefined;
+  const { damaged, notes } = runStore.problems();
+  const lines = [
+    ...(damaged > 0 ? [`  ${damaged} kept answers could not be read (damaged): they were bought again and replaced`] : []),
+    ...notes.map((note) => `  store: ${note}`),
+  ];
+  return lines.length > 0 ? lines.join('\n') : undefined;
+}
+
 /** The batch proper, once its output is ours alone. */
 async function runLocked(
   target: QueryTarget,
@@ -216,66 +306,61 @@ async function runLocked(
   params: Record<string, string>,
 ): Promise<number> {
   const keys = sectionKeys(target);
-  const plan = await planOutput(
-    { ...options, inputSeekable: seekable },
-    {
-      path: target.path,
-      query: target.query,
-      sections: keys,
-      params,
-      map: options.map ?? {},
-      metaColumn: metaColumn ?? null,
-      columns: inputColumns,
-      excel: Boolean(options.excel),
-      ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
-    },
-  );
-  if (plan.overwritesPartial) {
+  const recordShape = recordShapeOf(target, options, params, inputColumns, metaColumn);
+  const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
+  const storePath = runStorePath(options.store, io.env, runDefaults);
+  const plan = await planOutput({ ...options, inputSeekable: seekable }, recordShape);
+  // A complete output holds the answers it can: only an age limit makes rewriting it worth anything.
+  if (plan.complete && runDefaults.maxAgeMs === undefined) {
+    messages.info(`propdata: nothing to resume: ${options.output} is complete (with --max-age, --resume refreshes it from the store)`);
+    return EXIT.ok;
+  }
+  const fromStore = storePath === undefined ? '' : ' (what earlier runs bought comes from the store)';
+  if (plan.afresh) messages.info(`propdata: --resume: ${plan.afresh}; writing ${options.output ?? 'the output'} afresh${fromStore}`);
+  if (plan.overwritesPartial && storePath === undefined) {
     messages.error(
       `propdata: warning: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records); ` +
         'to continue it instead, stop now (Ctrl-C) and run the same command with --resume',
     );
-  }
-  if (plan.alreadyComplete) {
-    messages.info(`propdata: nothing to resume: ${options.output} is complete`);
-    return EXIT.ok;
+  } else if (plan.overwritesPartial) {
+    messages.info(
+      `propdata: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records)${fromStore}; --resume appends to it instead`,
+    );
   }
   const itemPrice = pricePerItem(target, options.price);
   const sectionPrices = sectionPricesOf(target, options.price);
-  const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
-  const storePath = runStorePath(options.store, io.env, runDefaults);
   const maxWaitMs = options.maxWait ?? DEFAULT_MAX_WAIT_MS.batch;
   const service = await connect(options, io, messages, options.concurrency);
   const clock = io.clock ?? SYSTEM_CLOCK;
   const runStore = storePath
-    ? await openRunStore({
-        path: storePath,
-        connection: service.connection,
-        sandbox: Boolean(options.sandbox),
+    ? await openBatchStore(storePath, {
+        account: accountOf(service.connection, Boolean(options.sandbox)),
         target,
-        sectionKeys: keys,
         maxAgeMs: runDefaults.maxAgeMs,
+        job: jobOf(options, recordShape),
         prices: sectionPrices,
-        now: () => clock.now(),
+        clock,
       }).catch(async (error: unknown) => {
         await service.close();
         throw error;
       })
     : undefined;
+  const monthToDate = runStore && runDefaults.maxCostMonth !== undefined ? await runStore.monthToDateCost() : 0;
   const budget = new Budget(
-    budgetLimits(options, runDefaults, () => runStore!.monthToDateCost()),
-    itemPrice,
-    target.componentsPerItem,
+    budgetLimits(options, runDefaults, () => monthToDate),
+    { components: target.componentsPerItem, price: itemPrice },
   );
   const stats = new RunStats(clock);
+  let result: BatchRunResult | undefined;
   try {
     const tooSmall = budget.tooSmallForOneItem();
     if (tooSmall) throw tooSmall;
     // The progress bar measures the read by bytes of the file (none for a pipe): no second read.
     stats.input = inputProgress(rows);
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs }, clock);
-    // The windows an earlier run saw: this one starts at that pace, without a probe.
-    const remembered = runStore?.windows();
+    // The windows an earlier run saw: this one starts at that pace, without a probe. The built-in
+    // sandbox is a new server each time, with fresh windows of its own.
+    const remembered = runStore && !options.sandbox ? await runStore.windows() : undefined;
     if (remembered) limiter.remember(remembered);
     // Other runs of this account on this machine: one pacer for all, through the store.
     if (runStore) limiter.shareWith(runStore.pacer());
@@ -296,7 +381,9 @@ async function runLocked(
       ? await openResumeWriter({ ...settings, path: options.output!, startRow: plan.startRow, retryRows: plan.retryRows })
       : await openOutput(settings);
     if (plan.retryRows.length > 0)
-      messages.info(`propdata: sending ${plan.retryRows.length} rows again whose records are error (the first: row ${plan.retryRows[0]})`);
+      messages.info(
+        `propdata: sending ${plan.retryRows.length} rows again whose records are error or not_sent (the first: row ${plan.retryRows[0]})`,
+      );
     const progress = await startProgress(io, stats, limiter, Boolean(options.quiet));
     const output = new OrderedOutput(writer, stats, { startRow: plan.startRow, retry: plan.retryRows });
     writer.failed.catch((error: unknown) => outputFailure.abort(error));
@@ -313,19 +400,18 @@ async function runLocked(
       messages.error(`propdata: stopping: finishing ${stats.requestsInFlight} requests in flight; Ctrl-C again to abort`);
     };
     io.signal?.addEventListener('abort', acknowledgeStop, { once: true });
-    let result;
     try {
       result = await runBatch(
         rows,
         prepare,
-        (items, signal, deliver) =>
+        (items, batchTarget, signal, deliver) =>
           sendBatch(
             items,
+            batchTarget,
             {
               client: service.client,
               limiter,
-              target,
-              sectionKeys: keys,
+              sectionPrices,
               retry: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs },
               stats,
               clock,
@@ -335,19 +421,16 @@ async function runLocked(
               onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
               onResponse: (exchange: Exchange) => {
                 stats.costUsd += billedCost(exchange.chunks, sectionPrices).cost;
-                runStore?.record(exchange);
+                runStore?.kept.record(exchange);
               },
             },
-            runStore
-              ? (part, records, answer) => {
-                  runStore.remember(part, records);
-                  deliver(part, records, answer);
-                }
-              : deliver,
+            deliver,
           ),
         output,
         stats,
         {
+          target,
+          clock,
           batchSize: target.getOnly ? 1 : options.batchSize,
           concurrency: options.concurrency,
           maxHoldRows: Math.max(1_000, options.batchSize * options.concurrency * 4),
@@ -355,8 +438,7 @@ async function runLocked(
           startRow: plan.startRow,
           retryRows: plan.retryRows,
           signal: stop.signal,
-          sectionKeys: keys,
-          ...(runStore ? { reuse: (item: SendableItem) => runStore.reuse(item) } : {}),
+          ...(runStore ? { kept: runStore.kept } : {}),
         },
       );
     } finally {
@@ -369,17 +451,23 @@ async function runLocked(
     const failure: unknown = outputFailure.signal.aborted ? outputFailure.signal.reason : undefined;
     const fatal = failure ?? result.fatal;
     const interrupted = result.interrupted && failure === undefined;
-    const failures = stats.byStatus.invalid_input + stats.byStatus.error;
     const finished = fatal === undefined && !interrupted;
-    // The file holds the earlier run's records and this run's: up to the last row written.
+    // The file holds the earlier runs' records and this run's: up to the last row written.
+    const fileRecords = plan.earlier ? addCounts(plan.earlier, stats.byStatus) : { ...stats.byStatus };
+    const failures = fileRecords.invalid_input + fileRecords.error;
     if (plan.state) await recordProgress(options.output!, plan.state, Math.max(plan.startRow, output.nextRow) - 1, finished);
-    const outcome: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : completedOutcome(stats.byStatus);
+    // Every row has its final answer: the next run of this command is a new job (--max-age decides what it reuses).
+    if (finished && fileRecords.error === 0) await runStore?.finishJob();
+    const outcome: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : completedOutcome(fileRecords);
     const summary = summarize(stats, limiter, outcome, {
+      records: fileRecords,
+      ...(plan.earlier ? { recordsThisRun: { ...stats.byStatus } } : {}),
+      ...(isFileOutput(options.output) ? { output: options.output } : {}),
       componentsSaved: result.componentsSaved * target.componentsPerItem,
       fromStore: stats.fromStore,
-      savedByStore: Math.round(stats.fromStore * itemPrice * 100) / 100,
+      savedByStore: Math.round(result.savedByStore.usd * 100) / 100,
       ...(fatal !== undefined ? { stoppedBecause: messages.redact(fatal instanceof Error ? fatal.message : JSON.stringify(fatal)) } : {}),
-      ...(!finished ? { nextRow: output.nextRow } : {}),
+      ...(!finished ? { nextRow: output.nextRow, restInStore: result.endsAtGap } : {}),
     });
     // An xlsx input's identifier cells that were numbers, made text again: reported with the summary.
     const repaired = repairs?.report();
@@ -395,7 +483,7 @@ async function runLocked(
     await writer.finish?.(reported);
     if (options.report) await writeFile(options.report, `${JSON.stringify(reported, null, 2)}\n`);
     if (!options.quiet || outcome !== 'completed')
-      messages.error([formatSummary(summary).trimEnd(), repairs?.describe(), paddedLine].filter(Boolean).join('\n'));
+      messages.error([formatSummary(summary).trimEnd(), repairs?.describe(), paddedLine, storeLines(runStore)].filter(Boolean).join('\n'));
     if (fatal instanceof InputError) {
       messages.error(
         `propdata: the output is partial (rows from ${output.nextRow} on are missing); correct the input and run the command again`,
@@ -404,6 +492,8 @@ async function runLocked(
       const resume = resumeCommand(argv);
       messages.error(`propdata: the output is partial; continue with:\n  ${resume.command}`);
       if (resume.note) messages.error(`  ${resume.note}`);
+    } else if (!finished && runStore) {
+      messages.error('propdata: the output is partial; run the same command again to complete it: what was bought comes from the store');
     }
 
     if (fatal !== undefined) {
@@ -413,7 +503,9 @@ async function runLocked(
     if (interrupted) return EXIT.interrupted;
     return failures > 0 ? EXIT.someItemsFailed : EXIT.ok;
   } finally {
-    runStore?.close(stats.fromStore, itemPrice);
+    await runStore?.close(stats.fromStore, result?.savedByStore.usd ?? 0).catch((error: unknown) => {
+      messages.error(`propdata: warning: ${(error as Error).message}`);
+    });
     await service.close();
   }
 }

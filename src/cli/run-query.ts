@@ -10,7 +10,10 @@ import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-polic
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
 import { optionKey } from './options.js';
 import { fixedParams, type QueryOptions } from './query-params.js';
-import { sectionKeys, type QueryTarget } from '../model/query-target.js';
+import { itemToSend, sectionKeys, type QueryTarget } from '../model/query-target.js';
+import { withSections } from '../model/chunk-frame.js';
+import { chunkForRow } from '../batching/deduplicator.js';
+import type { Exchange } from '../pipeline/send-batch.js';
 import type { SendableItem } from '../batching/batch.js';
 import type { OneOffStore } from './one-off-store.js';
 import type { Chunk } from '../model/chunk.js';
@@ -58,28 +61,35 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
 
   const service = await connect(options, io, messages);
   const clock = io.clock ?? SYSTEM_CLOCK;
+  const item = prepared as SendableItem;
   let store: OneOffStore | undefined;
   try {
     const { openOneOffStore } = await import('./one-off-store.js');
+    const { accountOf } = await import('../store/account.js');
     store = await openOneOffStore({
       target,
-      sectionKeys: sectionKeys(target),
-      item: prepared as SendableItem,
+      item,
       options: options as BatchOptions,
       io,
       connection: service.connection,
+      account: accountOf(service.connection, Boolean(options.sandbox)),
       now: () => clock.now(),
     });
-    if (store?.kept) {
-      await show(target, options, io, flags, [store.kept], `${JSON.stringify([store.kept])}\n`);
+    const plan = store?.plan;
+    if (plan?.kind === 'kept') {
+      const chunk = chunkForRow(plan.chunk, item);
+      await show(target, options, io, flags, [chunk], `${JSON.stringify([chunk])}\n`);
       return 0;
     }
-    const spinner = await startSpinner(io, options, `querying ${target.path}`);
+    // With --max-age, sections the store keeps fresh are not bought again: only the others are asked for.
+    const asked = plan?.target ?? target;
+    const sent = itemToSend(asked, prepared.item);
+    const spinner = await startSpinner(io, options, `querying ${asked.path}`);
     // meta exists only on POST items (spec), so a one-off that carries it is a one-item POST.
     const request: ServiceRequest =
-      prepared.item.meta === undefined
-        ? { method: 'GET', path: target.path, query: { ...prepared.item, ...target.query } }
-        : { method: 'POST', path: target.path, query: target.query, items: [prepared.item] };
+      sent.meta === undefined
+        ? { method: 'GET', path: asked.path, query: { ...sent, ...asked.query } }
+        : { method: 'POST', path: asked.path, query: asked.query, items: [sent] };
     const { response, chunks, windows } = await requestOne(service.client, request, {
       policy: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff },
       clock,
@@ -87,14 +97,23 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
       onRateLimitWait: (ms) => messages.info(`propdata: rate limit reached (HTTP 429); waiting ${Math.ceil(ms / 1000)} s for it to reset`),
       onRetry: (ms, reason) => messages.debug(`retrying in ${ms} ms after: ${reason}`),
     }).finally(() => spinner?.stop());
-    await show(target, options, io, flags, chunks, response.body.endsWith('\n') ? response.body : `${response.body}\n`);
+    if (plan) {
+      const members = sectionKeys(target);
+      const whole = chunks.map((chunk) => withSections(chunk, members, plan.kept));
+      await show(target, options, io, flags, whole, `${JSON.stringify(whole)}\n`);
+    } else {
+      await show(target, options, io, flags, chunks, response.body.endsWith('\n') ? response.body : `${response.body}\n`);
+    }
     if (store) {
-      const exchange = {
+      const exchange: Exchange = {
+        target: asked,
+        sent: [item],
+        answers: [chunks[0]],
         status: response.status,
         headers: response.headers,
         windows,
         items: 1,
-        components: target.componentsPerItem,
+        components: asked.componentsPerItem,
         chunks,
       };
       const recording = store;
@@ -106,7 +125,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     }
     return 0;
   } finally {
-    store?.close();
+    await store?.close();
     await service.close();
   }
 }

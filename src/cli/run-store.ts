@@ -1,50 +1,52 @@
+import { hostname } from 'node:os';
 import type { SendableItem } from '../batching/batch.js';
-import { Deduplicator } from '../batching/deduplicator.js';
-import type { Connection } from '../config/connection.js';
-import type { Chunk } from '../model/chunk.js';
-import { keepsAnswer, type OutputRecord } from '../model/record.js';
-import type { QueryTarget } from '../model/query-target.js';
+import { joinChunk, keptParts } from '../model/chunk-frame.js';
+import { sectionKeys, type QueryTarget } from '../model/query-target.js';
+import { itemRefOf, type ItemRef } from '../model/section-refs.js';
+import type { KeptAnswers, Resolution, Saving } from '../pipeline/kept-answers.js';
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
-import { applyEntry } from '../store/entry.js';
-import type { RequestRecord, Store } from '../store/index.js';
+import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreProblems } from '../store/store-api.js';
+import type { RequestRecord } from '../store/spend.js';
+import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 
-/** An item's key in the store: the same item under another path (an mget, a version) is another question. */
-export function storeKeyOf(target: QueryTarget, item: SendableItem): string {
-  return `${target.path}|${Deduplicator.keyOf(item.item)}`;
-}
+/**
+ * How long a claim on a section stands without its run renewing it: a job killed mid-request holds
+ * the sections it was buying this long at most, then a waiting job buys them itself.
+ */
+const CLAIM_LEASE_MS = 60_000;
+/** Claims are renewed three times a lease: one late renewal never lets a live run's claim lapse. */
+const CLAIM_RENEWAL_MS = CLAIM_LEASE_MS / 3;
 
-/** A run's name in the spend log: when it started, and its process. */
+/** A run's name in the spend log and its claims: when it started, on which machine, and its process. */
 export function runName(now: number): string {
-  return `${new Date(now).toISOString()} ${process.pid}`;
+  return `${new Date(now).toISOString()} ${hostname()} ${process.pid}`;
 }
 
 /** What was called, as the spend log names it: an endpoint, or an mget's sections joined with commas. */
-function endpointOf(target: QueryTarget, sectionKeys: readonly string[]): string {
-  return target.sections.length > 0 ? sectionKeys.join(',') : target.path;
+function endpointOf(target: QueryTarget): string {
+  return target.sections.length > 0 ? sectionKeys(target).join(',') : target.path;
 }
 
 /** What a request is recorded as in the spend log. */
 export interface SpendSettings {
   account: string;
   run: string;
-  target: QueryTarget;
-  sectionKeys: readonly string[];
   /** USD at list price per section name. */
   prices: Readonly<Record<string, number>>;
 }
 
-/** One request's spend record: every section the run asks for is counted when billed, at its list price (0 outside the catalog). */
+/** One request's spend record: every section the request asked for is counted when billed, at its list price (0 outside the catalog). */
 export function requestRecordOf(spend: SpendSettings, exchange: Exchange, at: number): RequestRecord {
-  const sectionPrices = Object.fromEntries(spend.sectionKeys.map((name) => [name, spend.prices[name] ?? 0]));
+  const sectionPrices = Object.fromEntries(sectionKeys(exchange.target).map((name) => [name, spend.prices[name] ?? 0]));
   const { billed, cost } = billedCost(exchange.chunks, sectionPrices);
   return {
     at,
     run: spend.run,
     account: spend.account,
-    endpoint: endpointOf(spend.target, spend.sectionKeys),
+    endpoint: endpointOf(exchange.target),
     items: exchange.items,
     components: exchange.components,
     status: exchange.status,
@@ -53,87 +55,198 @@ export function requestRecordOf(spend: SpendSettings, exchange: Exchange, at: nu
   };
 }
 
-/** What a batch run asks of the local store: reuse, remembering, spend, and the windows. */
+/** The answers a request brought, as the store keeps them: each usable chunk's frame and answered sections, by the item's identity. */
+export function keptAnswersOf(exchange: Exchange): KeptAnswer[] {
+  const members = sectionKeys(exchange.target);
+  const kept: KeptAnswer[] = [];
+  exchange.answers?.forEach((chunk, i) => {
+    if (chunk === undefined) return;
+    const ref = itemRefOf(exchange.target, exchange.sent[i]!.item);
+    const { frame, sections } = keptParts(chunk, members);
+    const answered = sections.flatMap((body, s) => (body === undefined ? [] : [{ ref: ref.sections[s]!, body }]));
+    if (answered.length > 0) kept.push({ item: ref.item, frame, sections: answered });
+  });
+  return kept;
+}
+
+/** The claims on the sections of an item at these indices (all, by default). */
+function claimsOf(ref: ItemRef, sections: readonly number[] = ref.sections.map((_, s) => s)): SectionClaim[] {
+  return sections.map((s) => ({ item: ref.item, ...ref.sections[s]! }));
+}
+
+/** The sections (indices) a found item lacks: missing, stale or damaged. */
+function lackingOf(item: FoundItem): number[] {
+  return item.sections.flatMap((section, s) => (section === undefined ? [s] : []));
+}
+
+/** What the store would leave to buy of each item, for an estimate of a run (nothing is claimed). */
+export function lackingIn(store: Store, account: string, target: QueryTarget, freshness: Freshness) {
+  return async (items: readonly SendableItem[]): Promise<number[][]> => {
+    const found = await store.find(
+      account,
+      items.map((item) => itemRefOf(target, item.item)),
+      freshness,
+    );
+    return found.map(lackingOf);
+  };
+}
+
+/** What a batch run asks of the store: the answers (KeptAnswers), the windows, the shared pacer, the budget, the job. */
 export interface RunStore {
-  /** The kept answer for this item when every section is younger than --max-age; undefined without --max-age. */
-  reuse(item: SendableItem): Chunk | undefined;
-  /** Keeps the answers of a part (errors are never kept), and records the request's spend. */
-  remember(items: readonly { prepared: SendableItem }[], records: readonly OutputRecord[]): void;
-  /** Records what a request cost and what the service said of its windows. */
-  record(exchange: Exchange): void;
+  readonly kept: KeptAnswers;
   /** The windows the service last reported for this account, if still fresh. */
-  windows(): ReportedWindow[] | undefined;
-  /** The pacer shared with the account's other runs on this machine (RateLimiter.shareWith). */
+  windows(): Promise<ReportedWindow[] | undefined>;
+  /** The pacer shared with the account's other runs on this store (RateLimiter.shareWith). */
   pacer(): SharedPacer;
-  /** Records the rows answered from the store and what they would have cost; closes the file. */
-  close(fromStore: number, pricePerItem: number): void;
   /** Month-to-date cost of the account at list price, for --max-cost-month. */
-  monthToDateCost(): number;
+  monthToDateCost(): Promise<number>;
+  /** The run wrote every row with a final answer: the job is complete, and its next run is a new one. */
+  finishJob(): Promise<void>;
+  /** Damaged sections met, and what else the store wants said once. */
+  problems(): StoreProblems;
+  /** Records the rows answered from the store and what they saved; gives up the run's claims and share; closes. */
+  close(fromStore: number, savedUsd: number): Promise<void>;
 }
 
 export interface RunStoreSettings {
-  path: string;
-  connection: Connection;
-  sandbox: boolean;
+  store: Store;
+  account: string;
   target: QueryTarget;
-  sectionKeys: readonly string[];
-  /** --max-age in ms; undefined: nothing is reused. */
+  /** --max-age in ms; undefined: age alone never makes an answer reusable. */
   maxAgeMs: number | undefined;
-  /** USD at list price per section name, for the spend records. */
+  /** The job this run belongs to (the same command on the same input and output), when it has one. */
+  job?: string;
+  /** USD at list price per section name, for the spend records and the savings. */
   prices: Readonly<Record<string, number>>;
-  now: () => number;
+  clock: Clock;
 }
 
 /**
- * The local store for one batch run, loaded only when a run uses it (better-sqlite3 is a native
- * module: `--help` and one-offs never load it). Everything is filed under the account, so test
- * keys, the sandbox and live answers never mix.
+ * The store for one batch run. Everything is filed under the account. The run belongs to a job: an
+ * unfinished one (the same command stopped before it wrote every row) is continued, and whatever
+ * was bought since it began is reused whatever --max-age says; it was bought for this very job.
+ * Sections this run is about to buy are claimed, so that a job running beside it on the same store
+ * waits for its answer instead of buying it too; the claims are renewed while the run lives.
  */
 export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
-  const { openStore, accountOf } = await import('../store/index.js');
-  const store: Store = await openStore(settings.path);
-  const account = accountOf(settings.connection, settings.sandbox);
-  const answers = store.answers(account);
-  const run = runName(settings.now());
-  const pacer = store.pacer(account, run);
-  const spend: SpendSettings = { account, run, target: settings.target, sectionKeys: settings.sectionKeys, prices: settings.prices };
-  const keyOf = (item: SendableItem) => storeKeyOf(settings.target, item);
-  return {
-    reuse(item) {
-      if (settings.maxAgeMs === undefined) return undefined;
-      return answers.get(keyOf(item), settings.sectionKeys, { maxAgeMs: settings.maxAgeMs, now: settings.now(), meta: item.item.meta });
-    },
-    remember(items, records) {
-      const at = settings.now();
-      store.transaction(() => {
-        items.forEach(({ prepared }, i) => {
-          const record = records[i];
-          if (keepsAnswer(record)) answers.put(keyOf(prepared), settings.sectionKeys, record.chunk, at);
-        });
+  const { store, account, target, clock } = settings;
+  const members = sectionKeys(target);
+  const owner = runName(clock.now());
+  // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
+  // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
+  const claimant = settings.job === undefined ? owner : `job ${settings.job}`;
+  const since = settings.job === undefined ? undefined : await store.beginJob(account, settings.job);
+  const freshness: Freshness = { maxAgeMs: settings.maxAgeMs, since };
+  const spend: SpendSettings = { account, run: owner, prices: settings.prices };
+  // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
+  let lastAt = 0;
+  const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
+  const pacer = store.pacer(account, owner);
+
+  // Store writes go one after another in the background; the first failure stops the run.
+  let writing: Promise<void> = Promise.resolve();
+  let fail!: (error: unknown) => void;
+  const failure = new Promise<never>((_, reject) => (fail = reject));
+  failure.catch(() => undefined);
+  let failed = false;
+  const write = (work: () => Promise<void>) => {
+    writing = writing
+      .then(() => (failed ? undefined : work()))
+      .catch((error: unknown) => {
+        failed = true;
+        fail(error);
       });
+  };
+
+  // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
+  // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
+  // ahead would otherwise spin it.
+  const heartbeat = setInterval(() => write(() => store.renewClaims(claimant, CLAIM_LEASE_MS)), CLAIM_RENEWAL_MS);
+  heartbeat.unref();
+
+  /** The list price of the billable sections a kept set answers instead of the service (204s are free). */
+  const savingOf = (bodies: readonly unknown[], at: readonly number[]): Saving => {
+    const saving = { sections: 0, usd: 0 };
+    bodies.forEach((body, i) => {
+      if ((body as { api_code?: unknown } | undefined)?.api_code !== 0) return;
+      saving.sections += 1;
+      saving.usd += settings.prices[members[at[i]!]!] ?? 0;
+    });
+    return saving;
+  };
+
+  const kept: KeptAnswers = {
+    failure,
+    async resolve(items) {
+      const refs = items.map((item) => itemRefOf(target, item.item));
+      const found = await store.find(account, refs, freshness);
+      const lacking = found.map(lackingOf);
+      const wanted = refs.flatMap((ref, i) => lacking[i]!.map((s) => ({ item: ref.item, ...ref.sections[s]! })));
+      const outcomes = wanted.length > 0 ? await store.claim(account, claimant, wanted, freshness, CLAIM_LEASE_MS) : [];
+      const giveBack: SectionClaim[] = [];
+      let next = 0;
+      const resolutions = found.map((item, i): Resolution => {
+        const claimed = outcomes.slice(next, (next += lacking[i]!.length));
+        const keptAt = item.sections.flatMap((section, s) => (section === undefined ? [] : [s]));
+        const bodies = keptAt.map((s) => item.sections[s]!.body);
+        const saving = savingOf(bodies, keptAt);
+        if (lacking[i]!.length === 0) return { kind: 'kept', chunk: joinChunk(item.frame!, members, bodies, undefined), saving };
+        // Another job is buying part of it (or has just bought it): what this run claimed goes back, and the item waits.
+        if (claimed.some((outcome) => outcome !== 'claimed')) {
+          lacking[i]!.forEach((s, c) => {
+            if (claimed[c] === 'claimed') giveBack.push({ item: refs[i]!.item, ...refs[i]!.sections[s]! });
+          });
+          return { kind: 'wait' };
+        }
+        return { kind: 'buy', sections: lacking[i]!, kept: Object.fromEntries(keptAt.map((s, k) => [members[s]!, bodies[k]])), saving };
+      });
+      if (giveBack.length > 0) write(() => store.release(account, claimant, giveBack));
+      return resolutions;
     },
     record(exchange) {
-      // The windows in this machine's time, as the limiter paced by them: the next run starts from them.
-      applyEntry(store, { request: requestRecordOf(spend, exchange, settings.now()), windows: exchange.windows });
+      const at = requestTime();
+      const settles = exchange.sent.flatMap((item) => claimsOf(itemRefOf(exchange.target, item.item)));
+      write(() =>
+        store.record({
+          request: requestRecordOf(spend, exchange, at),
+          windows: exchange.windows,
+          answers: keptAnswersOf(exchange),
+          owner: claimant,
+          settles,
+        }),
+      );
     },
-    windows: () => store.loadWindows(account, settings.now()),
+    release(items) {
+      const claims = items.flatMap(({ item, sections }) => claimsOf(itemRefOf(target, item.item), sections));
+      write(() => store.release(account, claimant, claims));
+    },
+    flush: async () => {
+      await writing;
+      if (failed) await failure;
+    },
+  };
+
+  return {
+    kept,
+    windows: () => store.loadWindows(account),
     pacer: () => pacer,
-    monthToDateCost: () => store.monthToDateCost(account, settings.now()),
-    close(fromStore, pricePerItem) {
+    monthToDateCost: () => store.monthToDateCost(account),
+    finishJob: async () => {
+      if (settings.job !== undefined) await store.finishJob(account, settings.job);
+    },
+    problems: () => store.problems(),
+    async close(fromStore, savedUsd) {
+      clearInterval(heartbeat);
       try {
+        await writing;
+        // Nothing more is bought: no other job waits on this one.
+        await store.releaseAll(claimant);
         // This run asks for nothing more: its share of the windows goes to the others at once.
-        pacer.leave(settings.now());
+        await pacer.leave(clock.now());
         if (fromStore > 0)
-          store.recordFromStore({
-            at: settings.now(),
-            run,
-            account,
-            endpoint: endpointOf(settings.target, settings.sectionKeys),
-            rows: fromStore,
-            saved: fromStore * pricePerItem,
-          });
+          await store.recordReuse({ at: clock.now(), run: owner, account, endpoint: endpointOf(target), rows: fromStore, saved: savedUsd });
       } finally {
-        store.close();
+        await store.close();
       }
     },
   };

@@ -64,3 +64,49 @@ export function joinChunk(frame: Frame, endpoints: readonly string[], sections: 
   // fromEntries defines own members: a member named __proto__ stays data, as JSON.parse made it.
   return Object.fromEntries(entries);
 }
+
+/**
+ * The chunk for every section asked (`members`, in request order) from the chunk that answered some
+ * of them and the sections kept from earlier answers (`kept`, by member): the answer's other members
+ * as it sent them (its address_info is the newest), the sections together in request order where the
+ * answer had its own. An mget that sent only the components an item lacked is written as the mget of
+ * them all would have been.
+ */
+export function withSections(answer: Chunk, members: readonly string[], kept: Readonly<Record<string, unknown>>): Chunk {
+  const asked = new Set(members);
+  const sections = members.flatMap((member): [string, unknown][] => {
+    if (Object.hasOwn(kept, member)) return [[member, kept[member]]];
+    return Object.hasOwn(answer, member) ? [[member, answer[member]]] : [];
+  });
+  const entries: [string, unknown][] = [];
+  let placed = false;
+  for (const [name, value] of Object.entries(answer)) {
+    if (!asked.has(name)) entries.push([name, value]);
+    else if (!placed) {
+      entries.push(...sections);
+      placed = true;
+    }
+  }
+  if (!placed) entries.push(...sections);
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The parts of an answered chunk worth keeping: its frame, and each asked section (`members`, in
+ * request order) that is an answer (api_code 0 or 204; undefined otherwise: an error section is
+ * never kept). The frame keeps every other member as received, echoed meta included (a row's own
+ * meta is put back on the way out), with `null` where the first section was.
+ */
+export function keptParts(chunk: Chunk, members: readonly string[]): { frame: Frame; sections: unknown[] } {
+  const frame: Frame = [];
+  let sectionsAt = false;
+  for (const [name, value] of Object.entries(chunk)) {
+    if (!members.includes(name)) frame.push([name, value]);
+    else if (!sectionsAt) {
+      frame.push(null);
+      sectionsAt = true;
+    }
+  }
+  if (!sectionsAt) frame.push(null);
+  return { frame, sections: members.map((member) => (isKeptSection(chunk[member]) ? chunk[member] : undefined)) };
+}

@@ -33,6 +33,11 @@ export interface QueryTarget {
   openKeys?: boolean;
   /** Report products take no POST (spec): a batch sends one GET per row. */
   getOnly?: boolean;
+  /**
+   * Parameters the items carry for sections this target does not ask (partOfTarget): left out of
+   * what is sent, as the service refuses a key no endpoint of the request takes.
+   */
+  omitParams?: readonly string[];
 }
 
 export function singleEndpointTarget(endpoint: Endpoint): QueryTarget {
@@ -52,6 +57,36 @@ export function sectionKeys(target: QueryTarget): string[] {
 }
 
 const MGET = findEndpoint('property/component_mget')!;
+
+/**
+ * The target for some of `target`'s sections (`indices`, ascending): an mget of the components an item
+ * still lacks when the others are kept. Items lacking the same components share its requests (one
+ * `components` list a request), so the components charged are the sections missing.
+ */
+export function partOfTarget(target: QueryTarget, indices: readonly number[]): QueryTarget {
+  if (indices.length === sectionKeys(target).length) return target;
+  const sections = indices.map((index) => target.sections[index]!);
+  const kept = new Set(sections.flatMap((endpoint) => endpoint.params.map((param) => param.name)));
+  const omitParams = [
+    ...new Set(target.paramEndpoints.flatMap((endpoint) => endpoint.params.map((param) => param.name)).filter((name) => !kept.has(name))),
+  ];
+  return {
+    ...target,
+    sections,
+    paramEndpoints: sections,
+    query: { ...target.query, components: sections.map((endpoint) => endpoint.name).join(',') },
+    componentsPerItem: sections.length,
+    ...(omitParams.length > 0 ? { omitParams } : {}),
+  };
+}
+
+/** What is sent for an item: the item as prepared, less the parameters of sections not asked this time. */
+export function itemToSend<Item extends Readonly<Record<string, string | number>>>(target: QueryTarget, item: Item): Item {
+  if (target.omitParams === undefined || !target.omitParams.some((name) => name in item)) return item;
+  const sent: Record<string, string | number> = {};
+  for (const key in item) if (!target.omitParams.includes(key)) sent[key] = item[key]!;
+  return sent as Item;
+}
 
 /** `property/value,property/school` → the catalog endpoints, or a usage error naming the unknown one. */
 export function parseComponents(list: string, level: Level = 'property'): Endpoint[] {

@@ -9,8 +9,20 @@ export interface OutputRecord {
   /** The original input columns. */
   input: Record<string, unknown>;
   chunk?: Chunk;
-  /** Never sent: the run stopped first. Written (as `error`) only where an answered row follows it. */
+  /** Never sent: the run stopped first. Written (as `not_sent`) only where an answered row must follow it. */
   unsent?: true;
+}
+
+/** The record of a row the run stopped before sending, and why it stopped. */
+export function notSentRecord(row: { row: number; columns: Record<string, unknown> }, reason: unknown): OutputRecord {
+  const because = reason instanceof Error ? reason.message : String(reason);
+  return {
+    row: row.row,
+    status: 'not_sent',
+    error: `not sent: ${because}; run the command again to send it`,
+    input: row.columns,
+    unsent: true,
+  };
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { Chunk } from './chunk.js';
 
-export const STATUSES = ['ok', 'partial', 'no_content', 'invalid_input', 'error'] as const;
-/** What became of an item: `_status` in the output. */
+/**
+ * What became of an item: `_status` in the output. `not_sent` is a row a stopped run never sent,
+ * written only where an answered row must follow it and no store keeps that answer (--no-store): a
+ * rerun sends it. It is not a failure of the row.
+ */
+export const STATUSES = ['ok', 'partial', 'no_content', 'invalid_input', 'error', 'not_sent'] as const;
 export type Status = (typeof STATUSES)[number];
 
 /**

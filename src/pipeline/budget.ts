@@ -8,6 +8,12 @@ export interface BudgetLimits {
   maxCostMonth?: { cap: number; spent: number };
 }
 
+/** What one item of a request costs: its components, and its sections' list price. */
+export interface ItemCost {
+  components: number;
+  price: number;
+}
+
 /** How much of a request the caps let through, and why not the rest. */
 export interface BudgetVerdict {
   items: number;
@@ -22,59 +28,59 @@ export interface BudgetVerdict {
  */
 export class Budget {
   readonly #limits: BudgetLimits;
-  readonly #pricePerItem: number;
-  readonly #componentsPerItem: number;
+  /** An item with every section to buy: what a fresh run's first item costs. */
+  readonly #wholeItem: ItemCost;
   components = 0;
+  cost = 0;
 
-  constructor(limits: BudgetLimits, pricePerItem: number, componentsPerItem: number) {
+  constructor(limits: BudgetLimits, wholeItem: ItemCost) {
     this.#limits = limits;
-    this.#pricePerItem = pricePerItem;
-    this.#componentsPerItem = componentsPerItem;
-  }
-
-  get cost(): number {
-    return (this.components / this.#componentsPerItem) * this.#pricePerItem;
+    this.#wholeItem = wholeItem;
   }
 
   /** Why not even one item fits a fresh run, with the least cap that would: checked before anything is sent. */
   tooSmallForOneItem(): BudgetReachedError | undefined {
     const { maxComponents, maxCost, maxCostMonth } = this.#limits;
-    if (maxCostMonth && maxCostMonth.cap - maxCostMonth.spent + 1e-9 < this.#pricePerItem) {
+    const { components, price } = this.#wholeItem;
+    if (maxCostMonth && maxCostMonth.cap - maxCostMonth.spent + 1e-9 < price) {
       return new BudgetReachedError(
-        `--max-cost-month ${maxCostMonth.cap} USD is reached: this month has cost ${maxCostMonth.spent.toFixed(2)} USD at list price, and one item costs ${this.#pricePerItem.toFixed(2)}`,
+        `--max-cost-month ${maxCostMonth.cap} USD is reached: this month has cost ${maxCostMonth.spent.toFixed(2)} USD at list price, and one item costs ${price.toFixed(2)}`,
       );
     }
-    if (maxComponents !== undefined && maxComponents < this.#componentsPerItem) {
+    if (maxComponents !== undefined && maxComponents < components) {
       return new BudgetReachedError(
-        `--max-components ${maxComponents} is less than one item needs (${this.#componentsPerItem}); raise it to at least ${this.#componentsPerItem}`,
+        `--max-components ${maxComponents} is less than one item needs (${components}); raise it to at least ${components}`,
       );
     }
-    if (maxCost !== undefined && maxCost + 1e-9 < this.#pricePerItem) {
+    if (maxCost !== undefined && maxCost + 1e-9 < price) {
       return new BudgetReachedError(
-        `--max-cost ${maxCost} USD is less than one item's list price (${this.#pricePerItem.toFixed(2)} USD); raise it to at least ${this.#pricePerItem.toFixed(2)}`,
+        `--max-cost ${maxCost} USD is less than one item's list price (${price.toFixed(2)} USD); raise it to at least ${price.toFixed(2)}`,
       );
     }
     return undefined;
   }
 
-  /** Admits as many of `items` as the caps allow (all, some or none) and counts them. */
-  fit(items: number): BudgetVerdict {
+  /**
+   * Admits as many of `items` as the caps allow (all, some or none) and counts them. `item`: what
+   * each costs, when less than a whole item (an mget of the components the store lacks).
+   */
+  fit(items: number, item: ItemCost = this.#wholeItem): BudgetVerdict {
     const { maxComponents, maxCost, maxCostMonth } = this.#limits;
     let admitted = items;
-    if (maxComponents !== undefined) admitted = Math.min(admitted, Math.floor((maxComponents - this.components) / this.#componentsPerItem));
+    if (maxComponents !== undefined) admitted = Math.min(admitted, Math.floor((maxComponents - this.components) / item.components));
     for (const cap of [maxCost, maxCostMonth && maxCostMonth.cap - maxCostMonth.spent]) {
-      if (cap !== undefined && this.#pricePerItem > 0)
-        admitted = Math.min(admitted, Math.floor((cap - this.cost + 1e-9) / this.#pricePerItem));
+      if (cap !== undefined && item.price > 0) admitted = Math.min(admitted, Math.floor((cap - this.cost + 1e-9) / item.price));
     }
     admitted = Math.max(0, admitted);
-    this.components += admitted * this.#componentsPerItem;
+    this.components += admitted * item.components;
+    this.cost += admitted * item.price;
     if (admitted === items) return { items };
-    return { items: admitted, stop: this.#reached() };
+    return { items: admitted, stop: this.#reached(item) };
   }
 
-  #reached(): BudgetReachedError {
+  #reached(item: ItemCost): BudgetReachedError {
     const { maxComponents, maxCost, maxCostMonth } = this.#limits;
-    if (maxComponents !== undefined && this.components + this.#componentsPerItem > maxComponents) {
+    if (maxComponents !== undefined && this.components + item.components > maxComponents) {
       return new BudgetReachedError(`stopped before --max-components ${maxComponents} is passed (${this.components} used)`);
     }
     if (maxCostMonth && (maxCost === undefined || maxCostMonth.cap - maxCostMonth.spent < maxCost)) {

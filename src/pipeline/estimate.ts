@@ -1,15 +1,18 @@
 import { Batcher } from '../batching/batcher.js';
 import { Deduplicator } from '../batching/deduplicator.js';
-import type { Batch, SendableItem } from '../batching/batch.js';
+import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
+import { partOfTarget, sectionKeys, type QueryTarget } from '../model/query-target.js';
+import type { BudgetLimits } from './budget.js';
 import { formatDuration } from './format-duration.js';
+import { itemCostOf } from './pricing.js';
 
 export interface EstimateSettings {
+  target: QueryTarget;
   batchSize: number;
   dedupeCapacity: number;
-  componentsPerItem: number;
-  /** USD per item at list price: the sum of its sections' prices. */
-  pricePerItem: number;
+  /** USD at list price per section (chunk member). */
+  sectionPrices: Readonly<Record<string, number>>;
   /** Components per minute the run will be paced at. */
   ratePerMinute: number;
   /**
@@ -18,8 +21,10 @@ export interface EstimateSettings {
    * larger than this goes out as two requests.
    */
   probeComponents?: number;
-  /** Whether the local store would answer this item (--max-age): it is then not sent, not paid. */
-  kept?: (item: SendableItem) => boolean;
+  /** The sections (indices) each item still lacks in the store, a block of items at a time; absent: every section. */
+  lacking?: (items: readonly SendableItem[]) => Promise<number[][]>;
+  /** The caps the run would stop at: the estimate says when its spend would pass one. */
+  limits?: BudgetLimits;
 }
 
 export interface Estimate {
@@ -28,8 +33,10 @@ export interface Estimate {
   /** Items that will be sent (duplicates removed). */
   uniqueItems: number;
   duplicates: number;
-  /** Rows the local store would answer (--max-age). */
+  /** Rows the store answers whole: nothing is sent for them. */
   fromStore: number;
+  /** Items the store answers in part: only the sections they lack are sent. */
+  partlyFromStore: number;
   components: number;
   /** Requests the run would send, the probe included. */
   requests: number;
@@ -37,19 +44,47 @@ export interface Estimate {
   probeItems?: number;
   expectedMinutes: number;
   expectedCostUsd: number;
+  /** The caps this spend would pass: the run would stop there (exit 4). */
+  capsPassed: string[];
   /** The first few invalid rows, to fix before spending anything. */
   invalidExamples: { row: number; reason: string }[];
 }
 
+/** Items looked up in the store at once, as the run does. */
+const LOOKUP_BLOCK = 100;
+
+/** What the caps say of an expected spend: each cap it would pass, in words. */
+function capsPassed(limits: BudgetLimits | undefined, components: number, cost: number): string[] {
+  if (!limits) return [];
+  const passed: string[] = [];
+  if (limits.maxComponents !== undefined && components > limits.maxComponents)
+    passed.push(
+      `--max-components ${limits.maxComponents}: the run would stop there, at ${limits.maxComponents} of ${components} components`,
+    );
+  if (limits.maxCost !== undefined && cost > limits.maxCost + 1e-9)
+    passed.push(`--max-cost ${limits.maxCost} USD: the run would stop there, before ${cost.toFixed(2)} USD`);
+  if (limits.maxCostMonth && limits.maxCostMonth.spent + cost > limits.maxCostMonth.cap + 1e-9) {
+    const { cap, spent } = limits.maxCostMonth;
+    passed.push(
+      `--max-cost-month ${cap} USD: this month has cost ${spent.toFixed(2)} USD, so the run would stop after ${Math.max(0, cap - spent).toFixed(2)} more`,
+    );
+  }
+  return passed;
+}
+
 /**
- * What a run would do, without sending anything: the same preparation, deduplication and
- * batching the run uses, fed answers that never come from the service.
+ * What a run would do, without sending anything: the same preparation, deduplication, store
+ * lookups and batching the run uses, fed answers that never come from the service. Only what
+ * would be sent is counted: an item the store answers whole costs nothing, one it answers in
+ * part costs the sections it lacks.
  */
 export async function estimateRun(
   rows: AsyncIterable<InputRow>,
   prepare: (row: InputRow) => PreparedItem,
   settings: EstimateSettings,
 ): Promise<Estimate> {
+  const { target } = settings;
+  const all = sectionKeys(target).map((_, s) => s);
   const batcher = new Batcher(settings.batchSize, Number.MAX_SAFE_INTEGER);
   const dedupe = settings.dedupeCapacity > 0 ? new Deduplicator(settings.dedupeCapacity) : undefined;
   const estimate: Estimate = {
@@ -58,23 +93,49 @@ export async function estimateRun(
     uniqueItems: 0,
     duplicates: 0,
     fromStore: 0,
+    partlyFromStore: 0,
     components: 0,
     requests: 0,
     expectedMinutes: 0,
     expectedCostUsd: 0,
+    capsPassed: [],
     invalidExamples: [],
   };
+  let cost = 0;
   let first = true;
   const count = (batches: readonly Batch[]) => {
     estimate.requests += batches.length;
     if (!first || batches.length === 0) return;
     first = false;
     if (settings.probeComponents === undefined) return;
-    const probeItems = Math.max(1, Math.floor(settings.probeComponents / settings.componentsPerItem));
+    const unit = batches[0]!.sections?.length ?? target.componentsPerItem;
+    const probeItems = Math.max(1, Math.floor(settings.probeComponents / unit));
     if (batches[0]!.items.length > probeItems) {
       estimate.requests += 1;
       estimate.probeItems = probeItems;
     }
+  };
+  let block: PendingItem[] = [];
+  const resolveBlock = async () => {
+    const items = block;
+    block = [];
+    if (items.length === 0) return;
+    const lacking = settings.lacking ? await settings.lacking(items.map((pending) => pending.prepared)) : items.map(() => all);
+    items.forEach((pending, i) => {
+      const sections = lacking[i]!;
+      if (sections.length === 0) {
+        estimate.fromStore += 1;
+        return;
+      }
+      if (sections.length < all.length) estimate.partlyFromStore += 1;
+      const part = partOfTarget(target, sections);
+      const { components, price } = itemCostOf(part, settings.sectionPrices);
+      estimate.uniqueItems += 1;
+      estimate.components += components;
+      cost += price;
+      pending.plan = { sections, kept: {} };
+      count(batcher.add(pending));
+    });
   };
   for await (const row of rows) {
     estimate.rows += 1;
@@ -85,36 +146,38 @@ export async function estimateRun(
       continue;
     }
     const sendable = prepared as SendableItem;
-    if (settings.kept?.(sendable)) {
-      estimate.fromStore += 1;
-      continue;
-    }
     const decision = dedupe?.decide(sendable) ?? { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
     if (decision.kind !== 'send') {
       estimate.duplicates += 1;
       continue;
     }
     dedupe?.settle(decision.pending, { chunk: {}, status: 'ok' });
-    estimate.uniqueItems += 1;
-    count(batcher.add(decision.pending));
+    block.push(decision.pending);
+    if (block.length >= LOOKUP_BLOCK) await resolveBlock();
   }
+  await resolveBlock();
   count(batcher.flush());
-  estimate.components = estimate.uniqueItems * settings.componentsPerItem;
   estimate.expectedMinutes = estimate.components / settings.ratePerMinute;
-  estimate.expectedCostUsd = Math.round(estimate.uniqueItems * settings.pricePerItem * 100) / 100;
+  estimate.expectedCostUsd = Math.round(cost * 100) / 100;
+  estimate.capsPassed = capsPassed(settings.limits, estimate.components, cost);
   return estimate;
 }
 
 export function formatEstimate(estimate: Estimate, ratePerMinute: number): string {
+  const stored = [
+    ...(estimate.fromStore > 0 ? [`${estimate.fromStore} rows answered whole, not sent`] : []),
+    ...(estimate.partlyFromStore > 0 ? [`${estimate.partlyFromStore} items in part: only the sections they lack are sent`] : []),
+  ];
   const lines = [
     `rows:            ${estimate.rows}`,
     `invalid rows:    ${estimate.invalidRows}${estimate.invalidRows > 0 ? ' (written as invalid_input, not sent)' : ''}`,
-    `unique items:    ${estimate.uniqueItems} (${estimate.duplicates} duplicates answered from the same request)`,
-    ...(estimate.fromStore > 0 ? [`from the store:  ${estimate.fromStore} rows answered by earlier runs (--max-age), not sent`] : []),
+    `unique items:    ${estimate.uniqueItems} to send (${estimate.duplicates} duplicates answered from the same request)`,
+    ...(stored.length > 0 ? [`from the store:  ${stored.join('; ')}`] : []),
     `components:      ${estimate.components}`,
     `requests:        ${estimate.requests}${estimate.probeItems === undefined ? '' : ` (the first carries ${estimate.probeItems} items, to learn the rate limit)`}`,
     `expected time:   ${formatDuration(estimate.expectedMinutes)} at ${ratePerMinute} components/min`,
     `expected cost:   ${estimate.expectedCostUsd.toFixed(2)} USD at list price (204 sections are not charged)`,
+    ...estimate.capsPassed.map((cap) => `over a cap:      ${cap}`),
     // Each reason already names its row (`row 53: ...`).
     ...estimate.invalidExamples.map((example) => `  ${example.reason}`),
   ];

@@ -73,16 +73,20 @@ export class OrderedOutput {
   }
 
   /**
-   * After a stop: writes what is in order, but not a tail of records that were never sent. Unsent
-   * records are written (as `error`) only where an answered row follows them, so that answer is
-   * not lost; what is left unwritten is what --resume sends.
+   * After the last record has been added: writes what is in order. After a stop, rows were never
+   * sent; with `endsAtGap` (a store keeps every answer) the output ends before the first of them,
+   * and the next run takes the answered rows after it from the store. Otherwise an unsent record is
+   * written (as `not_sent`) where an answered row follows it, so that answer is not lost; what is
+   * left unwritten is what the next run sends.
    */
-  async finish(): Promise<void> {
+  async finish(endsAtGap = false): Promise<void> {
     await this.#flushing;
     let last = 0;
-    let at = this.#retryAt;
-    for (let row = this.#next, record = this.#peek(row); record; [row, at] = this.#following(row, at), record = this.#peek(row)) {
-      if (!record.unsent) last = row;
+    if (!endsAtGap) {
+      let at = this.#retryAt;
+      for (let row = this.#next, record = this.#peek(row); record; [row, at] = this.#following(row, at), record = this.#peek(row)) {
+        if (!record.unsent) last = row;
+      }
     }
     this.#flushing = this.#writeReady(last);
     await this.#flushing;

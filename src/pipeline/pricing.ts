@@ -1,13 +1,14 @@
 import { UsageError } from '../errors/index.js';
-import type { QueryTarget } from '../model/query-target.js';
+import { sectionKeys, type QueryTarget } from '../model/query-target.js';
+import type { ItemCost } from './budget.js';
 
 /**
- * USD per item at list price: one component per section, each at the catalog's price unless
- * `--price endpoint=USD` overrides it. Paths the catalog does not know cost 0 here. An override
+ * USD at list price per section this run calls (chunk member): the catalog's price unless
+ * `--price endpoint=USD` overrides it; paths the catalog does not know cost 0 here. An override
  * that is not a price, or names an endpoint this run does not call, is a usage error: a NaN would
  * silently switch --max-cost off, a misspelt name would silently not apply.
  */
-export function pricePerItem(target: QueryTarget, overrides: Record<string, string> = {}): number {
+export function sectionPricesOf(target: QueryTarget, overrides: Record<string, string> = {}): Record<string, number> {
   const called = new Set(target.sections.map((endpoint) => endpoint.name));
   for (const [name, value] of Object.entries(overrides)) {
     if (!called.has(name)) {
@@ -19,20 +20,17 @@ export function pricePerItem(target: QueryTarget, overrides: Record<string, stri
     if (!/^\d+(\.\d+)?$/.test(value.trim()))
       throw new UsageError(`--price ${name}=${value}: expected a price in USD such as 0.25`, 'E_USAGE_PRICE');
   }
-  return target.sections.reduce((sum, endpoint) => {
-    const override = overrides[endpoint.name];
-    return sum + (override === undefined ? endpoint.price : Number(override));
-  }, 0);
-}
-
-/** USD at list price per section this run calls (the catalog's, or `--price`'s), for spend records. */
-export function sectionPricesOf(target: QueryTarget, overrides: Record<string, string> = {}): Record<string, number> {
   return Object.fromEntries(
     target.sections.map((endpoint) => [
       endpoint.name,
       overrides[endpoint.name] === undefined ? endpoint.price : Number(overrides[endpoint.name]),
     ]),
   );
+}
+
+/** USD per item at list price: one component per section, each at its price (sectionPricesOf). */
+export function pricePerItem(target: QueryTarget, overrides: Record<string, string> = {}): number {
+  return itemCostOf(target, sectionPricesOf(target, overrides)).price;
 }
 
 /**
@@ -58,4 +56,10 @@ export function billedCost(
     }
   }
   return { billed, cost };
+}
+
+/** What one item of `target` costs: a component and the list price of each section it asks (0 outside `prices`). */
+export function itemCostOf(target: QueryTarget, prices: Readonly<Record<string, number>>): ItemCost {
+  const members = sectionKeys(target);
+  return { components: target.componentsPerItem, price: members.reduce((sum, member) => sum + (prices[member] ?? 0), 0) };
 }

@@ -3,13 +3,19 @@ import { Batcher } from '../batching/batcher.js';
 import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { Chunk } from '../model/chunk.js';
-import { keepsAnswer, type OutputRecord } from '../model/record.js';
+import { withSections } from '../model/chunk-frame.js';
+import { partOfTarget, sectionKeys, type QueryTarget } from '../model/query-target.js';
+import { keepsAnswer, notSentRecord, type OutputRecord } from '../model/record.js';
 import { statusOf } from '../model/status.js';
+import type { Clock } from '../throttle/clock.js';
+import type { KeptAnswers, Resolution, Saving } from './kept-answers.js';
 import type { OrderedOutput } from './ordered-output.js';
 import type { RunStats } from './run-stats.js';
 import type { BatchOutcome, Deliver } from './send-batch.js';
 
 export interface BatchRunOptions {
+  /** What every row asks: the endpoint, or the components of an mget. */
+  target: QueryTarget;
   batchSize: number;
   concurrency: number;
   /** How far behind the newest row a partial batch may wait for more items of its key set. */
@@ -18,26 +24,40 @@ export interface BatchRunOptions {
   dedupeCapacity: number;
   /** Rows before this one are already in the output (--resume): read past them, send nothing... */
   startRow?: number;
-  /** ...except these (ascending), whose earlier records are `error`: they are sent again. */
+  /** ...except these (ascending), whose earlier records are `error` or `not_sent`: they are sent again. */
   retryRows?: readonly number[];
   /** Aborted on Ctrl-C or SIGTERM: stop reading and sending, let requests in flight finish. */
   signal?: AbortSignal;
-  /** An answer kept from an earlier run (the local store, with --max-age): the row is written from it, nothing is sent. */
-  reuse?: (item: SendableItem) => Chunk | undefined;
-  /** The chunk members whose api_code decides a reused answer's status. */
-  sectionKeys?: readonly string[];
+  /** The answers the account has paid for (the store): what it keeps is written from it, not bought. */
+  kept?: KeptAnswers;
+  /** The run's clock: items waiting for another job's answer are looked up again on it. */
+  clock: Clock;
 }
 
 export interface BatchRunResult {
-  /** The condition that stopped sending (authentication, credit, budget...), if one did. */
+  /** The condition that stopped sending (authentication, credit, budget, the store...), if one did. */
   fatal?: unknown;
   interrupted: boolean;
   /** Components not spent thanks to deduplication. */
   componentsSaved: number;
+  /** Billable sections the store answered instead of the service (each item once), and their list price. */
+  savedByStore: Saving;
+  /** Whether the output may end at the first row not sent: the store keeps every answer after it. */
+  endsAtGap: boolean;
 }
 
-/** Sends one batch, delivering records part by part; `signal` is aborted when the run stops. Never throws: see sendBatch. */
-export type SendFunction = (items: readonly PendingItem[], signal: AbortSignal, deliver: Deliver) => Promise<BatchOutcome>;
+/** Sends one batch for `target` (the run's, or the part of it its items lack), delivering records part by part. Never throws: see sendBatch. */
+export type SendFunction = (
+  items: readonly PendingItem[],
+  target: QueryTarget,
+  signal: AbortSignal,
+  deliver: Deliver,
+) => Promise<BatchOutcome>;
+
+/** Items looked up in the store at once: one round trip a block, not one a row. */
+const LOOKUP_BLOCK = 100;
+/** How often items another job is buying are looked up again. */
+const WAIT_POLL_MS = 250;
 
 /** Hands over the records for the rows that share one answer: the item's own, then its duplicates'. */
 function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputRecord): void {
@@ -71,9 +91,16 @@ function alreadyWritten(options: BatchRunOptions): (row: number) => boolean {
  * Batches are launched in the order of their first row and the limiter serves the earliest rows
  * first, so written rows trail answered ones by at most what is in flight.
  *
- * A stop (a signal, or a condition met while sending: credit, budget, quota) ends reading and
- * sending at once; requests in flight finish and their answers are written, with rows that were
- * never sent written as `error` only where an answered row follows them.
+ * With a store (`kept`), each distinct item is looked up (a block at a time) before it is batched:
+ * an item whose every section is kept is written from it; one that lacks some is batched with
+ * items lacking the same sections and only those are bought; one that another job is buying waits
+ * for that job's answer.
+ *
+ * A stop (a signal, or a condition met while sending: credit, budget, quota, a failing store) ends
+ * reading and sending at once; requests in flight finish and their answers are kept and written.
+ * With a store the output then ends before the first row never sent (`endsAtGap`): the answers
+ * after it are in the store, and the next run takes them free. Without one, such rows are written
+ * as `not_sent` where an answered row follows them.
  */
 export async function runBatch(
   rows: AsyncIterable<InputRow>,
@@ -83,6 +110,8 @@ export async function runBatch(
   stats: RunStats,
   options: BatchRunOptions,
 ): Promise<BatchRunResult> {
+  const { target, kept } = options;
+  const members = sectionKeys(target);
   const batcher = new Batcher(options.batchSize, options.maxHoldRows);
   const dedupe = options.dedupeCapacity > 0 ? new Deduplicator(options.dedupeCapacity) : undefined;
   const inFlight = new Set<Promise<void>>();
@@ -95,46 +124,141 @@ export async function runBatch(
   let fatal: unknown;
   /** Nothing new is launched (a budget's stop lets what it admitted finish; any other stop aborts `stopping` too). */
   const closed = () => fatal !== undefined || stopping.signal.aborted;
+  const stop = (reason: unknown) => {
+    fatal ??= reason;
+    stopping.abort(reason);
+  };
+  const savedByStore: Saving = { sections: 0, usd: 0 };
+  let storeFailed = false;
+  kept?.failure.catch((error: unknown) => {
+    storeFailed = true;
+    stop(error);
+  });
+
+  /** The record of a row its item's chunk answers: the row's own meta, and the status of every section. */
+  const answeredFrom = (pending: PendingItem, chunk: Chunk): OutputRecord => {
+    const own = chunkForRow(chunk, pending.prepared);
+    return { row: pending.prepared.row, status: statusOf(own, members), input: pending.prepared.columns, chunk: own };
+  };
 
   const settle: Deliver = (part, records, answer) => {
+    const released: { item: SendableItem; sections: readonly number[] }[] = [];
     part.forEach((pending, i) => {
-      const record = records[i]!;
-      dedupe?.settle(pending, keepsAnswer(record) ? { chunk: record.chunk, status: record.status } : undefined, answer, i);
+      let record = records[i]!;
+      const { plan } = pending;
+      // Bought only what the store lacked: the row's chunk is the answer with the kept sections in.
+      const merged = plan !== undefined && Object.keys(plan.kept).length > 0 && record.chunk !== undefined;
+      if (merged && keepsAnswer(record)) {
+        const chunk = withSections(record.chunk, members, plan.kept);
+        record = { ...record, status: statusOf(chunk, members), chunk };
+      }
+      if (plan && !keepsAnswer(record)) released.push({ item: pending.prepared, sections: plan.sections });
+      dedupe?.settle(
+        pending,
+        keepsAnswer(record) ? { chunk: record.chunk, status: record.status } : undefined,
+        merged ? undefined : answer,
+        i,
+      );
       addRecords(output, pending, record);
     });
+    if (released.length > 0) kept?.release(released);
     // Written as soon as their turn comes, whatever the reader is doing.
     if (output.ready) void output.flush().catch(() => undefined);
   };
 
-  const notSent = (batch: Batch) => {
+  const notSent = (items: readonly PendingItem[]) => {
     const reason: unknown = fatal ?? stopping.signal.reason;
-    const error = `not sent: ${reason instanceof Error ? reason.message : String(reason)}; --resume sends it`;
-    for (const pending of batch.items) {
-      addRecords(output, pending, { row: pending.prepared.row, status: 'error', error, input: pending.prepared.columns, unsent: true });
-    }
+    settle(
+      items,
+      items.map(({ prepared }) => notSentRecord(prepared, reason)),
+    );
   };
 
   const launch = async (batch: Batch) => {
     while (inFlight.size >= options.concurrency && !closed()) await Promise.race(inFlight);
     if (closed()) {
-      notSent(batch);
+      notSent(batch.items);
       return;
     }
-    const task: Promise<void> = send(batch.items, stopping.signal, settle)
-      .then(({ stop, drain }) => {
-        if (stop === undefined) return;
-        fatal ??= stop;
-        if (!drain) stopping.abort(stop);
+    const batchTarget = batch.sections ? partOfTarget(target, batch.sections) : target;
+    const task: Promise<void> = send(batch.items, batchTarget, stopping.signal, settle)
+      .then(({ stop: reason, drain }) => {
+        if (reason === undefined) return;
+        fatal ??= reason;
+        if (!drain) stopping.abort(reason);
       })
       .finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
+
+  /** Items another job is buying: looked up again every WAIT_POLL_MS until they are kept or free to buy. */
+  const waiting: PendingItem[] = [];
+  let polling: Promise<void> | undefined;
+
+  /** What the store said of an item: written from it, batched to buy what it lacks, or left to wait. */
+  const apply = async (pending: PendingItem, resolution: Resolution, into: Batcher): Promise<void> => {
+    if (resolution.kind === 'wait') {
+      waiting.push(pending);
+      polling ??= poll().finally(() => (polling = undefined));
+      return;
+    }
+    savedByStore.sections += resolution.saving.sections;
+    savedByStore.usd += resolution.saving.usd;
+    if (resolution.kind === 'kept') {
+      stats.fromStore += 1;
+      const record = answeredFrom(pending, resolution.chunk);
+      dedupe?.settle(pending, { chunk: record.chunk!, status: record.status });
+      addRecords(output, pending, record);
+      return;
+    }
+    pending.plan = { sections: resolution.sections, kept: resolution.kept };
+    for (const batch of into.add(pending)) await launch(batch);
+  };
+
+  const resolve = async (items: readonly PendingItem[], into: Batcher): Promise<void> => {
+    if (items.length === 0) return;
+    if (!kept) {
+      for (const pending of items) for (const batch of into.add(pending)) await launch(batch);
+      return;
+    }
+    let resolutions: Resolution[];
+    try {
+      resolutions = await kept.resolve(items.map((pending) => pending.prepared));
+    } catch (error) {
+      storeFailed = true;
+      stop(error);
+      notSent(items);
+      return;
+    }
+    for (const [i, pending] of items.entries()) await apply(pending, resolutions[i]!, into);
+  };
+
+  async function poll(): Promise<void> {
+    while (waiting.length > 0 && !closed()) {
+      try {
+        await options.clock.sleep(WAIT_POLL_MS, stopping.signal);
+      } catch {
+        break;
+      }
+      // What is free to buy now goes out at once, in batches of its own.
+      const now = new Batcher(options.batchSize, Number.MAX_SAFE_INTEGER);
+      await resolve(waiting.splice(0), now);
+      for (const batch of now.flush()) await launch(batch);
+    }
+    if (waiting.length > 0) notSent(waiting.splice(0));
+  }
 
   // A read error (an unclosed quote) ends the input, not the run: the rows read before it are
   // valid and still go out, so the output is whole up to the bad line. Only the reader's errors
   // are caught here; a failing output must stop the run before more is paid for.
   const reader = rows[Symbol.asyncIterator]();
   let readError: unknown;
+  let block: PendingItem[] = [];
+  const resolveBlock = async () => {
+    const items = block;
+    block = [];
+    await resolve(items, batcher);
+  };
   try {
     for (;;) {
       if (closed()) {
@@ -157,31 +281,32 @@ export async function runBatch(
         output.add({ row: prepared.row, status: 'invalid_input', error: prepared.invalid ?? 'invalid input', input: prepared.columns });
       } else {
         const sendable = prepared as SendableItem;
-        const kept = options.reuse?.(sendable);
-        if (kept) {
-          stats.fromStore += 1;
-          output.add({ row: sendable.row, status: statusOf(kept, options.sectionKeys ?? []), input: sendable.columns, chunk: kept });
-          if (output.ready) await output.flush();
-          continue;
-        }
         const decision = dedupe ? dedupe.decide(sendable) : { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
         if (decision.kind === 'send') {
-          for (const batch of batcher.add(decision.pending)) await launch(batch);
+          block.push(decision.pending);
+          if (block.length >= LOOKUP_BLOCK) await resolveBlock();
         } else if (decision.kind === 'answered') {
           const { chunk, status } = decision.answer;
           output.add({ row: sendable.row, status, input: sendable.columns, chunk: chunkForRow(chunk, sendable) });
         }
       }
-      while (output.waiting > maxWaiting && inFlight.size > 0) await Promise.race(inFlight);
+      while (output.waiting > maxWaiting && (inFlight.size > 0 || polling))
+        await Promise.race([...inFlight, ...(polling ? [polling] : [])]);
       if (output.ready) await output.flush();
     }
 
+    if (closed()) notSent(block.splice(0));
+    else await resolveBlock();
+    while (polling) await polling;
     for (const batch of batcher.flush()) await launch(batch);
     while (inFlight.size > 0) await Promise.all(inFlight);
   } finally {
     options.signal?.removeEventListener('abort', onSignal);
   }
   const interrupted = Boolean(options.signal?.aborted) && fatal === undefined;
-  await output.finish();
-  return { fatal: fatal ?? readError, interrupted, componentsSaved: dedupe?.saved ?? 0 };
+  // Every answer handed to the store is kept before the output decides where it may end.
+  if (kept) await kept.flush().catch(() => (storeFailed = true));
+  const endsAtGap = kept !== undefined && !storeFailed;
+  await output.finish(endsAtGap);
+  return { fatal: fatal ?? readError, interrupted, componentsSaved: dedupe?.saved ?? 0, savedByStore, endsAtGap };
 }

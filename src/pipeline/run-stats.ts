@@ -9,6 +9,8 @@ export class RunStats {
   readonly byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<Status, number>;
   rowsRead = 0;
   requests = 0;
+  /** HTTP answers of any status: none at all means the service was never reached. */
+  responses = 0;
   componentsUsed = 0;
   retries = 0;
   /** Retried requests whose failed attempt may have been served (sent whole then lost, or answered unreadably): the service may have charged it. */
@@ -17,7 +19,7 @@ export class RunStats {
   fromStore = 0;
   /** Requests sent and not yet answered: what a stop waits for. */
   requestsInFlight = 0;
-  /** Rows written as `error` because the run stopped before sending them (a later row's answer followed). */
+  /** Rows written as `not_sent` because the run stopped before sending them (a later row's answer followed). */
   unsentWritten = 0;
   rateLimitWaits = 0;
   /** USD at list price of the sections answered with data (api_code 0): what the service bills. */

@@ -3,18 +3,20 @@ import { interpretResponse } from '../client/interpret-response.js';
 import { chunksForItems } from '../client/match-chunks.js';
 import { decideRetry, isTransient, NO_ATTEMPTS, type Attempts, type RetryPolicy } from '../client/retry-policy.js';
 import type { RawResponse, Service } from '../client/service-client.js';
-import { BadRequestError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
+import { BadRequestError, NetworkError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
 import type { PendingItem } from '../batching/batch.js';
 import type { ResponseText } from '../batching/response-text.js';
 import type { Chunk } from '../model/chunk.js';
-import type { OutputRecord } from '../model/record.js';
+import { notSentRecord, type OutputRecord } from '../model/record.js';
 import { statusOf } from '../model/status.js';
 import type { Clock } from '../throttle/clock.js';
 import { parseRateHeaders, type ReportedWindow } from '../throttle/rate-headers.js';
 import type { AcquireOptions, Reservation } from '../throttle/rate-limiter.js';
 import type { ServiceClock } from '../throttle/service-clock.js';
-import type { QueryTarget } from '../model/query-target.js';
+import { itemToSend, sectionKeys, type QueryTarget } from '../model/query-target.js';
+import type { SendableItem } from '../batching/batch.js';
 import type { Budget } from './budget.js';
+import { itemCostOf } from './pricing.js';
 import type { RunStats } from './run-stats.js';
 
 /** The pacing the pipeline needs: grants in row order, and what the service said of its windows (in local time). */
@@ -30,9 +32,8 @@ export interface Pacer {
 export interface SendContext {
   client: Service;
   limiter: Pacer;
-  target: QueryTarget;
-  /** Section keys a chunk should carry, for its status. */
-  sectionKeys: readonly string[];
+  /** USD at list price per section (chunk member), for the budget. */
+  sectionPrices: Readonly<Record<string, number>>;
   /** Retries, backoff and the longest rate-limit wait: client/retry-policy.ts. */
   retry: RetryPolicy;
   stats: RunStats;
@@ -47,8 +48,19 @@ export interface SendContext {
   onResponse?: (exchange: Exchange) => void;
 }
 
+/** The context of one batch: the run's, and what its items are asked for. */
+interface BatchContext extends SendContext {
+  target: QueryTarget;
+}
+
 /** A request that reached the service and what came back. */
 export interface Exchange {
+  /** What was asked: the run's target, or the part of it the items lacked. */
+  target: QueryTarget;
+  /** The items sent, in request order. */
+  sent: readonly SendableItem[];
+  /** Each sent item's chunk from a 200, where one came back for it and is usable (undefined: none). */
+  answers?: readonly (Chunk | undefined)[];
   status: number;
   headers: Readonly<Record<string, string>>;
   /** The windows its headers stated, their resets in this machine's time (corrected for the service's clock). */
@@ -86,15 +98,6 @@ function failed(items: readonly PendingItem[], status: 'error' | 'invalid_input'
   return items.map(({ prepared }) => ({ row: prepared.row, status, error, input: prepared.columns }));
 }
 
-/**
- * Records for items that were never sent: written as `error` only where a later row's answer must
- * follow them in the output, and sent again by --resume.
- */
-function unsentRecords(items: readonly PendingItem[], reason: unknown): OutputRecord[] {
-  const error = `not sent: ${reasonText(reason)}; --resume sends it`;
-  return items.map(({ prepared }) => ({ row: prepared.row, status: 'error', error, input: prepared.columns, unsent: true }));
-}
-
 function succeeded(items: readonly PendingItem[], chunks: readonly unknown[], sectionKeys: readonly string[]): OutputRecord[] {
   return items.map(({ prepared }, i) => {
     const chunk = chunks[i];
@@ -114,12 +117,18 @@ function succeeded(items: readonly PendingItem[], chunks: readonly unknown[], se
  * comes. 5xx and dropped connections are retried with backoff; a 429 pauses every sender until the
  * window resets; a 400 is narrowed down to the items that cause it.
  */
-export async function sendBatch(items: readonly PendingItem[], context: SendContext, deliver: Deliver): Promise<BatchOutcome> {
+export async function sendBatch(
+  items: readonly PendingItem[],
+  target: QueryTarget,
+  runContext: SendContext,
+  deliver: Deliver,
+): Promise<BatchOutcome> {
+  const context: BatchContext = { ...runContext, target };
   const delivery: Delivery = { deliver, reasons: [] };
   let admitted = items.length;
   let budgetStop: unknown;
   if (context.budget) {
-    const verdict = context.budget.fit(items.length);
+    const verdict = context.budget.fit(items.length, itemCostOf(target, context.sectionPrices));
     admitted = verdict.items;
     budgetStop = verdict.stop;
   }
@@ -134,11 +143,14 @@ export async function sendBatch(items: readonly PendingItem[], context: SendCont
 function unsent(part: readonly PendingItem[], reason: unknown, delivery: Delivery): void {
   if (part.length === 0) return;
   delivery.reasons.push(reason);
-  delivery.deliver(part, unsentRecords(part, reason));
+  delivery.deliver(
+    part,
+    part.map(({ prepared }) => notSentRecord(prepared, reason)),
+  );
 }
 
 /** Asks the limiter for all of `items` at the priority of their first row; each grant goes out at once. */
-async function sendInParts(items: readonly PendingItem[], context: SendContext, attempts: Attempts, delivery: Delivery): Promise<void> {
+async function sendInParts(items: readonly PendingItem[], context: BatchContext, attempts: Attempts, delivery: Delivery): Promise<void> {
   if (items.length === 0) return;
   const unit = context.target.componentsPerItem;
   const sending: Promise<void>[] = [];
@@ -161,14 +173,14 @@ async function sendInParts(items: readonly PendingItem[], context: SendContext, 
 async function sendPart(
   part: readonly PendingItem[],
   reservation: Reservation,
-  context: SendContext,
+  context: BatchContext,
   attempts: Attempts,
   delivery: Delivery,
 ): Promise<void> {
   const { client, limiter, target, stats, clock } = context;
   const { serviceClock } = limiter;
-  let chunks: unknown[];
-  let body: string;
+  let records: OutputRecord[];
+  let body: string | undefined;
   let observed = false;
   try {
     stats.requests += 1;
@@ -180,12 +192,19 @@ async function sendPart(
       // Report products take no POST (spec): their batches are of one item, sent as a GET.
       response = await client.send(
         target.getOnly && part.length === 1
-          ? { method: 'GET', path: target.path, query: { ...part[0]!.prepared.item, ...target.query }, ...signal }
-          : { method: 'POST', path: target.path, query: target.query, items: part.map((p) => p.prepared.item), ...signal },
+          ? { method: 'GET', path: target.path, query: { ...itemToSend(target, part[0]!.prepared.item), ...target.query }, ...signal }
+          : {
+              method: 'POST',
+              path: target.path,
+              query: target.query,
+              items: part.map((p) => itemToSend(target, p.prepared.item)),
+              ...signal,
+            },
       );
     } finally {
       stats.requestsInFlight -= 1;
     }
+    stats.responses += 1;
     // The answer's Date and resets say what time the service has: its windows are then read in ours.
     serviceClock.observe({ headers: response.headers, sentAt, receivedAt: clock.now() });
     // A 429 was not charged, nor counted by the service: out of the log before the answer's counts
@@ -195,13 +214,16 @@ async function sendPart(
     const windows = serviceClock.localWindows(parseRateHeaders(response.headers));
     limiter.observe(reservation, windows);
     observed = true;
-    const exchange = {
+    const exchange: Exchange = {
+      target,
+      sent: part.map(({ prepared }) => prepared),
       status: response.status,
       headers: response.headers,
       windows,
       items: part.length,
       components: reservation.components,
     };
+    let chunks: unknown[];
     try {
       // A 429's Retry-After counts from now on the run's clock.
       chunks = interpretResponse(response, target.path, clock.now(), serviceClock.toLocal);
@@ -209,24 +231,28 @@ async function sendPart(
       context.onResponse?.(exchange);
       throw error;
     }
-    context.onResponse?.({ ...exchange, chunks });
-    body = response.body;
+    // A chunk count other than the items': the chunks that name their items are kept, the other
+    // rows are errors (resending could charge twice for items that did come back).
+    const theirs = chunksForItems(
+      part.map((pending) => itemToSend(target, pending.prepared.item)),
+      chunks,
+    );
+    records = succeeded(part, theirs, sectionKeys(target));
+    context.onResponse?.({ ...exchange, chunks, answers: records.map((record) => (record.status === 'error' ? undefined : record.chunk)) });
+    // Deduplication reads an answer's text by place: only where chunk i is item i's.
+    body = theirs === chunks ? response.body : undefined;
   } catch (error) {
     if (!observed) limiter.observe(reservation, []);
     return handleFailure(error, part, context, attempts, delivery);
   }
-  // A chunk count other than the items': the chunks that name their items are kept, the other rows are errors.
-  const sent = part.map((pending) => pending.prepared.item);
-  const theirs = chunksForItems(sent, chunks);
   stats.componentsUsed += reservation.components;
-  // Deduplication reads an answer's text by place: only where chunk i is item i's.
-  delivery.deliver(part, succeeded(part, theirs, context.sectionKeys), theirs === chunks ? { body } : undefined);
+  delivery.deliver(part, records, body === undefined ? undefined : { body });
 }
 
 async function handleFailure(
   error: unknown,
   part: readonly PendingItem[],
-  context: SendContext,
+  context: BatchContext,
   attempts: Attempts,
   delivery: Delivery,
 ): Promise<void> {
@@ -265,6 +291,12 @@ async function handleFailure(
       }
       return sendInParts(part, context, decision.next, delivery);
     case 'give up':
+      // A service this run never reached (a wrong --base-url, nothing listening): one stop that
+      // names the cause, not an error row per item and an exit that reads "complete".
+      if (error instanceof NetworkError && !error.mayHaveBeenCharged && stats.responses === 0) {
+        unsent(part, error, delivery);
+        return;
+      }
       // Retries spent on a transient failure: these rows are error records and the run goes on.
       if (isTransient(error)) {
         delivery.deliver(part, failed(part, 'error', reasonText(error)));
@@ -289,7 +321,7 @@ async function handleFailure(
 async function isolateBadRequest(
   items: readonly PendingItem[],
   error: BadRequestError,
-  context: SendContext,
+  context: BatchContext,
   delivery: Delivery,
   alike = false,
 ): Promise<void> {
@@ -317,6 +349,6 @@ async function isolateBadRequest(
 }
 
 /** Sends `items` on their own, as one part of a 400 being narrowed down. */
-function sendAlone(items: readonly PendingItem[], context: SendContext, delivery: Delivery): Promise<void> {
+function sendAlone(items: readonly PendingItem[], context: BatchContext, delivery: Delivery): Promise<void> {
   return sendInParts(items, context, NO_ATTEMPTS, delivery);
 }

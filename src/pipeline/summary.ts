@@ -3,19 +3,24 @@ import type { RateLimiter } from '../throttle/rate-limiter.js';
 import type { RunStats } from './run-stats.js';
 
 export interface RunSummary {
+  /** The whole output's records by status: this run's, and an appended output's earlier ones (--resume). */
   records: Record<Status, number>;
+  /** The records this run wrote, when the output holds earlier ones too. */
+  recordsThisRun?: Record<Status, number>;
+  /** Where the records went: the output file, or stdout. */
+  output?: string;
   rowsRead: number;
   requests: number;
   componentsUsed: number;
   /** Components not spent because identical items were sent once. */
   componentsSaved: number;
-  /** Rows answered from the local store (--max-age), and the list price they did not cost. */
+  /** Rows written wholly from the store (each distinct item once), and the list price of the billable sections it answered. */
   fromStore: number;
   savedByStore: number;
   retries: number;
   /** Retried requests whose failed attempt may have been served (sent whole then lost, or answered unreadably): the service may have charged them too. */
   retriedPossiblyCharged: number;
-  /** Rows written as `error` because the run stopped before sending them; --resume sends them. */
+  /** Rows written as `not_sent` because the run stopped before sending them (--no-store); a rerun sends them. */
   notSent: number;
   /** Requests the service refused with a 429 (sent again once the window allowed). */
   rateLimitWaits: number;
@@ -32,6 +37,8 @@ export interface RunSummary {
   stoppedBecause?: string;
   /** The first row not in the output, when the run did not finish. */
   nextRow?: number;
+  /** Whether the rows from nextRow on that were answered are in the store (a rerun takes them free). */
+  restInStore?: boolean;
 }
 
 export function summarize(
@@ -77,34 +84,50 @@ export function completedOutcome(byStatus: Record<Status, number>): RunSummary['
 /** `1 request`, `2 requests`. */
 const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;
 
-/** The summary as a few lines for stderr. */
+/** `1,463 ok, 37 no_content`. */
+function describeRecords(records: Record<Status, number>): string {
+  return (
+    Object.entries(records)
+      .filter(([, n]) => n > 0)
+      .map(([status, n]) => `${n.toLocaleString('en-US')} ${status}`)
+      .join(', ') || 'no records'
+  );
+}
+
+/** The summary as a few lines for stderr: the output as it now stands, then what this run did. */
 export function formatSummary(summary: RunSummary): string {
-  const records = Object.entries(summary.records)
-    .filter(([, n]) => n > 0)
-    .map(([status, n]) => `${n} ${status}`)
-    .join(', ');
+  const holds =
+    summary.output === undefined ? describeRecords(summary.records) : `${summary.output} holds ${describeRecords(summary.records)}`;
   const refused = summary.rateLimitWaits > 0 ? `, ${count(summary.rateLimitWaits, 'request')} refused with 429 and sent again` : '';
   const limits = summary.rateLimitsStated
     ? `the service's limits ${summary.rateLimits}`
     : `paced at --rate ${summary.rateLimits} (the service stated no limits)`;
   const lines = [
-    `propdata: ${summary.outcome}: ${records || 'no records'}`,
+    `propdata: ${summary.outcome}: ${holds}`,
+    ...(summary.recordsThisRun ? [`  this run wrote ${describeRecords(summary.recordsThisRun)}`] : []),
     `  ${count(summary.requests, 'request')}, ${count(summary.componentsUsed, 'component')} (${summary.componentsSaved} saved by deduplication), ${count(summary.retries, 'retry', 'retries')}`,
     `  rate limit: ${summary.rateLimitWaitSeconds} s waited${refused}; ${limits}`,
     `  cost: ${summary.costUsd.toFixed(2)} USD at list price (sections answered with data; 204s are not charged)`,
-    `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute} items/min`,
+    `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute.toLocaleString('en-US')} items/min`,
   ];
   if (summary.stoppedBecause) lines.push(`  stopped: ${summary.stoppedBecause}`);
-  if (summary.fromStore > 0)
+  if (summary.fromStore > 0 || summary.savedByStore > 0)
     lines.push(
-      `  ${summary.fromStore} rows answered from the local store (${summary.savedByStore.toFixed(2)} USD at list price not spent)`,
+      `  ${count(summary.fromStore, 'row')} written from the store; it answered sections worth ${summary.savedByStore.toFixed(2)} USD at list price, not bought again`,
     );
   if (summary.retriedPossiblyCharged > 0) {
     lines.push(
       `  ${summary.retriedPossiblyCharged} retried requests had timed out or lost their connection after being sent, or had an unreadable answer: the service may have charged them twice`,
     );
   }
-  if (summary.notSent > 0) lines.push(`  ${summary.notSent} rows were not sent before the stop (written as error; --resume sends them)`);
-  if (summary.nextRow !== undefined) lines.push(`  rows from ${summary.nextRow} on were not processed`);
+  if (summary.notSent > 0)
+    lines.push(`  ${count(summary.notSent, 'row')} not sent before the stop (written as not_sent; a rerun sends them)`);
+  if (summary.nextRow !== undefined) {
+    lines.push(
+      summary.restInStore
+        ? `  rows from ${summary.nextRow} on are not in the output yet: what was answered of them is kept in the store, and a rerun writes it without buying it again`
+        : `  rows from ${summary.nextRow} on were not processed`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }

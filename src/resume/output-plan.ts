@@ -3,6 +3,8 @@ import { truncate } from 'node:fs/promises';
 import { UsageError } from '../errors/index.js';
 import { outputFormatFor, type OutputFormat } from '../output/open-output.js';
 import { discardRetries, mergeRetries } from './merge-retries.js';
+import type { Status } from '../model/status.js';
+import type { AppendableFormat } from '../output/record-text.js';
 import { scanOutput, type OutputScan } from './output-scan.js';
 import { identifyInput, readRunState, resumeMismatch, settingsDigest, STATE_VERSION, statePathFor, type RunState } from './run-state.js';
 
@@ -21,13 +23,21 @@ export interface OutputPlan {
   append: boolean;
   /** Rows from this one on are sent and appended: rows before it are in the output already. */
   startRow: number;
-  /** Rows before startRow whose record is `error`, ascending: sent again and rewritten in place. */
+  /** Rows before startRow whose record is `error` or `not_sent`, ascending: sent again and rewritten in place. */
   retryRows: readonly number[];
+  /** The records an appended output keeps from earlier runs (those not sent again), by status: the file's totals start there. */
+  earlier?: Record<Status, number>;
   /** The run state to keep beside the output (file outputs that can be resumed). */
   state?: RunState;
-  alreadyComplete: boolean;
   /** Without --resume: the output an earlier run left partial (its records), which this run starts over. */
   overwritesPartial?: { records: number };
+  /**
+   * With --resume: why the output cannot be continued (a changed input or options, a complete or
+   * edited file, an output that cannot be appended to); the run writes it afresh instead.
+   */
+  afresh?: string;
+  /** With --resume: the output is complete and holds no row to send again (`afresh` says so too). */
+  complete?: boolean;
 }
 
 /** Everything that shapes the records (endpoint, parameters, columns...): resuming needs it unchanged. */
@@ -37,14 +47,21 @@ export interface RecordShape {
   [setting: string]: unknown;
 }
 
-const START_OVER = 'restore the file or run without --resume to start over';
+/** Why an output holding fewer records than a run left in it cannot be continued (rows would be missing), if it holds fewer. */
+function missingRecords(output: string, scan: OutputScan, previous: RunState): string | undefined {
+  return scan.records < previous.records
+    ? `${output} holds ${scan.records} records but the earlier run wrote ${previous.records}: records were removed`
+    : undefined;
+}
 
-/** Refuses an output that holds fewer records than a run left in it: rows would be missing, or sent again. */
-function checkRecordCount(output: string, scan: OutputScan, previous: RunState): void {
-  if (scan.records < previous.records) {
-    throw new UsageError(
-      `${output} holds ${scan.records} records but the earlier run wrote ${previous.records}: records were removed; ${START_OVER}`,
-    );
+/** The output as it stands, checked record by record, or why it cannot be continued. */
+async function scanToContinue(output: string, format: AppendableFormat, shape: RecordShape): Promise<OutputScan | string> {
+  try {
+    await mergeRetries(output, format, shape.columns);
+    return await scanOutput(output, format, shape.columns);
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
   }
 }
 
@@ -52,59 +69,70 @@ function checkRecordCount(output: string, scan: OutputScan, previous: RunState):
  * Where the output starts. A CSV or JSONL file output from a file input is resumable: its run
  * state is kept beside it. With --resume and an existing output, the run checks the whole file
  * (every record where it should be, nothing missing), cuts off a torn last record, and continues
- * after the last record, sending the rows whose record is `error` again, if the input and the
- * options are the same. Retried records a killed run left in the journal are merged first.
+ * after the last record, sending the rows whose record is `error` or `not_sent` again, if the
+ * input and the options are the same. Retried records a killed run left in the journal are merged
+ * first. --resume never fails a job: an output it cannot continue (the input or the options
+ * changed, the file is complete or was edited, it cannot be appended to) is written afresh, and
+ * `afresh` says why.
  */
 export async function planOutput(options: OutputRequest, recordShape: RecordShape): Promise<OutputPlan> {
-  const fresh: OutputPlan = { append: false, startRow: 1, retryRows: [], alreadyComplete: false };
+  const fresh: OutputPlan = { append: false, startRow: 1, retryRows: [] };
   const format = outputFormatFor(options.output, options.format);
   const resumable =
     options.output !== undefined && options.output !== '-' && options.inputSeekable && format !== 'json' && format !== 'xlsx';
-  if (options.resume && !resumable) {
-    throw new UsageError(
-      '--resume needs --input FILE (a regular file, not a pipe) and --output FILE in CSV or JSONL (a JSON array or an xlsx workbook cannot be appended to)',
-    );
+  if (!resumable) {
+    return options.resume
+      ? {
+          ...fresh,
+          afresh: 'only a CSV or JSONL --output from a regular --input file can be appended to (not a pipe, a JSON array or a workbook)',
+        }
+      : fresh;
   }
-  if (!resumable) return fresh;
 
   const settings = settingsDigest({ ...recordShape, format });
   const input = await identifyInput(options.input);
   const state: RunState = { version: STATE_VERSION, settings, input, records: 0, complete: false };
   const output = options.output!;
+  const afresh = async (why: string): Promise<OutputPlan> => {
+    await discardRetries(output);
+    return { ...fresh, state, afresh: why };
+  };
   if (!options.resume) {
     const earlier = existsSync(output) ? await readRunState(output).catch(() => undefined) : undefined;
     await discardRetries(output);
     return { ...fresh, state, ...(earlier && !earlier.complete ? { overwritesPartial: { records: earlier.records } } : {}) };
   }
 
-  const previous = await readRunState(output);
+  const previous = await readRunState(output).catch((error: unknown) => {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  });
+  if (typeof previous === 'string') return afresh(previous);
   if (!existsSync(output)) {
-    if (previous && previous.records > 0) {
-      throw new UsageError(`${output} is missing but the earlier run wrote ${previous.records} records to it; ${START_OVER}`);
-    }
+    if (previous && previous.records > 0) return afresh(`${output} is missing but the earlier run wrote ${previous.records} records to it`);
     await discardRetries(output);
     return { ...fresh, state };
   }
-  if (!previous) {
-    throw new UsageError(
-      `cannot resume: ${output} has no run state (${statePathFor(output)}); remove it, or run without --resume to overwrite it`,
-    );
-  }
+  if (!previous) return afresh(`${output} has no run state (${statePathFor(output)})`);
   const mismatch = resumeMismatch(previous, settings, input);
-  if (mismatch) throw new UsageError(`cannot resume ${output}: ${mismatch}; run without --resume to start over`);
+  if (mismatch) return afresh(mismatch);
 
-  await mergeRetries(output, format, recordShape.columns);
-  const scan = await scanOutput(output, format, recordShape.columns);
-  checkRecordCount(output, scan, previous);
-  if (previous.complete && scan.errorRows.length === 0) return { ...fresh, state, alreadyComplete: true };
+  const scan = await scanToContinue(output, format, recordShape);
+  if (typeof scan === 'string') return afresh(scan);
+  const missing = missingRecords(output, scan, previous);
+  if (missing) return afresh(missing);
+  if (previous.complete && scan.errorRows.length === 0) return { ...(await afresh(`${output} is complete`)), complete: true };
 
   await truncate(output, scan.completeBytes);
   if (!scan.hasHeader) return { ...fresh, state };
+  const earlier = { ...scan.byStatus };
+  earlier.error = 0;
+  earlier.not_sent = 0;
   return {
     append: true,
     startRow: scan.records + 1,
     retryRows: scan.errorRows,
+    earlier,
     state: { ...state, records: scan.records },
-    alreadyComplete: false,
   };
 }

@@ -1,3 +1,4 @@
+import { STATUSES, type Status } from '../model/status.js';
 import type { AppendableFormat } from '../output/record-text.js';
 import { readStoredOutput } from './output-records.js';
 
@@ -6,8 +7,10 @@ export interface OutputScan {
   hasHeader: boolean;
   /** Whole records, rows 1 to `records`, each checked. */
   records: number;
-  /** Rows whose record is `error`, ascending: resuming sends them again. */
+  /** Rows whose record is `error` or `not_sent`, ascending: resuming sends them again. */
   errorRows: number[];
+  /** The records by status. */
+  byStatus: Record<Status, number>;
   /** The length of the file up to the end of its last whole record: anything after is torn. */
   completeBytes: number;
 }
@@ -19,11 +22,18 @@ export interface OutputScan {
  */
 export async function scanOutput(path: string, format: AppendableFormat, inputColumns: readonly string[]): Promise<OutputScan> {
   const { header, records } = await readStoredOutput(path, format, inputColumns);
-  const scan: OutputScan = { hasHeader: header !== undefined, records: 0, errorRows: [], completeBytes: Buffer.byteLength(header ?? '') };
+  const scan: OutputScan = {
+    hasHeader: header !== undefined,
+    records: 0,
+    errorRows: [],
+    byStatus: Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<Status, number>,
+    completeBytes: Buffer.byteLength(header ?? ''),
+  };
   for await (const record of records) {
     scan.records = record.row;
     scan.completeBytes = record.end;
-    if (record.status === 'error') scan.errorRows.push(record.row);
+    scan.byStatus[record.status] += 1;
+    if (record.status === 'error' || record.status === 'not_sent') scan.errorRows.push(record.row);
   }
   return scan;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Endpoint } from '../catalog/index.js';
 
 export interface SandboxUsage {
@@ -7,6 +8,18 @@ export interface SandboxUsage {
   charged: number;
   creditLeft: number;
   byEndpoint: Record<string, { components: number; charged: number }>;
+  /**
+   * Sections charged for an item (identifiers and the endpoint's own parameters) the account had
+   * already been charged for: what a client that kept its answers would not have bought again.
+   */
+  chargedAgain: { sections: number; usd: number };
+}
+
+/** A section the service delivered: its endpoint, and what identifies the item it answers. */
+export interface DeliveredSection {
+  endpoint: Endpoint;
+  /** The item's identifiers and the endpoint's own parameters, as one comparable text. */
+  subject: string;
 }
 
 /** Money is kept in micro-dollars so that thousands of 0.01 charges add up exactly. */
@@ -21,6 +34,10 @@ export class Ledger {
   #components = 0;
   #requests = 0;
   readonly #byEndpoint = new Map<string, { components: number; chargedMicro: number }>();
+  /** Every section charged so far, as a 128-bit digest: a few dozen bytes each, even over millions. */
+  readonly #charged = new Set<string>();
+  #chargedAgain = 0;
+  #chargedAgainMicro = 0;
 
   readonly #prices: Readonly<Record<string, number>>;
 
@@ -34,8 +51,8 @@ export class Ledger {
   }
 
   /** What the delivered (api_code 0) sections cost at list price. */
-  costOf(delivered: readonly Endpoint[]): number {
-    return delivered.reduce((sum, endpoint) => sum + this.#priceOf(endpoint), 0);
+  costOf(delivered: readonly DeliveredSection[]): number {
+    return delivered.reduce((sum, { endpoint }) => sum + this.#priceOf(endpoint), 0);
   }
 
   canAfford(costMicro: number): boolean {
@@ -43,15 +60,22 @@ export class Ledger {
   }
 
   /** Records one answered request: every requested section counts as a component, delivered ones are charged. */
-  record(requested: readonly Endpoint[], delivered: readonly Endpoint[]): void {
+  record(requested: readonly Endpoint[], delivered: readonly DeliveredSection[]): void {
     this.#requests += 1;
     this.#components += requested.length;
     for (const endpoint of requested) this.#entry(endpoint).components += 1;
-    for (const endpoint of delivered) {
+    for (const { endpoint, subject } of delivered) {
       const price = this.#priceOf(endpoint);
       this.#entry(endpoint).chargedMicro += price;
       this.#chargedMicro += price;
       this.#creditMicro -= price;
+      const digest = createHash('md5').update(endpoint.name).update('\n').update(subject).digest('base64');
+      if (this.#charged.has(digest)) {
+        this.#chargedAgain += 1;
+        this.#chargedAgainMicro += price;
+      } else {
+        this.#charged.add(digest);
+      }
     }
   }
 
@@ -70,6 +94,7 @@ export class Ledger {
       byEndpoint: Object.fromEntries(
         [...this.#byEndpoint].map(([name, entry]) => [name, { components: entry.components, charged: toUsd(entry.chargedMicro) }]),
       ),
+      chargedAgain: { sections: this.#chargedAgain, usd: toUsd(this.#chargedAgainMicro) },
     };
   }
 }

@@ -77,6 +77,16 @@ function listenFailure(error: NodeJS.ErrnoException, host: string, port: number)
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What a delivered section answers: the item's identifiers and the endpoint's own parameters (a sibling component's do not matter). */
+function subjectOf(
+  endpoint: Endpoint,
+  identifiers: Readonly<Record<string, string>>,
+  params: Readonly<Record<string, string | number>>,
+): string {
+  const own = endpoint.params.filter((param) => params[param.name] !== undefined).map((param) => [param.name, params[param.name]]);
+  return JSON.stringify([Object.entries(identifiers).sort(), own]);
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const settings = resolveOptions(options);
   const rate = new RateWindows(settings.rateLimits, settings.now);
@@ -109,7 +119,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const build = chunkBuilder(endpoint.level);
     const nowMs = settings.now();
     const built: BuiltChunk[] = parsed.items.map((item) => build(parsed.sections, item, restriction, nowMs));
-    const delivered = built.flatMap((chunk) => chunk.delivered);
+    const delivered = built.flatMap((chunk, i) => {
+      const { identifiers, params } = parsed.items[i]!;
+      return chunk.delivered.map((section) => ({ endpoint: section, subject: subjectOf(section, identifiers, params) }));
+    });
     if (!ledger.canAfford(ledger.costOf(delivered))) return message(402, CREDIT_EXHAUSTED_MESSAGE);
     rate.take(components);
     ledger.record(

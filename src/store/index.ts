@@ -1,9 +1,20 @@
-export { openExistingStore, openStore, type StoreOptions } from './open-store.js';
-export type { Store } from './store.js';
-export type { Answers } from './answers.js';
+export { openExistingStore, openStore, type StoreOptions } from './sqlite/open-sqlite-store.js';
+export type {
+  AnswerCount,
+  ClaimResult,
+  ClearScope,
+  FoundItem,
+  Freshness,
+  KeptAnswer,
+  KeptSection,
+  SectionClaim,
+  Store,
+  StoreEntry,
+  StoreInfo,
+  StoreProblems,
+} from './store-api.js';
 export type { RequestRecord, ReuseRecord, Usage, UsageFigures, UsageGrouping, UsageQuery } from './spend.js';
 export { USAGE_GROUPINGS } from './spend.js';
-export type { AnswerCount, ClearScope, StoreInfo } from './maintenance.js';
 export { WINDOWS_FRESH_MS } from './windows.js';
 export { accountId, accountOf, SANDBOX_ACCOUNT } from './account.js';
 export { currentAccount } from './current-account.js';

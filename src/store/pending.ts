@@ -1,7 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyEntry, type StoreEntry } from './entry.js';
-import type { Store } from './store.js';
+import type { Store, StoreEntry } from './store-api.js';
 
 /** A file being written: published by renaming it to `.json` once whole, so a reader never sees half of one. */
 const WRITING = '.writing';
@@ -37,11 +36,21 @@ export function hasPending(storePath: string): boolean {
 }
 
 /**
- * Applies the entries left beside the store, oldest first, each in a transaction with the check
- * that it was not applied before; then removes its file. Several processes may fold at once, or a
- * process may die between a commit and the removal: the check makes either harmless.
+ * An entry as read back. One written by a propdata before schema 3 has an `answer` filed by the
+ * command's path, which the store can no longer file (its answers were dropped alike): its spend
+ * and windows are kept.
  */
-export function foldPending(store: Store, storePath: string): void {
+function entryOf(written: StoreEntry): StoreEntry {
+  // Applied as of its request: an answer kept meanwhile by a running batch is newer, and stays.
+  return { ...written, answers: Array.isArray(written.answers) ? written.answers : [], arrivedAt: written.request.at };
+}
+
+/**
+ * Applies the entries left beside the store, oldest first, each recorded once (Store.record
+ * changes nothing for a request recorded already); then removes its file. Several processes may
+ * fold at once, or a process may die between a commit and the removal: either is harmless.
+ */
+export async function foldPending(store: Store, storePath: string): Promise<void> {
   const dir = pendingDir(storePath);
   let names: string[];
   try {
@@ -63,7 +72,7 @@ export function foldPending(store: Store, storePath: string): void {
       // Another process folded and removed it meanwhile.
       continue;
     }
-    applyEntry(store, entry);
+    await store.record(entryOf(entry));
     removeQuietly(path);
   }
 }

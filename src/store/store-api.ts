@@ -2,7 +2,6 @@ import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import type { Frame } from '../model/chunk-frame.js';
 import type { ItemRef, SectionRef } from '../model/section-refs.js';
-import type { ClearScope, StoreInfo } from './maintenance.js';
 import type { RequestRecord, ReuseRecord, Usage, UsageQuery } from './spend.js';
 
 /**
@@ -46,6 +45,9 @@ export interface Store {
   /** Extends every live claim of `owner` by `leaseMs` from now (the run's heartbeat). */
   renewClaims(owner: string, leaseMs: number): Promise<void>;
 
+  /** Gives up every claim of `owner`: a run that ends leaves nothing for another job to wait on. */
+  releaseAll(owner: string): Promise<void>;
+
   /** Gives claims up without an answer (the request failed, the run stopped): a waiting job may buy them. */
   release(account: string, owner: string, sections: readonly SectionClaim[]): Promise<void>;
 
@@ -72,6 +74,9 @@ export interface Store {
   /** The job completed: its next run is a new job. */
   finishJob(account: string, job: string): Promise<void>;
 
+  /** When an unfinished job began, without beginning one (an estimate of its next run); undefined when there is none. */
+  jobSince(account: string, job: string): Promise<number | undefined>;
+
   // --- spend ---------------------------------------------------------------------------------
 
   /** Rows a run answered from the store, and the list price of the sections it did not buy. */
@@ -91,7 +96,8 @@ export interface Store {
 
   // --- upkeep --------------------------------------------------------------------------------
 
-  info(): Promise<StoreInfo>;
+  /** What it holds, of every account or of one. */
+  info(account?: string): Promise<StoreInfo>;
   /** Removes answers that arrived `olderThanMs` or more ago; returns how many sections. */
   prune(olderThanMs: number): Promise<number>;
   /** Removes the answers and remembered limits of one account or of all; spend records stay. Returns how many sections. */
@@ -150,6 +156,12 @@ export interface StoreEntry {
   /** The claims this request settles (its owner's, on the sections it asked for). */
   owner?: string;
   settles?: readonly SectionClaim[];
+  /**
+   * When its answers arrived, on the store's clock, for an entry recorded late (a one-off's,
+   * applied at the store's next opening: store/pending.ts); absent: now. An answer that arrived
+   * before the one kept never replaces it.
+   */
+  arrivedAt?: number;
 }
 
 export interface KeptAnswer {
@@ -158,6 +170,27 @@ export interface KeptAnswer {
   frame: Frame;
   sections: readonly { ref: SectionRef; body: unknown }[];
 }
+
+export interface AnswerCount {
+  account: string;
+  endpoint: string;
+  /** Sections kept (each set of the endpoint's parameters counts apart). */
+  answers: number;
+  /** Epoch ms of the oldest and newest answer. */
+  oldest: number;
+  newest: number;
+}
+
+export interface StoreInfo {
+  location: string;
+  /** Its size on disk (a file with its write-ahead log). */
+  bytes: number;
+  answers: AnswerCount[];
+  /** Requests recorded for `usage`. */
+  requests: number;
+}
+
+export type ClearScope = { account: string } | { allAccounts: true };
 
 export interface StoreProblems {
   /** Sections found unreadable in this store's lifetime (each also bought again). */

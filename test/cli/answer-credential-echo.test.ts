@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { unpack } from '../../src/store/codec.js';
 import { runMain } from '../helpers/run-main.js';
 import { scriptedServerPerTest, type RecordedRequest } from '../helpers/scripted-server.js';
 
@@ -44,14 +43,14 @@ async function echoingServer(): Promise<Record<string, string>> {
   return { ...env, PROPDATA_API_KEY: KEY, PROPDATA_API_SECRET: SECRET };
 }
 
-/** Every stored frame and section, decompressed, and the file's raw bytes. */
+/** Every stored frame and section (kept as JSON text). */
 function storeText(path: string): string {
   const db = new Database(path, { readonly: true });
   try {
-    const frames = db.prepare<[], { frame: Buffer }>('SELECT frame FROM items').all();
-    const bodies = db.prepare<[], { body: Buffer }>('SELECT body FROM sections').all();
+    const frames = db.prepare<[], { frame: string }>('SELECT frame FROM items').all();
+    const bodies = db.prepare<[], { body: string }>('SELECT body FROM sections').all();
     expect(frames.length).toBeGreaterThan(0);
-    return [...frames.map((row) => unpack(row.frame)), ...bodies.map((row) => unpack(row.body))].join('\n');
+    return [...frames.map((row) => row.frame), ...bodies.map((row) => row.body)].join('\n');
   } finally {
     db.close();
   }

@@ -2,13 +2,15 @@ import { findEndpoint } from '../../src/catalog/index.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/client/retry-policy.js';
 import { createPreparer } from '../../src/input/prepare.js';
 import type { InputRow } from '../../src/input/row.js';
-import { sectionKeys, singleEndpointTarget, type QueryTarget } from '../../src/model/query-target.js';
+import { singleEndpointTarget, type QueryTarget } from '../../src/model/query-target.js';
 import type { OutputRecord } from '../../src/model/record.js';
 import type { Budget } from '../../src/pipeline/budget.js';
 import { OrderedOutput } from '../../src/pipeline/ordered-output.js';
 import { runBatch, type BatchRunResult } from '../../src/pipeline/run-batch.js';
 import { RunStats } from '../../src/pipeline/run-stats.js';
-import { sendBatch, type Pacer } from '../../src/pipeline/send-batch.js';
+import { sendBatch, type Exchange, type Pacer } from '../../src/pipeline/send-batch.js';
+import type { KeptAnswers } from '../../src/pipeline/kept-answers.js';
+import { sectionPricesOf } from '../../src/pipeline/pricing.js';
 import { DEFAULT_THROTTLE_POLICY, RateLimiter, type ThrottlePolicy } from '../../src/throttle/rate-limiter.js';
 import { FakeClock } from './fake-clock.js';
 import { FakeService, type FakeServiceOptions } from './fake-service.js';
@@ -47,6 +49,9 @@ export interface PipelineOptions {
   batchSize?: number;
   concurrency?: number;
   dedupeCapacity?: number;
+  /** The store's side of the run (test/helpers/fake-kept-answers.ts). */
+  kept?: KeptAnswers;
+  onResponse?: (exchange: Exchange) => void;
 }
 
 export interface PipelineOutcome {
@@ -73,25 +78,29 @@ export async function runPipeline(world: FakeWorld, options: PipelineOptions): P
   const result = await runBatch(
     asyncRows(options.rows),
     prepare,
-    (items, signal, deliver) =>
+    (items, batchTarget, signal, deliver) =>
       sendBatch(
         items,
+        batchTarget,
         {
           client: world.service,
           limiter,
-          target,
-          sectionKeys: sectionKeys(target),
+          sectionPrices: sectionPricesOf(target),
           retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2, maxWaitMs: 3_600_000, ...options.retry },
           stats,
           clock: world.clock,
           signal,
           ...(options.budget ? { budget: options.budget } : {}),
+          ...(options.onResponse ? { onResponse: options.onResponse } : {}),
         },
         deliver,
       ),
     output,
     stats,
     {
+      target,
+      clock: world.clock,
+      ...(options.kept ? { kept: options.kept } : {}),
       batchSize,
       concurrency,
       maxHoldRows: Math.max(1_000, batchSize * concurrency * 4),

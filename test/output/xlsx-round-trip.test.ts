@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -41,11 +41,14 @@ describe("the analyst's round trip", () => {
     expect(summary.getRow(2).values).toEqual([undefined, 'records.ok', expect.any(Number)]);
   });
 
-  it('refuses to --resume a workbook (exit 2)', async () => {
+  it('writes a workbook afresh under --resume, saying a workbook cannot be appended to', async () => {
     const env = await sandbox.start();
     const output = join(mkdtempSync(join(tmpdir(), 'propdata-round-trip-')), 'out.xlsx');
     const run = await runMain(['property', 'value', '--input', HOMES, '--output', output, '--resume'], { env });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/an xlsx workbook cannot be appended to/);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /--resume: only a CSV or JSONL --output .* can be appended to \(not a pipe, a JSON array or a workbook\); writing .*out\.xlsx afresh/,
+    );
+    expect(existsSync(output)).toBe(true);
   });
 });

@@ -3,7 +3,6 @@ import { keySetOf } from '../../src/catalog/index.js';
 import type { PendingItem, SendableItem } from '../../src/batching/batch.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/client/retry-policy.js';
 import { createPreparer } from '../../src/input/prepare.js';
-import { sectionKeys } from '../../src/model/query-target.js';
 import type { OutputRecord } from '../../src/model/record.js';
 import { RunStats } from '../../src/pipeline/run-stats.js';
 import { sendBatch, type Pacer } from '../../src/pipeline/send-batch.js';
@@ -86,11 +85,11 @@ describe('a batch granted in parts', () => {
     const deliveries: { at: number; rows: number[]; records: OutputRecord[] }[] = [];
     const outcome = await sendBatch(
       pendingItems(10),
+      PROPERTY_VALUE,
       {
         client: world.service,
         limiter: pacer,
-        target: PROPERTY_VALUE,
-        sectionKeys: sectionKeys(PROPERTY_VALUE),
+        sectionPrices: {},
         retry: DEFAULT_RETRY_POLICY,
         stats: new RunStats(),
         clock: world.clock,
@@ -134,11 +133,11 @@ describe('a batch granted in parts', () => {
     const deliveries: number[][] = [];
     await sendBatch(
       pendingItems(10),
+      PROPERTY_VALUE,
       {
         client: world.service,
         limiter: pacer,
-        target: PROPERTY_VALUE,
-        sectionKeys: sectionKeys(PROPERTY_VALUE),
+        sectionPrices: {},
         retry: { ...DEFAULT_RETRY_POLICY, rateLimitJitterMs: 0 },
         stats,
         clock: world.clock,

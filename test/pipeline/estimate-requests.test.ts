@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { estimateRun } from '../../src/pipeline/estimate.js';
 import type { InputRow, PreparedItem } from '../../src/input/row.js';
 import { runMain } from '../helpers/run-main.js';
+import { PROPERTY_VALUE } from '../helpers/fake-pipeline.js';
+import { mgetTarget, parseComponents } from '../../src/model/query-target.js';
 
 async function* rowsOf(count: number): AsyncGenerator<InputRow> {
   for (let row = 1; row <= count; row++) {
@@ -16,7 +18,14 @@ const prepare = (row: InputRow): PreparedItem => ({
   item: { address: String(row.columns.address), zipcode: '21204' },
 });
 
-const settings = { batchSize: 100, dedupeCapacity: 1000, componentsPerItem: 1, pricePerItem: 0.25, ratePerMinute: 250 };
+const settings = {
+  target: PROPERTY_VALUE,
+  batchSize: 100,
+  dedupeCapacity: 1000,
+  sectionPrices: { 'property/value': 0.25 },
+  ratePerMinute: 250,
+};
+const MGET_OF_3 = mgetTarget(parseComponents('property/value,property/rental_value,property/school'));
 
 describe('estimate: requests as the run sends them', () => {
   it('counts the first, small request that learns the rate limit', async () => {
@@ -32,7 +41,7 @@ describe('estimate: requests as the run sends them', () => {
   });
 
   it('probes with whole items: 3 of an mget of 3 components', async () => {
-    const estimate = await estimateRun(rowsOf(52), prepare, { ...settings, componentsPerItem: 3, probeComponents: 10 });
+    const estimate = await estimateRun(rowsOf(52), prepare, { ...settings, target: MGET_OF_3, probeComponents: 10 });
     expect(estimate.probeItems).toBe(3);
     expect(estimate.requests).toBe(2);
   });

@@ -72,7 +72,10 @@ describe('the pipeline at the service pace', () => {
   });
 
   it('a budget stops on the last item it pays for, and the written rows are exactly those', async () => {
-    const { written, charged, result } = await run(500, { perMinute: 250, budget: new Budget({ maxComponents: 137 }, 0.25, 1) });
+    const { written, charged, result } = await run(500, {
+      perMinute: 250,
+      budget: new Budget({ maxComponents: 137 }, { components: 1, price: 0.25 }),
+    });
     expect(result.fatal).toBeDefined();
     expect(charged).toHaveLength(137);
     expect(written).toEqual(upTo(137));

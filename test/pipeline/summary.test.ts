@@ -48,7 +48,7 @@ describe('the run summary', () => {
   });
 
   it('tells rows refused as invalid input from failures', () => {
-    const none = { ok: 5, partial: 0, no_content: 1, invalid_input: 0, error: 0 };
+    const none = { ok: 5, partial: 0, no_content: 1, invalid_input: 0, error: 0, not_sent: 0 };
     expect(completedOutcome(none)).toBe('completed');
     expect(completedOutcome({ ...none, invalid_input: 1 })).toBe('completed with invalid rows');
     expect(completedOutcome({ ...none, invalid_input: 1, error: 1 })).toBe('completed with failures');

@@ -32,17 +32,17 @@ async function earlierRun(format: AppendableFormat, records: OutputRecord[], sta
 }
 
 describe('planOutput with --resume', () => {
-  it('says nothing is left on a complete output without error rows', async () => {
-    const { request } = await earlierRun('csv', rows(1, 5).map(answered), 5, true);
-    expect(await planOutput(request, SHAPE)).toMatchObject({ alreadyComplete: true, retryRows: [] });
+  it('writes a complete output without error rows afresh, saying so', async () => {
+    const { request, output } = await earlierRun('csv', rows(1, 5).map(answered), 5, true);
+    expect(await planOutput(request, SHAPE)).toMatchObject({ append: false, startRow: 1, retryRows: [], afresh: `${output} is complete` });
   });
 
   it('finds the error rows of a complete output: they are sent again, nothing is appended before them', async () => {
     const records = rows(1, 5).map((row) => (row === 2 || row === 4 ? failed(row) : answered(row)));
     const { request, output, written } = await earlierRun('jsonl', records, 5, true);
     const plan = await planOutput(request, SHAPE);
+    expect(plan.afresh).toBeUndefined();
     expect(plan).toMatchObject({
-      alreadyComplete: false,
       append: true,
       startRow: 6,
       retryRows: [2, 4],
@@ -58,32 +58,35 @@ describe('planOutput with --resume', () => {
     expect(readFileSync(output).equals(written)).toBe(true);
   });
 
-  it('refuses an output emptied to 0 bytes whose run was complete', async () => {
+  it('writes an output emptied to 0 bytes whose run was complete afresh, saying records were removed', async () => {
     const { request, output } = await earlierRun('csv', rows(1, 5).map(answered), 5, true);
     truncateSync(output, 0);
-    await expect(planOutput(request, SHAPE)).rejects.toThrow(
-      `${output} holds 0 records but the earlier run wrote 5: records were removed; restore the file or run without --resume to start over`,
-    );
+    expect(await planOutput(request, SHAPE)).toMatchObject({
+      append: false,
+      afresh: `${output} holds 0 records but the earlier run wrote 5: records were removed`,
+    });
   });
 
-  it('refuses an output with fewer records than its run left, and a missing one', async () => {
+  it('writes an output with fewer records than its run left, or a missing one, afresh', async () => {
     const { request, output } = await earlierRun('jsonl', rows(1, 3).map(answered), 4, false);
-    await expect(planOutput(request, SHAPE)).rejects.toThrow(/holds 3 records but the earlier run wrote 4/);
+    expect((await planOutput(request, SHAPE)).afresh).toMatch(/holds 3 records but the earlier run wrote 4/);
     rmSync(output);
-    await expect(planOutput(request, SHAPE)).rejects.toThrow(`${output} is missing but the earlier run wrote 4 records to it`);
+    expect((await planOutput(request, SHAPE)).afresh).toBe(`${output} is missing but the earlier run wrote 4 records to it`);
   });
 
-  it('refuses a line deleted by hand, and leaves the file as it was', async () => {
+  it('writes an output with a line deleted by hand afresh, naming the line, and leaves the file to the writer', async () => {
     // Records 1, 3, 4 are what is left when record 2's lines are deleted.
     const { request, output, written } = await earlierRun('csv', [1, 3, 4].map(answered), 0, false);
-    await expect(planOutput(request, SHAPE)).rejects.toThrow(/out\.csv record 2 has _row 3: a line was removed or added by hand/);
+    const plan = await planOutput(request, SHAPE);
+    expect(plan).toMatchObject({ append: false, startRow: 1 });
+    expect(plan.afresh).toMatch(/out\.csv record 2 has _row 3: a line was removed or added by hand/);
     expect(readFileSync(output).equals(written)).toBe(true);
   });
 
-  it('refuses a malformed run state with a message instead of a crash', async () => {
+  it('writes afresh past a malformed run state, with what is wrong with it instead of a crash', async () => {
     const { request, output } = await earlierRun('csv', [answered(1)], 1, false);
     writeFileSync(statePathFor(output), '{"version":1}');
-    await expect(planOutput(request, SHAPE)).rejects.toThrow(/propdata-run\.json was written by another version of propdata/);
+    expect((await planOutput(request, SHAPE)).afresh).toMatch(/propdata-run\.json was written by another version of propdata/);
   });
 
   it('merges the retried records a killed run left in the journal, then retries only the rows still failed', async () => {
@@ -103,7 +106,7 @@ describe('planOutput with --resume', () => {
     // kill -9: the writer is never closed, and the journal's last entry is cut short.
     appendFileSync(journalPathFor(output), journalLine(4, 'whatever\n').slice(0, 12));
 
-    expect(await planOutput(request, SHAPE)).toMatchObject({ alreadyComplete: false, startRow: 6, retryRows: [4] });
+    expect(await planOutput(request, SHAPE)).toMatchObject({ append: true, startRow: 6, retryRows: [4] });
     expect(existsSync(journalPathFor(output))).toBe(false);
     const expected = join(tempDir(), 'expected.csv');
     await writeRecords(
@@ -114,14 +117,14 @@ describe('planOutput with --resume', () => {
     expect(readFileSync(output).equals(readFileSync(expected))).toBe(true);
   });
 
-  it('refuses a journal with a row the output does not hold, and keeps both files', async () => {
+  it('writes afresh past a journal with a row the output does not hold, which belongs to no file then', async () => {
     const { request, output, written } = await earlierRun('jsonl', [answered(1), failed(2)], 2, false);
     writeFileSync(journalPathFor(output), journalLine(3, '{}\n'));
-    await expect(planOutput(request, SHAPE)).rejects.toThrow(
+    expect((await planOutput(request, SHAPE)).afresh).toMatch(
       /out\.jsonl\.propdata-retry holds a record for row 3 but .*out\.jsonl has 2 records/,
     );
     expect(readFileSync(output).equals(written)).toBe(true);
-    expect(existsSync(journalPathFor(output))).toBe(true);
+    expect(existsSync(journalPathFor(output))).toBe(false);
   });
 
   it('without --resume, deletes a journal left beside the output: it belongs to the old file', async () => {

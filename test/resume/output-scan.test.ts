@@ -16,12 +16,27 @@ function file(content: string, name = 'out.csv'): string {
 
 const csv = (content: string) => scanOutput(file(content), 'csv', COLUMNS);
 const jsonl = (content: string) => scanOutput(file(content, 'out.jsonl'), 'jsonl', COLUMNS);
+const counts = (byStatus: Partial<Record<string, number>> = {}) => ({
+  ok: 0,
+  partial: 0,
+  no_content: 0,
+  invalid_input: 0,
+  error: 0,
+  not_sent: 0,
+  ...byStatus,
+});
 const line = (row: number, status = 'ok') => `${JSON.stringify({ _row: row, _status: status, _error: null, _input: { a: 'x' } })}\n`;
 
 describe('scanOutput', () => {
-  it('checks every CSV record, quoted line breaks included, and lists the error rows in order', async () => {
-    const content = `${HEADER}"x\ny",1,ok,\nz,2,error,boom\n"a,""b""",3,partial,\nw,4,error,boom\n`;
-    expect(await csv(content)).toEqual({ hasHeader: true, records: 4, errorRows: [2, 4], completeBytes: Buffer.byteLength(content) });
+  it('checks every CSV record, quoted line breaks included, lists the rows to send again in order and counts the statuses', async () => {
+    const content = `${HEADER}"x\ny",1,ok,\nz,2,error,boom\n"a,""b""",3,partial,\nw,4,not_sent,stop\n`;
+    expect(await csv(content)).toEqual({
+      hasHeader: true,
+      records: 4,
+      errorRows: [2, 4],
+      byStatus: counts({ ok: 1, error: 1, partial: 1, not_sent: 1 }),
+      completeBytes: Buffer.byteLength(content),
+    });
   });
 
   it('reads a header that starts with the --excel byte order mark', async () => {
@@ -36,8 +51,8 @@ describe('scanOutput', () => {
   });
 
   it('knows a CSV file with no whole header', async () => {
-    expect(await csv('a,_r')).toEqual({ hasHeader: false, records: 0, errorRows: [], completeBytes: 0 });
-    expect(await csv('')).toEqual({ hasHeader: false, records: 0, errorRows: [], completeBytes: 0 });
+    expect(await csv('a,_r')).toEqual({ hasHeader: false, records: 0, errorRows: [], byStatus: counts(), completeBytes: 0 });
+    expect(await csv('')).toEqual({ hasHeader: false, records: 0, errorRows: [], byStatus: counts(), completeBytes: 0 });
   });
 
   it('refuses a deleted line, naming the file and the record', async () => {
@@ -66,7 +81,13 @@ describe('scanOutput', () => {
 
   it('checks JSONL records, cuts a torn last line and an unreadable last line', async () => {
     const whole = `${line(1)}${line(2, 'error')}`;
-    expect(await jsonl(whole)).toEqual({ hasHeader: true, records: 2, errorRows: [2], completeBytes: whole.length });
+    expect(await jsonl(whole)).toEqual({
+      hasHeader: true,
+      records: 2,
+      errorRows: [2],
+      byStatus: counts({ ok: 1, error: 1 }),
+      completeBytes: whole.length,
+    });
     expect(await jsonl(`${whole}{"_row":3,"_sta`)).toMatchObject({ records: 2, completeBytes: whole.length });
     expect(await jsonl(`${whole}\u0000\u0000\n`)).toMatchObject({ records: 2, completeBytes: whole.length });
   });

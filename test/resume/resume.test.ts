@@ -87,11 +87,15 @@ describe('--resume', () => {
     expect(readFileSync(output).equals(reference)).toBe(true);
   });
 
-  it('refuses to resume with a different endpoint or input, and says nothing is left on a complete file', async () => {
-    const output = join(dir, 'reference.csv');
-    const other = await runMain(['property', 'rental_value', '-i', input, '-o', output, '--resume'], { env });
-    expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(/cannot resume.*differ/);
+  it('writes afresh an output of another endpoint, saying so, and says nothing is left on a complete file', async () => {
+    const output = join(dir, 'switched.csv');
+    expect((await runMain(['property', 'rental_value', '-i', input, '-o', output, '-q'], { env })).code).toBe(0);
+    const switched = await runMain(['property', 'value', '-i', input, '-o', output, '--resume'], { env });
+    expect(switched.code).toBe(0);
+    expect(switched.stderr).toMatch(
+      /--resume: the endpoint or options that shape the output differ from the earlier run; writing .*switched\.csv afresh/,
+    );
+    expect(readFileSync(output).equals(reference)).toBe(true);
     const done = await runMain(['property', 'value', '-i', input, '-o', output, '--batch-size', '50', '--resume'], { env });
     expect(done.code).toBe(0);
     expect(done.stderr).toMatch(/nothing to resume/);

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { resolveRunDefaults } from '../../src/cli/run-defaults.js';
 import { openConfigStore } from '../../src/config/store.js';
+import { targetForList } from '../../src/model/query-target.js';
+import { itemRefOf } from '../../src/model/section-refs.js';
 import { accountId, openStore, SANDBOX_ACCOUNT } from '../../src/store/index.js';
 import { runMain } from '../helpers/run-main.js';
-import { itemKey, propertyChunk } from './helpers/chunks.js';
+import { answerOf, home, request, section } from './contract/fixtures.js';
 
 const CREDENTIALS = ['--key', 'live-key', '--secret', 'live-secret', '--base-url', 'https://api.example.com'];
 const LIVE = accountId(new URL('https://api.example.com'), 'live-key');
@@ -22,22 +24,34 @@ describe('propdata usage and propdata store', () => {
     path = join(home, 'propdata.db');
   });
 
+  /** Per account: 3 answers bought 100 days ago (run r0), 1 now (r1); and 4 rows LIVE answered from the store (r2). */
   async function fill(): Promise<void> {
-    const store = await openStore(path);
     const now = Date.now();
+    const store = await openStore(path);
     for (const [account, endpoint] of [
       [LIVE, 'property/value'],
       [SANDBOX_ACCOUNT, 'property/flood'],
     ] as const) {
-      store.transaction(() => {
-        for (let i = 0; i < 3; i += 1)
-          store.answers(account).put(itemKey(`${i} Main St`), [endpoint], propertyChunk(`${i} Main St`, [endpoint]), now - 100 * DAY);
-        store.answers(account).put(itemKey('9 New Rd'), [endpoint], propertyChunk('9 New Rd', [endpoint]), now);
-        store.recordRequest({ at: now, run: 'r1', account, endpoint, items: 4, components: 4, status: 200, billed: 4, cost: 1 });
+      const answers = (addresses: string[]) =>
+        addresses.map((address) => answerOf(itemRefOf(targetForList(endpoint), home(address)), [section(1)]));
+      const bought = (at: number, run: string, addresses: string[]) => ({
+        request: request(at, run, {
+          account,
+          endpoint,
+          items: addresses.length,
+          components: addresses.length,
+          billed: addresses.length,
+          cost: addresses.length / 4,
+        }),
+        windows: [],
+        answers: answers(addresses),
+        arrivedAt: at,
       });
+      await store.record(bought(now - 100 * DAY, 'r0', ['0 Main St', '1 Main St', '2 Main St']));
+      await store.record(bought(now, 'r1', ['9 New Rd']));
     }
-    store.recordFromStore({ at: now, run: 'r2', account: LIVE, endpoint: 'property/value', rows: 4, saved: 1 });
-    store.close();
+    await store.recordReuse({ at: now, run: 'r2', account: LIVE, endpoint: 'property/value', rows: 4, saved: 1 });
+    await store.close();
   }
 
   it('usage: the current account’s totals and rows, as JSON or a table', async () => {
@@ -45,18 +59,19 @@ describe('propdata usage and propdata store', () => {
     const json = await runMain(['usage', '--by', 'run', '--json', ...CREDENTIALS], { env });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({
-      total: { requests: 1, components: 4, billed: 4, cost: 1, fromStore: 4, saved: 1 },
+      total: { requests: 2, components: 4, billed: 4, cost: 1, fromStore: 4, saved: 1 },
       rows: [
-        { run: 'r1', requests: 1, components: 4, billed: 4, cost: 1, fromStore: 0, saved: 0 },
+        { run: 'r0', requests: 1, components: 3, billed: 3, cost: 0.75, fromStore: 0, saved: 0 },
+        { run: 'r1', requests: 1, components: 1, billed: 1, cost: 0.25, fromStore: 0, saved: 0 },
         { run: 'r2', requests: 0, components: 0, billed: 0, cost: 0, fromStore: 4, saved: 1 },
       ],
     });
     const all = JSON.parse((await runMain(['usage', '--all-accounts', '--json'], { env })).stdout) as { total: { requests: number } };
-    expect(all.total.requests).toBe(2);
+    expect(all.total.requests).toBe(4);
     const table = await runMain(['usage', '--since', '30d', '--by', 'endpoint', '--sandbox'], { env });
     expect(table.stdout).toMatch(/^ENDPOINT\s+REQUESTS\s+COMPONENTS\s+BILLED\s+COST USD\s+FROM STORE\s+SAVED USD$/m);
-    expect(table.stdout).toMatch(/^property\/flood\s+1\s+4\s+4\s+1\.00\s+0\s+0\.00$/m);
-    expect(table.stdout).toMatch(/^TOTAL\s+1\s+4\s+4\s+1\.00\s+0\s+0\.00$/m);
+    expect(table.stdout).toMatch(/^property\/flood\s+1\s+1\s+1\s+0\.25\s+0\s+0\.00$/m);
+    expect(table.stdout).toMatch(/^TOTAL\s+1\s+1\s+1\s+0\.25\s+0\s+0\.00$/m);
     expect(table.stdout).toContain(`account ${SANDBOX_ACCOUNT}`);
   });
 
@@ -70,12 +85,35 @@ describe('propdata usage and propdata store', () => {
     expect((await runMain(['store', 'info'], { env })).stdout).toContain('not created yet');
   });
 
-  it('usage: bad flags and missing credentials are usage errors', async () => {
+  it('usage: bad flags are usage errors', async () => {
     expect((await runMain(['usage', '--since', 'last week', '--sandbox'], { env })).code).toBe(2);
     expect((await runMain(['usage', '--by', 'year', '--sandbox'], { env })).code).toBe(2);
-    const anonymous = await runMain(['usage'], { env });
-    expect(anonymous.code).toBe(2);
-    expect(anonymous.stderr).toMatch(/no base URL, API key, API secret configured/);
+  });
+
+  it('usage and store info need no credentials: every account, or the one --account names', async () => {
+    await fill();
+    const everyone = await runMain(['usage', '--json'], { env });
+    expect(everyone.code).toBe(0);
+    expect(JSON.parse(everyone.stdout)).toMatchObject({ total: { requests: 4, components: 8, fromStore: 4 } });
+    expect((await runMain(['usage'], { env })).stdout).toMatch(/\nevery account\n$/);
+    const sandboxOnly = await runMain(['usage', '--account', SANDBOX_ACCOUNT, '--json'], { env });
+    expect(JSON.parse(sandboxOnly.stdout)).toMatchObject({ total: { requests: 2, components: 4, fromStore: 0 } });
+
+    const info = await runMain(['store', 'info', '--account', LIVE], { env });
+    expect(info.code).toBe(0);
+    expect(info.stdout).toMatch(/^requests {2}2 recorded/m);
+    expect(info.stdout).toContain(LIVE);
+    expect(info.stdout).not.toContain(SANDBOX_ACCOUNT);
+
+    // A mistyped account would report nothing as if nothing were spent: it is named, with the ones there are.
+    for (const argv of [
+      ['usage', '--account', 'sandbox'],
+      ['store', 'info', '--account', 'sandbox'],
+    ]) {
+      const unknown = await runMain(argv, { env });
+      expect(unknown.code, argv.join(' ')).toBe(2);
+      expect(unknown.stderr).toContain(`holds no account "sandbox"; its accounts: "${LIVE}", "${SANDBOX_ACCOUNT}"`);
+    }
   });
 
   it('store info, prune and clear', async () => {
@@ -83,8 +121,8 @@ describe('propdata usage and propdata store', () => {
     const info = await runMain(['store', 'info'], { env });
     expect(info.code).toBe(0);
     expect(info.stdout).toContain(`store     ${path}`);
-    expect(info.stdout).toMatch(new RegExp(`^${LIVE.replace(/[./]/g, '\\$&')}\\s+property/value\\s+4\\s`, 'm'));
-    expect(info.stdout).toMatch(/^sandbox \(built in\)\s+property\/flood\s+4\s/m);
+    expect(info.stdout).toMatch(new RegExp(`^${LIVE.replace(/[./]/g, '\\$&')}\\s+v2/property/value\\s+4\\s`, 'm'));
+    expect(info.stdout).toMatch(/^sandbox \(built in\)\s+v2\/property\/flood\s+4\s/m);
     expect((await runMain(['store', 'prune'], { env })).code).toBe(2);
     const pruned = await runMain(['store', 'prune', '--older-than', '90d'], { env });
     expect(pruned.stdout).toMatch(/^removed 6 answers that arrived before \d{4}-\d\d-\d\d \d\d:\d\d UTC; the store is [\d.]+ kB$/m);
@@ -95,7 +133,7 @@ describe('propdata usage and propdata store', () => {
       'removed 1 answers of every account; spend records are kept\n',
     );
     expect((await runMain(['store', 'info'], { env })).stdout).toContain('no answers stored');
-    expect(JSON.parse((await runMain(['usage', '--all-accounts', '--json'], { env })).stdout)).toMatchObject({ total: { requests: 2 } });
+    expect(JSON.parse((await runMain(['usage', '--all-accounts', '--json'], { env })).stdout)).toMatchObject({ total: { requests: 4 } });
   });
 
   it('a store that cannot be opened is one line naming --no-store, exit 1', async () => {

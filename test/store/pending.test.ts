@@ -1,41 +1,30 @@
 import { copyFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openExistingStore, openStore } from '../../src/store/index.js';
-import type { StoreEntry } from '../../src/store/entry.js';
+import { itemRefOf } from '../../src/model/section-refs.js';
+import { openExistingStore, openStore, type StoreEntry } from '../../src/store/index.js';
 import { pendingDir, writePending } from '../../src/store/pending.js';
-import { itemKey, propertyChunk } from './helpers/chunks.js';
+import { A as ACCOUNT, answerOf, home, request, section, VALUE } from './contract/fixtures.js';
 import { tempStorePath } from './helpers/temp-store.js';
 
-const ACCOUNT = 'https://api.example.com key:0123456789abcdef';
-const SECTIONS = ['property/value'];
 const NOW = Date.UTC(2026, 10, 23, 1, 0);
+const refOf = (address: string) => itemRefOf(VALUE, home(address));
 
 /** What a one-off leaves: its spend, the windows its answer stated, its answer. */
-function oneOff(address: string, at = NOW): StoreEntry {
+function oneOff(address: string, at = NOW, figure = 1): StoreEntry {
   return {
-    request: {
-      at,
-      run: `run-${address}`,
-      account: ACCOUNT,
-      endpoint: 'property/value',
-      items: 1,
-      components: 1,
-      status: 200,
-      billed: 1,
-      cost: 0.25,
-    },
+    request: request(at, `run-${address}`),
     windows: [{ periodSeconds: 60, limit: 250, remaining: 249, resetAt: at + 30_000 }],
-    answer: { key: itemKey(address), sections: SECTIONS, chunk: propertyChunk(address, SECTIONS) },
+    answers: [answerOf(refOf(address), [section(figure)])],
   };
 }
 
 async function requests(path: string): Promise<number> {
   const store = await openStore(path, { readonly: true });
   try {
-    return store.usage({ by: 'month', account: ACCOUNT }).total.requests;
+    return (await store.usage({ by: 'month', account: ACCOUNT })).total.requests;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -47,13 +36,19 @@ describe('records left beside the store (a one-off does not open it)', () => {
     expect(existsSync(path)).toBe(false);
     expect(statSync(pendingDir(path)).mode & 0o777).toBe(0o700);
     // `propdata usage` opens an existing store read-only: the records alone make one.
-    const store = (await openExistingStore(path, { readonly: true }))!;
-    expect(store.usage({ by: 'month', account: ACCOUNT }).total).toMatchObject({ requests: 2, components: 2, billed: 2, cost: 0.5 });
-    expect(store.loadWindows(ACCOUNT, NOW)).toEqual(oneOff('x').windows);
-    expect(store.answers(ACCOUNT).get(itemKey('405 Dyer Ave'), SECTIONS, { maxAgeMs: 60_000, now: NOW })).toEqual(
-      propertyChunk('405 Dyer Ave', SECTIONS),
-    );
-    store.close();
+    const store = (await openExistingStore(path, { readonly: true, now: () => NOW }))!;
+    expect((await store.usage({ by: 'month', account: ACCOUNT })).total).toMatchObject({
+      requests: 2,
+      components: 2,
+      billed: 2,
+      cost: 0.5,
+    });
+    expect(await store.loadWindows(ACCOUNT)).toEqual(oneOff('x').windows);
+    // Kept as of the one-off's time, not the opening's.
+    expect((await store.find(ACCOUNT, [refOf('405 Dyer Ave')], { maxAgeMs: 60_000 }))[0]!.sections).toEqual([
+      { body: section(1), at: NOW },
+    ]);
+    await store.close();
     expect(readdirSync(pendingDir(path))).toEqual([]);
   });
 
@@ -63,20 +58,45 @@ describe('records left beside the store (a one-off does not open it)', () => {
     const [name] = readdirSync(pendingDir(path));
     const copy = join(path, '..', 'kept-copy.json');
     copyFileSync(join(pendingDir(path), name!), copy);
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     expect(await requests(path)).toBe(1);
     // The file back, as if its removal never happened.
     copyFileSync(copy, join(pendingDir(path), name!));
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     expect(await requests(path)).toBe(1);
     expect(readdirSync(pendingDir(path))).toEqual([]);
+  });
+
+  it('never replace what a run kept after the one-off, whenever they are applied', async () => {
+    const path = tempStorePath();
+    // A batch has the store open when the one-off leaves its record; it keeps a newer answer of the same item.
+    const batch = await openStore(path, { now: () => NOW + 60_000 });
+    writePending(path, oneOff('405 Dyer Ave', NOW, 1));
+    await batch.record({ request: request(NOW + 60_000, 'batch'), windows: [], answers: [answerOf(refOf('405 Dyer Ave'), [section(2)])] });
+    await batch.close();
+    const store = await openStore(path, { now: () => NOW + 120_000 });
+    expect((await store.find(ACCOUNT, [refOf('405 Dyer Ave')], { maxAgeMs: 3_600_000 }))[0]!.sections[0]?.body).toEqual(section(2));
+    await store.close();
+  });
+
+  it('written by a propdata before schema 3 count their spend; their answer, filed by command, is dropped as the store’s were', async () => {
+    const path = tempStorePath();
+    const { answers: _answers, ...spend } = oneOff('405 Dyer Ave');
+    writePending(path, {
+      ...spend,
+      answer: { key: 'v2/property/value|{}', sections: ['property/value'], chunk: {} },
+    } as unknown as StoreEntry);
+    const store = await openStore(path);
+    expect((await store.usage({ by: 'month', account: ACCOUNT })).total.requests).toBe(1);
+    expect((await store.info()).answers).toEqual([]);
+    await store.close();
   });
 
   it('never include a file still being written', async () => {
     const path = tempStorePath();
     writePending(path, oneOff('405 Dyer Ave'));
     writeFileSync(join(pendingDir(path), `${NOW}-1-half.writing`), '{"request": {"at"');
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     expect(await requests(path)).toBe(1);
     expect(readdirSync(pendingDir(path))).toEqual([`${NOW}-1-half.writing`]);
   });

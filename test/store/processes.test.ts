@@ -5,49 +5,52 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
+import { request } from './contract/fixtures.js';
 import { compileStore } from './helpers/compiled-store.js';
 import { tempStorePath } from './helpers/temp-store.js';
 
 const ACCOUNT = 'https://api.example.com key:aaaaaaaaaaaaaaaa';
-const FOREVER = { maxAgeMs: Number.MAX_SAFE_INTEGER, now: Date.now() + 60_000 };
+const VALUE = { endpoint: 'v2/property/value', params: '' };
+const FOREVER = { maxAgeMs: Number.MAX_SAFE_INTEGER };
+const refOf = (item: string) => ({ item, sections: [VALUE] });
 
 /**
  * A writer in its own process. `write NAME N`: says "ready" once the store is open, waits for a
- * line on stdin (so that two writers start together), then N transactions of 10 answers and a
- * request record. `hang NAME N`: the N transactions at once, then one more of 3,000 answers of 8 KiB
- * (more than the 16 MB page cache, so much of it reaches the log) that never commits: it says so and
- * waits to be killed.
+ * line on stdin (so that two writers start together), then N responses recorded, each of 10
+ * answers. `hang NAME N`: the N responses at once, then, on a connection of its own, a transaction
+ * of 3,000 rows of 8 KiB (more than the 16 MB page cache, so much of it reaches the log) that never
+ * commits: it says so and waits to be killed.
  */
 const WRITER = `
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { openStore } from './store/open-store.js';
+import Sqlite from 'better-sqlite3';
+import { openStore } from './store/sqlite/open-sqlite-store.js';
 const [path, mode, name, count] = process.argv.slice(2);
 const account = ${JSON.stringify(ACCOUNT)};
 const store = await openStore(path);
-const answers = store.answers(account);
-const chunk = (text, size) => ({ address_info: { address: text }, 'property/value': { api_code: 0, api_code_description: 'ok', result: { text, noise: randomBytes(size).toString('hex') } } });
-const put = (key, size = 64) => answers.put(key, ['property/value'], chunk(key, size), Date.now());
+const answer = (item) => ({ item, frame: [['address_info', { address: item }], null], sections: [{ ref: ${JSON.stringify(VALUE)}, body: { api_code: 0, result: item } }] });
 if (mode === 'write') {
   process.stdout.write('ready\\n');
   await once(process.stdin, 'data');
 }
 for (let i = 0; i < Number(count); i += 1) {
-  store.transaction(() => {
-    for (let j = 0; j < 10; j += 1) put(name + '-' + i + '-' + j);
-    store.recordRequest({ at: Date.now(), run: name, account, endpoint: 'property/value', items: 10, components: 10, status: 200, billed: 10, cost: 2.5 });
-  });
+  const answers = Array.from({ length: 10 }, (_, j) => answer(name + '-' + i + '-' + j));
+  // Time and run identify a request (it is recorded once): each of the run's has its own, in microseconds here.
+  const request = { at: Date.now() * 1000 + i, run: name, account, endpoint: 'property/value', items: 10, components: 10, status: 200, billed: 10, cost: 2.5 };
+  await store.record({ request, windows: [], answers });
   // A run writes once per response, not in a tight loop: this lets the other writer in.
   if (mode === 'write') await new Promise((resolve) => setTimeout(resolve, 1));
 }
 if (mode === 'hang') {
-  store.transaction(() => {
-    for (let j = 0; j < 3000; j += 1) put(name + '-uncommitted-' + j, 8192);
-    process.stdout.write('in transaction\\n');
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120000);
-  });
+  const db = new Sqlite(path);
+  db.exec('BEGIN IMMEDIATE');
+  const insert = db.prepare("INSERT INTO requests (at, run, account, endpoint, items, components, status, billed, cost) VALUES (0, 'uncommitted', 1, ?, 1, 1, 200, 1, 0)");
+  for (let j = 0; j < 3000; j += 1) insert.run(randomBytes(4096).toString('hex'));
+  process.stdout.write('in transaction\\n');
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120000);
 }
-store.close();
+await store.close();
 `;
 
 let compiled: string;
@@ -81,7 +84,7 @@ describe('several processes on one store', () => {
 
   it('two processes writing at once both keep everything', async () => {
     const path = tempStorePath();
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     const [one, two] = [writer(path, 'write', 'one', 150), writer(path, 'write', 'two', 150)];
     expect(await Promise.all([said(one), said(two)])).toEqual(['ready\n', 'ready\n']);
     for (const child of [one, two]) child.stdin!.end('go\n');
@@ -89,7 +92,7 @@ describe('several processes on one store', () => {
     expect(integrity(path)).toBe('ok');
     // They did write at the same time: each one's requests span the other's.
     const db = new Sqlite(path, { readonly: true });
-    const spans = db.prepare('SELECT MIN(at) AS first, MAX(at) AS last FROM requests GROUP BY run ORDER BY run').all() as {
+    const spans = db.prepare('SELECT MIN(at) / 1000 AS first, MAX(at) / 1000 AS last FROM requests GROUP BY run ORDER BY run').all() as {
       first: number;
       last: number;
     }[];
@@ -97,20 +100,17 @@ describe('several processes on one store', () => {
     expect(spans[0]!.first).toBeLessThan(spans[1]!.last);
     expect(spans[1]!.first).toBeLessThan(spans[0]!.last);
     const store = await openStore(path);
-    const usage = store.usage({ by: 'run', account: ACCOUNT });
+    const usage = await store.usage({ by: 'run', account: ACCOUNT });
     expect(usage.rows.map((row) => [row.key, row.requests])).toEqual(
       expect.arrayContaining([
         ['one', 150],
         ['two', 150],
       ]),
     );
-    const answers = store.answers(ACCOUNT);
-    for (const name of ['one', 'two']) {
-      for (let i = 0; i < 150; i += 1) {
-        for (let j = 0; j < 10; j += 1) expect(answers.get(`${name}-${i}-${j}`, ['property/value'], FOREVER)).toBeDefined();
-      }
-    }
-    store.close();
+    const refs = ['one', 'two'].flatMap((name) => Array.from({ length: 1500 }, (_, k) => refOf(`${name}-${Math.floor(k / 10)}-${k % 10}`)));
+    const found = await store.find(ACCOUNT, refs, FOREVER);
+    expect(found.filter((item) => item.sections[0] !== undefined)).toHaveLength(3000);
+    await store.close();
   }, 60_000);
 
   it('a writer killed mid-transaction leaves a usable store with every commit', async () => {
@@ -122,13 +122,12 @@ describe('several processes on one store', () => {
     // Part of the open transaction reached the log (the commits take a megabyte): the crash has something to discard.
     expect(statSync(`${path}-wal`).size).toBeGreaterThan(10_000_000);
     const store = await openStore(path);
-    const answers = store.answers(ACCOUNT);
-    expect(answers.get('killed-19-9', ['property/value'], FOREVER)).toBeDefined();
-    expect(answers.get('killed-uncommitted-0', ['property/value'], FOREVER)).toBeUndefined();
-    expect(store.usage({ by: 'run', account: ACCOUNT }).total.requests).toBe(20);
-    answers.put('after', ['property/value'], { 'property/value': { api_code: 0, result: 1 } }, Date.now());
-    expect(answers.get('after', ['property/value'], FOREVER)).toBeDefined();
-    store.close();
+    expect((await store.find(ACCOUNT, [refOf('killed-19-9')], FOREVER))[0]!.sections[0]).toBeDefined();
+    expect((await store.usage({ by: 'run' })).rows.map((row) => [row.key, row.requests])).toEqual([['killed', 20]]);
+    const after = { item: 'after', frame: [null], sections: [{ ref: VALUE, body: { api_code: 0, result: 1 } }] };
+    await store.record({ request: { ...request(Date.now(), 'after'), account: ACCOUNT }, windows: [], answers: [after] });
+    expect((await store.find(ACCOUNT, [refOf('after')], FOREVER))[0]!.sections[0]?.body).toEqual({ api_code: 0, result: 1 });
+    await store.close();
     expect(integrity(path)).toBe('ok');
   }, 60_000);
 });

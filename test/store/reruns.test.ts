@@ -64,6 +64,27 @@ describe('reruns with the local store', () => {
     expect(sandbox.current.usage().components).toBe(paid.components * 2);
   });
 
+  it('a section bought through an mget is not bought again by another command naming its endpoint', async () => {
+    const env = await sandbox.start();
+    const { dir, input, store } = files(12);
+    expect((await runMain(batch(input, join(dir, 'mget.csv'), store), { env })).code).toBe(0);
+    const paid = sandbox.current.usage();
+    for (const command of [
+      ['property', 'value'],
+      ['call', 'v2/property/value'],
+    ]) {
+      const output = join(dir, `${command[0]}.csv`);
+      const report = join(dir, `${command[0]}.json`);
+      const args = [...command, '-i', input, '-o', output, '--store', store, '--max-age', '1h', '-q', '--report', report];
+      expect((await runMain(args, { env })).code, command.join(' ')).toBe(0);
+      expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({ fromStore: 12, requests: 0 });
+    }
+    expect(sandbox.current.usage()).toEqual(paid);
+    // The same rows as a run of that command writes when it buys them.
+    await runMain(['property', 'value', '-i', input, '-o', join(dir, 'bought.csv'), '--no-store', '-q'], { env });
+    expect(readFileSync(join(dir, 'property.csv'), 'utf8')).toBe(readFileSync(join(dir, 'bought.csv'), 'utf8'));
+  });
+
   it('a rerun after failures sends exactly the rows that failed', async () => {
     const sent: string[] = [];
     let failing = true;
@@ -215,14 +236,14 @@ describe('rate limits remembered in the store', () => {
     const { openStore, accountId } = await import('../../src/store/index.js');
     const opened = await openStore(store);
     try {
-      const remembered = opened.loadWindows(accountId(new URL(server.url), 'key-for-skew-test'), Date.now());
+      const remembered = await opened.loadWindows(accountId(new URL(server.url), 'key-for-skew-test'));
       // The service's resets fall on whole minutes of its clock: in local time, about 5 s earlier
       // (within the Date header's second), whichever minute the check falls in.
       const early = (periodMs - (remembered![0]!.resetAt % periodMs)) % periodMs;
       expect(early).toBeGreaterThan(aheadMs - 1_500);
       expect(early).toBeLessThanOrEqual(aheadMs);
     } finally {
-      opened.close();
+      await opened.close();
     }
   });
 });

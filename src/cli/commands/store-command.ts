@@ -5,9 +5,12 @@ import { addOptions } from '../add-options.js';
 import { ACCOUNT_OPTIONS, duration, STORE_FILE_OPTIONS } from '../options.js';
 import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
+import { checkAccountIn, REPORT_ACCOUNT_OPTION } from './report-account.js';
 import { textTable } from './text-table.js';
 
 type StoreFileOptions = OptionValues<typeof STORE_FILE_OPTIONS>;
+
+const INFO_OPTIONS = [REPORT_ACCOUNT_OPTION, ...STORE_FILE_OPTIONS] as const satisfies readonly OptionSpec[];
 
 const PRUNE_OPTIONS = [
   { flags: '--older-than <duration>', description: 'answers that arrived this long ago or more (90d, 12h)', parse: duration },
@@ -30,7 +33,7 @@ function formatBytes(bytes: number): string {
 const minute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 function formatInfo(info: StoreInfo): string {
-  const head = `store     ${info.path}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n\n`;
+  const head = `store     ${info.location}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n\n`;
   if (info.answers.length === 0) return `${head}no answers stored\n`;
   const rows = [
     ['ACCOUNT', 'ENDPOINT', 'ANSWERS', 'OLDEST', 'NEWEST'],
@@ -48,7 +51,7 @@ async function withExistingStore(
   context: CommandContext,
   readonly: boolean,
   missing: (path: string) => string,
-  work: (store: Store) => string,
+  work: (store: Store) => Promise<string>,
 ): Promise<void> {
   const { openExistingStore, storePathFrom } = await import('../../store/index.js');
   const path = storePathFrom(options.store, context.io.env);
@@ -58,9 +61,9 @@ async function withExistingStore(
     return;
   }
   try {
-    context.io.stdout.write(work(opened));
+    context.io.stdout.write(await work(opened));
   } finally {
-    opened.close();
+    await opened.close();
   }
 }
 
@@ -88,16 +91,24 @@ export function registerStoreCommand(program: Command, context: CommandContext):
 
   const info = store
     .command('info')
-    .description('path, size, answers per account and endpoint, oldest and newest')
-    .addHelpText('after', '\nExample:\n  $ propdata store info --store /data/nightly.db');
-  addOptions(info, STORE_FILE_OPTIONS, context.io.env);
-  info.action(async (options: StoreFileOptions) => {
+    .description(
+      'path, size, answers per account and endpoint, oldest and newest, of every account or of one (--account); no credentials needed',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ propdata store info --store /data/nightly.db\n  $ propdata store info --account "sandbox (built in)"',
+    );
+  addOptions(info, INFO_OPTIONS, context.io.env);
+  info.action(async (options: OptionValues<typeof INFO_OPTIONS>) => {
     await withExistingStore(
       options,
       context,
       true,
       (path) => `store     ${path}\nnot created yet: a run that uses it creates it\n`,
-      (opened) => formatInfo(opened.info()),
+      async (opened) => {
+        if (options.account !== undefined) await checkAccountIn(opened, options.account);
+        return formatInfo(await opened.info(options.account));
+      },
     );
   });
 
@@ -109,10 +120,10 @@ export function registerStoreCommand(program: Command, context: CommandContext):
   prune.action(async (options: OptionValues<typeof PRUNE_OPTIONS>) => {
     if (options.olderThan === undefined) throw new UsageError('store prune needs --older-than DURATION, such as 90d');
     const olderThan = options.olderThan;
-    await withExistingStore(options, context, false, nothingToRemove, (opened) => {
-      const now = Date.now();
-      const removed = opened.prune(olderThan, now);
-      return `removed ${removed} answers that arrived before ${minute(now - olderThan)}; the store is ${formatBytes(opened.bytes())}\n`;
+    await withExistingStore(options, context, false, nothingToRemove, async (opened) => {
+      const before = Date.now() - olderThan;
+      const removed = await opened.prune(olderThan);
+      return `removed ${removed} answers that arrived before ${minute(before)}; the store is ${formatBytes((await opened.info()).bytes)}\n`;
     });
   });
 
@@ -124,8 +135,8 @@ export function registerStoreCommand(program: Command, context: CommandContext):
   clear.action(async (options: OptionValues<typeof CLEAR_OPTIONS>) => {
     const { currentAccount } = await import('../../store/index.js');
     const account = options.allAccounts ? undefined : await currentAccount(options, context.io.env);
-    await withExistingStore(options, context, false, nothingToRemove, (opened) => {
-      const removed = opened.clear(account === undefined ? { allAccounts: true } : { account });
+    await withExistingStore(options, context, false, nothingToRemove, async (opened) => {
+      const removed = await opened.clear(account === undefined ? { allAccounts: true } : { account });
       return `removed ${removed} answers of ${account ?? 'every account'}; spend records are kept\n`;
     });
   });

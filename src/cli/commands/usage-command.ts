@@ -5,6 +5,7 @@ import { addOptions } from '../add-options.js';
 import { ACCOUNT_OPTIONS, pastTime, STORE_FILE_OPTIONS } from '../options.js';
 import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
+import { checkAccountIn, REPORT_ACCOUNT_OPTION, reportedAccount } from './report-account.js';
 import { textTable } from './text-table.js';
 
 const USAGE_OPTIONS = [
@@ -16,6 +17,7 @@ const USAGE_OPTIONS = [
   { flags: '--by <grouping>', description: 'what a row totals', choices: USAGE_GROUPINGS, defaultValue: 'month' },
   { flags: '--json', description: 'print {"total": {...}, "rows": [...]} as JSON' },
   { flags: '--all-accounts', description: "every account in the store, not only the current credentials'" },
+  REPORT_ACCOUNT_OPTION,
   ...STORE_FILE_OPTIONS,
   ...ACCOUNT_OPTIONS,
 ] as const satisfies readonly OptionSpec[];
@@ -49,31 +51,34 @@ export function registerUsageCommand(program: Command, context: CommandContext):
       [
         '',
         'Days and months are UTC. Cost is at list price (the catalog, or --price when the run gave it).',
+        "The current credentials' account by default; with none configured, every account.",
         '',
         'Examples:',
         '  $ propdata usage',
         '  $ propdata usage --since 30d --by day',
         '  $ propdata usage --since 2026-11-01 --by endpoint --json',
         '  $ propdata usage --all-accounts --by run',
+        '  $ propdata usage --account "sandbox (built in)"',
       ].join('\n'),
     );
   addOptions(command, USAGE_OPTIONS, context.io.env);
   command.action(async (options: OptionValues<typeof USAGE_OPTIONS>) => {
     const { io } = context;
-    const { currentAccount, openExistingStore, storePathFrom } = await import('../../store/index.js');
-    const account = options.allAccounts ? undefined : await currentAccount(options, io.env);
+    const { openExistingStore, storePathFrom } = await import('../../store/index.js');
+    const account = await reportedAccount(options, io.env);
     const path = storePathFrom(options.store, io.env);
     const store = await openExistingStore(path, { readonly: true });
     let usage: Usage;
     try {
+      if (store && options.account !== undefined) await checkAccountIn(store, options.account);
       usage =
-        store?.usage({
+        (await store?.usage({
           by: options.by,
           ...(options.since === undefined ? {} : { since: options.since }),
           ...(account ? { account } : {}),
-        }) ?? EMPTY;
+        })) ?? EMPTY;
     } finally {
-      store?.close();
+      await store?.close();
     }
     if (options.json) {
       const rows = usage.rows.map(({ key, ...figures }) => ({ [options.by]: key, ...figures }));

@@ -26,6 +26,3 @@ export function propertyChunk(address: string, endpoints: readonly string[], opt
   if (options.meta !== undefined) chunk.meta = options.meta;
   return chunk;
 }
-
-/** The item key a caller would build: level, then the normalised identifiers and parameters. */
-export const itemKey = (address: string) => `property|${JSON.stringify({ address, zipcode: '21136' })}`;

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -17,12 +17,16 @@ export function compileStore(): string {
   symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
   for (const folder of ['store', 'throttle', 'errors', 'model', 'catalog']) {
     mkdirSync(join(out, folder));
-    for (const name of readdirSync(join(ROOT, 'src', folder)).filter((file) => file.endsWith('.ts'))) {
+    // Its subfolders too: the store's drivers (store/sqlite/).
+    const names = readdirSync(join(ROOT, 'src', folder), { recursive: true, encoding: 'utf8' });
+    for (const name of names.filter((file) => file.endsWith('.ts'))) {
       const source = readFileSync(join(ROOT, 'src', folder, name), 'utf8');
       const { outputText } = ts.transpileModule(source, {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
       });
-      writeFileSync(join(out, folder, name.replace(/\.ts$/, '.js')), outputText);
+      const target = join(out, folder, name.replace(/\.ts$/, '.js'));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, outputText);
     }
   }
   writeFileSync(join(out, 'package.json'), '{"type":"module"}');

@@ -1,13 +1,18 @@
-import { StoreError } from '../errors/index.js';
+import { StoreError } from '../../errors/index.js';
 
 const codeOf = (error: unknown): string =>
   error !== null && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string'
     ? (error as { code: string }).code
     : '';
 
-/** An error of the store itself (SQLite, a stored blob), as opposed to one of the caller's. */
+/** An error of the store itself (SQLite), as opposed to one of the caller's. */
 export function isStoreProblem(error: unknown): boolean {
-  return /^(SQLITE_|Z_)/.test(codeOf(error));
+  return codeOf(error).startsWith('SQLITE_');
+}
+
+/** SQLite found the file damaged (a page it cannot read), or not a database at all. */
+export function isDamage(error: unknown): boolean {
+  return /^SQLITE_(CORRUPT|NOTADB)/.test(codeOf(error));
 }
 
 /** What went wrong, and what to do about it, for the one line a user reads. */
@@ -20,8 +25,7 @@ function reason(error: unknown, busyTimeoutMs: number): string {
   // The extended codes (a recovery, a snapshot overtaken) fail at once, without the busy wait: the
   // code is what tells them apart.
   if (/^SQLITE_(BUSY|LOCKED)_/.test(code)) return `another process held a lock it needed (${code}); try again, or run with --no-store`;
-  if (/^SQLITE_(CORRUPT|NOTADB)|^Z_/.test(code))
-    return `it is damaged or not a propdata store (${detail}); move it aside, or run with --no-store`;
+  if (isDamage(error)) return `it is damaged or not a propdata store (${detail}); move it aside, or run with --no-store`;
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full; free some space, or run with --no-store';
   if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)|^E(ACCES|PERM|ROFS|NOTDIR|ISDIR|EXIST)$/.test(code)) {
     return `it cannot be opened for writing (${detail}); give another file with --store FILE, or run with --no-store`;

@@ -1,26 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
-import type { NameIds } from './name-ids.js';
-
-export interface AnswerCount {
-  account: string;
-  endpoint: string;
-  answers: number;
-  /** Epoch ms of the oldest and newest answer. */
-  oldest: number;
-  newest: number;
-}
-
-export interface StoreInfo {
-  path: string;
-  /** The database file and its write-ahead log. */
-  bytes: number;
-  answers: AnswerCount[];
-  /** Requests recorded for `usage`. */
-  requests: number;
-}
-
-export type ClearScope = { account: string } | { allAccounts: true };
+import type { NameIds } from '../name-ids.js';
+import type { AnswerCount, ClearScope, StoreInfo } from '../store-api.js';
 
 /**
  * Rows deleted per transaction: another process's run waits for the write lock at most this long
@@ -56,34 +37,43 @@ export class Maintenance {
     return fileSize(this.#path) + fileSize(`${this.#path}-wal`);
   }
 
-  info(): StoreInfo {
+  info(account: string | undefined): StoreInfo {
+    const id = account === undefined ? null : this.#accounts.find(account);
+    const counted = { location: this.#path, bytes: this.bytes() };
+    if (id === undefined) return { ...counted, answers: [], requests: 0 };
     const answers = this.#db
-      .prepare<[], AnswerCount>(
+      .prepare<{ account: number | null }, AnswerCount>(
         `SELECT a.name AS account, e.name AS endpoint, COUNT(*) AS answers, MIN(s.at) AS oldest, MAX(s.at) AS newest
          FROM sections s JOIN items i ON i.id = s.item JOIN accounts a ON a.id = i.account JOIN endpoints e ON e.id = s.endpoint
+         WHERE @account IS NULL OR i.account = @account
          GROUP BY a.name, e.name ORDER BY a.name, e.name`,
       )
-      .all();
-    const requests = this.#db.prepare<[], number>('SELECT COUNT(*) FROM requests').pluck().get() ?? 0;
-    return { path: this.#path, bytes: this.bytes(), answers, requests };
+      .all({ account: id });
+    const requests =
+      this.#db
+        .prepare<{ account: number | null }, number>('SELECT COUNT(*) FROM requests WHERE @account IS NULL OR account = @account')
+        .pluck()
+        .get({ account: id }) ?? 0;
+    return { ...counted, answers, requests };
   }
 
-  /** Removes answers that arrived `olderThanMs` or longer before `now`; returns how many. */
+  /** Removes answers that arrived `olderThanMs` or longer before `now`, and claims lapsed by then; returns how many sections. */
   prune(olderThanMs: number, now: number): number {
     const before = now - olderThanMs;
     const oldItems = this.#db.prepare<[number, number], number>('SELECT id FROM items WHERE at < ? LIMIT ?').pluck();
     let removed = this.#removeItems(() => oldItems.all(before, BATCH));
     // Items answered again lately may still hold sections from long ago.
     const oldSections = this.#db.prepare<[number, number]>(
-      'DELETE FROM sections WHERE (item, endpoint) IN (SELECT item, endpoint FROM sections WHERE at < ? LIMIT ?)',
+      'DELETE FROM sections WHERE (item, endpoint, params) IN (SELECT item, endpoint, params FROM sections WHERE at < ? LIMIT ?)',
     );
     const step = this.#db.transaction(() => oldSections.run(before, BATCH).changes);
     for (let changes = step.immediate(); changes > 0; changes = step.immediate()) removed += changes;
+    this.#db.prepare<[number]>('DELETE FROM claims WHERE expires <= ?').run(now);
     this.#compact();
     return removed;
   }
 
-  /** Removes the answers and remembered limits of one account, or of every account; returns how many answers. */
+  /** Removes the answers, claims and remembered limits of one account, or of every account; returns how many sections. */
   clear(scope: ClearScope): number {
     const account = 'account' in scope ? this.#accounts.find(scope.account) : null;
     if (account === undefined) return 0;
@@ -93,8 +83,9 @@ export class Maintenance {
       )
       .pluck();
     const removed = this.#removeItems(() => items.all({ account, batch: BATCH }));
-    this.#db.prepare<{ account: number | null }>('DELETE FROM windows WHERE (@account IS NULL OR account = @account)').run({ account });
-    this.#db.prepare<{ account: number | null }>('DELETE FROM pacer WHERE (@account IS NULL OR account = @account)').run({ account });
+    for (const table of ['windows', 'pacer', 'claims']) {
+      this.#db.prepare<{ account: number | null }>(`DELETE FROM ${table} WHERE (@account IS NULL OR account = @account)`).run({ account });
+    }
     this.#compact();
     return removed;
   }

@@ -1,17 +1,20 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { PropdataError, StoreError } from '../errors/index.js';
-import { foldPending, hasPending } from './pending.js';
+import { PropdataError, StoreError } from '../../errors/index.js';
+import { foldPending, hasPending } from '../pending.js';
+import type { Store } from '../store-api.js';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
-import { storeFailure } from './store-failure.js';
-import { Store } from './store.js';
+import { storeFailure } from './sqlite-failure.js';
+import { SqliteStore } from './sqlite-store.js';
 
 export interface StoreOptions {
   /** Read only (usage, store info): nothing is created or migrated, the file must exist. */
   readonly?: boolean;
   /** How long to wait for another process's write to finish before giving up. */
   busyTimeoutMs?: number;
+  /** The store's clock (tests give a fake one); default the system's. */
+  now?: () => number;
 }
 
 /**
@@ -19,6 +22,9 @@ export interface StoreOptions {
  * stopped mid-transaction in a debugger, a store on a network drive) rather than busy.
  */
 const BUSY_TIMEOUT_MS = 10_000;
+
+/** Pages of write-ahead log between two folds into the file: 16 MB of 4 KiB pages (SQLite's default is 1,000). */
+const WAL_PAGES = 4_000;
 
 /**
  * The file made before SQLite opens it, so that it, its log and its shared-memory file (SQLite
@@ -58,7 +64,7 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
   // Entries written beside the store (one-offs' records) are applied at its next opening; a
   // read-only one (usage) would miss them, so it applies them first, with a writing one.
-  if (options.readonly && hasPending(path)) (await openStore(path, { busyTimeoutMs })).close();
+  if (options.readonly && hasPending(path)) await (await openStore(path, { ...options, readonly: false })).close();
   const readonly = options.readonly ?? false;
   let db: Database | undefined;
   try {
@@ -71,12 +77,16 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
     if (empty) db.pragma('auto_vacuum = INCREMENTAL');
     if (!readonly) db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // A response's answers land on random pages of the identity index, about a page each: the log
+    // is folded into the file (and synced) every WAL_PAGES pages rather than every 1,000, so a
+    // page changed by many responses is written to the file once.
+    db.pragma(`wal_autocheckpoint = ${WAL_PAGES}`);
     checkVersion(path, readonly ? schemaVersion(db) : migrate(db), readonly);
-    const store = new Store(db, path, busyTimeoutMs);
-    if (!readonly) foldPending(store, path);
+    const store = new SqliteStore(db, { path, busyTimeoutMs, now: options.now ?? Date.now });
+    if (!readonly) await foldPending(store, path);
     return store;
   } catch (error) {
-    db?.close();
+    if (db?.open) db.close();
     throw error instanceof PropdataError ? error : storeFailure(path, error, busyTimeoutMs);
   }
 }

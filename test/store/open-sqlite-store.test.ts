@@ -4,8 +4,9 @@ import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/errors/index.js';
 import { openStore } from '../../src/store/index.js';
-import { SCHEMA_VERSION } from '../../src/store/schema.js';
-import { storeFailure } from '../../src/store/store-failure.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
+import { storeFailure } from '../../src/store/sqlite/sqlite-failure.js';
+import { request } from './contract/fixtures.js';
 import { tempStorePath } from './helpers/temp-store.js';
 
 async function failure(promise: Promise<unknown>): Promise<StoreError> {
@@ -17,27 +18,37 @@ async function failure(promise: Promise<unknown>): Promise<StoreError> {
   return error as StoreError;
 }
 
+/** What SQLite threw, for the message the store makes of it. */
+function thrownBy(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (caught) {
+    return caught;
+  }
+  throw new Error('nothing was thrown');
+}
+
 describe('opening the store', () => {
   it('creates the file, private, and migrates it from nothing to the current schema', async () => {
     const path = tempStorePath();
     const store = await openStore(path);
-    store.close();
+    await store.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const db = new Sqlite(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
     const tables = db.prepare('SELECT name FROM sqlite_master WHERE type = ? ORDER BY name').pluck().all('table');
-    expect(tables).toEqual(['accounts', 'endpoints', 'items', 'pacer', 'requests', 'reused', 'sections', 'windows']);
+    expect(tables).toEqual(['accounts', 'claims', 'endpoints', 'items', 'jobs', 'pacer', 'requests', 'reused', 'sections', 'windows']);
     db.close();
   });
 
   it('migrates an empty file, and opens a migrated one again without change', async () => {
     const path = tempStorePath();
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     writeFileSync(path, '');
-    (await openStore(path)).close();
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
+    await (await openStore(path)).close();
     const db = new Sqlite(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
@@ -48,15 +59,15 @@ describe('opening the store', () => {
     const missing = await failure(openStore(path, { readonly: true }));
     expect(missing.message).toMatch(/--no-store/);
     expect(existsSync(path)).toBe(false);
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     const store = await openStore(path, { readonly: true });
-    expect(store.usage({ by: 'month' }).rows).toEqual([]);
-    store.close();
+    expect((await store.usage({ by: 'month' })).rows).toEqual([]);
+    await store.close();
   });
 
   it('refuses a corrupt file in one line naming --no-store', async () => {
     const path = tempStorePath();
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     writeFileSync(path, Buffer.alloc(8192, 0x5a));
     const error = await failure(openStore(path));
     expect(error.message).toMatch(
@@ -69,7 +80,7 @@ describe('opening the store', () => {
 
   it('refuses a file written by a newer propdata', async () => {
     const path = tempStorePath();
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     const db = new Sqlite(path);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
@@ -87,13 +98,7 @@ describe('opening the store', () => {
     reader.exec('BEGIN');
     reader.prepare('SELECT * FROM t').all();
     writer.exec('INSERT INTO t VALUES (1)');
-    const refused = (() => {
-      try {
-        reader.exec('INSERT INTO t VALUES (2)');
-      } catch (caught) {
-        return caught;
-      }
-    })();
+    const refused = thrownBy(() => reader.exec('INSERT INTO t VALUES (2)'));
     reader.close();
     writer.close();
     expect((refused as { code?: string }).code).toBe('SQLITE_BUSY_SNAPSHOT');
@@ -102,52 +107,45 @@ describe('opening the store', () => {
     expect(message).not.toMatch(/10 s/);
   });
 
+  it('names a full disk as such, in one line', () => {
+    const path = tempStorePath();
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new Sqlite(path);
+    db.exec('CREATE TABLE t (x)');
+    // As a full disk does: SQLite may not grow the file.
+    db.pragma('max_page_count = 3');
+    const full = thrownBy(() => db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(50_000)));
+    db.close();
+    expect((full as { code?: string }).code).toBe('SQLITE_FULL');
+    const error = storeFailure(path, full, 10_000);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error.message).toBe(`cannot use the store ${path}: the disk is full; free some space, or run with --no-store`);
+  });
+
   it('gives up on a store locked too long, naming --no-store', async () => {
     const path = tempStorePath();
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     const holder = new Sqlite(path);
     holder.exec('BEGIN IMMEDIATE');
     const store = await openStore(path, { busyTimeoutMs: 200 });
-    const error = (() => {
-      try {
-        store.recordRequest({
-          at: 1,
-          run: 'r',
-          account: 'a',
-          endpoint: 'property/value',
-          items: 1,
-          components: 1,
-          status: 200,
-          billed: 1,
-          cost: 0.25,
-        });
-      } catch (caught) {
-        return caught;
-      }
-    })();
+    const entry = { request: request(1, 'r'), windows: [], answers: [] };
+    const error = await store.record(entry).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toMatch(/another process has kept it locked .*--no-store/);
     holder.exec('ROLLBACK');
     holder.close();
     // Once the lock is released the same store works.
-    store.recordRequest({
-      at: 1,
-      run: 'r',
-      account: 'a',
-      endpoint: 'property/value',
-      items: 1,
-      components: 1,
-      status: 200,
-      billed: 1,
-      cost: 0.25,
-    });
-    expect(store.usage({ by: 'run' }).total.requests).toBe(1);
-    store.close();
+    await store.record(entry);
+    expect((await store.usage({ by: 'run' })).total.requests).toBe(1);
+    await store.close();
   });
 
   it('cannot create a store where it may not write', async () => {
     const path = tempStorePath();
-    (await openStore(path)).close();
+    await (await openStore(path)).close();
     const error = await failure(openStore(join(path, 'inside-a-file.db')));
     expect(error.message).toMatch(/it cannot be opened for writing/);
     expect(error.message).toMatch(/--no-store/);

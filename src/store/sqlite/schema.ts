@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3';
  * migrations are never edited: a change is a new entry, so any store written by any release opens.
  * Times are epoch milliseconds; money is integer micro-dollars (sums of list prices stay exact).
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   // 1: answers, spend, remembered limits.
   `
   -- Names stored once and referred to by number: each answer row carries a small integer, not text.
@@ -61,6 +61,59 @@ const MIGRATIONS: readonly string[] = [
   -- the processes asking (throttle/shared-pacer.ts, JSON): read and written inside one write
   -- transaction per grant, so no two processes ever reserve the same room.
   CREATE TABLE pacer (account INTEGER PRIMARY KEY, at INTEGER NOT NULL, state TEXT NOT NULL);
+  `,
+  // 3: sections filed by what the item is, whatever command bought them; claims; jobs.
+  `
+  -- Answers of schema 1 and 2 are filed under a hash of the command's path and the whole item,
+  -- which cannot be turned back into an identity: they are dropped (spend, windows and the pacer
+  -- stay). Their endpoint names had no version.
+  DROP TABLE sections;
+  DROP TABLE items;
+  DELETE FROM endpoints;
+
+  -- One row per item: its identity (level and normalised identifiers, as text), when its newest
+  -- section arrived, and the chunk's other members as last received (JSON). One row per section:
+  -- the endpoint (with its version), the endpoint's own parameters ('' when none), when it
+  -- arrived, and the section as the service sent it (JSON text: compressing each one cost more
+  -- time than the bytes it saved).
+  CREATE TABLE items (
+    id INTEGER PRIMARY KEY,
+    account INTEGER NOT NULL,
+    identity TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    frame TEXT NOT NULL,
+    UNIQUE (account, identity)
+  );
+  CREATE TABLE sections (
+    item INTEGER NOT NULL,
+    endpoint INTEGER NOT NULL,
+    params TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (item, endpoint, params)
+  ) WITHOUT ROWID;
+
+  -- Sections a run is buying, so that another waits for its answer: whose, and until when (a
+  -- lease the owner renews; a crashed run's lapses). Keyed as a section is, before its item exists.
+  CREATE TABLE claims (
+    account INTEGER NOT NULL,
+    identity TEXT NOT NULL,
+    endpoint INTEGER NOT NULL,
+    params TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    expires INTEGER NOT NULL,
+    PRIMARY KEY (account, identity, endpoint, params)
+  ) WITHOUT ROWID;
+  CREATE INDEX claims_by_owner ON claims (owner);
+
+  -- A job (one command on one input and output) from its first run until one completes it.
+  CREATE TABLE jobs (
+    account INTEGER NOT NULL,
+    job TEXT NOT NULL,
+    started INTEGER NOT NULL,
+    finished INTEGER,
+    PRIMARY KEY (account, job)
+  );
   `,
 ];
 

@@ -1,0 +1,129 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { Frame } from '../../model/chunk-frame.js';
+import type { NameIds } from '../name-ids.js';
+import type { FoundItem, KeptSection, SectionRef } from '../store-api.js';
+
+/**
+ * Whether a kept text is whole JSON, in SQL: a section or frame that is not (damaged on disk) is
+ * replaced by any answer, even an older one. JSON.parse decides the same when reading (decode).
+ */
+const READABLE = (column: string) => `json_valid(${column})`;
+
+/** A stored text read back, or undefined when it is not the JSON it was written as (damaged on disk). */
+function decode(stored: unknown): { value: unknown } | undefined {
+  const text = typeof stored === 'string' ? stored : Buffer.isBuffer(stored) ? stored.toString() : undefined;
+  if (text === undefined) return undefined;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/** One answer ready to write: texts made before the write lock is taken. */
+export interface EncodedAnswer {
+  identity: string;
+  frame: string;
+  sections: { endpoint: string; params: string; body: string }[];
+}
+
+interface ItemRow {
+  id: number;
+  frame: unknown;
+}
+
+interface SectionRow {
+  endpoint: number;
+  params: string;
+  at: number;
+  body: unknown;
+}
+
+/**
+ * Kept sections of every account, filed by item identity, endpoint and parameters, with each
+ * item's frame. Statements are prepared once; every method runs inside the caller's transaction.
+ */
+export class SectionTable {
+  readonly #endpoints: NameIds;
+  readonly #findItem: Statement<[number, string], ItemRow>;
+  readonly #freshSections: Statement<[number, number, number], SectionRow>;
+  readonly #putItem: Statement<[number, string, number, string], number>;
+  readonly #putSection: Statement<[number, number, string, number, string]>;
+  readonly #keptFresh: Statement<[number, string, number, string, number, number], number>;
+
+  constructor(db: Database, endpoints: NameIds) {
+    this.#endpoints = endpoints;
+    this.#findItem = db.prepare<[number, string], ItemRow>('SELECT id, frame FROM items WHERE account = ? AND identity = ?');
+    // Stale sections stay in the file: only the fresh ones are read.
+    this.#freshSections = db.prepare<[number, number, number], SectionRow>(
+      'SELECT endpoint, params, at, body FROM sections WHERE item = ? AND (at > ? OR at >= ?)',
+    );
+    this.#putItem = db
+      .prepare<[number, string, number, string], number>(
+        // An answer may be recorded after a newer one (a one-off's, applied at the store's next
+        // opening): the newer frame stays, unless it is damaged.
+        `INSERT INTO items (account, identity, at, frame) VALUES (?, ?, ?, ?)
+         ON CONFLICT (account, identity) DO UPDATE SET
+           at = max(at, excluded.at),
+           frame = CASE WHEN excluded.at >= at OR NOT ${READABLE('frame')} THEN excluded.frame ELSE frame END
+         RETURNING id`,
+      )
+      .pluck();
+    this.#putSection = db.prepare<[number, number, string, number, string]>(
+      `INSERT INTO sections (item, endpoint, params, at, body) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
+       WHERE excluded.at >= sections.at OR NOT ${READABLE('sections.body')}`,
+    );
+    this.#keptFresh = db
+      .prepare<[number, string, number, string, number, number], number>(
+        `SELECT 1 FROM items i JOIN sections s ON s.item = i.id
+         WHERE i.account = ? AND i.identity = ? AND s.endpoint = ? AND s.params = ? AND (s.at > ? OR s.at >= ?) AND ${READABLE('s.body')}`,
+      )
+      .pluck();
+  }
+
+  /**
+   * What is kept of one item's sections, fresh after `newerThan` or since `since` (freshnessBounds):
+   * the sections asked, in order, each undefined when missing, stale or unreadable, and the frame
+   * when any section is returned.
+   */
+  find(account: number, identity: string, asked: readonly SectionRef[], newerThan: number, since: number): FoundItem {
+    const sections: (KeptSection | undefined)[] = asked.map(() => undefined);
+    const item = this.#findItem.get(account, identity);
+    if (!item) return { sections, damaged: 0 };
+    const rows = this.#freshSections.all(item.id, newerThan, since);
+    let damaged = 0;
+    let found = 0;
+    asked.forEach((ref, i) => {
+      const endpoint = this.#endpoints.find(ref.endpoint);
+      const row = rows.find((candidate) => candidate.endpoint === endpoint && candidate.params === ref.params);
+      if (!row) return;
+      const body = decode(row.body);
+      if (!body) {
+        damaged += 1;
+        return;
+      }
+      sections[i] = { body: body.value, at: row.at };
+      found += 1;
+    });
+    if (found === 0) return { sections, damaged };
+    const frame = decode(item.frame);
+    // Without its frame no section can be put back in a chunk: each counts as damaged.
+    if (!frame) return { sections: asked.map(() => undefined), damaged: damaged + found };
+    return { frame: frame.value as Frame, sections, damaged };
+  }
+
+  /** Keeps one item's answer as of `at`, replacing older or unreadable sections, never newer ones. Within a write transaction. */
+  keep(account: number, answer: EncodedAnswer, at: number): void {
+    const item = this.#putItem.get(account, answer.identity, at, answer.frame)!;
+    for (const section of answer.sections) {
+      this.#putSection.run(item, this.#endpoints.ensure(section.endpoint), section.params, at, section.body);
+    }
+  }
+
+  /** Whether a section is kept, readable and fresh (a claim's check). */
+  isKeptFresh(account: number, identity: string, ref: SectionRef, newerThan: number, since: number): boolean {
+    const endpoint = this.#endpoints.find(ref.endpoint);
+    return endpoint !== undefined && this.#keptFresh.get(account, identity, endpoint, ref.params, newerThan, since) !== undefined;
+  }
+}

@@ -1,0 +1,320 @@
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { PropdataError } from '../../errors/index.js';
+import type { ReportedWindow } from '../../throttle/rate-headers.js';
+import type { SharedPacer } from '../../throttle/shared-pacer.js';
+import { freshnessBounds } from '../freshness.js';
+import { NameIds } from '../name-ids.js';
+import { PacerTable } from '../pacer.js';
+import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
+import type {
+  ClaimResult,
+  ClearScope,
+  FoundItem,
+  Freshness,
+  ItemRef,
+  KeptAnswer,
+  SectionClaim,
+  Store,
+  StoreEntry,
+  StoreInfo,
+  StoreProblems,
+} from '../store-api.js';
+import { ClaimTable } from './claims.js';
+import { JobTable } from './jobs.js';
+import { Maintenance } from './maintenance.js';
+import { SectionTable, type EncodedAnswer } from './sections.js';
+import { SpendLog } from './spend-log.js';
+import { isDamage, isStoreProblem, storeFailure } from './sqlite-failure.js';
+import { WindowMemory } from './window-memory.js';
+
+export interface SqliteStoreSettings {
+  path: string;
+  busyTimeoutMs: number;
+  /** The store's clock: every time it keeps or compares (tests give a fake one). */
+  now: () => number;
+}
+
+/** An answer's texts, made before the write lock is taken: the lock, shared with other processes, is held for the inserts alone. */
+function encode(answer: KeptAnswer): EncodedAnswer {
+  return {
+    identity: answer.item,
+    frame: JSON.stringify(answer.frame),
+    sections: answer.sections.map(({ ref, body }) => ({ endpoint: ref.endpoint, params: ref.params, body: JSON.stringify(body) })),
+  };
+}
+
+const nothingFound = (ref: ItemRef, damaged = 0): FoundItem => ({ sections: ref.sections.map(() => undefined), damaged });
+
+/** Runs `work` now and gives its outcome, a failure included, as a promise: what the interface promises a network database. */
+function settled<T>(work: () => T): Promise<T> {
+  // The executor runs at once; what it throws rejects the promise.
+  return new Promise((resolve) => resolve(work()));
+}
+
+/**
+ * The store in one local SQLite file (better-sqlite3). Each call is a few statements on a local
+ * file, run at once inside one transaction (a read one, or a write one taken before its reads:
+ * BEGIN IMMEDIATE); the promise only keeps the interface a network database needs. Every failure
+ * of SQLite is one StoreError naming --no-store.
+ */
+export class SqliteStore implements Store {
+  readonly location: string;
+  readonly #db: Database;
+  readonly #busyTimeoutMs: number;
+  readonly #now: () => number;
+  readonly #ids: NameIds[];
+  readonly #accounts: NameIds;
+  readonly #sections: SectionTable;
+  readonly #claims: ClaimTable;
+  readonly #jobs: JobTable;
+  readonly #spend: SpendLog;
+  readonly #windows: WindowMemory;
+  readonly #pacer: PacerTable;
+  readonly #maintenance: Maintenance;
+  // Made once: building a transaction function costs more than the statements it wraps.
+  readonly #transaction: Transaction<(work: () => unknown) => unknown>;
+  readonly #beginRead: Statement;
+  readonly #endRead: Statement;
+  #damaged = 0;
+  #fileDamage: string | undefined;
+  readonly #notes: string[] = [];
+
+  constructor(db: Database, { path, busyTimeoutMs, now }: SqliteStoreSettings) {
+    this.location = path;
+    this.#db = db;
+    this.#busyTimeoutMs = busyTimeoutMs;
+    this.#now = now;
+    this.#accounts = new NameIds(db, 'accounts');
+    const endpoints = new NameIds(db, 'endpoints');
+    this.#ids = [this.#accounts, endpoints];
+    this.#sections = new SectionTable(db, endpoints);
+    this.#claims = new ClaimTable(db, endpoints);
+    this.#jobs = new JobTable(db);
+    this.#spend = new SpendLog(db, this.#accounts);
+    this.#windows = new WindowMemory(db, this.#accounts);
+    this.#pacer = new PacerTable(db, this.#accounts);
+    this.#maintenance = new Maintenance(db, path, this.#accounts);
+    this.#transaction = db.transaction((work: () => unknown) => work());
+    this.#beginRead = db.prepare('BEGIN');
+    this.#endRead = db.prepare('ROLLBACK');
+  }
+
+  /** Runs `work` and maps a failure of SQLite to its one-line error; the caller's own errors pass as they are. */
+  #guard<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      // A rollback may have undone names just numbered.
+      for (const ids of this.#ids) ids.forget();
+      if (error instanceof PropdataError || !isStoreProblem(error)) throw error;
+      throw storeFailure(this.location, error, this.#busyTimeoutMs);
+    }
+  }
+
+  /**
+   * One read transaction: every read sees the same commit. It ends with a rollback, as a read has
+   * nothing to commit: a commit would fail again on a damaged page that `find` read around.
+   */
+  #reading<T>(work: () => T): T {
+    return this.#guard(() => {
+      this.#beginRead.run();
+      try {
+        return work();
+      } finally {
+        if (this.#db.inTransaction) this.#endRead.run();
+      }
+    });
+  }
+
+  /** One write transaction, the lock taken before the first read, so what is read is not changed before the write. */
+  #writing<T>(work: () => T): T {
+    return this.#guard(() => this.#transaction.immediate(work) as T);
+  }
+
+  find(account: string, items: readonly ItemRef[], freshness: Freshness): Promise<FoundItem[]> {
+    return settled(() =>
+      this.#reading(() => {
+        const id = this.#accounts.find(account);
+        if (id === undefined) return items.map((ref) => nothingFound(ref));
+        const { newerThan, since } = freshnessBounds(freshness, this.#now());
+        return items.map((ref) => {
+          let found: FoundItem;
+          try {
+            found = this.#sections.find(id, ref.item, ref.sections, newerThan, since);
+          } catch (error) {
+            // A page SQLite cannot read: this item's sections are bought again, the run goes on.
+            if (!isDamage(error)) throw error;
+            this.#noteFileDamage(error);
+            found = nothingFound(ref, ref.sections.length);
+          }
+          this.#damaged += found.damaged;
+          return found;
+        });
+      }),
+    );
+  }
+
+  claim(account: string, owner: string, sections: readonly SectionClaim[], freshness: Freshness, leaseMs: number): Promise<ClaimResult[]> {
+    return settled(() =>
+      this.#writing(() => {
+        const id = this.#accounts.ensure(account);
+        const now = this.#now();
+        const { newerThan, since } = freshnessBounds(freshness, now);
+        const kept = (section: SectionClaim) => this.#sections.isKeptFresh(id, section.item, section, newerThan, since);
+        return this.#claims.claim(id, owner, sections, { now, leaseMs, kept });
+      }),
+    );
+  }
+
+  renewClaims(owner: string, leaseMs: number): Promise<void> {
+    return settled(() => {
+      this.#writing(() => this.#claims.renew(owner, leaseMs, this.#now()));
+    });
+  }
+
+  releaseAll(owner: string): Promise<void> {
+    return settled(() => {
+      this.#writing(() => this.#claims.releaseAll(owner));
+    });
+  }
+
+  release(account: string, owner: string, sections: readonly SectionClaim[]): Promise<void> {
+    return settled(() => {
+      this.#writing(() => {
+        const id = this.#accounts.find(account);
+        if (id !== undefined) this.#claims.release(id, owner, sections);
+      });
+    });
+  }
+
+  /** A read: it needs no write lock, and one read transaction sees every claim as of one commit. */
+  held(account: string, owner: string, sections: readonly SectionClaim[]): Promise<boolean[]> {
+    return settled(() =>
+      this.#reading(() => {
+        const id = this.#accounts.find(account);
+        return id === undefined ? sections.map(() => false) : this.#claims.held(id, owner, sections, this.#now());
+      }),
+    );
+  }
+
+  record(entry: StoreEntry): Promise<void> {
+    return settled(() => {
+      const answers = entry.answers.map(encode);
+      this.#writing(() => {
+        if (this.#spend.hasRequest(entry.request)) return;
+        const account = this.#accounts.ensure(entry.request.account);
+        // Read under the lock: answers are stamped in the order they are committed.
+        const at = entry.arrivedAt ?? this.#now();
+        for (const answer of answers) this.#sections.keep(account, answer, at);
+        this.#spend.recordRequest(entry.request);
+        this.#windows.save(entry.request.account, entry.windows, at);
+        if (entry.owner !== undefined && entry.settles) this.#claims.release(account, entry.owner, entry.settles);
+      });
+    });
+  }
+
+  beginJob(account: string, job: string): Promise<number> {
+    return settled(() => this.#writing(() => this.#jobs.begin(this.#accounts.ensure(account), job, this.#now())));
+  }
+
+  jobSince(account: string, job: string): Promise<number | undefined> {
+    return settled(() =>
+      this.#reading(() => {
+        const id = this.#accounts.find(account);
+        return id === undefined ? undefined : this.#jobs.since(id, job);
+      }),
+    );
+  }
+
+  finishJob(account: string, job: string): Promise<void> {
+    return settled(() => {
+      this.#writing(() => {
+        const id = this.#accounts.find(account);
+        if (id !== undefined) this.#jobs.finish(id, job, this.#now());
+      });
+    });
+  }
+
+  recordReuse(reuse: ReuseRecord): Promise<void> {
+    return settled(() => {
+      this.#writing(() => this.#spend.recordReuse(reuse));
+    });
+  }
+
+  usage(query: UsageQuery): Promise<Usage> {
+    return settled(() => this.#reading(() => this.#spend.usage(query)));
+  }
+
+  monthToDateCost(account: string): Promise<number> {
+    return settled(() => this.#reading(() => this.#spend.monthToDateCost(account, this.#now())));
+  }
+
+  accounts(): Promise<string[]> {
+    return settled(() =>
+      this.#reading(() =>
+        this.#db
+          .prepare<[], string>(
+            `SELECT name FROM accounts WHERE id IN (
+             SELECT account FROM items UNION SELECT account FROM requests UNION SELECT account FROM reused UNION SELECT account FROM windows
+           ) ORDER BY name`,
+          )
+          .pluck()
+          .all(),
+      ),
+    );
+  }
+
+  loadWindows(account: string): Promise<ReportedWindow[] | undefined> {
+    return settled(() => this.#reading(() => this.#windows.load(account, this.#now())));
+  }
+
+  pacer(account: string, owner: string): SharedPacer {
+    return this.#pacer.for(account, owner, (work) => this.#guard(work));
+  }
+
+  info(account?: string): Promise<StoreInfo> {
+    return settled(() => this.#reading(() => this.#maintenance.info(account)));
+  }
+
+  prune(olderThanMs: number): Promise<number> {
+    return settled(() => this.#guard(() => this.#maintenance.prune(olderThanMs, this.#now())));
+  }
+
+  clear(scope: ClearScope): Promise<number> {
+    return settled(() => this.#guard(() => this.#maintenance.clear(scope)));
+  }
+
+  problems(): StoreProblems {
+    return { damaged: this.#damaged, notes: [...this.#notes] };
+  }
+
+  /** Said once per store: the first page found unreadable names the file's damage. */
+  #noteFileDamage(error: unknown): void {
+    if (this.#fileDamage !== undefined) return;
+    this.#fileDamage = error instanceof Error ? error.message : String(error);
+    this.#notes.push(
+      `the store ${this.location} is damaged (${this.#fileDamage}): what it could not read was bought again; move it aside after this run, or run with --no-store`,
+    );
+  }
+
+  /**
+   * Closing the last connection folds the write-ahead log into the file and removes it. A run
+   * that met unreadable sections checks the file first (a damaged page may hold more), so that a
+   * damaged store is said, not left for the next run to stumble on.
+   */
+  close(): Promise<void> {
+    return settled(() => {
+      try {
+        if (this.#damaged > 0 && this.#fileDamage === undefined) {
+          const check = this.#db.pragma('quick_check(1)', { simple: true });
+          if (check !== 'ok') this.#noteFileDamage(new Error(String(check)));
+        }
+      } catch (error) {
+        if (!isStoreProblem(error)) throw error;
+        this.#noteFileDamage(error);
+      } finally {
+        this.#db.close();
+      }
+    });
+  }
+}

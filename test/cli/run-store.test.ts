@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { SendableItem } from '../../src/batching/batch.js';
+import { openRunStore } from '../../src/cli/run-store.js';
+import { targetForList, type QueryTarget } from '../../src/model/query-target.js';
+import type { Exchange } from '../../src/pipeline/send-batch.js';
+import { openStore } from '../../src/store/index.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { propertyChunk } from '../store/helpers/chunks.js';
+import { tempStorePath } from '../store/helpers/temp-store.js';
+
+const MGET = targetForList('property/value,property/school');
+const VALUE = targetForList('property/value');
+const KEYS = ['property/value', 'property/school'];
+const PRICES = { 'property/value': 0.25, 'property/school': 0.1 };
+
+const item = (address: string, row: number, meta?: string): SendableItem => ({
+  row,
+  columns: { address },
+  item: { address, zipcode: '21136', ...(meta === undefined ? {} : { meta }) },
+});
+
+const answered = (target: QueryTarget, sent: SendableItem[], chunks: unknown[]): Exchange => ({
+  target,
+  sent,
+  answers: chunks.map((chunk) => (chunk !== null && typeof chunk === 'object' ? (chunk as Record<string, unknown>) : undefined)),
+  status: 200,
+  headers: {},
+  windows: [],
+  items: sent.length,
+  components: sent.length * target.componentsPerItem,
+  chunks,
+});
+
+/** A batch run's store as the run uses it, on a clock that never moves: every response in one millisecond. */
+async function runStore(path: string, clock: FakeClock, target = MGET, maxAgeMs?: number) {
+  const store = await openStore(path, { now: () => clock.now() });
+  return openRunStore({ store, account: 'sandbox (built in)', target, maxAgeMs, prices: PRICES, clock });
+}
+
+describe("a batch run's store", () => {
+  it('keeps the answers of every response, however many arrive in one millisecond, and what each cost', async () => {
+    const path = tempStorePath();
+    const clock = new FakeClock();
+    const store = await runStore(path, clock);
+    store.kept.record(answered(MGET, [item('1 Main St', 1)], [propertyChunk('1 Main St', KEYS)]));
+    store.kept.record(answered(MGET, [item('2 Main St', 2)], [propertyChunk('2 Main St', KEYS)]));
+    await store.kept.flush();
+    await store.close(0, 0);
+    const reader = await openStore(path, { readonly: true });
+    expect((await reader.usage({ by: 'run' })).total).toMatchObject({ requests: 2, billed: 2, cost: 0.5 });
+    expect((await reader.info()).answers.map((row) => [row.endpoint, row.answers])).toEqual([
+      ['v2/property/school', 2],
+      ['v2/property/value', 2],
+    ]);
+    await reader.close();
+  });
+
+  it('gives an mget’s answer back to a run of one of its endpoints, and keeps no error', async () => {
+    const path = tempStorePath();
+    const clock = new FakeClock();
+    const bought = await runStore(path, clock);
+    const failed = { ...propertyChunk('2 Main St', KEYS), 'property/value': { api_code: 500, result: null } };
+    const sent = [item('1 Main St', 1, 'a'), item('2 Main St', 2), item('3 Main St', 3)];
+    bought.kept.record(answered(MGET, sent, [propertyChunk('1 Main St', KEYS, { meta: 'a' }), failed, null]));
+    await bought.kept.flush();
+    await bought.close(0, 0);
+
+    const rerun = await runStore(path, clock, VALUE, 60_000);
+    const [one, two, three] = await rerun.kept.resolve([item('1 Main St', 1, 'b'), item('2 Main St', 2), item('3 Main St', 3)]);
+    expect(one).toMatchObject({
+      kind: 'kept',
+      chunk: propertyChunk('1 Main St', ['property/value'], { meta: 'a' }),
+      saving: { sections: 1, usd: 0.25 },
+    });
+    // The school section of row 2 was kept, its value (an error) was not: the value is bought.
+    expect(two).toMatchObject({ kind: 'buy', sections: [0] });
+    expect(three).toMatchObject({ kind: 'buy', sections: [0] });
+    await rerun.close(1, 0.25);
+  });
+});

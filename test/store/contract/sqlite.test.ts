@@ -1,0 +1,32 @@
+import Sqlite from 'better-sqlite3';
+import { openStore } from '../../../src/store/index.js';
+import { tempStorePath } from '../helpers/temp-store.js';
+import { storeContract } from './store-contract.js';
+
+/** The SQLite driver: a real file in a temp directory; damage is bytes no JSON reader accepts, as issue 27 wrote them. */
+storeContract('SQLite', {
+  async create(now) {
+    const path = tempStorePath();
+    return {
+      store: await openStore(path, { now }),
+      open: () => openStore(path, { now }),
+      damage: (account, item, ref) =>
+        new Promise<void>((resolve) => {
+          const db = new Sqlite(path);
+          try {
+            const changed = db
+              .prepare(
+                `UPDATE sections SET body = x'deadbeefdeadbeef'
+                 WHERE item = (SELECT id FROM items WHERE identity = ? AND account = (SELECT id FROM accounts WHERE name = ?))
+                   AND endpoint = (SELECT id FROM endpoints WHERE name = ?) AND params = ?`,
+              )
+              .run(item, account, ref.endpoint, ref.params).changes;
+            if (changed !== 1) throw new Error(`no section to damage (${changed})`);
+            resolve();
+          } finally {
+            db.close();
+          }
+        }),
+    };
+  },
+});
