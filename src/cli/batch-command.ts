@@ -413,7 +413,7 @@ async function runLocked(
     if (interrupted) return EXIT.interrupted;
     return failures > 0 ? EXIT.someItemsFailed : EXIT.ok;
   } finally {
-    runStore?.close(stats.fromStore, itemPrice);
+    await runStore?.close(stats.fromStore, itemPrice);
     await service.close();
   }
 }

@@ -65,8 +65,8 @@ export interface RunStore {
   windows(): ReportedWindow[] | undefined;
   /** The pacer shared with the account's other runs on this machine (RateLimiter.shareWith). */
   pacer(): SharedPacer;
-  /** Records the rows answered from the store and what they would have cost; closes the file. */
-  close(fromStore: number, pricePerItem: number): void;
+  /** Leaves the shared pacer, records the rows answered from the store and what they would have cost; closes the file. */
+  close(fromStore: number, pricePerItem: number): Promise<void>;
   /** Month-to-date cost of the account at list price, for --max-cost-month. */
   monthToDateCost(): number;
 }
@@ -95,7 +95,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const account = accountOf(settings.connection, settings.sandbox);
   const answers = store.answers(account);
   const run = runName(settings.now());
-  const pacer = store.pacer(account, run);
+  const pacer = store.pacer(account, run, settings.now);
   const spend: SpendSettings = { account, run, target: settings.target, sectionKeys: settings.sectionKeys, prices: settings.prices };
   const keyOf = (item: SendableItem) => storeKeyOf(settings.target, item);
   return {
@@ -119,10 +119,10 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     windows: () => store.loadWindows(account, settings.now()),
     pacer: () => pacer,
     monthToDateCost: () => store.monthToDateCost(account, settings.now()),
-    close(fromStore, pricePerItem) {
+    async close(fromStore, pricePerItem) {
       try {
         // This run asks for nothing more: its share of the windows goes to the others at once.
-        pacer.leave(settings.now());
+        await pacer.leave();
         if (fromStore > 0)
           store.recordFromStore({
             at: settings.now(),

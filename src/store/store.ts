@@ -101,9 +101,9 @@ export class Store {
     return this.#guard(() => this.#windows.load(account, now));
   }
 
-  /** The pacer this process (`owner`) shares with the account's other runs on this machine. */
-  pacer(account: string, owner: string): SharedPacer {
-    return this.#pacer.for(account, owner, (work) => this.#guard(work));
+  /** The pacer this process (`owner`) shares with the account's other runs on this machine, on the clock `now` (the run's). */
+  pacer(account: string, owner: string, now: () => number): SharedPacer {
+    return this.#pacer.for(account, owner, (work) => this.#guard(work), now);
   }
 
   info(): StoreInfo {

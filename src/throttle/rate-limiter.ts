@@ -1,7 +1,7 @@
 import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import type { ReportedWindow } from './rate-headers.js';
 import { OtherClients, scramblePaceMs, startGraceMs, type CountedWindow, type OtherClientsPolicy } from './other-clients.js';
-import type { SharedPacer } from './shared-pacer.js';
+import type { SharedPacer, ShareRequest } from './shared-pacer.js';
 import { ServiceClock } from './service-clock.js';
 import { ItemTooWideError, QuotaWaitError } from '../errors/index.js';
 
@@ -125,6 +125,10 @@ export class RateLimiter {
   #waitedMs = 0;
   #waitingUntil = 0;
   #shared: SharedPacer | undefined;
+  /** Calls to the shared pacer, one at a time in the order made: a store applies them as they were meant. */
+  #sharedCalls: Promise<void> = Promise.resolve();
+  /** The first call to the shared pacer that failed (the store could not be used): every grant from then on fails with it. */
+  #sharedFailure: { error: unknown } | undefined;
   /** Without a shared pacer: other clients of the account, as the service's counts show them. */
   readonly #others: OtherClients;
   /** Whether the windows in force are the service's (stated in its headers, now or in an earlier run), not --rate's assumption. */
@@ -267,7 +271,8 @@ export class RateLimiter {
       window.sentTotal -= window.sent[at]!.components;
       window.sent.splice(at, 1);
     }
-    if (reservation.shared !== undefined) this.#shared?.refund(reservation.shared, this.#clock.now());
+    const { shared } = reservation;
+    if (shared !== undefined) this.#tellShared((pacer) => pacer.refund(shared));
     this.#changed();
   }
 
@@ -278,7 +283,7 @@ export class RateLimiter {
     this.#calibrated = true;
     const now = this.#clock.now();
     // Even an answer without windows tells the others sharing the pacer that the probe is answered.
-    this.#shared?.report(reservation.shared, reported, now);
+    this.#tellShared((pacer) => pacer.report(reservation.shared, reported));
     if (reported.length === 0) {
       this.#changed();
       return;
@@ -339,8 +344,32 @@ export class RateLimiter {
    */
   shareWith(pacer: SharedPacer): void {
     this.#shared = pacer;
-    pacer.join(this.#clock.now());
+    this.#tellShared((shared) => shared.join());
     this.#changed();
+  }
+
+  /** Calls the shared pacer after every call made before: what it answers, or why it failed. */
+  #callShared<T>(call: (pacer: SharedPacer) => Promise<T>): Promise<T> {
+    const pacer = this.#shared!;
+    const result = this.#sharedCalls.then(() => {
+      if (this.#sharedFailure) throw this.#sharedFailure.error;
+      return call(pacer);
+    });
+    this.#sharedCalls = result.then(
+      () => undefined,
+      (error: unknown) => {
+        this.#sharedFailure ??= { error };
+        this.#changed();
+      },
+    );
+    return result;
+  }
+
+  /** A call to the shared pacer nobody waits for (join, an answer, a refund): its failure fails the next grant. */
+  #tellShared(call: (pacer: SharedPacer) => Promise<unknown>): void {
+    if (!this.#shared) return;
+    // The failure is kept by #callShared; this copy of it has nobody to tell.
+    this.#callShared(call).catch(() => undefined);
   }
 
   /** After a 429: nobody sends before `until` (epoch ms; the retry policy has added its margin). */
@@ -419,23 +448,32 @@ export class RateLimiter {
     try {
       while (this.#waiters.length > 0) {
         const head = this.#waiters[0]!;
+        // Set before deciding: a change while a shared pacer is asked cuts the wait that follows short.
+        const wake = new AbortController();
+        this.#wake = wake;
         let decision: { grant?: number; shared?: number; readyAt?: number };
         try {
-          decision = this.#decide(head);
+          decision = await this.#decide(head);
         } catch (error) {
           this.#remove(head);
           head.fail(error);
           continue;
         }
-        if (decision.grant !== undefined) {
+        if (!this.#waiters.includes(head)) {
+          // It stopped waiting (its run is stopping) while the shared pacer was asked: what was reserved for it goes back.
+          const { shared } = decision;
+          if (shared !== undefined) this.#tellShared((pacer) => pacer.refund(shared));
+          continue;
+        }
+        // A grant decided here before something changed is decided again; one the shared pacer made is its own.
+        if (decision.grant !== undefined && (decision.shared !== undefined || !wake.signal.aborted)) {
           head.components -= decision.grant;
           if (!head.untilWhole || head.components <= 0) this.#remove(head);
           this.#waitingUntil = 0;
           head.deliver(this.#reserve(decision.grant, this.#clock.now(), decision.shared));
           continue;
         }
-        const wake = new AbortController();
-        this.#wake = wake;
+        if (wake.signal.aborted) continue;
         if (decision.readyAt === undefined) {
           // The first request is out and its headers will describe the windows: wait for them.
           await new Promise((resolve) => wake.signal.addEventListener('abort', resolve, { once: true }));
@@ -460,7 +498,8 @@ export class RateLimiter {
   }
 
   /** What the head of the queue gets now: a grant, a time to wait for, or neither (await the first answer). */
-  #decide({ components, unit }: Waiter): { grant?: number; shared?: number; readyAt?: number } {
+  async #decide({ components, unit }: Waiter): Promise<{ grant?: number; shared?: number; readyAt?: number }> {
+    if (this.#sharedFailure) throw this.#sharedFailure.error;
     if (!this.#calibrated && this.#outstanding > 0) return {};
     if (this.#calibrated && unit > this.largestRequest) throw new ItemTooWideError(unit, this.largestRequest);
     const now = this.#clock.now();
@@ -480,24 +519,24 @@ export class RateLimiter {
       readyAt = Math.max(readyAt, admits.readyAt);
     }
     if (readyAt > now) return { readyAt };
-    return step === most ? this.#share(most, most, now) : this.#share(Math.floor(room / unit) * unit, unit, now);
+    return step === most ? this.#share(most, most) : this.#share(Math.floor(room / unit) * unit, unit);
   }
 
   /** What the windows admit for this process is also reserved in the shared pacer, which may grant less, or nothing yet. */
-  #share(components: number, unit: number, now: number): { grant?: number; shared?: number; readyAt?: number } {
+  async #share(components: number, unit: number): Promise<{ grant?: number; shared?: number; readyAt?: number }> {
     if (!this.#shared) return { grant: components };
-    const answer = this.#shared.reserve({
+    const request: ShareRequest = {
       wanted: components,
       demand: this.#waiters.reduce((sum, waiter) => sum + waiter.components, 0),
       unit,
       windows: this.#windows.map((w) => ({ periodMs: w.periodMs, limit: w.limit, resetAt: w.budget?.resetAt, marginMs: this.#margin(w) })),
-      now,
       transitMs: this.#policy.transitMs,
       start: {
         graceMs: startGraceMs(this.#policy, this.#windows),
         clients: this.#policy.assumedClients,
       },
-    });
+    };
+    const answer = await this.#callShared((pacer) => pacer.reserve(request));
     return 'id' in answer ? { grant: answer.components, shared: answer.id } : { readyAt: answer.retryAt };
   }
 

@@ -1,23 +1,28 @@
+import type { Clock } from './clock.js';
 import type { ReportedWindow } from './rate-headers.js';
 
 /**
- * One account's pacing shared by several processes on one machine: the windows as the service
- * states them, and every process's reservations in them. Each process reserves components before
- * it sends, so N jobs together never ask more of a window than it holds; the store keeps this in
- * one SQLite row updated inside a write transaction. The rules live here, as pure functions on a
- * plain state, so that the store and the tests' in-memory pacer apply the very same ones.
+ * One account's pacing shared by several processes: the windows as the service states them, and
+ * every process's reservations in them. Each process reserves components before it sends, so N
+ * jobs together never ask more of a window than it holds. Asynchronous, because a store on a
+ * network database reserves inside a database transaction; the SQLite store keeps the state in one
+ * row updated inside a write transaction. The rules live here, as pure functions of
+ * (state, request, now), so that every store and the tests' in-memory pacer apply the very same
+ * ones; each store supplies `now` from its own clock (a shared database's is the only clock all
+ * machines see). Times in requests and grants (`resetAt`, `retryAt`) are on that clock: the SQLite
+ * store and the in-memory pacer are given the run's own clock, so they are the limiter's times too.
  */
 export interface SharedPacer {
   /** This process will ask: it counts among those sharing each window from now on, before its first grant. */
-  join(now: number): void;
+  join(): Promise<void>;
   /** Reserves up to `wanted` components (whole units, at least one unit) in every window, or says when to ask again. */
-  reserve(request: ShareRequest): ShareGrant;
+  reserve(request: ShareRequest): Promise<ShareGrant>;
   /** A response's windows (`reservation`: the id its request was granted under). */
-  report(reservation: number | undefined, reported: readonly ReportedWindow[], now: number): void;
+  report(reservation: number | undefined, reported: readonly ReportedWindow[]): Promise<void>;
   /** The service refused the request (429) and did not count it. */
-  refund(reservation: number, now: number): void;
+  refund(reservation: number): Promise<void>;
   /** This process asks for nothing more: its share goes to the others at once. */
-  leave(now: number): void;
+  leave(): Promise<void>;
 }
 
 /** A window as one limiter knows it: the service's reset when it has stated one. */
@@ -36,7 +41,6 @@ export interface ShareRequest {
   demand: number;
   unit: number;
   windows: readonly ShareWindow[];
-  now: number;
   /** A request reserved this long before a reset may reach the service after it: it is counted in both windows. */
   transitMs: number;
   /**
@@ -197,8 +201,8 @@ function fairShare(state: SharedState, window: SharedWindow, from: number, owner
  * window's limit less everything reserved in it by any process (and less what the service counted,
  * when that is more: other machines), and no more than the owner's fair share while others ask.
  */
-export function reserveIn(state: SharedState, owner: string, request: ShareRequest): ShareGrant {
-  const { now, unit, transitMs } = request;
+export function reserveIn(state: SharedState, owner: string, request: ShareRequest, now: number): ShareGrant {
+  const { unit, transitMs } = request;
   const demand = Math.max(request.wanted, request.demand);
   // Only windows the service has stated are shared: a run still on --rate's assumption (before its
   // first answer) follows the windows the others were told, and never imposes its guess on them.
@@ -302,29 +306,35 @@ export function leaveIn(state: SharedState, owner: string): void {
 export class MemoryPacer implements SharedPacer {
   readonly #state: SharedState;
   readonly #owner: string;
+  readonly #clock: Pick<Clock, 'now'>;
 
-  constructor(state: SharedState, owner: string) {
+  constructor(state: SharedState, owner: string, clock: Pick<Clock, 'now'>) {
     this.#state = state;
     this.#owner = owner;
+    this.#clock = clock;
   }
 
-  join(now: number): void {
-    joinIn(this.#state, this.#owner, now);
+  join(): Promise<void> {
+    joinIn(this.#state, this.#owner, this.#clock.now());
+    return Promise.resolve();
   }
 
-  reserve(request: ShareRequest): ShareGrant {
-    return reserveIn(this.#state, this.#owner, request);
+  reserve(request: ShareRequest): Promise<ShareGrant> {
+    return Promise.resolve(reserveIn(this.#state, this.#owner, request, this.#clock.now()));
   }
 
-  report(reservation: number | undefined, reported: readonly ReportedWindow[], now: number): void {
-    reportIn(this.#state, reservation, reported, now);
+  report(reservation: number | undefined, reported: readonly ReportedWindow[]): Promise<void> {
+    reportIn(this.#state, reservation, reported, this.#clock.now());
+    return Promise.resolve();
   }
 
-  refund(reservation: number): void {
+  refund(reservation: number): Promise<void> {
     refundIn(this.#state, reservation);
+    return Promise.resolve();
   }
 
-  leave(): void {
+  leave(): Promise<void> {
     leaveIn(this.#state, this.#owner);
+    return Promise.resolve();
   }
 }
