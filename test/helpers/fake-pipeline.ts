@@ -9,7 +9,8 @@ import { OrderedOutput } from '../../src/pipeline/ordered-output.js';
 import { runBatch, type BatchRunResult } from '../../src/pipeline/run-batch.js';
 import { RunStats } from '../../src/pipeline/run-stats.js';
 import { sendBatch, type Pacer } from '../../src/pipeline/send-batch.js';
-import { DEFAULT_THROTTLE_POLICY, RateLimiter, type ThrottlePolicy } from '../../src/throttle/rate-limiter.js';
+import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from '../../src/throttle/policy.js';
+import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 import { FakeClock } from './fake-clock.js';
 import { FakeService, type FakeServiceOptions } from './fake-service.js';
 

@@ -2,7 +2,8 @@ import { FakeClock } from './fake-clock.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, NO_ATTEMPTS, type Attempts } from '../../src/client/retry-policy.js';
 import { RateLimitedError } from '../../src/errors/index.js';
 import { retryAfterRateLimit, type ReportedWindow } from '../../src/throttle/rate-headers.js';
-import { DEFAULT_THROTTLE_POLICY, RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
 import type { SharedPacer } from '../../src/throttle/shared-pacer.js';
 
 /**

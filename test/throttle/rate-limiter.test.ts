@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/throttle/clock.js';
-import { RateLimiter, type ThrottlePolicy } from '../../src/throttle/rate-limiter.js';
+import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from '../../src/throttle/policy.js';
+import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 import { parseRateHeaders, retryAfterRateLimit, retryAtAfter429 } from '../../src/throttle/rate-headers.js';
 import { ItemTooWideError, QuotaWaitError } from '../../src/errors/index.js';
 
@@ -20,16 +21,11 @@ function fakeClock(start = 1_000_000): Clock & { slept: number[] } {
 }
 
 const policy: ThrottlePolicy = {
-  initialPerMinute: 250,
-  firstRequestComponents: 10,
+  ...DEFAULT_THROTTLE_POLICY,
   marginFraction: 0,
   minMarginMs: 0,
   transitMs: 0,
-  maxWaitMs: 15 * 60_000,
-  assumedClients: 16,
-  fairPart: 0.1,
   startGraceMs: 0,
-  scrambleRounds: 40,
 };
 
 describe('RateLimiter', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import type { ReportedWindow } from '../../src/throttle/rate-headers.js';
-import { DEFAULT_THROTTLE_POLICY, RateLimiter } from '../../src/throttle/rate-limiter.js';
+import { MemoryPacer } from '../../src/throttle/memory-pacer.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 import {
   emptySharedState,
-  MemoryPacer,
-  RECHECK_MS,
   refundIn,
   reserveIn,
   reportIn,
@@ -91,7 +91,8 @@ async function job(
 }
 
 /** Pure rules tested one at a time: no start grace unless a test is about it. */
-const NO_GRACE = { graceMs: 0, clients: 16 };
+const NO_GRACE = { ...DEFAULT_THROTTLE_POLICY, startGraceMs: 0 };
+const { recheckMs: RECHECK_MS } = DEFAULT_THROTTLE_POLICY;
 
 const jain = (values: readonly number[]) =>
   values.reduce((a, b) => a + b, 0) ** 2 / (values.length * values.reduce((a, b) => a + b * b, 0));
@@ -166,9 +167,9 @@ describe('several limiters sharing one pacer', () => {
 
   it('grants each process its fair share of a window while others ask, and frees what one does not claim', () => {
     const state = emptySharedState();
-    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000 }];
     const now = FAKE_EPOCH + 100;
-    const request = (wanted: number, demand: number) => ({ wanted, demand, unit: 1, windows, transitMs: 200, start: NO_GRACE });
+    const request = (wanted: number, demand: number) => ({ wanted, demand, unit: 1, windows, policy: NO_GRACE });
     // b has 300 components waiting: a gets half the window, however much it asks for.
     expect(reserveIn(state, 'b', request(1, 300), now)).toMatchObject({ components: 1 });
     expect(reserveIn(state, 'a', request(250, 250), now)).toMatchObject({ components: 125 });
@@ -182,9 +183,9 @@ describe('several limiters sharing one pacer', () => {
 
   it('holds a process that has just joined to a small share, so that jobs started together each get one', () => {
     const state = emptySharedState();
-    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
-    const start = { graceMs: 600, clients: 16 };
-    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows, transitMs: 200, start });
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000 }];
+    const policy = { ...DEFAULT_THROTTLE_POLICY, startGraceMs: 600 };
+    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows, policy });
     // Alone, but only just started: 250 / 17, then the rest once its grace is over.
     expect(reserveIn(state, 'a', request(250), FAKE_EPOCH + 100)).toMatchObject({ components: 14 });
     expect(reserveIn(state, 'a', request(236), FAKE_EPOCH + 300)).toEqual({ components: 0, retryAt: FAKE_EPOCH + 300 + RECHECK_MS });
@@ -197,14 +198,13 @@ describe('several limiters sharing one pacer', () => {
     const state = emptySharedState();
     const now = FAKE_EPOCH + 100;
     // Before any answer a limiter knows no reset: nothing it says is shared.
-    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined, marginMs: 300 }];
+    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined }];
     const request = (wanted: number, demand = wanted) => ({
       wanted,
       demand,
       unit: 1,
       windows: unknown,
-      transitMs: 200,
-      start: NO_GRACE,
+      policy: NO_GRACE,
     });
     const probe = reserveIn(state, 'a', request(10, 100), now);
     expect(probe).toMatchObject({ components: 10 });
@@ -222,8 +222,8 @@ describe('several limiters sharing one pacer', () => {
   it('lets the next process probe when the probe was refused', () => {
     const state = emptySharedState();
     const now = FAKE_EPOCH + 100;
-    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined, marginMs: 300 }];
-    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows: unknown, transitMs: 200, start: NO_GRACE });
+    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined }];
+    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows: unknown, policy: NO_GRACE });
     const probe = reserveIn(state, 'a', request(10), now);
     refundIn(state, 'id' in probe ? probe.id : 0);
     expect(reserveIn(state, 'b', request(10), now)).toMatchObject({ components: 10 });
@@ -231,10 +231,9 @@ describe('several limiters sharing one pacer', () => {
 
   it('does not take a slow answer carrying an older count for what is left (another machine used 300)', () => {
     const state = emptySharedState();
-    const windows: ShareWindow[] = [{ periodMs: 5_000, limit: 1000, resetAt: FAKE_EPOCH + 5_000, marginMs: 50 }];
+    const windows: ShareWindow[] = [{ periodMs: 5_000, limit: 1000, resetAt: FAKE_EPOCH + 5_000 }];
     const now = FAKE_EPOCH + 100;
-    const reserve = (wanted: number) =>
-      reserveIn(state, 'a', { wanted, demand: wanted, unit: 1, windows, transitMs: 200, start: NO_GRACE }, now);
+    const reserve = (wanted: number) => reserveIn(state, 'a', { wanted, demand: wanted, unit: 1, windows, policy: NO_GRACE }, now);
     const [first, second] = [reserve(100), reserve(100)].map((grant) => ('id' in grant ? grant.id : 0));
     const window = (remaining: number) => [{ periodSeconds: 5, limit: 1000, remaining, resetAt: FAKE_EPOCH + 5_000 }];
     // The second arrived first (the service had counted 400), the first after it (500); the first's answer comes back first.
@@ -246,9 +245,9 @@ describe('several limiters sharing one pacer', () => {
   it('counts a reservation made just before a reset in the next window only until its answer says it was counted before', () => {
     const state = emptySharedState();
     const resetAt = FAKE_EPOCH + 6_000;
-    const windows = (reset: number): ShareWindow[] => [{ periodMs: 6_000, limit: 250, resetAt: reset, marginMs: 50 }];
+    const windows = (reset: number): ShareWindow[] => [{ periodMs: 6_000, limit: 250, resetAt: reset }];
     const reserve = (wanted: number, now: number, reset: number) =>
-      reserveIn(state, 'a', { wanted, demand: wanted, unit: 1, windows: windows(reset), transitMs: 200, start: NO_GRACE }, now);
+      reserveIn(state, 'a', { wanted, demand: wanted, unit: 1, windows: windows(reset), policy: NO_GRACE }, now);
     // The window's last 200 components go 100 ms before its reset; the answer says they were counted in it.
     const last = reserve(200, resetAt - 100, resetAt);
     expect(last).toMatchObject({ components: 200 });
@@ -260,10 +259,10 @@ describe('several limiters sharing one pacer', () => {
   it('asks again soon, not at the next window, when only requests in flight may fill the window', () => {
     const state = emptySharedState();
     const resetAt = FAKE_EPOCH + 6_000;
-    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt, marginMs: 50 }];
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt }];
     const now = FAKE_EPOCH + 100;
     const reserve = (owner: string, wanted: number) =>
-      reserveIn(state, owner, { wanted, demand: wanted, unit: 1, windows, transitMs: 200, start: NO_GRACE }, now);
+      reserveIn(state, owner, { wanted, demand: wanted, unit: 1, windows, policy: NO_GRACE }, now);
     const idOf = (grant: ReturnType<typeof reserve>) => ('id' in grant ? grant.id : undefined);
     const a = reserve('a', 29);
     const b = reserve('b', 192);
@@ -276,9 +275,9 @@ describe('several limiters sharing one pacer', () => {
 
   it("trusts the service's count when it saw more than the reservations here (another machine)", () => {
     const state = emptySharedState();
-    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000 }];
     const now = FAKE_EPOCH + 100;
-    const first = reserveIn(state, 'a', { wanted: 50, demand: 50, unit: 1, windows, transitMs: 200, start: NO_GRACE }, now);
+    const first = reserveIn(state, 'a', { wanted: 50, demand: 50, unit: 1, windows, policy: NO_GRACE }, now);
     expect(first).toMatchObject({ components: 50 });
     reportIn(
       state,
@@ -286,7 +285,7 @@ describe('several limiters sharing one pacer', () => {
       [{ periodSeconds: 6, limit: 250, remaining: 100, resetAt: FAKE_EPOCH + 6_000 }],
       now,
     );
-    expect(reserveIn(state, 'a', { wanted: 250, demand: 250, unit: 1, windows, transitMs: 200, start: NO_GRACE }, now)).toMatchObject({
+    expect(reserveIn(state, 'a', { wanted: 250, demand: 250, unit: 1, windows, policy: NO_GRACE }, now)).toMatchObject({
       components: 100,
     });
   });

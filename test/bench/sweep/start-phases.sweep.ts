@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../../helpers/fake-clock.js';
 import { jain, job, seeded, strictService } from '../../helpers/one-account.js';
-import { emptySharedState, MemoryPacer } from '../../../src/throttle/shared-pacer.js';
+import { MemoryPacer } from '../../../src/throttle/memory-pacer.js';
+import { emptySharedState } from '../../../src/throttle/shared-pacer.js';
 import { allowedRate, idealLastSend, parseWindows } from '../fixed-windows.mjs';
 
 /** Starts spread evenly over the longest window: where in a window a run begins. */
