@@ -38,8 +38,8 @@ export interface PaceAsk {
 export type PaceDecision =
   /** Send `components` now; `shared`: the grant's id in the shared pacer, handed back with its answer or refund. */
   | { grant: number; shared?: number }
-  /** Ask again at this time (epoch ms), or sooner if something changes. */
-  | { readyAt: number }
+  /** Ask again at this time (epoch ms), or sooner if something changes; `resetAt`: the service's reset it waits for, if one. */
+  | { readyAt: number; resetAt?: number }
   /** Ask again when an answer comes. */
   | { afterAnswer: true };
 

@@ -385,7 +385,7 @@ export class RateLimiter {
         const wait = decision.readyAt - started;
         if (wait > this.#policy.maxWaitMs) {
           this.#remove(head);
-          head.fail(new QuotaWaitError(decision.readyAt, this.#policy.maxWaitMs));
+          head.fail(new QuotaWaitError(decision.resetAt ?? decision.readyAt, this.#policy.maxWaitMs));
           continue;
         }
         this.#waitingUntil = decision.readyAt;
@@ -414,13 +414,13 @@ export class RateLimiter {
     // A request that can be split goes in whole units as soon as one fits; one that cannot waits until all of it fits.
     const step = unit < most ? unit : most;
     let room = most;
-    let readyAt = this.#pausedUntil;
+    let wait: PaceDecision & { readyAt: number } = { readyAt: this.#pausedUntil };
     for (const window of this.#windows) {
       const admits = this.#admits(window, step, now);
       room = Math.min(room, admits.room);
-      readyAt = Math.max(readyAt, admits.readyAt);
+      if (admits.readyAt > wait.readyAt) wait = { readyAt: admits.readyAt, ...(window.budget ? { resetAt: window.budget.resetAt } : {}) };
     }
-    if (readyAt > now) return { readyAt };
+    if (wait.readyAt > now) return wait;
     const wanted = step === most ? most : Math.floor(room / unit) * unit;
     const demand = this.#waiters.reduce((sum, waiter) => sum + waiter.components, 0);
     return this.#pacing.reserve({ wanted, unit: step, demand }, this.#view(now));
