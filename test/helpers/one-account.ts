@@ -37,6 +37,11 @@ export function strictService(limits: readonly Limit[], clock: FakeClock) {
     refused: 0,
     /** Every request counted, when it arrived, in order. */
     counted: [] as { at: number; components: number }[],
+    /** The windows as they stand now (what an earlier run would have remembered of them). */
+    report(): ReportedWindow[] {
+      roll();
+      return report();
+    },
     arrive(components: number): { ok: boolean; windows: ReportedWindow[] } {
       roll();
       if (limits.some((limit, i) => used[i]!.used + components > limit.limit)) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
-import type { ReportedWindow } from '../../src/throttle/rate-headers.js';
+import { jain, strictService, type Limit } from '../helpers/one-account.js';
 import { MemoryPacer } from '../../src/throttle/memory-pacer.js';
 import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
 import { RateLimiter } from '../../src/throttle/rate-limiter.js';
@@ -14,52 +14,6 @@ import {
   type ShareWindow,
 } from '../../src/throttle/shared-pacer.js';
 import { StoreError } from '../../src/errors/index.js';
-
-interface Limit {
-  limit: number;
-  periodSeconds: number;
-}
-
-/** A strict service with fixed windows aligned to the epoch, counting components as they arrive. */
-function strictService(limits: readonly Limit[], clock: FakeClock) {
-  const used = limits.map(() => ({ start: -1, used: 0 }));
-  const perWindow = new Map<string, number>();
-  let refused = 0;
-  const roll = () =>
-    limits.forEach((limit, i) => {
-      const periodMs = limit.periodSeconds * 1000;
-      const start = Math.floor(clock.now() / periodMs) * periodMs;
-      if (used[i]!.start !== start) used[i] = { start, used: 0 };
-    });
-  const report = (): ReportedWindow[] => {
-    roll();
-    return limits.map((limit, i) => ({
-      periodSeconds: limit.periodSeconds,
-      limit: limit.limit,
-      remaining: limit.limit - used[i]!.used,
-      resetAt: used[i]!.start + limit.periodSeconds * 1000,
-    }));
-  };
-  return {
-    get refused() {
-      return refused;
-    },
-    perWindow,
-    report,
-    /** Counts the request, or refuses it (429) when any window lacks room. */
-    arrive(components: number): { ok: boolean; windows: ReportedWindow[] } {
-      roll();
-      if (limits.some((limit, i) => used[i]!.used + components > limit.limit)) {
-        refused += 1;
-        return { ok: false, windows: report() };
-      }
-      limits.forEach((_, i) => (used[i]!.used += components));
-      const key = String(used[0]!.start);
-      perWindow.set(key, (perWindow.get(key) ?? 0) + components);
-      return { ok: true, windows: report() };
-    },
-  };
-}
 
 /** One job: `components` sent through `limiter` by `concurrency` senders, each answer after `latencyMs`. */
 async function job(
@@ -93,9 +47,6 @@ async function job(
 /** Pure rules tested one at a time: no start grace unless a test is about it. */
 const NO_GRACE = { ...DEFAULT_THROTTLE_POLICY, startGraceMs: 0 };
 const { recheckMs: RECHECK_MS } = DEFAULT_THROTTLE_POLICY;
-
-const jain = (values: readonly number[]) =>
-  values.reduce((a, b) => a + b, 0) ** 2 / (values.length * values.reduce((a, b) => a + b * b, 0));
 
 /** 2,000 components together at the tightest rate, from the first window (most of it left) on, each job at about the same pace. */
 function expectFilledFairly(results: readonly { components: number; seconds: number }[], limits: readonly Limit[]) {
