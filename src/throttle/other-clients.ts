@@ -160,7 +160,10 @@ export class OtherClients implements Pacing {
     return Math.max(budget.resetAt - window.periodMs * (1 - this.#policy.sharedPart), this.#graceUntil(windows));
   }
 
-  /** Held back by the others: until the window's shared first part ends (a start grace may last past the reset, which brings a new share); past it, until the reset. */
+  /**
+   * Held back by the others: until the window's shared first part ends (a start grace may last past
+   * the reset, which brings a new share); past it, until the reset.
+   */
   #heldBackUntil(window: JobWindow, budget: Budget, windows: readonly JobWindow[], now: number): number {
     const fairUntil = this.#fairUntil(window, budget, windows, now);
     const nextWindow = budget.resetAt + window.marginMs;

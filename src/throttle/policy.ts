@@ -34,7 +34,7 @@ export interface ThrottlePolicy {
   sharedPart: number;
   /** Without a shared store: past the shared part, at most one request per this fraction of the shortest window while others send in it. */
   scrambleRounds: number;
-  /** Without a shared store: how far (a part of the limit, at least one component) a window's count may exceed our own sends before others are seen. */
+  /** Without a shared store: how far a count may exceed our own sends (a part of the limit, at least 1) before others are seen. */
   othersSlack: number;
   /** Without a shared store: how many of the longest windows other clients, once seen, are assumed to stay. */
   seenForPeriods: number;

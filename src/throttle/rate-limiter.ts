@@ -7,10 +7,13 @@ import { ServiceClock } from './service-clock.js';
 import type { SharedPacer } from './shared-pacer.js';
 import { SharedPacing } from './shared-pacing.js';
 import { countedBy, countsIn, longestPeriodMs, marginAfterReset, rollForward, sentIn, type Send, type WindowSpan } from './window-rules.js';
-import { ItemTooWideError, QuotaWaitError } from '../errors/index.js';
+import { ItemTooWideError, QuotaWaitError, UnusableRateLimitError } from '../errors/index.js';
 
 /** The longest timer Node can set (about 24.8 days): any wait is capped below it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Whether a window's limit can be paced by: components are whole, and a window of none admits nothing. */
+const paceable = (window: ReportedWindow) => Number.isInteger(window.limit) && window.limit > 0;
 
 export interface AcquireOptions {
   /** The components of one item: a grant may be smaller than asked, in whole units. */
@@ -97,7 +100,7 @@ export class RateLimiter {
   #waitingUntil = 0;
   /** How this job shares the windows with the account's other clients. */
   #pacing: Pacing;
-  /** Why nothing more may be granted (the shared pacer failed): every grant from then on fails with it. */
+  /** Why nothing more may be granted (the shared pacer failed, the service stated a limit no pacing keeps): every grant fails with it. */
   #fatal: { error: unknown } | undefined;
   /** Whether the windows in force are the service's (stated in its headers, now or in an earlier run), not --rate's assumption. */
   #stated = false;
@@ -245,6 +248,13 @@ export class RateLimiter {
     this.#inFlight = Math.max(0, this.#inFlight - reservation.components);
     this.#calibrated = true;
     const now = this.#clock.now();
+    const unusable = reported.find((window) => !paceable(window));
+    if (unusable) {
+      // Nothing can be paced by it, nor shared with others: the run stops with what the headers said.
+      this.#fatal ??= { error: new UnusableRateLimitError(unusable) };
+      this.#changed();
+      return;
+    }
     if (reported.length > 0) {
       this.#stated = true;
       this.#windows = reported.map((report) => {
@@ -281,7 +291,8 @@ export class RateLimiter {
    * without the single probe, since they already say what the first request may carry.
    */
   remember(reported: readonly ReportedWindow[]): void {
-    if (reported.length === 0) return;
+    // Windows no pacing can keep are learnt again from the service, whose answer says what is wrong.
+    if (reported.length === 0 || !reported.every(paceable)) return;
     this.#calibrated = true;
     this.#stated = true;
     this.#windows = reported.map((report) => ({

@@ -240,6 +240,13 @@ describe('RateLimiter, with its default policy', () => {
     expect(clock.slept).toEqual([]);
   });
 
+  it('does not start from remembered windows no pacing can keep (a limit of 0): its first request asks the service again', async () => {
+    const limiter = new RateLimiter(DEFAULT_THROTTLE_POLICY, new FakeClock());
+    limiter.remember([{ periodSeconds: 60, limit: 0, remaining: 0, resetAt: FAKE_EPOCH + 60_000 }]);
+    expect(limiter.stated).toBe(false);
+    expect((await limiter.acquire(100, { unit: 1 })).components).toBe(10);
+  });
+
   it('refuses an item wider than the smallest window, which no wait could admit', async () => {
     const limiter = new RateLimiter(DEFAULT_THROTTLE_POLICY, new FakeClock());
     limiter.observe(await limiter.acquire(1), [{ periodSeconds: 1, limit: 20, remaining: 19, resetAt: FAKE_EPOCH + 1_000 }]);
