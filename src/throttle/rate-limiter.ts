@@ -1,4 +1,5 @@
 import { SYSTEM_CLOCK, type Clock } from './clock.js';
+import { GrantQueue, type AcquireOptions, type Ask } from './grant-queue.js';
 import { OtherClients } from './other-clients.js';
 import type { JobView, PaceDecision, Pacing } from './pacing.js';
 import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from './policy.js';
@@ -7,36 +8,13 @@ import { ServiceClock } from './service-clock.js';
 import type { SharedPacer } from './shared-pacer.js';
 import { SharedPacing } from './shared-pacing.js';
 import { countedBy, countsIn, longestPeriodMs, marginAfterReset, rollForward, sentIn, type Send, type WindowSpan } from './window-rules.js';
-import { ItemTooWideError, QuotaWaitError, UnusableRateLimitError } from '../errors/index.js';
-
-/** The longest timer Node can set (about 24.8 days): any wait is capped below it. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { ItemTooWideError, UnusableRateLimitError } from '../errors/index.js';
 
 /** Whether a window's limit can be paced by: components are whole, and a window of none admits nothing. */
 const paceable = (window: ReportedWindow) => Number.isInteger(window.limit) && window.limit > 0;
 
-export interface AcquireOptions {
-  /** The components of one item: a grant may be smaller than asked, in whole units. */
-  unit?: number;
-  /** Lower goes first: the input row of the request's first item, so earlier rows are never overtaken. */
-  priority?: number;
-  /** Aborting rejects the wait with the signal's reason (a stopping run sends nothing new). */
-  signal?: AbortSignal;
-}
-
-interface Waiter {
-  /** Components still to grant. */
-  components: number;
-  unit: number;
-  priority: number;
-  arrival: number;
-  /** Stay queued, at the same place, until every component is granted (grants()); else leave after one. */
-  untilWhole: boolean;
-  deliver: (reservation: Reservation) => void;
-  fail: (error: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
-}
+/** How a request asks (its unit, its row, its stop signal): the queue's options, part of the limiter's API. */
+export type { AcquireOptions };
 
 /** A permit to send `components` now; handed back with the response's headers. */
 export interface Reservation {
@@ -90,17 +68,11 @@ export class RateLimiter {
   #lastSentAt = -Infinity;
   /** The reservation made while none was in flight, and none since: its answer came from a request alone. */
   #soleSequence = -1;
-  /** Requests waiting for a grant, lowest priority first (then first come). */
-  #waiters: Waiter[] = [];
-  #arrivals = 0;
-  #pumping = false;
-  /** Aborted to cut the pump's current wait short: the head of the queue or the windows changed. */
-  #wake: AbortController | undefined;
-  #waitedMs = 0;
-  #waitingUntil = 0;
+  /** Requests waiting for a grant, in row order: served whenever the windows admit the head. */
+  readonly #queue: GrantQueue<Reservation>;
   /** How this job shares the windows with the account's other clients. */
   #pacing: Pacing;
-  /** Why nothing more may be granted (the shared pacer failed, the service stated a limit no pacing keeps): every grant fails with it. */
+  /** Why nothing more may be granted (the shared pacer failed, a limit no pacing keeps): every grant fails with it. */
   #fatal: { error: unknown } | undefined;
   /** Whether the windows in force are the service's (stated in its headers, now or in an earlier run), not --rate's assumption. */
   #stated = false;
@@ -116,16 +88,25 @@ export class RateLimiter {
     this.#clock = clock;
     this.#pacing = new OtherClients(policy);
     this.#windows = [{ periodMs: 60_000, limit: policy.initialPerMinute }];
+    this.#queue = new GrantQueue<Reservation>(
+      {
+        decide: (head, demand) => this.#decide(head, demand),
+        grant: (components, shared) => this.#reserve(components, this.#clock.now(), shared),
+        giveBack: (components, shared) => this.#pacing.refunded({ components, ...(shared !== undefined ? { shared } : {}) }),
+      },
+      clock,
+      policy.maxWaitMs,
+    );
   }
 
   /** Total time spent waiting for the rate limit, in ms. */
   get waitedMs(): number {
-    return this.#waitedMs;
+    return this.#queue.waitedMs;
   }
 
   /** Epoch ms until which the pipeline is waiting, or 0 when it is not. */
   get waitingUntil(): number {
-    return this.#waitingUntil > this.#clock.now() ? this.#waitingUntil : 0;
+    return this.#queue.waitingUntil;
   }
 
   /** Whether the windows in force were stated by the service (its headers, or an earlier run's), rather than assumed from --rate. */
@@ -155,7 +136,7 @@ export class RateLimiter {
    * would otherwise send 200). `reservation.components` says how much was granted.
    */
   acquire(components: number, options: AcquireOptions = {}): Promise<Reservation> {
-    return new Promise<Reservation>((resolve, reject) => this.#enqueue(components, options, false, resolve, reject));
+    return this.#queue.acquire(components, options);
   }
 
   /**
@@ -163,72 +144,8 @@ export class RateLimiter {
    * in the queue between parts: the rest of a batch whose first part went out (the probe, or what
    * a window had left) is served before any later row, without having to ask again.
    */
-  async *grants(components: number, options: AcquireOptions = {}): AsyncGenerator<Reservation> {
-    const ready: Reservation[] = [];
-    let failure: { error: unknown } | undefined;
-    let notify: (() => void) | undefined;
-    const wakeUp = () => {
-      notify?.();
-      notify = undefined;
-    };
-    this.#enqueue(
-      components,
-      options,
-      true,
-      (reservation) => {
-        ready.push(reservation);
-        wakeUp();
-      },
-      (error) => {
-        failure = { error };
-        wakeUp();
-      },
-    );
-    for (let granted = 0; granted < components;) {
-      if (ready.length === 0 && !failure) await new Promise<void>((resolve) => (notify = resolve));
-      const reservation = ready.shift();
-      if (reservation) {
-        granted += reservation.components;
-        yield reservation;
-      } else if (failure) {
-        throw failure.error;
-      }
-    }
-  }
-
-  #enqueue(
-    components: number,
-    options: AcquireOptions,
-    untilWhole: boolean,
-    deliver: (reservation: Reservation) => void,
-    fail: (error: unknown) => void,
-  ): void {
-    const { signal } = options;
-    if (signal?.aborted) {
-      fail(signal.reason);
-      return;
-    }
-    const waiter: Waiter = {
-      components,
-      unit: options.unit ?? components,
-      priority: options.priority ?? 0,
-      arrival: this.#arrivals++,
-      untilWhole,
-      deliver,
-      fail,
-      signal,
-      onAbort: () => {
-        this.#remove(waiter);
-        fail(signal!.reason);
-        this.#changed();
-      },
-    };
-    signal?.addEventListener('abort', waiter.onAbort, { once: true });
-    const at = this.#waiters.findIndex((other) => other.priority > waiter.priority);
-    if (at < 0) this.#waiters.push(waiter);
-    else this.#waiters.splice(at, 0, waiter);
-    if (at === 0) this.#changed();
-    void this.#pump();
+  grants(components: number, options: AcquireOptions = {}): AsyncGenerator<Reservation> {
+    return this.#queue.grants(components, options);
   }
 
   /**
@@ -344,77 +261,16 @@ export class RateLimiter {
     return sentIn(this.#sent, window, now, this.#policy);
   }
 
-  #remove(waiter: Waiter): void {
-    const at = this.#waiters.indexOf(waiter);
-    if (at >= 0) this.#waiters.splice(at, 1);
-    waiter.signal?.removeEventListener('abort', waiter.onAbort);
-  }
-
   /** Something a waiting grant depends on changed: look again now rather than at the end of the wait. */
   #changed(): void {
-    this.#wake?.abort();
-  }
-
-  /** Serves the queue's head whenever the windows admit it; one pump runs at a time. */
-  async #pump(): Promise<void> {
-    if (this.#pumping) return;
-    this.#pumping = true;
-    try {
-      while (this.#waiters.length > 0) {
-        const head = this.#waiters[0]!;
-        // Set before deciding: a change while the pacing is asked cuts the wait that follows short.
-        const wake = new AbortController();
-        this.#wake = wake;
-        let decision: PaceDecision;
-        try {
-          decision = await this.#decide(head);
-        } catch (error) {
-          this.#remove(head);
-          head.fail(error);
-          continue;
-        }
-        if ('grant' in decision) {
-          if (!this.#waiters.includes(head)) {
-            // It stopped waiting (its run is stopping) while the pacing was asked: the grant goes back.
-            this.#pacing.refunded({ components: decision.grant, ...(decision.shared !== undefined ? { shared: decision.shared } : {}) });
-            continue;
-          }
-          // A grant decided before something changed is decided again; one a shared pacer made is reserved there.
-          if (decision.shared === undefined && wake.signal.aborted) continue;
-          head.components -= decision.grant;
-          if (!head.untilWhole || head.components <= 0) this.#remove(head);
-          this.#waitingUntil = 0;
-          head.deliver(this.#reserve(decision.grant, this.#clock.now(), decision.shared));
-          continue;
-        }
-        if (wake.signal.aborted) continue;
-        if ('afterAnswer' in decision) {
-          await new Promise((resolve) => wake.signal.addEventListener('abort', resolve, { once: true }));
-          continue;
-        }
-        const started = this.#clock.now();
-        const wait = decision.readyAt - started;
-        if (wait > this.#policy.maxWaitMs) {
-          this.#remove(head);
-          head.fail(new QuotaWaitError(decision.resetAt ?? decision.readyAt, this.#policy.maxWaitMs));
-          continue;
-        }
-        this.#waitingUntil = decision.readyAt;
-        await this.#clock.sleep(Math.min(wait, MAX_TIMER_MS), wake.signal).catch(() => undefined);
-        this.#waitedMs += Math.max(0, this.#clock.now() - started);
-      }
-    } finally {
-      this.#pumping = false;
-      this.#waitingUntil = 0;
-      this.#wake = undefined;
-    }
+    this.#queue.changed();
   }
 
   /**
    * What the head of the queue gets now: what every window leaves this job (the service's count of
    * it, or our own sends before it has counted), as far as its pacing grants it; or when to ask again.
    */
-  async #decide({ components, unit }: Waiter): Promise<PaceDecision> {
+  async #decide({ components, unit }: Ask, demand: number): Promise<PaceDecision> {
     if (this.#fatal) throw this.#fatal.error;
     // The first request is out and its headers will describe the windows: wait for them.
     if (!this.#calibrated && this.#outstanding > 0) return { afterAnswer: true };
@@ -433,7 +289,6 @@ export class RateLimiter {
     }
     if (wait.readyAt > now) return wait;
     const wanted = step === most ? most : Math.floor(room / unit) * unit;
-    const demand = this.#waiters.reduce((sum, waiter) => sum + waiter.components, 0);
     return this.#pacing.reserve({ wanted, unit: step, demand }, this.#view(now));
   }
 
