@@ -1,17 +1,5 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import type { ReportedWindow } from '../throttle/rate-headers.js';
-import {
-  emptySharedState,
-  joinIn,
-  leaveIn,
-  refundIn,
-  reportIn,
-  reserveIn,
-  type ShareGrant,
-  type SharedPacer,
-  type SharedState,
-  type ShareRequest,
-} from '../throttle/shared-pacer.js';
+import { emptySharedState, pacerOn, type SharedPacer, type SharedState } from '../throttle/shared-pacer.js';
 import type { NameIds } from './name-ids.js';
 
 /**
@@ -52,15 +40,6 @@ export class PacerTable {
 
   /** The pacer for `owner` (one process: its pid and start) on `account`, on the clock `now` (the run's). */
   for(account: string, owner: string, guard: <T>(work: () => T) => T, now: () => number): SharedPacer {
-    const apply = <T>(change: (state: SharedState, now: number) => T): Promise<T> =>
-      new Promise((resolve) => resolve(guard(() => this.update(account, now, change))));
-    return {
-      join: () => apply((state, at) => joinIn(state, owner, at)),
-      reserve: (request: ShareRequest): Promise<ShareGrant> => apply((state, at) => reserveIn(state, owner, request, at)),
-      report: (reservation: number | undefined, reported: readonly ReportedWindow[]) =>
-        apply((state, at) => reportIn(state, reservation, reported, at)),
-      refund: (reservation: number) => apply((state) => refundIn(state, reservation)),
-      leave: () => apply((state) => leaveIn(state, owner)),
-    };
+    return pacerOn(owner, (change) => new Promise((resolve) => resolve(guard(() => this.update(account, now, change)))));
   }
 }

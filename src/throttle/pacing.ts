@@ -10,7 +10,7 @@ import type { ReportedWindow } from './rate-headers.js';
  *   others use is read from the service's counts, and every job follows the same rules of shares
  *   and turns;
  * - SharedPacing (shared-pacing.ts) over a SharedPacer: several jobs reserve in one state, kept in
- *   memory (MemoryPacer: limiters in one process) or in a store (store/pacer.ts: processes on one
+ *   memory (memoryPacer: limiters in one process) or in a store (store/pacer.ts: processes on one
  *   machine; a database: machines), each store applying the same rules (shared-pacer.ts).
  */
 export interface Pacing {

@@ -247,6 +247,24 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
   }
 }
 
+/** Applies a change to a shared state as it stands, at the store's time, and resolves with what the change returns. */
+export type ApplyChange = <T>(change: (state: SharedState, now: number) => T) => Promise<T>;
+
+/**
+ * The shared pacer of `owner` over a state kept anywhere: in memory (memory-pacer.ts), or in a
+ * store, whose `apply` reads the state, changes it and writes it back inside one transaction.
+ * Every store's pacer is this one, so each applies the rules above in the same way.
+ */
+export function pacerOn(owner: string, apply: ApplyChange): SharedPacer {
+  return {
+    join: () => apply((state, now) => joinIn(state, owner, now)),
+    reserve: (request) => apply((state, now) => reserveIn(state, owner, request, now)),
+    report: (reservation, reported) => apply((state, now) => reportIn(state, reservation, reported, now)),
+    refund: (reservation) => apply((state) => refundIn(state, reservation)),
+    leave: () => apply((state) => leaveIn(state, owner)),
+  };
+}
+
 export function joinIn(state: SharedState, owner: string, now: number, wants = 0): void {
   const me = state.owners.find((entry) => entry.owner === owner);
   if (me) Object.assign(me, { seen: now, wants });

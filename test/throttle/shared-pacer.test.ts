@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import { jain, strictService, type Limit } from '../helpers/one-account.js';
-import { MemoryPacer } from '../../src/throttle/memory-pacer.js';
+import { memoryPacer } from '../../src/throttle/memory-pacer.js';
 import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
 import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 import {
@@ -73,7 +73,7 @@ describe('several limiters sharing one pacer', () => {
         const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
         // They know the windows (an earlier run's, from the store): no probe.
         limiter.remember(service.report());
-        limiter.shareWith(new MemoryPacer(state, owner, clock));
+        limiter.shareWith(memoryPacer(state, owner, clock));
         return limiter;
       });
       const results = await Promise.all(jobs.map((limiter) => job(limiter, service, clock, 500, 4)));
@@ -87,7 +87,7 @@ describe('several limiters sharing one pacer', () => {
       const state = emptySharedState();
       const jobs = Array.from({ length: 8 }, (_, i) => {
         const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
-        limiter.shareWith(new MemoryPacer(state, `job${i}`, clock));
+        limiter.shareWith(memoryPacer(state, `job${i}`, clock));
         return limiter;
       });
       const results = await Promise.all(jobs.map((limiter) => job(limiter, service, clock, 250, 4)));
@@ -107,7 +107,7 @@ describe('several limiters sharing one pacer', () => {
       [0, 150, 300, 450].map(async (delay, i) => {
         await clock.sleep(delay);
         const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
-        limiter.shareWith(new MemoryPacer(state, `job${i}`, clock));
+        limiter.shareWith(memoryPacer(state, `job${i}`, clock));
         const { components } = await job(limiter, service, clock, 250, 4);
         return components / ((clock.now() - started) / 1000);
       }),

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../../helpers/fake-clock.js';
 import { jain, job, seeded, strictService } from '../../helpers/one-account.js';
-import { MemoryPacer } from '../../../src/throttle/memory-pacer.js';
+import { memoryPacer } from '../../../src/throttle/memory-pacer.js';
 import { emptySharedState } from '../../../src/throttle/shared-pacer.js';
 import { allowedRate, idealLastSend, parseWindows } from '../fixed-windows.mjs';
 
@@ -49,7 +49,7 @@ async function run(windows: ReturnType<typeof parseWindows>, jobs: number, items
         clock,
         random,
         2 + Math.floor(random() * 5),
-        store ? new MemoryPacer(shared, `job${i}`, clock) : undefined,
+        store ? memoryPacer(shared, `job${i}`, clock) : undefined,
       ),
     ),
   );
