@@ -30,7 +30,7 @@ type Others = 'seen' | 'assumed' | 'none';
 export class OtherClients implements Pacing {
   readonly #policy: ThrottlePolicy;
   #seenAt = -Infinity;
-  /** Clients counted in rounds (observeRound), the latest last. */
+  /** Clients counted in rounds (#closeRound), the latest last. */
   #rounds: { at: number; clients: number }[] = [];
   #firstAnswerAt = -Infinity;
   /** The latest answer showed others' sends in the shortest window: they take turns with us for what is left of it. */
