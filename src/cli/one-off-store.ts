@@ -19,7 +19,7 @@ export interface OneOffStore {
   /** After the answer is out: keeps it and records the request's spend and windows; closes the store. */
   record(exchange: Exchange): Promise<void>;
   /** Without a request (a kept answer was printed, or the request failed): closes the store. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface OneOffStoreSettings {
@@ -73,7 +73,7 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
     const limits = budgetLimits({}, defaults, () => opened.monthToDateCost());
     const refused = kept ? undefined : new Budget(limits, itemPrice, target.componentsPerItem).tooSmallForOneItem();
     if (refused) {
-      opened.close(0, itemPrice);
+      await opened.close(0, itemPrice);
       throw refused;
     }
   }
@@ -86,7 +86,7 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
       if (store) {
         if (record) store.remember([{ prepared: settings.item }], [record]);
         store.record(exchange);
-        store.close(0, itemPrice);
+        await store.close(0, itemPrice);
         return;
       }
       // The store is not open: the record is left beside it, for its next opening to apply.
@@ -108,8 +108,8 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
           : {}),
       });
     },
-    close() {
-      store?.close(kept ? 1 : 0, itemPrice);
+    async close() {
+      await store?.close(kept ? 1 : 0, itemPrice);
     },
   };
 }

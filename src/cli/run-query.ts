@@ -106,7 +106,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     }
     return 0;
   } finally {
-    store?.close();
+    await store?.close();
     await service.close();
   }
 }
