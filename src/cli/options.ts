@@ -4,7 +4,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { DEFAULT_TIMEOUTS } from '../client/timeouts.js';
 import { CONNECTION_SETTINGS } from '../config/settings.js';
-import { DEFAULT_THROTTLE_POLICY } from '../throttle/rate-limiter.js';
+import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
 import { findEndpoint, LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
 import type { OptionSpec } from '../options/option-spec.js';
 

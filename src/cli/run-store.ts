@@ -242,7 +242,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
         // Nothing more is bought: no other job waits on this one.
         await store.releaseAll(claimant);
         // This run asks for nothing more: its share of the windows goes to the others at once.
-        await pacer.leave(clock.now());
+        await pacer.leave();
         if (fromStore > 0)
           await store.recordReuse({ at: clock.now(), run: owner, account, endpoint: endpointOf(target), rows: fromStore, saved: savedUsd });
       } finally {

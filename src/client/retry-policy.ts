@@ -28,8 +28,8 @@ export interface RetryPolicy {
   /**
    * The most random delay added after a 429's reset (at most a tenth of the wait itself), so that
    * jobs refused together do not all come back at one instant. Small: each job takes only its
-   * share of a window's first part (the limiter's fairPart), so a crowd at the reset overruns
-   * nothing, while one that came back late would find the window taken and be refused again.
+   * share of a window's first part (the pacing policy's sharedPart), so a crowd at the reset
+   * overruns nothing, while one that came back late would find the window taken and be refused again.
    */
   rateLimitJitterMs: number;
 }

@@ -19,3 +19,4 @@ export { OutputError } from './output-error.js';
 export { QuotaWaitError } from './quota-wait-error.js';
 export { ItemTooWideError } from './item-too-wide-error.js';
 export { StoreError } from './store-error.js';
+export { UnusableRateLimitError } from './unusable-rate-limit-error.js';

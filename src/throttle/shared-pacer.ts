@@ -1,34 +1,52 @@
+import type { ThrottlePolicy } from './policy.js';
 import type { ReportedWindow } from './rate-headers.js';
+import { countedBy, countsIn, marginAfterReset, rollForward, startGraceMs, startShare, type CountedIn } from './window-rules.js';
 
 /**
- * One account's pacing shared by several processes on one machine: the windows as the service
- * states them, and every process's reservations in them. Each process reserves components before
- * it sends, so N jobs together never ask more of a window than it holds; the store keeps this in
- * one SQLite row updated inside a write transaction. The rules live here, as pure functions on a
- * plain state, so that the store and the tests' in-memory pacer apply the very same ones.
+ * One account's pacing shared by several processes: the windows as the service states them, and
+ * every process's reservations in them. Each process reserves components before it sends, so N
+ * jobs together never ask more of a window than it holds. Asynchronous, because a store on a
+ * network database reserves inside a database transaction; the SQLite store keeps the state in one
+ * row updated inside a write transaction. The rules live here, as pure functions of
+ * (state, request, now), so that every store and the tests' in-memory pacer apply the very same
+ * ones; each store supplies `now` from its own clock (a shared database's is the only clock all
+ * machines see). Times in requests and grants (`resetAt`, `retryAt`) are on that clock: the SQLite
+ * store and the in-memory pacer are given the run's own clock, so they are the limiter's times too.
  */
 export interface SharedPacer {
   /** This process will ask: it counts among those sharing each window from now on, before its first grant. */
-  join(now: number): void;
+  join(): Promise<void>;
   /** Reserves up to `wanted` components (whole units, at least one unit) in every window, or says when to ask again. */
-  reserve(request: ShareRequest): ShareGrant;
+  reserve(request: ShareRequest): Promise<ShareGrant>;
   /** A response's windows (`reservation`: the id its request was granted under). */
-  report(reservation: number | undefined, reported: readonly ReportedWindow[], now: number): void;
+  report(reservation: number | undefined, reported: readonly ReportedWindow[]): Promise<void>;
   /** The service refused the request (429) and did not count it. */
-  refund(reservation: number, now: number): void;
+  refund(reservation: number): Promise<void>;
   /** This process asks for nothing more: its share goes to the others at once. */
-  leave(now: number): void;
+  leave(): Promise<void>;
 }
 
-/** A window as one limiter knows it: the service's reset when it has stated one. */
+/** A window as one limiter knows it: the service's reset when it has stated one (undefined before its first answer). */
 export interface ShareWindow {
   periodMs: number;
   limit: number;
-  /** Epoch ms the current fixed window ends; undefined before the service has said (counted as a sliding period then). */
   resetAt?: number | undefined;
-  /** Slack after a reset before the new window is used: clock skew and transit. */
-  marginMs: number;
 }
+
+/** The asking job's policy, as far as the shared rules read it. */
+export type SharePolicy = Pick<
+  ThrottlePolicy,
+  | 'marginFraction'
+  | 'minMarginMs'
+  | 'transitMs'
+  | 'startGraceMs'
+  | 'startGracePart'
+  | 'assumedClients'
+  | 'recheckMs'
+  | 'probeWaitMs'
+  | 'keepReservationsMs'
+  | 'staleAfterPeriods'
+>;
 
 export interface ShareRequest {
   wanted: number;
@@ -36,15 +54,7 @@ export interface ShareRequest {
   demand: number;
   unit: number;
   windows: readonly ShareWindow[];
-  now: number;
-  /** A request reserved this long before a reset may reach the service after it: it is counted in both windows. */
-  transitMs: number;
-  /**
-   * For `graceMs` after a process joins it takes at most a window's limit over `clients` + 1: jobs
-   * started together join a few hundred ms apart, and the first would otherwise take the whole
-   * first window before the others join (OtherClientsPolicy.startGraceMs, assumedClients).
-   */
-  start: { graceMs: number; clients: number };
+  policy: SharePolicy;
 }
 
 export type ShareGrant = { components: number; id: number } | { components: 0; retryAt: number };
@@ -52,7 +62,8 @@ export type ShareGrant = { components: number; id: number } | { components: 0; r
 interface SharedWindow {
   periodMs: number;
   limit: number;
-  resetAt: number | undefined;
+  /** When the service's current fixed window ends: only windows it stated are shared. */
+  resetAt: number;
   /** The most components the service said it had counted in the window ending resetAt (its answers arrive in any order). */
   serviceUsed: number;
 }
@@ -65,7 +76,7 @@ interface SharedReservation {
   /** Its answer has come (the service counted it, unless it was refused and refunded). */
   answered?: true;
   /** The reset of each window (by period) the service counted it in, as its answer said. */
-  countedBy?: { periodMs: number; resetAt: number }[];
+  countedBy?: CountedIn[];
 }
 
 export interface SharedState {
@@ -85,103 +96,72 @@ export function emptySharedState(): SharedState {
   return { nextId: 0, windows: [], reservations: [], owners: [] };
 }
 
-/**
- * How soon a process held back only by the others' shares asks again: a share claimed by a process
- * that then asks for less (its demand was met elsewhere, or it finished) goes to the others this soon.
- */
-export const RECHECK_MS = 200;
-
-/**
- * While no process knows the windows, only one request goes out (the probe) and the others wait for
- * its answer, at most this long: eight jobs probing at once would overrun a window of 50.
- */
-export const PROBE_WAIT_MS = 2_000;
-
-/** Reservations are kept this long past the longest window: enough to count any window's use. */
-const KEEP_MS = 2_000;
-
+/** A window whose reset has passed: the next one, with nothing counted in it yet. */
 function roll(window: SharedWindow, now: number): void {
-  if (window.resetAt === undefined || window.resetAt > now) return;
-  const periods = Math.floor((now - window.resetAt) / window.periodMs) + 1;
-  window.resetAt += periods * window.periodMs;
-  window.serviceUsed = 0;
+  const resetAt = rollForward(window.resetAt, window.periodMs, now);
+  if (resetAt !== window.resetAt) Object.assign(window, { resetAt, serviceUsed: 0 });
 }
 
-/** The earliest reservation time that counts in `window` now. */
-function countsFrom(window: SharedWindow, now: number, transitMs: number): number {
-  return window.resetAt === undefined ? now - window.periodMs : window.resetAt - window.periodMs - transitMs;
+/** How the window is used now: by every process here (`local`, of which `unanswered` still in flight) and by each owner. */
+interface WindowUse {
+  local: number;
+  unanswered: number;
+  byOwner: Map<string, number>;
+  /**
+   * All of it: ours (every process here) exactly, and the service's count, which also sees other
+   * machines. Every answered request is in its highest count (a request that arrived later would
+   * have counted higher); those still in flight may not be, so they are added whole, and the sum
+   * is exact once none is.
+   */
+  total: number;
 }
 
-/**
- * A reservation made a moment before the window began (counted in it, as it may have arrived after
- * the reset) that its answer says the service counted in the window before: counted twice, a
- * window's last request took its room from the next one too.
- */
-function countedBefore(reservation: SharedReservation, window: SharedWindow): boolean {
-  const counted = reservation.countedBy?.find((entry) => entry.periodMs === window.periodMs);
-  return counted !== undefined && window.resetAt !== undefined && counted.resetAt < window.resetAt;
-}
-
-/** What the processes here (or `owner` alone) reserved in the window, and how much of it is still unanswered. */
-function reserved(state: SharedState, window: SharedWindow, from: number, owner?: string): { local: number; unanswered: number } {
-  let local = 0;
-  let unanswered = 0;
+function useOf(state: SharedState, window: SharedWindow, now: number, policy: SharePolicy): WindowUse {
+  const use = { local: 0, unanswered: 0, byOwner: new Map<string, number>() };
   for (const reservation of state.reservations) {
-    if (reservation.at < from || (owner !== undefined && reservation.owner !== owner)) continue;
-    if (countedBefore(reservation, window)) continue;
-    local += reservation.components;
-    if (!reservation.answered) unanswered += reservation.components;
+    if (!countsIn(reservation, window, now, policy)) continue;
+    use.local += reservation.components;
+    if (!reservation.answered) use.unanswered += reservation.components;
+    use.byOwner.set(reservation.owner, (use.byOwner.get(reservation.owner) ?? 0) + reservation.components);
   }
-  return { local, unanswered };
+  return { ...use, total: Math.max(use.local, window.serviceUsed + use.unanswered) };
 }
 
-function used(state: SharedState, window: SharedWindow, from: number, owner?: string): number {
-  const { local, unanswered } = reserved(state, window, from, owner);
-  // Ours (every process here) exactly; the service's count also sees other machines. Every answered
-  // request is in its highest count (a request that arrived later would have counted higher); those
-  // still in flight may not be, so they are added whole, and the sum is exact once none is.
-  return owner !== undefined ? local : Math.max(local, window.serviceUsed + unanswered);
-}
-
-function adopt(state: SharedState, windows: readonly ShareWindow[]): void {
+function adopt(state: SharedState, windows: readonly (ShareWindow & { resetAt: number })[]): void {
   state.windows = windows.map((spec) => {
     const known = state.windows.find((window) => window.periodMs === spec.periodMs);
-    if (known) {
-      known.limit = spec.limit;
-      if (known.resetAt === undefined || (spec.resetAt !== undefined && spec.resetAt > known.resetAt)) {
-        // A later window than the one the service's count is for: nothing counted in it yet.
-        Object.assign(known, { resetAt: spec.resetAt, serviceUsed: 0 });
-      }
-      return known;
-    }
-    return { periodMs: spec.periodMs, limit: spec.limit, resetAt: spec.resetAt, serviceUsed: 0 };
+    if (!known) return { periodMs: spec.periodMs, limit: spec.limit, resetAt: spec.resetAt, serviceUsed: 0 };
+    known.limit = spec.limit;
+    // A later window than the one the service's count is for: nothing counted in it yet.
+    if (spec.resetAt > known.resetAt) Object.assign(known, { resetAt: spec.resetAt, serviceUsed: 0 });
+    return known;
   });
 }
 
-function prune(state: SharedState, now: number, staleMs: number): void {
+function prune(state: SharedState, request: ShareRequest, now: number): void {
+  const { policy } = request;
   const longest = Math.max(0, ...state.windows.map((window) => window.periodMs));
-  state.reservations = state.reservations.filter((reservation) => reservation.at > now - longest - KEEP_MS);
+  state.reservations = state.reservations.filter((reservation) => reservation.at > now - longest - policy.keepReservationsMs);
+  // An owner that has not asked for this long has stopped (or died): its share goes to the others.
+  const staleMs =
+    policy.staleAfterPeriods * Math.max(...request.windows.map((window) => window.periodMs + marginAfterReset(window.periodMs, policy))) +
+    policy.keepReservationsMs;
   state.owners = state.owners.filter((owner) => owner.seen > now - staleMs);
 }
 
-/** An owner that has not asked for this long has stopped (or died): its share goes to the others. */
-export function staleAfter(windows: readonly ShareWindow[]): number {
-  return 2 * Math.max(1_000, ...windows.map((window) => window.periodMs + window.marginMs)) + KEEP_MS;
-}
-
 /**
- * The most `owner` may have reserved in `window` now: its max-min fair share of what the processes
- * here may use (the limit, less what owners no longer asking and other machines used). Each owner
- * claims what it used in the window plus what it still wants; an owner claiming less than an equal
- * share leaves the rest to the others, so equal jobs fill each window in equal parts and nothing a
- * job does not want is held back.
+ * The most `owner` may have reserved in the window now: its max-min fair share of what the
+ * processes here may use (the limit, less what owners no longer asking and other machines used).
+ * Each owner claims what it used in the window plus what it still wants; an owner claiming less
+ * than an equal share leaves the rest to the others, so equal jobs fill each window in equal parts
+ * and nothing a job does not want is held back.
  */
-function fairShare(state: SharedState, window: SharedWindow, from: number, owner: string): number {
+function fairShare(state: SharedState, window: SharedWindow, use: WindowUse, owner: string): number {
   const claims = state.owners.map((entry) => {
-    const usedByOwner = used(state, window, from, entry.owner);
+    const usedByOwner = use.byOwner.get(entry.owner) ?? 0;
     return { owner: entry.owner, usedByOwner, claim: usedByOwner + (entry.wants ?? 0) };
   });
-  let pool = window.limit - (used(state, window, from) - claims.reduce((sum, entry) => sum + entry.usedByOwner, 0));
+  let pool = window.limit - (use.total - claims.reduce((sum, entry) => sum + entry.usedByOwner, 0));
   claims.sort((a, b) => a.claim - b.claim);
   for (const [index, entry] of claims.entries()) {
     const level = pool / (claims.length - index);
@@ -196,41 +176,41 @@ function fairShare(state: SharedState, window: SharedWindow, from: number, owner
  * Grants `owner` what every window has room for, up to `wanted`, in whole units: room being the
  * window's limit less everything reserved in it by any process (and less what the service counted,
  * when that is more: other machines), and no more than the owner's fair share while others ask.
+ * For its start grace after joining, an owner takes at most its start share of a window: jobs
+ * started together join a few hundred ms apart, and the first would otherwise take the whole first
+ * window before the others join.
  */
-export function reserveIn(state: SharedState, owner: string, request: ShareRequest): ShareGrant {
-  const { now, unit, transitMs } = request;
+export function reserveIn(state: SharedState, owner: string, request: ShareRequest, now: number): ShareGrant {
+  const { unit, policy } = request;
   const demand = Math.max(request.wanted, request.demand);
   // Only windows the service has stated are shared: a run still on --rate's assumption (before its
   // first answer) follows the windows the others were told, and never imposes its guess on them.
-  const stated = request.windows.filter((window) => window.resetAt !== undefined);
+  const stated = request.windows.filter((window): window is ShareWindow & { resetAt: number } => window.resetAt !== undefined);
   if (stated.length > 0) adopt(state, stated);
   for (const window of state.windows) roll(window, now);
-  prune(state, now, staleAfter(request.windows));
+  prune(state, request, now);
   joinIn(state, owner, now, demand);
   const probe = state.probe;
-  if (state.windows.length === 0 && probe && !probe.answered && probe.owner !== owner && probe.at > now - PROBE_WAIT_MS) {
-    return { components: 0, retryAt: now + RECHECK_MS };
+  if (state.windows.length === 0 && probe && !probe.answered && probe.owner !== owner && probe.at > now - policy.probeWaitMs) {
+    return { components: 0, retryAt: now + policy.recheckMs };
   }
+  const since = state.owners.find((entry) => entry.owner === owner)?.since ?? -Infinity;
+  const starting = now < since + startGraceMs(policy, request.windows);
   let room = request.wanted;
   let retryAt = now;
   for (const window of state.windows) {
-    const marginMs = request.windows.find((w) => w.periodMs === window.periodMs)?.marginMs ?? Math.max(50, window.periodMs * 0.005);
-    const from = countsFrom(window, now, transitMs);
-    const free = window.limit - used(state, window, from);
-    const starting = now < (state.owners.find((entry) => entry.owner === owner)?.since ?? -Infinity) + request.start.graceMs;
-    const fair = fairShare(state, window, from, owner);
-    const share =
-      (starting ? Math.min(fair, Math.floor(window.limit / (request.start.clients + 1))) : fair) - used(state, window, from, owner);
-    const allowed = Math.min(free, share);
-    const nextWindow = window.resetAt === undefined ? nextAgeOut(state, window, from, unit) : window.resetAt + marginMs;
+    const use = useOf(state, window, now, policy);
+    const free = window.limit - use.total;
+    const fair = fairShare(state, window, use, owner);
+    const allowed = Math.min(free, (starting ? Math.min(fair, startShare(window.limit, policy)) : fair) - (use.byOwner.get(owner) ?? 0));
     room = Math.min(room, allowed);
     // Held back by the others' shares alone, or by requests in flight (counted whole, though the
     // service's count may hold them already) rather than by what was reserved here: ask again
-    // soon, in case they claim less, or their answers show room. Waiting for the next window
-    // instead, one of 8 jobs left the last 29 of a window of 250 unused, and took a fifth window.
+    // soon, in case they claim less, or their answers show room.
     if (allowed < unit) {
-      const soon = free >= unit || window.limit - reserved(state, window, from).local >= unit;
-      retryAt = Math.max(retryAt, soon ? Math.min(nextWindow, now + RECHECK_MS) : nextWindow);
+      const nextWindow = window.resetAt + marginAfterReset(window.periodMs, policy);
+      const soon = free >= unit || window.limit - use.local >= unit;
+      retryAt = Math.max(retryAt, soon ? Math.min(nextWindow, now + policy.recheckMs) : nextWindow);
     }
   }
   const grant = Math.floor(Math.max(0, room) / unit) * unit;
@@ -242,17 +222,6 @@ export function reserveIn(state: SharedState, owner: string, request: ShareReque
   return { components: grant, id: state.nextId };
 }
 
-/** A sliding period (no reset stated yet): when enough reservations age out for one unit. */
-function nextAgeOut(state: SharedState, window: SharedWindow, from: number, unit: number): number {
-  let total = used(state, window, from);
-  for (const reservation of state.reservations) {
-    if (reservation.at < from) continue;
-    total -= reservation.components;
-    if (total + unit <= window.limit) return reservation.at + window.periodMs;
-  }
-  return from + window.periodMs;
-}
-
 /** The service's count for a window: with the reservations made since, it bounds what it has counted (other machines included). */
 export function reportIn(state: SharedState, reservation: number | undefined, reported: readonly ReportedWindow[], now: number): void {
   // The probe's answer: it stated the windows, or that there are none to state (no headers).
@@ -260,8 +229,7 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
   const answered = state.reservations.find((entry) => entry.id === reservation);
   if (answered) {
     answered.answered = true;
-    if (reported.length > 0)
-      answered.countedBy = reported.map((report) => ({ periodMs: report.periodSeconds * 1000, resetAt: report.resetAt }));
+    if (reported.length > 0) answered.countedBy = countedBy(reported);
   }
   for (const report of reported) {
     const periodMs = report.periodSeconds * 1000;
@@ -272,14 +240,29 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
     }
     window.limit = report.limit;
     roll(window, now);
-    if (window.resetAt === undefined || report.resetAt > window.resetAt) {
-      window.resetAt = report.resetAt;
-      window.serviceUsed = 0;
-    }
+    if (report.resetAt > window.resetAt) Object.assign(window, { resetAt: report.resetAt, serviceUsed: 0 });
     if (report.resetAt !== window.resetAt) continue;
     // The service's count only grows within a window: the highest is the latest word.
     window.serviceUsed = Math.max(window.serviceUsed, report.limit - report.remaining);
   }
+}
+
+/** Applies a change to a shared state as it stands, at the store's time, and resolves with what the change returns. */
+export type ApplyChange = <T>(change: (state: SharedState, now: number) => T) => Promise<T>;
+
+/**
+ * The shared pacer of `owner` over a state kept anywhere: in memory (memory-pacer.ts), or in a
+ * store, whose `apply` reads the state, changes it and writes it back inside one transaction.
+ * Every store's pacer is this one, so each applies the rules above in the same way.
+ */
+export function pacerOn(owner: string, apply: ApplyChange): SharedPacer {
+  return {
+    join: () => apply((state, now) => joinIn(state, owner, now)),
+    reserve: (request) => apply((state, now) => reserveIn(state, owner, request, now)),
+    report: (reservation, reported) => apply((state, now) => reportIn(state, reservation, reported, now)),
+    refund: (reservation) => apply((state) => refundIn(state, reservation)),
+    leave: () => apply((state) => leaveIn(state, owner)),
+  };
 }
 
 export function joinIn(state: SharedState, owner: string, now: number, wants = 0): void {
@@ -296,35 +279,4 @@ export function refundIn(state: SharedState, reservation: number): void {
 
 export function leaveIn(state: SharedState, owner: string): void {
   state.owners = state.owners.filter((entry) => entry.owner !== owner);
-}
-
-/** The shared pacer over a state in memory: several limiters in one process (tests), with the store's rules. */
-export class MemoryPacer implements SharedPacer {
-  readonly #state: SharedState;
-  readonly #owner: string;
-
-  constructor(state: SharedState, owner: string) {
-    this.#state = state;
-    this.#owner = owner;
-  }
-
-  join(now: number): void {
-    joinIn(this.#state, this.#owner, now);
-  }
-
-  reserve(request: ShareRequest): ShareGrant {
-    return reserveIn(this.#state, this.#owner, request);
-  }
-
-  report(reservation: number | undefined, reported: readonly ReportedWindow[], now: number): void {
-    reportIn(this.#state, reservation, reported, now);
-  }
-
-  refund(reservation: number): void {
-    refundIn(this.#state, reservation);
-  }
-
-  leave(): void {
-    leaveIn(this.#state, this.#owner);
-  }
 }

@@ -11,7 +11,8 @@ import { RunStats } from '../../src/pipeline/run-stats.js';
 import { sendBatch, type Exchange, type Pacer } from '../../src/pipeline/send-batch.js';
 import type { KeptAnswers } from '../../src/pipeline/kept-answers.js';
 import { sectionPricesOf } from '../../src/pipeline/pricing.js';
-import { DEFAULT_THROTTLE_POLICY, RateLimiter, type ThrottlePolicy } from '../../src/throttle/rate-limiter.js';
+import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from '../../src/throttle/policy.js';
+import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 import { FakeClock } from './fake-clock.js';
 import { FakeService, type FakeServiceOptions } from './fake-service.js';
 

@@ -2,7 +2,9 @@ import { FakeClock } from './fake-clock.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, NO_ATTEMPTS, type Attempts } from '../../src/client/retry-policy.js';
 import { RateLimitedError } from '../../src/errors/index.js';
 import { retryAfterRateLimit, type ReportedWindow } from '../../src/throttle/rate-headers.js';
-import { DEFAULT_THROTTLE_POLICY, RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
+import type { SharedPacer } from '../../src/throttle/shared-pacer.js';
 
 /**
  * Jobs on separate machines sharing one account, in virtual time: a strict service with fixed
@@ -35,6 +37,11 @@ export function strictService(limits: readonly Limit[], clock: FakeClock) {
     refused: 0,
     /** Every request counted, when it arrived, in order. */
     counted: [] as { at: number; components: number }[],
+    /** The windows as they stand now (what an earlier run would have remembered of them). */
+    report(): ReportedWindow[] {
+      roll();
+      return report();
+    },
     arrive(components: number): { ok: boolean; windows: ReportedWindow[] } {
       roll();
       if (limits.some((limit, i) => used[i]!.used + components > limit.limit)) {
@@ -58,9 +65,10 @@ export function seeded(seed: number): () => number {
 }
 
 /**
- * One job on its own machine, as the pipeline drives its limiter: batches of 100 (four at a time),
- * each sent in the parts the windows grant; a 429 is refunded, its headers observed, and the part
- * waits for the reset (with the retry policy's margin and jitter) before it is sent again.
+ * One job on its own machine (or, given `pacer`, one sharing a store with the others), as the
+ * pipeline drives its limiter: batches of 100 (four at a time), each sent in the parts the windows
+ * grant; a 429 is refunded, its headers observed, and the part waits for the reset (with the retry
+ * policy's margin and jitter) before it is sent again.
  */
 export async function job(
   startAt: number,
@@ -69,9 +77,11 @@ export async function job(
   clock: FakeClock,
   random: () => number,
   transitMs: number,
+  pacer?: SharedPacer,
 ) {
   await clock.sleep(startAt - clock.now());
   const limiter = new RateLimiter(DEFAULT_THROTTLE_POLICY, clock);
+  if (pacer) limiter.shareWith(pacer);
   let next = 0;
   let lastAnswer = 0;
   const send = async (size: number, row: number, attempts: Attempts): Promise<void> => {

@@ -77,7 +77,7 @@ describe('estimates', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/rows:\s+41/);
     expect(result.stdout).toMatch(/invalid rows:\s+1/);
-    expect(result.stdout).toMatch(/unique items:\s+10 \(30 duplicates/);
+    expect(result.stdout).toMatch(/unique items:\s+10 to send \(30 duplicates/);
     expect(result.stdout).toMatch(/components:\s+20/);
     expect(result.stdout).toMatch(/requests:\s+3/);
     // 10 items x (0.25 value + 0.50 school override)

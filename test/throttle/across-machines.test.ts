@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import { jain, job, seeded, strictService } from '../helpers/one-account.js';
-import { DEFAULT_THROTTLE_POLICY, RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
 import { idealLastSend } from '../bench/fixed-windows.mjs';
 
 describe('jobs on separate machines sharing one account (no shared store)', () => {
@@ -51,7 +52,7 @@ describe('jobs on separate machines sharing one account (no shared store)', () =
 describe("what is left of a window past its shared part, while others' sends are counted", () => {
   const PERIOD = 6_000;
   const LIMIT = 250;
-  const { assumedClients, scrambleRounds, fairPart } = DEFAULT_THROTTLE_POLICY;
+  const { assumedClients, scrambleRounds, sharedPart } = DEFAULT_THROTTLE_POLICY;
   const START = FAKE_EPOCH + 100;
   const NEXT = FAKE_EPOCH + PERIOD;
   const window = (remaining: number, resetAt: number) => [{ periodSeconds: PERIOD / 1000, limit: LIMIT, remaining, resetAt }];
@@ -83,7 +84,7 @@ describe("what is left of a window past its shared part, while others' sends are
       remaining -= (others + 1) * grant.components;
       limiter.observe(grant, window(remaining, NEXT + PERIOD));
     }
-    expect(grants[0]!.at).toBeGreaterThanOrEqual(PERIOD * fairPart);
+    expect(grants[0]!.at).toBeGreaterThanOrEqual(PERIOD * sharedPart);
     const gaps = grants.slice(1).map((grant, i) => grant.at - grants[i]!.at);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(PERIOD / scrambleRounds);
     for (const grant of grants) expect(grant.components).toBe(Math.floor(grant.left / assumedClients));
@@ -117,7 +118,7 @@ describe("what is left of a window past its shared part, while others' sends are
       remaining -= grant.components;
       limiter.observe(grant, window(remaining, NEXT + PERIOD));
     }
-    expect(at[0]! - NEXT).toBeGreaterThanOrEqual(PERIOD * fairPart);
+    expect(at[0]! - NEXT).toBeGreaterThanOrEqual(PERIOD * sharedPart);
     expect(at.at(-1)).toBe(at[0]);
   });
 });

@@ -1,62 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
-import type { ReportedWindow } from '../../src/throttle/rate-headers.js';
-import { DEFAULT_THROTTLE_POLICY, RateLimiter } from '../../src/throttle/rate-limiter.js';
+import { jain, strictService, type Limit } from '../helpers/one-account.js';
+import { memoryPacer } from '../../src/throttle/memory-pacer.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 import {
   emptySharedState,
-  MemoryPacer,
-  RECHECK_MS,
   refundIn,
   reserveIn,
   reportIn,
+  type ShareGrant,
+  type SharedPacer,
   type ShareWindow,
 } from '../../src/throttle/shared-pacer.js';
-
-interface Limit {
-  limit: number;
-  periodSeconds: number;
-}
-
-/** A strict service with fixed windows aligned to the epoch, counting components as they arrive. */
-function strictService(limits: readonly Limit[], clock: FakeClock) {
-  const used = limits.map(() => ({ start: -1, used: 0 }));
-  const perWindow = new Map<string, number>();
-  let refused = 0;
-  const roll = () =>
-    limits.forEach((limit, i) => {
-      const periodMs = limit.periodSeconds * 1000;
-      const start = Math.floor(clock.now() / periodMs) * periodMs;
-      if (used[i]!.start !== start) used[i] = { start, used: 0 };
-    });
-  const report = (): ReportedWindow[] => {
-    roll();
-    return limits.map((limit, i) => ({
-      periodSeconds: limit.periodSeconds,
-      limit: limit.limit,
-      remaining: limit.limit - used[i]!.used,
-      resetAt: used[i]!.start + limit.periodSeconds * 1000,
-    }));
-  };
-  return {
-    get refused() {
-      return refused;
-    },
-    perWindow,
-    report,
-    /** Counts the request, or refuses it (429) when any window lacks room. */
-    arrive(components: number): { ok: boolean; windows: ReportedWindow[] } {
-      roll();
-      if (limits.some((limit, i) => used[i]!.used + components > limit.limit)) {
-        refused += 1;
-        return { ok: false, windows: report() };
-      }
-      limits.forEach((_, i) => (used[i]!.used += components));
-      const key = String(used[0]!.start);
-      perWindow.set(key, (perWindow.get(key) ?? 0) + components);
-      return { ok: true, windows: report() };
-    },
-  };
-}
+import { StoreError } from '../../src/errors/index.js';
 
 /** One job: `components` sent through `limiter` by `concurrency` senders, each answer after `latencyMs`. */
 async function job(
@@ -88,10 +45,8 @@ async function job(
 }
 
 /** Pure rules tested one at a time: no start grace unless a test is about it. */
-const NO_GRACE = { graceMs: 0, clients: 16 };
-
-const jain = (values: readonly number[]) =>
-  values.reduce((a, b) => a + b, 0) ** 2 / (values.length * values.reduce((a, b) => a + b * b, 0));
+const NO_GRACE = { ...DEFAULT_THROTTLE_POLICY, startGraceMs: 0 };
+const { recheckMs: RECHECK_MS } = DEFAULT_THROTTLE_POLICY;
 
 /** 2,000 components together at the tightest rate, from the first window (most of it left) on, each job at about the same pace. */
 function expectFilledFairly(results: readonly { components: number; seconds: number }[], limits: readonly Limit[]) {
@@ -118,7 +73,7 @@ describe('several limiters sharing one pacer', () => {
         const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
         // They know the windows (an earlier run's, from the store): no probe.
         limiter.remember(service.report());
-        limiter.shareWith(new MemoryPacer(state, owner));
+        limiter.shareWith(memoryPacer(state, owner, clock));
         return limiter;
       });
       const results = await Promise.all(jobs.map((limiter) => job(limiter, service, clock, 500, 4)));
@@ -132,7 +87,7 @@ describe('several limiters sharing one pacer', () => {
       const state = emptySharedState();
       const jobs = Array.from({ length: 8 }, (_, i) => {
         const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
-        limiter.shareWith(new MemoryPacer(state, `job${i}`));
+        limiter.shareWith(memoryPacer(state, `job${i}`, clock));
         return limiter;
       });
       const results = await Promise.all(jobs.map((limiter) => job(limiter, service, clock, 250, 4)));
@@ -152,7 +107,7 @@ describe('several limiters sharing one pacer', () => {
       [0, 150, 300, 450].map(async (delay, i) => {
         await clock.sleep(delay);
         const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY }, clock);
-        limiter.shareWith(new MemoryPacer(state, `job${i}`));
+        limiter.shareWith(memoryPacer(state, `job${i}`, clock));
         const { components } = await job(limiter, service, clock, 250, 4);
         return components / ((clock.now() - started) / 1000);
       }),
@@ -163,50 +118,48 @@ describe('several limiters sharing one pacer', () => {
 
   it('grants each process its fair share of a window while others ask, and frees what one does not claim', () => {
     const state = emptySharedState();
-    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000 }];
     const now = FAKE_EPOCH + 100;
-    const request = (wanted: number, demand: number) => ({ wanted, demand, unit: 1, windows, now, transitMs: 200, start: NO_GRACE });
+    const request = (wanted: number, demand: number) => ({ wanted, demand, unit: 1, windows, policy: NO_GRACE });
     // b has 300 components waiting: a gets half the window, however much it asks for.
-    expect(reserveIn(state, 'b', request(1, 300))).toMatchObject({ components: 1 });
-    expect(reserveIn(state, 'a', request(250, 250))).toMatchObject({ components: 125 });
+    expect(reserveIn(state, 'b', request(1, 300), now)).toMatchObject({ components: 1 });
+    expect(reserveIn(state, 'a', request(250, 250), now)).toMatchObject({ components: 125 });
     // Held back by b's share alone: a asks again soon, not at the reset.
-    expect(reserveIn(state, 'a', request(10, 10))).toEqual({ components: 0, retryAt: now + RECHECK_MS });
+    expect(reserveIn(state, 'a', request(10, 10), now)).toEqual({ components: 0, retryAt: now + RECHECK_MS });
     // b now wants 100 in all: the rest of its share goes to a.
-    expect(reserveIn(state, 'b', request(100, 100))).toMatchObject({ components: 100 });
-    expect(reserveIn(state, 'a', request(100, 100))).toMatchObject({ components: 24 });
-    expect(reserveIn(state, 'b', request(10, 10))).toEqual({ components: 0, retryAt: FAKE_EPOCH + 6_050 });
+    expect(reserveIn(state, 'b', request(100, 100), now)).toMatchObject({ components: 100 });
+    expect(reserveIn(state, 'a', request(100, 100), now)).toMatchObject({ components: 24 });
+    expect(reserveIn(state, 'b', request(10, 10), now)).toEqual({ components: 0, retryAt: FAKE_EPOCH + 6_050 });
   });
 
   it('holds a process that has just joined to a small share, so that jobs started together each get one', () => {
     const state = emptySharedState();
-    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
-    const start = { graceMs: 600, clients: 16 };
-    const request = (wanted: number, now: number) => ({ wanted, demand: wanted, unit: 1, windows, now, transitMs: 200, start });
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000 }];
+    const policy = { ...DEFAULT_THROTTLE_POLICY, startGraceMs: 600 };
+    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows, policy });
     // Alone, but only just started: 250 / 17, then the rest once its grace is over.
-    expect(reserveIn(state, 'a', request(250, FAKE_EPOCH + 100))).toMatchObject({ components: 14 });
-    expect(reserveIn(state, 'a', request(236, FAKE_EPOCH + 300))).toEqual({ components: 0, retryAt: FAKE_EPOCH + 300 + RECHECK_MS });
+    expect(reserveIn(state, 'a', request(250), FAKE_EPOCH + 100)).toMatchObject({ components: 14 });
+    expect(reserveIn(state, 'a', request(236), FAKE_EPOCH + 300)).toEqual({ components: 0, retryAt: FAKE_EPOCH + 300 + RECHECK_MS });
     // b joins 300 ms later: its own grace share, and a cannot take it away.
-    expect(reserveIn(state, 'b', request(250, FAKE_EPOCH + 400))).toMatchObject({ components: 14 });
-    expect(reserveIn(state, 'a', request(236, FAKE_EPOCH + 700))).toMatchObject({ components: 111 });
+    expect(reserveIn(state, 'b', request(250), FAKE_EPOCH + 400)).toMatchObject({ components: 14 });
+    expect(reserveIn(state, 'a', request(236), FAKE_EPOCH + 700)).toMatchObject({ components: 111 });
   });
 
   it('lets one process probe while no window is known, and the others wait for its answer', () => {
     const state = emptySharedState();
     const now = FAKE_EPOCH + 100;
     // Before any answer a limiter knows no reset: nothing it says is shared.
-    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined, marginMs: 300 }];
+    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined }];
     const request = (wanted: number, demand = wanted) => ({
       wanted,
       demand,
       unit: 1,
       windows: unknown,
-      now,
-      transitMs: 200,
-      start: NO_GRACE,
+      policy: NO_GRACE,
     });
-    const probe = reserveIn(state, 'a', request(10, 100));
+    const probe = reserveIn(state, 'a', request(10, 100), now);
     expect(probe).toMatchObject({ components: 10 });
-    expect(reserveIn(state, 'b', request(10))).toEqual({ components: 0, retryAt: now + RECHECK_MS });
+    expect(reserveIn(state, 'b', request(10), now)).toEqual({ components: 0, retryAt: now + RECHECK_MS });
     reportIn(
       state,
       'id' in probe ? probe.id : undefined,
@@ -214,25 +167,24 @@ describe('several limiters sharing one pacer', () => {
       now,
     );
     // The answer stated the window: b's first request is paced in it, and a (90 more waiting) keeps its share.
-    expect(reserveIn(state, 'b', request(50))).toMatchObject({ components: 25 });
+    expect(reserveIn(state, 'b', request(50), now)).toMatchObject({ components: 25 });
   });
 
   it('lets the next process probe when the probe was refused', () => {
     const state = emptySharedState();
     const now = FAKE_EPOCH + 100;
-    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined, marginMs: 300 }];
-    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows: unknown, now, transitMs: 200, start: NO_GRACE });
-    const probe = reserveIn(state, 'a', request(10));
+    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined }];
+    const request = (wanted: number) => ({ wanted, demand: wanted, unit: 1, windows: unknown, policy: NO_GRACE });
+    const probe = reserveIn(state, 'a', request(10), now);
     refundIn(state, 'id' in probe ? probe.id : 0);
-    expect(reserveIn(state, 'b', request(10))).toMatchObject({ components: 10 });
+    expect(reserveIn(state, 'b', request(10), now)).toMatchObject({ components: 10 });
   });
 
   it('does not take a slow answer carrying an older count for what is left (another machine used 300)', () => {
     const state = emptySharedState();
-    const windows: ShareWindow[] = [{ periodMs: 5_000, limit: 1000, resetAt: FAKE_EPOCH + 5_000, marginMs: 50 }];
+    const windows: ShareWindow[] = [{ periodMs: 5_000, limit: 1000, resetAt: FAKE_EPOCH + 5_000 }];
     const now = FAKE_EPOCH + 100;
-    const reserve = (wanted: number) =>
-      reserveIn(state, 'a', { wanted, demand: wanted, unit: 1, windows, now, transitMs: 200, start: NO_GRACE });
+    const reserve = (wanted: number) => reserveIn(state, 'a', { wanted, demand: wanted, unit: 1, windows, policy: NO_GRACE }, now);
     const [first, second] = [reserve(100), reserve(100)].map((grant) => ('id' in grant ? grant.id : 0));
     const window = (remaining: number) => [{ periodSeconds: 5, limit: 1000, remaining, resetAt: FAKE_EPOCH + 5_000 }];
     // The second arrived first (the service had counted 400), the first after it (500); the first's answer comes back first.
@@ -244,9 +196,9 @@ describe('several limiters sharing one pacer', () => {
   it('counts a reservation made just before a reset in the next window only until its answer says it was counted before', () => {
     const state = emptySharedState();
     const resetAt = FAKE_EPOCH + 6_000;
-    const windows = (reset: number): ShareWindow[] => [{ periodMs: 6_000, limit: 250, resetAt: reset, marginMs: 50 }];
+    const windows = (reset: number): ShareWindow[] => [{ periodMs: 6_000, limit: 250, resetAt: reset }];
     const reserve = (wanted: number, now: number, reset: number) =>
-      reserveIn(state, 'a', { wanted, demand: wanted, unit: 1, windows: windows(reset), now, transitMs: 200, start: NO_GRACE });
+      reserveIn(state, 'a', { wanted, demand: wanted, unit: 1, windows: windows(reset), policy: NO_GRACE }, now);
     // The window's last 200 components go 100 ms before its reset; the answer says they were counted in it.
     const last = reserve(200, resetAt - 100, resetAt);
     expect(last).toMatchObject({ components: 200 });
@@ -258,10 +210,10 @@ describe('several limiters sharing one pacer', () => {
   it('asks again soon, not at the next window, when only requests in flight may fill the window', () => {
     const state = emptySharedState();
     const resetAt = FAKE_EPOCH + 6_000;
-    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt, marginMs: 50 }];
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt }];
     const now = FAKE_EPOCH + 100;
     const reserve = (owner: string, wanted: number) =>
-      reserveIn(state, owner, { wanted, demand: wanted, unit: 1, windows, now, transitMs: 200, start: NO_GRACE });
+      reserveIn(state, owner, { wanted, demand: wanted, unit: 1, windows, policy: NO_GRACE }, now);
     const idOf = (grant: ReturnType<typeof reserve>) => ('id' in grant ? grant.id : undefined);
     const a = reserve('a', 29);
     const b = reserve('b', 192);
@@ -274,9 +226,9 @@ describe('several limiters sharing one pacer', () => {
 
   it("trusts the service's count when it saw more than the reservations here (another machine)", () => {
     const state = emptySharedState();
-    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000, marginMs: 50 }];
+    const windows: ShareWindow[] = [{ periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000 }];
     const now = FAKE_EPOCH + 100;
-    const first = reserveIn(state, 'a', { wanted: 50, demand: 50, unit: 1, windows, now, transitMs: 200, start: NO_GRACE });
+    const first = reserveIn(state, 'a', { wanted: 50, demand: 50, unit: 1, windows, policy: NO_GRACE }, now);
     expect(first).toMatchObject({ components: 50 });
     reportIn(
       state,
@@ -284,8 +236,58 @@ describe('several limiters sharing one pacer', () => {
       [{ periodSeconds: 6, limit: 250, remaining: 100, resetAt: FAKE_EPOCH + 6_000 }],
       now,
     );
-    expect(reserveIn(state, 'a', { wanted: 250, demand: 250, unit: 1, windows, now, transitMs: 200, start: NO_GRACE })).toMatchObject({
+    expect(reserveIn(state, 'a', { wanted: 250, demand: 250, unit: 1, windows, policy: NO_GRACE }, now)).toMatchObject({
       components: 100,
     });
+  });
+});
+
+describe('a limiter asking a shared pacer that answers later (a store over the network)', () => {
+  /** A pacer whose reservations are answered when the test says, and that notes what it is told. */
+  function slowPacer() {
+    const pending: ((grant: ShareGrant) => void)[] = [];
+    const refunded: number[] = [];
+    let failure: Error | undefined;
+    const pacer: SharedPacer = {
+      join: () => Promise.resolve(),
+      reserve: () => new Promise((resolve) => pending.push(resolve)),
+      report: () => (failure === undefined ? Promise.resolve() : Promise.reject(failure)),
+      refund: (id) => {
+        refunded.push(id);
+        return Promise.resolve();
+      },
+      leave: () => Promise.resolve(),
+    };
+    return { pacer, pending, refunded, fail: (error: Error) => (failure = error) };
+  }
+
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('stops granting once a call to it fails: every request waiting or to come fails with its error', async () => {
+    const limiter = new RateLimiter(DEFAULT_THROTTLE_POLICY, new FakeClock());
+    const store = slowPacer();
+    limiter.shareWith(store.pacer);
+    const first = limiter.acquire(10);
+    await flush();
+    store.pending.shift()!({ components: 10, id: 1 });
+    const failure = new StoreError('the store at /tmp/p.db cannot be written: disk full; free space, or run with --no-store');
+    store.fail(failure);
+    limiter.observe(await first, []);
+    await expect(limiter.acquire(10)).rejects.toBe(failure);
+    await expect(limiter.acquire(10)).rejects.toBe(failure);
+  });
+
+  it('gives back what it reserved for a request that stopped waiting while the pacer was asked', async () => {
+    const limiter = new RateLimiter(DEFAULT_THROTTLE_POLICY, new FakeClock());
+    const store = slowPacer();
+    limiter.shareWith(store.pacer);
+    const stop = new AbortController();
+    const waiting = limiter.acquire(10, { signal: stop.signal });
+    await flush();
+    stop.abort(new Error('stopping'));
+    await expect(waiting).rejects.toThrow('stopping');
+    store.pending.shift()!({ components: 10, id: 7 });
+    await flush();
+    expect(store.refunded).toEqual([7]);
   });
 });

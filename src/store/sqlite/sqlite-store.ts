@@ -269,7 +269,7 @@ export class SqliteStore implements Store {
   }
 
   pacer(account: string, owner: string): SharedPacer {
-    return this.#pacer.for(account, owner, (work) => this.#guard(work));
+    return this.#pacer.for(account, owner, (work) => this.#guard(work), this.#now);
   }
 
   info(account?: string): Promise<StoreInfo> {

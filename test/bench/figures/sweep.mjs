@@ -10,9 +10,9 @@ const MIN_JAIN = 0.95;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
- * Runs without a store at every start phase (40, spread over the longest window), in virtual time
- * against a strict fixed-window service (test/bench/sweep/start-phases.sweep.ts, through vitest
- * for the TypeScript sources and the fake clock): how many starts reach the goal, and the worst.
+ * Runs without a store, and jobs sharing one, at every start phase (40, spread over the longest
+ * window), in virtual time against a strict fixed-window service (test/bench/sweep/start-phases.sweep.ts,
+ * through vitest for the TypeScript sources and the fake clock): how many starts reach the goal, and the worst.
  */
 export async function sweep() {
   mkdirSync(WORK, { recursive: true });
@@ -26,13 +26,13 @@ export async function sweep() {
   const cases = JSON.parse(readFileSync(out, 'utf8'));
   const rows = [];
   const checks = [];
-  for (const { windows, jobs, items, seconds, runs } of cases) {
+  for (const { windows, jobs, items, store, seconds, runs } of cases) {
     const target = jobs === 1 ? TARGET.alone : TARGET.together;
     const scores = runs.map((run) => run.vsIdeal);
     const reached = scores.filter((score) => score >= target).length;
-    const label = `${jobs === 1 ? '1 job' : `${jobs} jobs`}, ${windows}, ${items} items`;
+    const label = `${jobs === 1 ? '1 job' : `${jobs} jobs`}${store ? ' (one store)' : ''}, ${windows}, ${items} items`;
     rows.push([
-      String(jobs),
+      store ? `${jobs}, one store` : String(jobs),
       `\`${windows}\``,
       `${items} (${Math.round(seconds)} s)`,
       `${reached} of ${runs.length}`,

@@ -2,17 +2,20 @@ import { writeFileSync } from 'node:fs';
 import { it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../../helpers/fake-clock.js';
 import { jain, job, seeded, strictService } from '../../helpers/one-account.js';
+import { memoryPacer } from '../../../src/throttle/memory-pacer.js';
+import { emptySharedState } from '../../../src/throttle/shared-pacer.js';
 import { allowedRate, idealLastSend, parseWindows } from '../fixed-windows.mjs';
 
 /** Starts spread evenly over the longest window: where in a window a run begins. */
 const PHASES = 40;
 
 /**
- * Runs without a shared store (a job alone, or four on separate machines), each started at every
- * phase: the real-process figures (pacing, parallel) draw one phase a run, so a cost that only
- * some starts pay shows there as luck. Lengths: the real figures' own, and a run of real length.
+ * Runs without a shared store (a job alone, or four on separate machines) and four jobs sharing
+ * one store (its pacer's rules on a state in memory), each started at every phase: the
+ * real-process figures (pacing, parallel) draw one phase a run, so a cost that only some starts
+ * pay shows there as luck. Lengths: the real figures' own, and a run of real length.
  */
-const CASES = [
+const CASES: { windows: string; jobs: number; items: number; store?: true }[] = [
   { windows: '100/2', jobs: 1, items: 1_000 },
   { windows: '100/2', jobs: 1, items: 10_000 },
   { windows: '1000/5', jobs: 1, items: 3_000 },
@@ -24,18 +27,30 @@ const CASES = [
   { windows: '250/6', jobs: 4, items: 10_125 },
   { windows: '50/1,250/10', jobs: 4, items: 600 },
   { windows: '50/1,250/10', jobs: 4, items: 10_125 },
+  { windows: '250/6', jobs: 4, items: 1_000, store: true },
+  { windows: '250/6', jobs: 4, items: 10_125, store: true },
+  { windows: '50/1,250/10', jobs: 4, items: 600, store: true },
 ];
 
-async function run(windows: ReturnType<typeof parseWindows>, jobs: number, items: number, phase: number) {
+async function run(windows: ReturnType<typeof parseWindows>, jobs: number, items: number, phase: number, store: boolean) {
   const longest = Math.max(...windows.map((w) => w.periodSeconds * 1000));
   const random = seeded(phase * 7 + jobs);
   const start = FAKE_EPOCH + Math.floor((phase * longest) / PHASES);
   const clock = new FakeClock(start);
   const service = strictService(windows, clock);
+  const shared = emptySharedState();
   // As in across-machines.test.ts: jobs come up within half a second, round trips of 2 to 6 ms.
   const results = await Promise.all(
-    Array.from({ length: jobs }, () =>
-      job(start + Math.floor(random() * 500), Math.ceil(items / jobs), service, clock, random, 2 + Math.floor(random() * 5)),
+    Array.from({ length: jobs }, (_, i) =>
+      job(
+        start + Math.floor(random() * 500),
+        Math.ceil(items / jobs),
+        service,
+        clock,
+        random,
+        2 + Math.floor(random() * 5),
+        store ? memoryPacer(shared, `job${i}`, clock) : undefined,
+      ),
     ),
   );
   const first = service.counted[0]!.at;
@@ -51,11 +66,11 @@ async function run(windows: ReturnType<typeof parseWindows>, jobs: number, items
 
 it('sweeps the start phase', async () => {
   const rows = [];
-  for (const { windows: text, jobs, items } of CASES) {
+  for (const { windows: text, jobs, items, store = false } of CASES) {
     const windows = parseWindows(text);
     const runs = [];
-    for (let phase = 0; phase < PHASES; phase++) runs.push(await run(windows, jobs, items, phase));
-    rows.push({ windows: text, jobs, items, seconds: items / allowedRate(windows), runs });
+    for (let phase = 0; phase < PHASES; phase++) runs.push(await run(windows, jobs, items, phase, store));
+    rows.push({ windows: text, jobs, items, store, seconds: items / allowedRate(windows), runs });
   }
   writeFileSync(process.env.SWEEP_OUT ?? 'sweep.json', JSON.stringify(rows));
 });
