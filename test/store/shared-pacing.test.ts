@@ -14,8 +14,8 @@ import { openStore, type Store } from '../../src/store/index.js';
  */
 describe('two runs sharing one store', () => {
   const stores: Store[] = [];
-  afterEach(() => {
-    for (const store of stores.splice(0)) store.close();
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
   });
 
   it('fill a tight window together to its limit, never oversubscribe it, and finish together at the earliest it allows', async () => {
