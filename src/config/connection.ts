@@ -54,7 +54,8 @@ export function parseBaseUrl(text: string): URL {
 
 /**
  * Flags, then environment (PROPDATA_*, then HC_*, then HOUSECANARY_* for the key and secret),
- * then the stored config: the first source that has a value wins. The
+ * then the stored config: the first source that has a value wins, and an empty value is none (an
+ * empty `--key ""` or `PROPDATA_API_KEY=` hides no later source). The
  * store is opened only when flags and environment leave a setting open (it loads conf, which
  * costs start-up time a scripted run with environment variables need not pay).
  */
@@ -66,10 +67,10 @@ export async function resolveConnection(
   let opened: ConfigReader | undefined;
   const lookup = async (name: ConnectionSettingName): Promise<string | undefined> => {
     const setting = CONNECTION_SETTINGS.find((candidate) => candidate.name === name)!;
-    const fromEnv = [setting.env, ...setting.otherEnv]
-      .map((variable) => env[variable])
-      .find((value) => value !== undefined && value !== '');
-    const value = flags[setting.flag] ?? fromEnv ?? (opened ??= await store()).get(name);
+    const given = [flags[setting.flag], ...[setting.env, ...setting.otherEnv].map((variable) => env[variable])].find(
+      (value) => value !== undefined && value !== '',
+    );
+    const value = given ?? (opened ??= await store()).get(name);
     return value === '' ? undefined : value;
   };
   const baseUrl = await lookup('base-url');
