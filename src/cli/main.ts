@@ -40,8 +40,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       if (messages.verbose && error.stack) messages.error(error.stack);
       return error.exitCode;
     }
-    messages.error(`propdata: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-    messages.error(messages.verbose && error instanceof Error && error.stack ? error.stack : 'run again with --verbose for details');
+    const detail = error instanceof Error ? error.message : String(error);
+    if (messages.verbose && error instanceof Error && error.stack) {
+      messages.error(`propdata: unexpected error: ${detail}`);
+      messages.error(error.stack);
+    } else {
+      messages.error(`propdata: unexpected error: ${detail}; run again with --verbose for details`);
+    }
     return EXIT.fatal;
   }
 }

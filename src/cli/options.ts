@@ -212,6 +212,9 @@ export const STORE_OPTIONS = [
 /** `usage` and `store` work on a store, never without one: --store FILE alone. */
 export const STORE_FILE_OPTIONS = [STORE_FILE_OPTION] as const satisfies readonly OptionSpec[];
 
+/** `--zip` for `--zipcode`: the spelling people type first (commander's two long flags: the first is the alias). */
+const FLAG_ALIASES: Readonly<Record<string, string>> = { zipcode: '--zip' };
+
 /** `--address`, `--zipcode`, `--block-id`... for a level, plus `--meta`. */
 export function identifierOptions(levels: readonly Level[]): OptionSpec[] {
   const identifiers = new Map<string, string>();
@@ -219,7 +222,10 @@ export function identifierOptions(levels: readonly Level[]): OptionSpec[] {
     for (const identifier of LEVEL_SPECS[level].identifiers) identifiers.set(identifier.name, identifier.description);
   }
   identifiers.set(META.name, META.description);
-  return [...identifiers].map(([name, description]) => ({ flags: `--${flagName(name)} <value>`, description }));
+  return [...identifiers].map(([name, description]) => {
+    const alias = FLAG_ALIASES[name];
+    return { flags: `${alias ? `${alias}, ` : ''}--${flagName(name)} <value>`, description };
+  });
 }
 
 function describeParam(param: Param): string {

@@ -10,6 +10,8 @@ import { registerMgetCommand } from './commands/mget-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
 import { registerStoreCommand } from './commands/store-command.js';
 import { registerUsageCommand } from './commands/usage-command.js';
+import { unknownCommandError } from './commands/unknown-command.js';
+import { commanderMessage } from './commander-messages.js';
 import { HELP_WITH_DEFERRED_OPTIONS } from './deferred-options.js';
 import { VERSION } from './version.js';
 
@@ -42,6 +44,7 @@ export function buildProgram(context: CommandContext): Command {
       writeErr: (text) => context.io.stderr.write(text),
       getOutHelpWidth: () => helpWidth(context.io.stdout),
       getErrHelpWidth: () => helpWidth(context.io.stderr),
+      outputError: (text, write) => write(commanderMessage(text)),
     })
     .configureHelp(HELP_WITH_DEFERRED_OPTIONS)
     .addHelpText('after', EXAMPLES)
@@ -57,5 +60,9 @@ export function buildProgram(context: CommandContext): Command {
   registerConfigCommand(program, context);
   registerSandboxCommand(program, context);
   registerCompletionCommand(program, context);
+  // A first word that is no command: commander's own refusal cannot suggest `property value` for `value`.
+  program.on('command:*', ([word]: string[]) => {
+    throw unknownCommandError(word!, program);
+  });
   return program;
 }

@@ -3,7 +3,7 @@ import { ENDPOINTS, LEVEL_SPECS, LEVELS, type Endpoint } from '../../catalog/ind
 import { addOptions } from '../add-options.js';
 import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
-import { COMMAND_LEVELS } from './endpoint-commands.js';
+import { COMMAND_LEVELS } from './command-levels.js';
 
 function identifiersOf(endpoint: Endpoint): string {
   const spec = LEVEL_SPECS[endpoint.level];
