@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { registerCallCommand } from './commands/call-command.js';
 import type { CommandContext } from './commands/command-context.js';
 import { registerCompletionCommand } from './commands/completion-command.js';
@@ -13,6 +13,7 @@ import { registerUsageCommand } from './commands/usage-command.js';
 import { unknownCommandError } from './commands/unknown-command.js';
 import { commanderMessage } from './commander-messages.js';
 import { HELP_WITH_DEFERRED_OPTIONS } from './deferred-options.js';
+import { terminalWidth } from './io.js';
 import { VERSION } from './version.js';
 
 const DESCRIPTION = 'Batch lookups against the property data and analytics service.';
@@ -30,8 +31,16 @@ Examples:
  * Help is wrapped to a terminal's width; written anywhere else (a pipe, a file, a pager) it is not
  * wrapped at all, as the reader's own program wraps it, and a command is never cut in two.
  */
-const helpWidth = (stream: { isTTY?: boolean; columns?: number }): number =>
-  stream.isTTY && (stream.columns ?? 0) > 0 ? stream.columns! : 10_000;
+const helpWidth = (stream: Parameters<typeof terminalWidth>[0]): number => terminalWidth(stream) ?? 10_000;
+
+/**
+ * A list of commands shows each by its name alone: an endpoint's kebab-case alias is accepted
+ * (README), but `value_within_block|value-within-block` on each of 60 lines is noise.
+ */
+function subcommandTerm(this: Help, command: Command): string {
+  const term = Help.prototype.subcommandTerm.call(this, command);
+  return command.alias() ? term.replace(`${command.name()}|${command.alias()}`, command.name()) : term;
+}
 
 /** The command tree. Output and exits are routed through `context` so main() stays testable. */
 export function buildProgram(context: CommandContext): Command {
@@ -46,7 +55,7 @@ export function buildProgram(context: CommandContext): Command {
       getErrHelpWidth: () => helpWidth(context.io.stderr),
       outputError: (text, write) => write(commanderMessage(text)),
     })
-    .configureHelp(HELP_WITH_DEFERRED_OPTIONS)
+    .configureHelp({ ...HELP_WITH_DEFERRED_OPTIONS, subcommandTerm })
     .addHelpText('after', EXAMPLES)
     .showSuggestionAfterError(true)
     .helpCommand(true);

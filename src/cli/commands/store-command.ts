@@ -6,6 +6,7 @@ import { ACCOUNT_OPTIONS, duration, STORE_FILE_OPTIONS } from '../options.js';
 import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
 import { textTable } from './text-table.js';
+import { terminalWidth } from '../io.js';
 
 type StoreFileOptions = OptionValues<typeof STORE_FILE_OPTIONS>;
 
@@ -27,16 +28,26 @@ function formatBytes(bytes: number): string {
 }
 
 /** A moment to the minute, in UTC as everything the store reports. */
-const minute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const minute = (at: number) => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
 
-function formatInfo(info: StoreInfo): string {
-  const head = `store     ${info.path}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n\n`;
-  if (info.answers.length === 0) return `${head}no answers stored\n`;
-  const rows = [
-    ['ACCOUNT', 'ENDPOINT', 'ANSWERS', 'OLDEST', 'NEWEST'],
-    ...info.answers.map((row) => [row.account, row.endpoint, String(row.answers), minute(row.oldest), minute(row.newest)]),
-  ];
-  return head + textTable(rows, [2]);
+/**
+ * The store's figures, then its answers under a heading per account: an account (a base URL and
+ * a key's fingerprint) is as wide as the rest of a row, and the same on each of its rows.
+ */
+function formatInfo(info: StoreInfo, width: number | undefined): string {
+  const head = `store     ${info.path}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n`;
+  if (info.answers.length === 0) return `${head}\nno answers stored\n`;
+  const accounts = [...new Set(info.answers.map((row) => row.account))];
+  const sections = accounts.map((account) => {
+    const rows = [
+      ['  ENDPOINT', 'ANSWERS', 'OLDEST (UTC)', 'NEWEST (UTC)'],
+      ...info.answers
+        .filter((row) => row.account === account)
+        .map((row) => [`  ${row.endpoint}`, row.answers.toLocaleString('en-US'), minute(row.oldest), minute(row.newest)]),
+    ];
+    return `account ${account}\n${textTable(rows, { rightAligned: [1], width })}`;
+  });
+  return [head, ...sections].join('\n');
 }
 
 /**
@@ -97,7 +108,7 @@ export function registerStoreCommand(program: Command, context: CommandContext):
       context,
       true,
       (path) => `store     ${path}\nnot created yet: a run that uses it creates it\n`,
-      (opened) => formatInfo(opened.info()),
+      (opened) => formatInfo(opened.info(), terminalWidth(context.io.stdout)),
     );
   });
 
@@ -112,7 +123,7 @@ export function registerStoreCommand(program: Command, context: CommandContext):
     await withExistingStore(options, context, false, nothingToRemove, (opened) => {
       const now = Date.now();
       const removed = opened.prune(olderThan, now);
-      return `removed ${removed} answers that arrived before ${minute(now - olderThan)}; the store is ${formatBytes(opened.bytes())}\n`;
+      return `removed ${removed} answers that arrived before ${minute(now - olderThan)} UTC; the store is ${formatBytes(opened.bytes())}\n`;
     });
   });
 

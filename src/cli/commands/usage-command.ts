@@ -35,7 +35,7 @@ function formatUsage(usage: Usage, by: UsageGrouping): string {
     ...usage.rows.map((row) => cells(row.key, row)),
     cells('TOTAL', usage.total),
   ];
-  return textTable(rows, [1, 2, 3, 4, 5, 6]);
+  return textTable(rows, { rightAligned: [1, 2, 3, 4, 5, 6] });
 }
 
 export function registerUsageCommand(program: Command, context: CommandContext): void {
