@@ -66,6 +66,13 @@ interface Waiter {
   onAbort: () => void;
 }
 
+/** One window's use as it stands: `used` of `limit` components in a period of `periodMs`. */
+export interface WindowPace {
+  used: number;
+  limit: number;
+  periodMs: number;
+}
+
 /** A permit to send `components` now; handed back with the response's headers. */
 export interface Reservation {
   readonly components: number;
@@ -161,6 +168,21 @@ export class RateLimiter {
   /** The windows in force, for the summary: `250/60s`. */
   describe(): string {
     return this.#windows.map((w) => `${w.limit}/${w.periodMs / 1000}s`).join(', ');
+  }
+
+  /**
+   * The window that sets the run's pace (the least per minute) and what is used of it now: the
+   * service's count (less what it has left; requests in flight included), or before it states
+   * one, our own sends within its period. Never more than its limit, unlike a rate measured over
+   * a span that a window's burst falls into.
+   */
+  get pace(): WindowPace {
+    const window = this.#windows.reduce((tightest, other) =>
+      other.limit / other.periodMs < tightest.limit / tightest.periodMs ? other : tightest,
+    );
+    this.#prune(window, this.#clock.now());
+    const used = window.budget ? window.limit - window.budget.remaining : window.sentTotal;
+    return { used: Math.min(window.limit, Math.max(0, used)), limit: window.limit, periodMs: window.periodMs };
   }
 
   /**
