@@ -257,6 +257,7 @@ async function runLocked(
         maxAgeMs: runDefaults.maxAgeMs,
         prices: sectionPrices,
         now: () => clock.now(),
+        argv,
       }).catch(async (error: unknown) => {
         await service.close();
         throw error;

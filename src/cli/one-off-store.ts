@@ -30,6 +30,8 @@ export interface OneOffStoreSettings {
   io: Io;
   connection: Connection;
   now: () => number;
+  /** The command's arguments, for its name in the spend log. */
+  argv: readonly string[];
 }
 
 /**
@@ -65,6 +67,7 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
       maxAgeMs: defaults.maxAgeMs,
       prices: sectionPricesOf(target, options.price),
       now: settings.now,
+      argv: settings.argv,
     });
   let kept: Chunk | undefined;
   if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined) {
@@ -95,7 +98,7 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
       const now = settings.now();
       const spend = {
         account: accountOf(settings.connection, Boolean(options.sandbox)),
-        run: runName(now),
+        run: runName(now, settings.argv),
         target,
         sectionKeys: settings.sectionKeys,
         prices: sectionPricesOf(target, options.price),

@@ -71,6 +71,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
       io,
       connection: service.connection,
       now: () => clock.now(),
+      argv: context.argv,
     });
     if (store?.kept) {
       await show(target, options, io, flags, [store.kept], `${JSON.stringify([store.kept])}\n`);

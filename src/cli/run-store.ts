@@ -10,15 +10,16 @@ import { applyEntry } from '../store/entry.js';
 import type { RequestRecord, Store } from '../store/index.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
+import { commandLine } from './resume-command.js';
 
 /** An item's key in the store: the same item under another path (an mget, a version) is another question. */
 export function storeKeyOf(target: QueryTarget, item: SendableItem): string {
   return `${target.path}|${Deduplicator.keyOf(item.item)}`;
 }
 
-/** A run's name in the spend log: when it started, and its process. */
-export function runName(now: number): string {
-  return `${new Date(now).toISOString()} ${process.pid}`;
+/** A run's name in the spend log: when it started, its process, and its command (`usage --by run` shows it). */
+export function runName(now: number, argv: readonly string[]): string {
+  return `${new Date(now).toISOString()} ${process.pid} ${commandLine(argv)}`;
 }
 
 /** What was called, as the spend log names it: an endpoint, or an mget's sections joined with commas. */
@@ -82,6 +83,8 @@ export interface RunStoreSettings {
   /** USD at list price per section name, for the spend records. */
   prices: Readonly<Record<string, number>>;
   now: () => number;
+  /** The run's arguments, for its name in the spend log. */
+  argv: readonly string[];
 }
 
 /**
@@ -94,7 +97,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const store: Store = await openStore(settings.path);
   const account = accountOf(settings.connection, settings.sandbox);
   const answers = store.answers(account);
-  const run = runName(settings.now());
+  const run = runName(settings.now(), settings.argv);
   const pacer = store.pacer(account, run);
   const spend: SpendSettings = { account, run, target: settings.target, sectionKeys: settings.sectionKeys, prices: settings.prices };
   const keyOf = (item: SendableItem) => storeKeyOf(settings.target, item);

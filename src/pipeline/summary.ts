@@ -75,7 +75,7 @@ export function completedOutcome(byStatus: Record<Status, number>): RunSummary['
 }
 
 /** `1 request`, `2 requests`. */
-const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;
+const count = (n: number, noun: string, plural = `${noun}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
 
 /** The summary as a few lines for stderr. */
 export function formatSummary(summary: RunSummary): string {
@@ -92,7 +92,7 @@ export function formatSummary(summary: RunSummary): string {
     `  ${count(summary.requests, 'request')}, ${count(summary.componentsUsed, 'component')} (${summary.componentsSaved} saved by deduplication), ${count(summary.retries, 'retry', 'retries')}`,
     `  rate limit: ${summary.rateLimitWaitSeconds} s waited${refused}; ${limits}`,
     `  cost: ${summary.costUsd.toFixed(2)} USD at list price (sections answered with data; 204s are not charged)`,
-    `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute} items/min`,
+    `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute.toLocaleString('en-US')} items/min`,
   ];
   if (summary.stoppedBecause) lines.push(`  stopped: ${summary.stoppedBecause}`);
   if (summary.fromStore > 0)

@@ -8,8 +8,12 @@ import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 describe('propdata config', () => {
   it('stores settings, masks the secret in list and get, and unsets', async () => {
     const env = { PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')) };
-    expect((await runMain(['config', 'set', 'key', 'my-key'], { env })).code).toBe(0);
-    expect((await runMain(['config', 'set', 'secret', 'very-secret-1234'], { env })).code).toBe(0);
+    const key = await runMain(['config', 'set', 'key', 'my-key'], { env });
+    expect(key.code).toBe(0);
+    expect(key.stdout).toBe(`key=my-key stored in ${join(env.PROPDATA_CONFIG_DIR, 'config.json')}\n`);
+    const secret = await runMain(['config', 'set', 'secret', 'very-secret-1234'], { env });
+    expect(secret.code).toBe(0);
+    expect(secret.stdout).toMatch(/^secret=\*\*\*\*34 stored in /);
     const list = await runMain(['config', 'list'], { env });
     expect(list.stdout).toContain('key=my-key');
     expect(list.stdout).toContain('secret=****34');

@@ -28,6 +28,9 @@ async function readValue(context: CommandContext): Promise<string> {
   return value;
 }
 
+/** A setting's value as it may be shown: a secret masked. */
+const shown = (name: SettingName, value: string) => (findSetting(name)!.secret ? maskSecret(value) : value);
+
 /** A subcommand's examples, after its help. */
 const examples = (...lines: string[]): string => ['', 'Examples:', ...lines.map((line) => `  $ propdata ${line}`)].join('\n');
 
@@ -62,7 +65,10 @@ export function registerConfigCommand(program: Command, context: CommandContext)
       const value = given === '-' ? await readValue(context) : given;
       if (setting === 'base-url') parseBaseUrl(value);
       if (setting === 'max-age' || setting === 'max-cost-month') parseRunSetting(setting, value, 'config set');
-      (await store(context)).set(setting, value);
+      const stored = await store(context);
+      stored.set(setting, value);
+      // What was stored, as `config list` shows it: a value read from stdin is seen nowhere else.
+      out(`${setting}=${shown(setting, value)} stored in ${stored.path}`);
     });
   config
     .command('get')
@@ -77,7 +83,7 @@ export function registerConfigCommand(program: Command, context: CommandContext)
         context.messages.error(`propdata: ${setting} is not set`);
         return;
       }
-      out(findSetting(setting)!.secret ? maskSecret(value) : value);
+      out(shown(setting, value));
     });
   config
     .command('unset')
@@ -95,7 +101,7 @@ export function registerConfigCommand(program: Command, context: CommandContext)
       const stored = await store(context);
       for (const setting of SETTINGS) {
         const value = stored.get(setting.name);
-        out(`${setting.name}=${value === undefined ? '' : setting.secret ? maskSecret(value) : value}`);
+        out(`${setting.name}=${value === undefined ? '' : shown(setting.name, value)}`);
       }
     });
   config
