@@ -181,7 +181,11 @@ export const BATCH_OPTIONS = [
   { flags: '--max-cost <usd>', description: 'stop before the run would cost more than this at list price', parse: positiveNumber },
   { flags: '--price <endpoint=usd>', description: 'list price override for estimates and --max-cost (repeatable)', parse: keyValue },
   { flags: '--excel', description: 'CSV for spreadsheets: UTF-8 BOM, and cells that would run as formulas neutralised' },
-  { flags: '-q, --quiet', description: 'no progress and no summary on stderr' },
+  {
+    flags: '-q, --quiet',
+    description:
+      'no progress or notes on stderr, and the summary only when a run does not simply complete (invalid rows, failures, a stop)',
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /**

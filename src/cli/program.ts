@@ -58,7 +58,14 @@ export function buildProgram(context: CommandContext): Command {
     .configureHelp({ ...HELP_WITH_DEFERRED_OPTIONS, subcommandTerm })
     .addHelpText('after', EXAMPLES)
     .showSuggestionAfterError(true)
-    .helpCommand(true);
+    // main() reads `help property value` as `property value --help`: commander's own looks at one word.
+    .addHelpCommand(
+      new Command('help')
+        .argument('[command]')
+        .usage('<command> [<subcommand>]')
+        .description('the same as <command> [<subcommand>] --help (propdata help property value)')
+        .helpOption(false),
+    );
   registerEndpointCommands(program, context);
   registerMgetCommand(program, context);
   registerCallCommand(program, context);

@@ -167,7 +167,11 @@ export function registerCompletionCommand(program: Command, context: CommandCont
   program
     .command('completion')
     .argument('<shell>', SHELLS.join(' | '))
-    .description('print a shell completion script: commands, endpoints, options and their choices')
+    .usage(SHELLS.join('|'))
+    .description(
+      'print a shell completion script: commands, endpoints (also as mget, estimate and call arguments), options and their choices; ' +
+        'source <(propdata completion bash), the same for zsh, propdata completion fish | source',
+    )
     .addHelpText(
       'after',
       [

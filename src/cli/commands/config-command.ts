@@ -37,6 +37,7 @@ const examples = (...lines: string[]): string => ['', 'Examples:', ...lines.map(
 export function registerConfigCommand(program: Command, context: CommandContext): void {
   const config = program
     .command('config')
+    .usage('set|get|unset|list|path')
     .description('store the API key, secret and base URL, and defaults for --max-age and --max-cost-month (in a file only you can read)')
     .addHelpText(
       'after',

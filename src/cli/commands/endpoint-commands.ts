@@ -37,10 +37,14 @@ function example(endpoint: Endpoint): string {
 
 export function registerEndpointCommands(program: Command, context: CommandContext): void {
   for (const level of COMMAND_LEVELS) {
+    const first = endpointsAt(level)[0]?.target;
     const levelCommand = program
       .command(level)
-      .description(`${level}-level endpoints (identifiers: ${LEVEL_SPECS[level].identifiers.map((id) => id.name).join(', ')})`)
-      .addHelpText('after', `\nExample:\n  $ propdata ${level} ${endpointsAt(level)[0]?.target} ${EXAMPLE_IDENTIFIERS[level]} --sandbox`);
+      .usage('<target> [identifiers] [params]')
+      .description(
+        `${level}-level endpoints, e.g. propdata ${level} ${first} (identifiers: ${LEVEL_SPECS[level].identifiers.map((id) => id.name).join(', ')})`,
+      )
+      .addHelpText('after', `\nExample:\n  $ propdata ${level} ${first} ${EXAMPLE_IDENTIFIERS[level]} --sandbox`);
     for (const endpoint of endpointsAt(level).filter((candidate) => !candidate.mget)) {
       // Its name, alias and description are all a list of commands shows; the rest is built on use.
       // Words after it are refused in the action, with a better message than "too many arguments".

@@ -26,7 +26,8 @@ const ENDPOINTS_OPTIONS = [
 export function registerEndpointsCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('endpoints')
-    .description('list the endpoints this tool knows: version, list price per item, identifiers, parameters, description')
+    .usage('[--level L] [--wide] [--json]')
+    .description('the endpoint catalog: list price per item and description (--wide: also version, identifiers, parameters)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ propdata endpoints --level block\n  $ propdata endpoints --wide\n  $ propdata endpoints --json',

@@ -12,7 +12,8 @@ export function registerMgetCommand(program: Command, context: CommandContext): 
   const command = program
     .command('mget')
     .argument('<endpoints>', 'comma-separated property endpoints, e.g. property/value,property/school')
-    .description('several property endpoints for the same items in one call (component_mget)')
+    .usage('<endpoint>[,<endpoint>...] [identifiers] [params]')
+    .description('several property endpoints per item in one call (component_mget)')
     // Words after the list are refused in the action, with a better message than "too many arguments".
     .allowExcessArguments()
     .addHelpText(

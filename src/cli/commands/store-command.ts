@@ -80,6 +80,7 @@ const nothingToRemove = (path: string) => `nothing to remove: no store at ${path
 export function registerStoreCommand(program: Command, context: CommandContext): void {
   const store = program
     .command('store')
+    .usage('info|prune --older-than 90d|clear [--all-accounts]')
     .description(
       "the local store of answers, spend and rate limits: what it holds, and removing answers (spend records are kept: they are the month's budget)",
     )

@@ -43,6 +43,7 @@ function formatUsage(usage: Usage, by: UsageGrouping, width: number | undefined)
 export function registerUsageCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('usage')
+    .usage('[--since 30d|2026-11-01] [--by day|month|endpoint|run] [--json]')
     .description(
       'what was sent and billed, and what the store saved: requests, components, billed sections, cost at list price, rows from the store',
     )
