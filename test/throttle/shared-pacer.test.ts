@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
-import type { ReportedWindow } from '../../src/throttle/rate-headers.js';
+import { strictService, type Limit } from '../helpers/strict-service.js';
 import { DEFAULT_THROTTLE_POLICY, RateLimiter } from '../../src/throttle/rate-limiter.js';
 import {
   emptySharedState,
@@ -11,52 +11,6 @@ import {
   reportIn,
   type ShareWindow,
 } from '../../src/throttle/shared-pacer.js';
-
-interface Limit {
-  limit: number;
-  periodSeconds: number;
-}
-
-/** A strict service with fixed windows aligned to the epoch, counting components as they arrive. */
-function strictService(limits: readonly Limit[], clock: FakeClock) {
-  const used = limits.map(() => ({ start: -1, used: 0 }));
-  const perWindow = new Map<string, number>();
-  let refused = 0;
-  const roll = () =>
-    limits.forEach((limit, i) => {
-      const periodMs = limit.periodSeconds * 1000;
-      const start = Math.floor(clock.now() / periodMs) * periodMs;
-      if (used[i]!.start !== start) used[i] = { start, used: 0 };
-    });
-  const report = (): ReportedWindow[] => {
-    roll();
-    return limits.map((limit, i) => ({
-      periodSeconds: limit.periodSeconds,
-      limit: limit.limit,
-      remaining: limit.limit - used[i]!.used,
-      resetAt: used[i]!.start + limit.periodSeconds * 1000,
-    }));
-  };
-  return {
-    get refused() {
-      return refused;
-    },
-    perWindow,
-    report,
-    /** Counts the request, or refuses it (429) when any window lacks room. */
-    arrive(components: number): { ok: boolean; windows: ReportedWindow[] } {
-      roll();
-      if (limits.some((limit, i) => used[i]!.used + components > limit.limit)) {
-        refused += 1;
-        return { ok: false, windows: report() };
-      }
-      limits.forEach((_, i) => (used[i]!.used += components));
-      const key = String(used[0]!.start);
-      perWindow.set(key, (perWindow.get(key) ?? 0) + components);
-      return { ok: true, windows: report() };
-    },
-  };
-}
 
 /** One job: `components` sent through `limiter` by `concurrency` senders, each answer after `latencyMs`. */
 async function job(
