@@ -23,7 +23,7 @@ import { startProgress } from './progress.js';
 import { runBatch } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
 import { recordProgress, writeRunState } from '../resume/run-state.js';
-import { openResumeWriter } from '../output/resume-writer.js';
+import { openResumeWriter } from '../resume/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
 import { lockOutput } from '../output/output-lock.js';
 import { resumeCommand } from './resume-command.js';

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { OutputRecord } from '../../src/model/record.js';
 import type { AppendableFormat } from '../../src/output/record-text.js';
-import { openResumeWriter } from '../../src/output/resume-writer.js';
+import { openResumeWriter } from '../../src/resume/resume-writer.js';
 import { planOutput, type OutputRequest } from '../../src/resume/output-plan.js';
 import { journalLine, journalPathFor } from '../../src/resume/retry-journal.js';
 import { recordProgress, statePathFor } from '../../src/resume/run-state.js';
