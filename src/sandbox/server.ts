@@ -75,8 +75,6 @@ function listenFailure(error: NodeJS.ErrnoException, host: string, port: number)
   }
   return error;
 }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const settings = resolveOptions(options);
   const rate = new RateWindows(settings.rateLimits, settings.now);
@@ -124,7 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const started = performance.now();
     const body = await readBody(request);
     const latency = faults.latencyMs();
-    if (latency > 0) await sleep(latency);
+    if (latency > 0) await settings.sleep(latency);
     const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
     const method = request.method ?? 'GET';
     const access = authenticate(request.headers.authorization, settings.key, settings.secret);

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { OutputError } from '../../src/errors/index.js';
 import { lockOutput, type OutputLock } from '../../src/output/output-lock.js';
 
@@ -76,12 +76,23 @@ describe('one writer per output file', () => {
 
 describe('a lock held for a long run', () => {
   it('is kept alive by its refreshes, not lost to the owner file written into it', async () => {
+    // proper-lockfile refreshes on its own timers and reads Date: faked here, so no second passes.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const dir = mkdtempSync(join(tmpdir(), 'propdata-lock-long-'));
+    const output = join(dir, 'out.csv');
     let lost: unknown;
-    const lock = await lockOutput(join(dir, 'out.csv'), (error) => (lost = error), { refreshMs: 1_000 });
+    const lock = await lockOutput(output, (error) => (lost = error), { refreshMs: 1_000 });
     // Two refreshes (proper-lockfile's shortest interval is 1 s): each checks that the lock
-    // directory's mtime is still the one it set.
-    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    // directory's mtime is still the one it set (writing the owner file changed it), then sets a
+    // new one, on the disk: a refresh is seen done when the mtime has moved.
+    for (let refresh = 1; refresh <= 2; refresh += 1) {
+      const before = statSync(`${output}.lock`).mtimeMs;
+      await vi.advanceTimersByTimeAsync(1_000);
+      await vi.waitFor(() => expect(statSync(`${output}.lock`).mtimeMs).not.toBe(before));
+    }
     expect(lost).toBeUndefined();
     await lock.release();
   });
