@@ -209,7 +209,7 @@ describe('RateLimiter', () => {
     // Sent 100 ms before the reset it might have arrived after it; the answer says it did not.
     limiter.observe(rest, window(0, 2_000));
     const next = await limiter.acquire(100, { unit: 1 });
-    // Counted in both windows, the send left the next one empty, and the job waited until 4 s.
+    // Counted in both windows, the send would leave the next one empty (a wait until 4 s): it goes at the reset.
     expect(clock.now()).toBe(2_000);
     expect(next.components).toBe(100);
   });
