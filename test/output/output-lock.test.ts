@@ -48,6 +48,31 @@ describe('one writer per output file', () => {
     await expect(lockOutput(join(`${dir}-link`, 'new.csv'))).rejects.toThrow(/is being written by propdata pid/);
   });
 
+  it('meets a lock taken through a symlink to the file, whether the file exists yet or not', async () => {
+    const [a, b] = [workdir(), workdir()];
+    const real = join(b, 'real.csv');
+    symlinkSync(real, join(a, 'link.csv'));
+    // The link's target does not exist yet: the run writing through the link makes it.
+    await lock(join(a, 'link.csv'));
+    await expect(lockOutput(real)).rejects.toThrow(/real\.csv is being written by propdata pid/);
+    await Promise.all(held.splice(0).map((taken) => taken.release()));
+    writeFileSync(real, 'address\n');
+    await lock(real);
+    await expect(lockOutput(join(a, 'link.csv'))).rejects.toThrow(/link\.csv is being written by propdata pid/);
+    expect(existsSync(join(a, 'link.csv.lock'))).toBe(false);
+  });
+
+  it('says what a file at the lock path is, and what to do, instead of naming another run', async () => {
+    const output = join(workdir(), 'out.csv');
+    writeFileSync(`${output}.lock`, 'x\n');
+    const refusal = lockOutput(output);
+    await expect(refusal).rejects.toThrow(
+      /^cannot lock .*out\.csv: .*out\.csv\.lock is a file, not propdata's lock \(a directory\); move or delete it, or choose another --output$/,
+    );
+    await expect(refusal).rejects.toMatchObject({ exitCode: 2 });
+    expect(readFileSync(`${output}.lock`, 'utf8')).toBe('x\n');
+  });
+
   it('takes over a lock left by a process that is gone, and says whose it was', async () => {
     const output = join(workdir(), 'out.csv');
     const pid = deadPid();
