@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { connect } from './connect.js';
 import type { Io, Messages } from './io.js';
@@ -25,6 +24,7 @@ import { RunStats } from '../pipeline/run-stats.js';
 import { recordProgress, writeRunState } from '../resume/run-state.js';
 import { openResumeWriter } from '../resume/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
+import { writeReport } from '../output/report-file.js';
 import { lockOutput } from '../output/output-lock.js';
 import { resumeCommand } from './resume-command.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
@@ -394,7 +394,6 @@ async function runLocked(
         ? `  ${padded.count} identifiers padded with the leading zero a spreadsheet had dropped (rows ${padded.firstRows.join(', ')}${padded.count > padded.firstRows.length ? ', ...' : ''})`
         : undefined;
     await writer.finish?.(reported);
-    if (options.report) await writeFile(options.report, `${JSON.stringify(reported, null, 2)}\n`);
     if (!options.quiet || outcome !== 'completed')
       messages.error([formatSummary(summary).trimEnd(), repairs?.describe(), paddedLine].filter(Boolean).join('\n'));
     if (fatal instanceof InputError) {
@@ -406,6 +405,7 @@ async function runLocked(
       messages.error(`propdata: the output is partial; continue with:\n  ${resume.command}`);
       if (resume.note) messages.error(`  ${resume.note}`);
     }
+    if (options.report) await writeReport(options.report, reported);
 
     if (fatal !== undefined) {
       if (fatal instanceof PropdataError) return fatal.exitCode;

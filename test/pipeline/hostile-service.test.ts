@@ -159,6 +159,17 @@ describe('a hostile service', () => {
 });
 
 describe('paths a run writes', () => {
+  it('a --report that cannot be written is one line naming it, after the summary, not an unexpected error', async () => {
+    const result = await run((request) => ok(request.body), ['--report', '/dev/full'], 10);
+    expect(result.code).toBe(1);
+    expect(result.records).toHaveLength(10);
+    expect(result.stderr).toMatch(/^propdata: completed: 10 ok/m);
+    expect(result.stderr).toMatch(
+      /\npropdata: cannot write --report \/dev\/full: the disk is full; the records are written, only the report is not\n$/,
+    );
+    expect(result.stderr).not.toMatch(/unexpected/);
+  });
+
   it('refuses an output that is the input, by name or through a symlink, before sending anything', async () => {
     let requests = 0;
     server = await startScriptedServer((request) => {
