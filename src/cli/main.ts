@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { EXIT, PropdataError } from '../errors/index.js';
 import type { CommandContext } from './commands/command-context.js';
 import { Messages, type Io } from './io.js';
+import { warnOfCredentialFlags } from './credential-flags.js';
 import { buildProgram } from './program.js';
 
 export type { Io } from './io.js';
@@ -29,6 +30,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const messages = new Messages(io);
   messages.verbose = argv.includes('--verbose');
   messages.quiet = argv.includes('--quiet') || argv.includes('-q');
+  warnOfCredentialFlags(argv, messages);
   const context: CommandContext = { io, messages, argv, exitCode: EXIT.ok };
   try {
     await buildProgram(context).parseAsync(helpArgs(argv), { from: 'user' });

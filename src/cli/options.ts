@@ -84,6 +84,10 @@ export const ACCOUNT_OPTIONS = [
     env: envOf('secret'),
   },
   {
+    flags: '--secret-file <file>',
+    description: 'read the API secret from this file instead: unlike --secret, not on the command line for other users to see',
+  },
+  {
     flags: '--base-url <url>',
     description: 'service base address: this flag, else the environment variable, else the stored config',
     env: envOf('base-url'),

@@ -1,7 +1,6 @@
-/** Flags whose value is a credential: never printed, so the command shown has to go without them. */
-const CREDENTIAL_FLAGS = ['--key', '--secret'];
+import { CREDENTIAL_FLAGS, SAFER_SOURCES } from './credential-flags.js';
 
-const CREDENTIALS_NOTE = 'credentials: give them again, or set PROPDATA_API_KEY/PROPDATA_API_SECRET or `propdata config set`';
+const CREDENTIALS_NOTE = `credentials: give them again, or use ${SAFER_SOURCES}`;
 
 /** An argument as a POSIX shell reads it back: bare when nothing in it is special, else in single quotes. */
 function quote(arg: string): string {
@@ -18,7 +17,8 @@ function withoutCredentials(argv: readonly string[]): { kept: string[]; operands
   for (let i = 0; i < options.length; i++) {
     const arg = options[i]!;
     const flag = arg.split('=', 1)[0]!;
-    if (CREDENTIAL_FLAGS.includes(flag)) {
+    // Never printed, never kept: the command shown goes without them.
+    if ((CREDENTIAL_FLAGS as readonly string[]).includes(flag)) {
       dropped = true;
       if (flag === arg) i += 1; // `--key VALUE`: the value goes too
     } else if (arg !== '--resume') {

@@ -23,7 +23,7 @@ const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
 /** Options whose value is a file: the shell completes a path after them. */
-const FILE_VALUES = /^--(input|output|report|store)$/;
+const FILE_VALUES = /^--(input|output|report|store|secret-file)$/;
 
 /** One command of the tree, by the words that reach it (`property value`), with what may follow it. */
 interface Node {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
 import { parseBaseUrl } from '../../config/connection.js';
+import { valueFromText } from '../../config/secret-file.js';
 import { parseRunSetting } from '../run-defaults.js';
 import { UsageError } from '../../errors/index.js';
 import type { CommandContext } from './command-context.js';
@@ -23,7 +24,7 @@ async function store(context: CommandContext) {
 async function readValue(context: CommandContext): Promise<string> {
   let text = '';
   for await (const part of context.io.stdin) text += typeof part === 'string' ? part : (part as Buffer).toString('utf8');
-  const value = text.replace(/\r?\n$/, '');
+  const value = valueFromText(text);
   if (value === '') throw new UsageError('"-" reads the value from stdin, but stdin was empty');
   return value;
 }
@@ -63,6 +64,12 @@ export function registerConfigCommand(program: Command, context: CommandContext)
     )
     .action(async (name: string, given: string) => {
       const setting = settingName(name);
+      // The secret as a word of the command: in the process list while it runs, and in the shell's history.
+      if (given !== '-' && findSetting(setting)!.secret)
+        context.messages.info(
+          'propdata: warning: a secret on the command line can be read by other users of this machine (ps) while it runs, ' +
+            'and stays in your shell history; next time: propdata config set secret - < FILE',
+        );
       const value = given === '-' ? await readValue(context) : given;
       if (setting === 'base-url') parseBaseUrl(value);
       if (setting === 'max-age' || setting === 'max-cost-month') parseRunSetting(setting, value, 'config set');
