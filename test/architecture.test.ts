@@ -43,7 +43,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   input: ['catalog', 'model', 'errors'],
   batching: ['catalog', 'model', 'input', 'errors'],
   client: ['catalog', 'model', 'throttle', 'config', 'errors'],
-  output: ['catalog', 'model', 'input', 'resume', 'errors'],
+  output: ['catalog', 'model', 'input', 'errors'],
   resume: ['catalog', 'model', 'output', 'errors'],
   pipeline: ['catalog', 'model', 'input', 'batching', 'client', 'throttle', 'errors'],
   store: ['catalog', 'model', 'throttle', 'config', 'errors'],

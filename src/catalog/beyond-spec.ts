@@ -1,6 +1,6 @@
 import { BLOCK_PROPERTY_TYPES } from './enums.js';
 import { float, int, isoDate, list, obj, oneOf, str, type Schema } from './schema.js';
-import { GROSS_YIELD } from './block.js';
+import { GROSS_YIELD, PROPERTY_TYPE } from './block.js';
 import { forecastPoint } from './shapes.js';
 import type { Endpoint, Level, Param } from './types.js';
 
@@ -11,14 +11,6 @@ import type { Endpoint, Level, Param } from './types.js';
  * time series dated values, a forecast the forecast points of property/value_forecast. Each is
  * marked `beyondSpec` and says so in its description; the README lists them.
  */
-
-const propertyType: Param = {
-  name: 'property_type',
-  type: 'string',
-  enum: BLOCK_PROPERTY_TYPES,
-  default: 'SFD',
-  description: 'SFD, TH, CND, INC or MFH (default SFD)',
-};
 
 const beyond = <L extends Level, Target extends string>(
   level: L,
@@ -67,14 +59,14 @@ const market = obj({
 });
 
 export const BEYOND_SPEC_BLOCK = [
-  beyond('block', 'histogram_baths', 'Homes in the block by number of bathrooms', 0.05, histogram, [propertyType]),
-  beyond('block', 'histogram_beds', 'Homes in the block by number of bedrooms', 0.05, histogram, [propertyType]),
-  beyond('block', 'histogram_building_area', 'Homes in the block by building area (sq ft)', 0.05, histogram, [propertyType]),
-  beyond('block', 'histogram_value', 'Homes in the block by sale value', 0.05, histogram, [propertyType]),
-  beyond('block', 'histogram_value_sqft', 'Homes in the block by sale value per sq ft', 0.05, histogram, [propertyType]),
-  beyond('block', 'value_ts', "Monthly typical value of the block's homes, a year back and forward", 0.1, timeSeries, [propertyType]),
-  beyond('block', 'value_ts_forecast', "Monthly typical value of the block's homes, a year forward", 0.1, timeSeries, [propertyType]),
-  beyond('block', 'value_ts_historical', "Monthly typical value of the block's homes, a year back", 0.1, timeSeries, [propertyType]),
+  beyond('block', 'histogram_baths', 'Homes in the block by number of bathrooms', 0.05, histogram, [PROPERTY_TYPE]),
+  beyond('block', 'histogram_beds', 'Homes in the block by number of bedrooms', 0.05, histogram, [PROPERTY_TYPE]),
+  beyond('block', 'histogram_building_area', 'Homes in the block by building area (sq ft)', 0.05, histogram, [PROPERTY_TYPE]),
+  beyond('block', 'histogram_value', 'Homes in the block by sale value', 0.05, histogram, [PROPERTY_TYPE]),
+  beyond('block', 'histogram_value_sqft', 'Homes in the block by sale value per sq ft', 0.05, histogram, [PROPERTY_TYPE]),
+  beyond('block', 'value_ts', "Monthly typical value of the block's homes, a year back and forward", 0.1, timeSeries, [PROPERTY_TYPE]),
+  beyond('block', 'value_ts_forecast', "Monthly typical value of the block's homes, a year forward", 0.1, timeSeries, [PROPERTY_TYPE]),
+  beyond('block', 'value_ts_historical', "Monthly typical value of the block's homes, a year back", 0.1, timeSeries, [PROPERTY_TYPE]),
 ] as const;
 
 export const BEYOND_SPEC_ZIP = [
@@ -85,7 +77,7 @@ export const BEYOND_SPEC_ZIP = [
     0.1,
     obj({ single_family: market, multi_family: market }),
   ),
-  beyond('zip', 'hcri', 'Gross rental yield aggregated over the ZIP', 0.05, GROSS_YIELD, [propertyType]),
+  beyond('zip', 'hcri', 'Gross rental yield aggregated over the ZIP', 0.05, GROSS_YIELD, [PROPERTY_TYPE]),
   beyond('zip', 'hpi_forecast', 'ZIP home price index forecast at 3 to 36 months', 0.1, forecast),
   beyond('zip', 'hpi_historical', 'ZIP home price index returns and growth over 1, 5 and 10 years', 0.1, historicalReturns),
   beyond('zip', 'hpi_ts', 'Monthly ZIP home price index, a year back and forward', 0.1, timeSeries),

@@ -3,7 +3,8 @@ import { float, int, list, obj, oneOf, str, type Schema } from './schema.js';
 import { hazardPercentiles } from './shapes.js';
 import type { Endpoint, Param } from './types.js';
 
-const propertyType: Param = {
+/** `property_type` of the block-level endpoints, as the spec has it; the beyond-spec area endpoints take it too. */
+export const PROPERTY_TYPE: Param = {
   name: 'property_type',
   type: 'string',
   enum: BLOCK_PROPERTY_TYPES,
@@ -90,13 +91,13 @@ export const BLOCK_ENDPOINTS = [
   block('hazard_hurricane', 'Accumulated hurricane energy near the block (through 2016)', 0.03, accumulatedEnergy),
   block('hazard_tornado', 'Accumulated tornado energy near the block', 0.03, accumulatedEnergy),
   block('hazard_wind', 'Accumulated wind energy near the block', 0.03, accumulatedEnergy),
-  block('hcri', 'Gross rental yield aggregated over the block', 0.05, GROSS_YIELD, [propertyType]),
-  block('rental_value_distribution', 'Distribution of rental values across the block', 0.1, distribution, [propertyType]),
+  block('hcri', 'Gross rental yield aggregated over the block', 0.05, GROSS_YIELD, [PROPERTY_TYPE]),
+  block('rental_value_distribution', 'Distribution of rental values across the block', 0.1, distribution, [PROPERTY_TYPE]),
   block(
     'superfund',
     'Superfund cleanup sites on, within 1 and within 4 miles of the block',
     0.05,
     obj({ within_miles_0: superfundSites, within_miles_1: superfundSites, within_miles_4: superfundSites }),
   ),
-  block('value_distribution', 'Distribution of sale values across the block', 0.1, distribution, [propertyType]),
+  block('value_distribution', 'Distribution of sale values across the block', 0.1, distribution, [PROPERTY_TYPE]),
 ] as const;

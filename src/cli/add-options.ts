@@ -19,7 +19,9 @@ export function commanderOption(spec: OptionSpec): Option {
  * Attaches options declared as data to a command. Commander reads an option's environment
  * variable from process.env; main() runs on the environment it is given (`env`), so before the
  * action those values are read again from there, with the same precedence: a flag given wins,
- * then the variable, then the default. Every command passes its Io's env.
+ * then the variable, then the default. An empty variable counts as unset (README, Credentials):
+ * `PROPDATA_API_KEY=` must leave the key to the next source, not set it to nothing. Every
+ * command passes its Io's env.
  */
 export function addOptions(command: Command, definitions: readonly OptionSpec[], env: Env): Command {
   const fromEnv: { spec: OptionSpec; option: Option }[] = [];
@@ -41,7 +43,7 @@ function readEnv(command: Command, spec: OptionSpec, option: Option, env: Env): 
   const source = command.getOptionValueSource(key);
   if (source !== undefined && source !== 'default' && source !== 'env') return;
   const text = env[option.envVar!];
-  if (text !== undefined) {
+  if (text !== undefined && text !== '') {
     const value = option.required || option.optional ? (spec.parse ? spec.parse(text) : text) : true;
     command.setOptionValueWithSource(key, value, 'env');
   } else if (source === 'env') {

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { connect } from './connect.js';
@@ -27,8 +26,9 @@ import { RunStats } from '../pipeline/run-stats.js';
 import { recordProgress, settingsDigest, writeRunState } from '../resume/run-state.js';
 import { STATUSES, type Status } from '../model/status.js';
 import { accountOf } from '../store/account.js';
-import { openResumeWriter } from '../output/resume-writer.js';
+import { openResumeWriter } from '../resume/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
+import { writeReport } from '../output/report-file.js';
 import { lockOutput } from '../output/output-lock.js';
 import { resumeCommand } from './resume-command.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
@@ -341,6 +341,7 @@ async function runLocked(
         job: jobOf(options, recordShape),
         prices: sectionPrices,
         clock,
+        argv,
       }).catch(async (error: unknown) => {
         await service.close();
         throw error;
@@ -482,7 +483,6 @@ async function runLocked(
         ? `  ${padded.count} identifiers padded with the leading zero a spreadsheet had dropped (rows ${padded.firstRows.join(', ')}${padded.count > padded.firstRows.length ? ', ...' : ''})`
         : undefined;
     await writer.finish?.(reported);
-    if (options.report) await writeFile(options.report, `${JSON.stringify(reported, null, 2)}\n`);
     if (!options.quiet || outcome !== 'completed')
       messages.error([formatSummary(summary).trimEnd(), repairs?.describe(), paddedLine, storeLines(runStore)].filter(Boolean).join('\n'));
     if (fatal instanceof InputError) {
@@ -496,6 +496,7 @@ async function runLocked(
     } else if (!finished && runStore) {
       messages.error('propdata: the output is partial; run the same command again to complete it: what was bought comes from the store');
     }
+    if (options.report) await writeReport(options.report, reported);
 
     if (fatal !== undefined) {
       if (fatal instanceof PropdataError) return fatal.exitCode;

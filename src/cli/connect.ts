@@ -7,6 +7,7 @@ import { VERSION } from './version.js';
 export interface ConnectionOptions {
   key?: string;
   secret?: string;
+  secretFile?: string;
   baseUrl?: string;
   sandbox?: boolean;
   /** --sandbox-rate-limit and --sandbox-credit: the in-process sandbox's windows and credit. */

@@ -5,12 +5,20 @@ import { credentialForms, redactForms } from '../client/credential-forms.js';
 type Terminal = { isTTY?: boolean; columns?: number };
 
 /**
- * A terminal that can take a spinner or a progress bar. A pseudo-terminal may report 0 columns
- * (`script`, `docker exec -t` before its first resize): ora divides by the width and then loops
- * forever clearing Infinity lines, so such a terminal gets plain output instead.
+ * The width of a terminal, which tables and help fit; undefined for anything else (a pipe, a
+ * file), whose reader's own program wraps. A pseudo-terminal may report 0 columns (`script`,
+ * `docker exec -t` before its first resize): it has no width to fit.
+ */
+export function terminalWidth(stream: Terminal): number | undefined {
+  return stream.isTTY && (stream.columns ?? 0) > 0 ? stream.columns : undefined;
+}
+
+/**
+ * A terminal that can take a spinner or a progress bar. One of 0 columns gets plain output: ora
+ * divides by the width and then loops forever clearing Infinity lines.
  */
 export function canAnimate(stream: Terminal): boolean {
-  return Boolean(stream.isTTY) && (stream.columns ?? 0) > 0;
+  return terminalWidth(stream) !== undefined;
 }
 
 /** Everything main() touches outside itself, injected so tests can run it in-process. */

@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { EXIT, PropdataError } from '../errors/index.js';
 import type { CommandContext } from './commands/command-context.js';
 import { Messages, type Io } from './io.js';
+import { warnOfCredentialFlags } from './credential-flags.js';
 import { buildProgram } from './program.js';
 
 export type { Io } from './io.js';
@@ -29,6 +30,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const messages = new Messages(io);
   messages.verbose = argv.includes('--verbose');
   messages.quiet = argv.includes('--quiet') || argv.includes('-q');
+  warnOfCredentialFlags(argv, messages);
   const context: CommandContext = { io, messages, argv, exitCode: EXIT.ok };
   try {
     await buildProgram(context).parseAsync(helpArgs(argv), { from: 'user' });
@@ -40,8 +42,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       if (messages.verbose && error.stack) messages.error(error.stack);
       return error.exitCode;
     }
-    messages.error(`propdata: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-    messages.error(messages.verbose && error instanceof Error && error.stack ? error.stack : 'run again with --verbose for details');
+    const detail = error instanceof Error ? error.message : String(error);
+    if (messages.verbose && error instanceof Error && error.stack) {
+      messages.error(`propdata: unexpected error: ${detail}`);
+      messages.error(error.stack);
+    } else {
+      messages.error(`propdata: unexpected error: ${detail}; run again with --verbose for details`);
+    }
     return EXIT.fatal;
   }
 }

@@ -34,6 +34,8 @@ export interface OneOffStoreSettings {
   connection: Connection;
   account: string;
   now: () => number;
+  /** The command's arguments, for its name in the spend log. */
+  argv: readonly string[];
 }
 
 /**
@@ -59,7 +61,7 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
   ).tooSmallForOneItem();
   if (overCap) throw overCap;
   if (path === undefined) return undefined;
-  const spend = { account, run: runName(settings.now()), prices };
+  const spend = { account, run: runName(settings.now(), settings.argv), prices };
   const entryOf = (exchange: Exchange): StoreEntry => ({
     request: requestRecordOf(spend, exchange, settings.now()),
     windows: exchange.windows,

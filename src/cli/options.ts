@@ -84,6 +84,10 @@ export const ACCOUNT_OPTIONS = [
     env: envOf('secret'),
   },
   {
+    flags: '--secret-file <file>',
+    description: 'read the API secret from this file instead: unlike --secret, not on the command line for other users to see',
+  },
+  {
     flags: '--base-url <url>',
     description: 'service base address: this flag, else the environment variable, else the stored config',
     env: envOf('base-url'),
@@ -181,7 +185,11 @@ export const BATCH_OPTIONS = [
   { flags: '--max-cost <usd>', description: 'stop before the run would cost more than this at list price', parse: positiveNumber },
   { flags: '--price <endpoint=usd>', description: 'list price override for estimates and --max-cost (repeatable)', parse: keyValue },
   { flags: '--excel', description: 'CSV for spreadsheets: UTF-8 BOM, and cells that would run as formulas neutralised' },
-  { flags: '-q, --quiet', description: 'no progress and no summary on stderr' },
+  {
+    flags: '-q, --quiet',
+    description:
+      'no progress or notes on stderr, and the summary only when a run does not simply complete (invalid rows, failures, a stop)',
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /**
@@ -212,6 +220,9 @@ export const STORE_OPTIONS = [
 /** `usage` and `store` work on a store, never without one: --store FILE alone. */
 export const STORE_FILE_OPTIONS = [STORE_FILE_OPTION] as const satisfies readonly OptionSpec[];
 
+/** `--zip` for `--zipcode`: the spelling people type first (commander's two long flags: the first is the alias). */
+const FLAG_ALIASES: Readonly<Record<string, string>> = { zipcode: '--zip' };
+
 /** `--address`, `--zipcode`, `--block-id`... for a level, plus `--meta`. */
 export function identifierOptions(levels: readonly Level[]): OptionSpec[] {
   const identifiers = new Map<string, string>();
@@ -219,7 +230,10 @@ export function identifierOptions(levels: readonly Level[]): OptionSpec[] {
     for (const identifier of LEVEL_SPECS[level].identifiers) identifiers.set(identifier.name, identifier.description);
   }
   identifiers.set(META.name, META.description);
-  return [...identifiers].map(([name, description]) => ({ flags: `--${flagName(name)} <value>`, description }));
+  return [...identifiers].map(([name, description]) => {
+    const alias = FLAG_ALIASES[name];
+    return { flags: `${alias ? `${alias}, ` : ''}--${flagName(name)} <value>`, description };
+  });
 }
 
 function describeParam(param: Param): string {

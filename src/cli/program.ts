@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { registerCallCommand } from './commands/call-command.js';
 import type { CommandContext } from './commands/command-context.js';
 import { registerCompletionCommand } from './commands/completion-command.js';
@@ -10,7 +10,10 @@ import { registerMgetCommand } from './commands/mget-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
 import { registerStoreCommand } from './commands/store-command.js';
 import { registerUsageCommand } from './commands/usage-command.js';
+import { unknownCommandError } from './commands/unknown-command.js';
+import { commanderMessage } from './commander-messages.js';
 import { HELP_WITH_DEFERRED_OPTIONS } from './deferred-options.js';
+import { terminalWidth } from './io.js';
 import { VERSION } from './version.js';
 
 const DESCRIPTION = 'Batch lookups against the property data and analytics service.';
@@ -28,8 +31,16 @@ Examples:
  * Help is wrapped to a terminal's width; written anywhere else (a pipe, a file, a pager) it is not
  * wrapped at all, as the reader's own program wraps it, and a command is never cut in two.
  */
-const helpWidth = (stream: { isTTY?: boolean; columns?: number }): number =>
-  stream.isTTY && (stream.columns ?? 0) > 0 ? stream.columns! : 10_000;
+const helpWidth = (stream: Parameters<typeof terminalWidth>[0]): number => terminalWidth(stream) ?? 10_000;
+
+/**
+ * A list of commands shows each by its name alone: an endpoint's kebab-case alias is accepted
+ * (README), but `value_within_block|value-within-block` on each of 60 lines is noise.
+ */
+function subcommandTerm(this: Help, command: Command): string {
+  const term = Help.prototype.subcommandTerm.call(this, command);
+  return command.alias() ? term.replace(`${command.name()}|${command.alias()}`, command.name()) : term;
+}
 
 /** The command tree. Output and exits are routed through `context` so main() stays testable. */
 export function buildProgram(context: CommandContext): Command {
@@ -42,11 +53,19 @@ export function buildProgram(context: CommandContext): Command {
       writeErr: (text) => context.io.stderr.write(text),
       getOutHelpWidth: () => helpWidth(context.io.stdout),
       getErrHelpWidth: () => helpWidth(context.io.stderr),
+      outputError: (text, write) => write(commanderMessage(text)),
     })
-    .configureHelp(HELP_WITH_DEFERRED_OPTIONS)
+    .configureHelp({ ...HELP_WITH_DEFERRED_OPTIONS, subcommandTerm })
     .addHelpText('after', EXAMPLES)
     .showSuggestionAfterError(true)
-    .helpCommand(true);
+    // main() reads `help property value` as `property value --help`: commander's own looks at one word.
+    .addHelpCommand(
+      new Command('help')
+        .argument('[command]')
+        .usage('<command> [<subcommand>]')
+        .description('the same as <command> [<subcommand>] --help (propdata help property value)')
+        .helpOption(false),
+    );
   registerEndpointCommands(program, context);
   registerMgetCommand(program, context);
   registerCallCommand(program, context);
@@ -57,5 +76,9 @@ export function buildProgram(context: CommandContext): Command {
   registerConfigCommand(program, context);
   registerSandboxCommand(program, context);
   registerCompletionCommand(program, context);
+  // A first word that is no command: commander's own refusal cannot suggest `property value` for `value`.
+  program.on('command:*', ([word]: string[]) => {
+    throw unknownCommandError(word!, program);
+  });
   return program;
 }

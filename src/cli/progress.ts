@@ -1,8 +1,9 @@
 import { canAnimate, type Io } from './io.js';
-import type { RateLimiter } from '../throttle/rate-limiter.js';
+import type { RateLimiter, WindowPace } from '../throttle/rate-limiter.js';
 import { formatDuration } from '../pipeline/format-duration.js';
 import type { RunStats } from '../pipeline/run-stats.js';
-import { estimatedRows } from '../input/read-progress.js';
+import { estimatedRows, rowsAreExact } from '../input/read-progress.js';
+import { countInputRows } from '../input/open-input.js';
 
 export interface Progress {
   stop(): void;
@@ -18,6 +19,8 @@ const MIN_RATE_SPAN_MS = 5_000;
 const PACED_SHARE = 0.8;
 const MIN_BAR = 10;
 const MAX_BAR = 30;
+/** The bar's share of the terminal's width, between MIN_BAR and MAX_BAR. */
+const BAR_SHARE = 0.2;
 
 interface Sample {
   at: number;
@@ -65,22 +68,16 @@ export class RecentRate {
   }
 }
 
-/** The tightest of the service's windows, per minute (`250/60s, 20/1s` → 250). */
-export function limitPerMinute(windows: string): number | undefined {
-  const rates = [...windows.matchAll(/(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)s/g)].map((match) => (Number(match[1]) * 60) / Number(match[2]));
-  return rates.length > 0 ? Math.min(...rates) : undefined;
-}
-
 /** What one progress line says. */
 export interface ProgressView {
   /** Rows done: written by this run, plus those an earlier run wrote (a resumed run skips them). */
   done: number;
-  /** The input's rows: exact once it is read, else estimated from the bytes read; unknown for a pipe. */
+  /** The input's rows: exact once it is read or counted, else estimated from the bytes read; unknown for a pipe. */
   total?: number | undefined;
   totalExact?: boolean;
   rowsPerMinute?: number | undefined;
-  /** Under rate limiting: components per minute sent, against the service's limit. */
-  pace?: { componentsPerMinute: number; limitPerMinute: number } | undefined;
+  /** Under rate limiting (in place of the rate): what is used of the window that sets the pace. */
+  pace?: WindowPace | undefined;
   etaMinutes?: number | undefined;
   /** Seconds left of a wait for the rate limit. */
   waitSeconds?: number | undefined;
@@ -88,18 +85,25 @@ export interface ProgressView {
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
 
-function parts(view: ProgressView): { percent?: string; rows: string; rate?: string; eta?: string; wait?: string } {
+/** An ETA: `7:05` under ten minutes (a minute's rounding would be most of it), else as the summary says spans. */
+function etaText(minutes: number): string {
+  if (minutes >= 10) return formatDuration(minutes);
+  const seconds = Math.ceil(minutes * 60);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** The window as the summary names it (`250/60s`), with what is used of it: `180/250 comp/60s`. */
+const paceText = (pace: WindowPace) => `${count(pace.used)}/${count(pace.limit)} comp/${pace.periodMs / 1000}s`;
+
+function parts(view: ProgressView): { percent?: string; rows: string; rate?: string; pace?: string; eta?: string; wait?: string } {
   const total = view.total === undefined ? '' : `/${view.totalExact ? '' : '~'}${count(view.total)}`;
   return {
     ...(view.total ? { percent: `${Math.min(100, Math.floor((view.done * 100) / view.total))}%` } : {}),
     rows: `${count(view.done)}${total} rows`,
-    ...(view.pace
-      ? { rate: `${count(view.pace.componentsPerMinute)}/${count(view.pace.limitPerMinute)} comp/min` }
-      : view.rowsPerMinute !== undefined
-        ? { rate: `${count(view.rowsPerMinute)}/min` }
-        : {}),
-    ...(view.etaMinutes !== undefined ? { eta: `ETA ${formatDuration(view.etaMinutes)}` } : {}),
-    ...(view.waitSeconds !== undefined ? { wait: `waiting ${view.waitSeconds} s for the rate limit` } : {}),
+    ...(view.rowsPerMinute !== undefined ? { rate: `${count(view.rowsPerMinute)}/min` } : {}),
+    ...(view.pace ? { pace: paceText(view.pace) } : {}),
+    ...(view.etaMinutes !== undefined ? { eta: `ETA ${etaText(view.etaMinutes)}` } : {}),
+    ...(view.waitSeconds !== undefined ? { wait: `waiting ${view.waitSeconds} s for the limit` } : {}),
   };
 }
 
@@ -108,29 +112,38 @@ function bar(width: number, fraction: number): string {
   return '\u2588'.repeat(full) + '\u2591'.repeat(width - full);
 }
 
+/** The bar's width: a share of the terminal's, never of the text beside it, so the bar does not jump as the text changes. */
+const barWidth = (columns: number) => Math.max(MIN_BAR, Math.min(MAX_BAR, Math.floor(columns * BAR_SHARE)));
+
 /**
  * The bar's line, never wider than `columns - 1` (a terminal wraps a line that fills its last
- * column): the bar shrinks first, then the least needed parts go (the rate, then the percentage).
+ * column): the least needed parts go first (the percentage, which the bar and the rows show,
+ * then the rate, the window's pace, the ETA), and the bar only when even the rows do not fit beside it.
  */
 export function progressLine(view: ProgressView, columns: number): string {
-  const { percent, rows, rate, eta, wait } = parts(view);
+  const { percent, rows, rate, pace, eta, wait } = parts(view);
   const room = Math.max(1, columns - 1);
-  const candidates = [[percent, rows, rate, eta, wait], [percent, rows, eta, wait], [rows, eta, wait], [rows, wait], [rows]];
-  for (const candidate of candidates) {
-    const text = candidate.filter((part) => part !== undefined).join(' | ');
-    if (view.total) {
-      const width = Math.min(MAX_BAR, room - text.length - 1);
-      if (width >= MIN_BAR) return `${bar(width, view.done / view.total)} ${text}`;
-    }
-    if (text.length <= room) return text;
+  const candidates = [
+    [percent, rows, rate, pace, eta, wait],
+    [rows, rate, pace, eta, wait],
+    [rows, pace, eta, wait],
+    [rows, eta, wait],
+    [rows, wait],
+    [rows],
+  ];
+  const texts = candidates.map((candidate) => candidate.filter((part) => part !== undefined).join(' | '));
+  if (view.total) {
+    const width = barWidth(columns);
+    const beside = texts.find((text) => width + 1 + text.length <= room);
+    if (beside !== undefined) return `${bar(width, view.done / view.total)} ${beside}`;
   }
-  return rows.slice(0, room);
+  return (texts.find((text) => text.length <= room) ?? rows).slice(0, room);
 }
 
 /** The plain line written every few seconds when stderr is a log, not a terminal. */
 export function plainLine(view: ProgressView): string {
-  const { percent, rows, rate, eta, wait } = parts(view);
-  return `propdata: ${[percent ? `${rows} (${percent})` : rows, rate, eta, wait].filter((part) => part !== undefined).join(', ')}\n`;
+  const { percent, rows, rate, pace, eta, wait } = parts(view);
+  return `propdata: ${[percent ? `${rows} (${percent})` : rows, rate, pace, eta, wait].filter((part) => part !== undefined).join(', ')}\n`;
 }
 
 /** A terminal that takes a redrawn line: not a log, and not TERM=dumb (no cursor movement, no colours). */
@@ -141,11 +154,14 @@ function canRedraw(io: Io): boolean {
 /**
  * Progress on stderr, never stdout: a bar on a terminal, a plain line every few seconds in a log,
  * nothing with --quiet. It samples the run's counters on a timer, off the per-row path. The total
- * comes from the bytes the reader has got through (stats.input): no second pass over the file.
+ * comes from the bytes the reader has got through (stats.input), until a second reader has
+ * counted a regular file's rows (countInputRows): from then on it is exact.
  */
 export async function startProgress(io: Io, stats: RunStats, limiter: RateLimiter, quiet: boolean): Promise<Progress> {
   if (quiet) return { stop: () => undefined };
   const clock = io.clock ?? { now: () => Date.now() };
+  const counting = new AbortController();
+  if (stats.input) void countInputRows(stats.input, counting.signal);
   const recent = new RecentRate();
   const view = (): ProgressView => {
     const now = clock.now();
@@ -157,7 +173,8 @@ export async function startProgress(io: Io, stats: RunStats, limiter: RateLimite
     const done = written + skipped;
     const total = input ? estimatedRows(input) : undefined;
     const rowsPerMinute = recent.rowsPerMinute;
-    const limit = limiter.stated ? limitPerMinute(limiter.describe()) : undefined;
+    const pace = limiter.stated ? limiter.pace : undefined;
+    const limit = pace && (pace.limit * 60_000) / pace.periodMs;
     const componentsPerMinute = recent.componentsPerMinute;
     const until = limiter.waitingUntil;
     const paced = limit !== undefined && componentsPerMinute !== undefined && (until > 0 || componentsPerMinute >= limit * PACED_SHARE);
@@ -168,9 +185,10 @@ export async function startProgress(io: Io, stats: RunStats, limiter: RateLimite
     return {
       done,
       total,
-      totalExact: input?.done ?? false,
-      rowsPerMinute,
-      pace: paced ? { componentsPerMinute, limitPerMinute: limit } : undefined,
+      totalExact: input ? rowsAreExact(input) : false,
+      // Paced, rows come in a burst a window: a rate measured over a span a burst falls into would
+      // read over the limit. The window as the service counts it is the truth then.
+      ...(paced ? { pace } : { rowsPerMinute }),
       etaMinutes: left !== undefined && left > 0 && rowsPace ? left / rowsPace : undefined,
       waitSeconds: until > 0 ? Math.ceil((until - now) / 1000) : undefined,
     };
@@ -179,7 +197,12 @@ export async function startProgress(io: Io, stats: RunStats, limiter: RateLimite
   if (!canRedraw(io)) {
     const timer = setInterval(() => io.stderr.write(plainLine(view())), PLAIN_EVERY_MS);
     timer.unref();
-    return { stop: () => clearInterval(timer) };
+    return {
+      stop: () => {
+        clearInterval(timer);
+        counting.abort();
+      },
+    };
   }
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar({
@@ -201,6 +224,7 @@ export async function startProgress(io: Io, stats: RunStats, limiter: RateLimite
   return {
     stop: () => {
       clearInterval(timer);
+      counting.abort();
       render();
       bar.stop();
     },

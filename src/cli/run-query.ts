@@ -48,11 +48,13 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     ...(target.openKeys ? { openKeys: true } : {}),
   });
   const flags = identifiersFromFlags(target.level, options, target.openKeys);
-  // `cat f.csv | propdata property value`: the rows are on stdin, but a batch reads only --input.
-  const piped =
-    Object.keys(flags).length === 0 && io.stdin.isTTY !== true ? '; stdin is not a terminal: to read rows from it, add --input -' : '';
+  // No identifier at all: the items may be in a file (`--input`), or on stdin
+  // (`cat f.csv | propdata property value`), which a batch reads only with `--input -`.
+  const none = Object.keys(flags).length === 0;
+  const batch = none ? ' (or pass --input FILE for a batch)' : '';
+  const piped = none && io.stdin.isTTY !== true ? '; stdin is not a terminal: to read rows from it, add --input -' : '';
   const prepared = prepare({ row: 1, columns: flags });
-  if (!prepared.item) throw new UsageError(`${prepared.invalid ?? 'invalid item'} (or pass --input FILE for a batch)${piped}`);
+  if (!prepared.item) throw new UsageError(`${prepared.invalid ?? 'invalid item'}${batch}${piped}`);
   if (LEVEL_SPECS[target.level].identifiers.length === 0 && Object.keys(prepared.item).length === 0) {
     throw new UsageError(
       `${target.path} got no identifiers: give them as flags (--address ... --zipcode ...) or --param name=value${piped}`,
@@ -74,6 +76,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
       connection: service.connection,
       account: accountOf(service.connection, Boolean(options.sandbox)),
       now: () => clock.now(),
+      argv: context.argv,
     });
     const plan = store?.plan;
     if (plan?.kind === 'kept') {

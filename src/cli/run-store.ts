@@ -11,6 +11,7 @@ import type { RequestRecord } from '../store/spend.js';
 import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
+import { commandLine } from './resume-command.js';
 
 /**
  * How long a claim on a section stands without its run renewing it: a job killed mid-request holds
@@ -20,9 +21,9 @@ const CLAIM_LEASE_MS = 60_000;
 /** Claims are renewed three times a lease: one late renewal never lets a live run's claim lapse. */
 const CLAIM_RENEWAL_MS = CLAIM_LEASE_MS / 3;
 
-/** A run's name in the spend log and its claims: when it started, on which machine, and its process. */
-export function runName(now: number): string {
-  return `${new Date(now).toISOString()} ${hostname()} ${process.pid}`;
+/** A run's name in the spend log and its claims: when it started, on which machine, its process, and its command (`usage --by run` shows it). */
+export function runName(now: number, argv: readonly string[]): string {
+  return `${new Date(now).toISOString()} ${hostname()} ${process.pid} ${commandLine(argv)}`;
 }
 
 /** What was called, as the spend log names it: an endpoint, or an mget's sections joined with commas. */
@@ -119,6 +120,8 @@ export interface RunStoreSettings {
   /** USD at list price per section name, for the spend records and the savings. */
   prices: Readonly<Record<string, number>>;
   clock: Clock;
+  /** The run's arguments, for its name in the spend log. */
+  argv: readonly string[];
 }
 
 /**
@@ -131,7 +134,7 @@ export interface RunStoreSettings {
 export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
   const { store, account, target, clock } = settings;
   const members = sectionKeys(target);
-  const owner = runName(clock.now());
+  const owner = runName(clock.now(), settings.argv);
   // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
   // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
   const claimant = settings.job === undefined ? owner : `job ${settings.job}`;

@@ -1,16 +1,22 @@
 import type { Dispatcher } from 'undici';
+import { startTimer, type Clock } from '../throttle/clock.js';
 import type { Exchange, ExchangeLimits } from './transport.js';
 
 /**
- * One request through `dispatcher`, its body collected whole, within `deadlineMs` and until
- * `signal` aborts. A deadline or an abort settles at once, even for a request still waiting for
+ * One request through `dispatcher`, its body collected whole, within `deadlineMs` (on `clock`)
+ * and until `signal` aborts. A deadline or an abort settles at once, even for a request still waiting for
  * a socket (undici's own `request()` would wait for the connection); such a request is then
  * dropped when its turn comes, never sent.
  *
  * undici's handler interface is used rather than `request()` for the moment the request goes out
  * (`onRequestStart`): after it a failure may have been charged, before it cannot have been.
  */
-export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, limits: ExchangeLimits): Promise<Exchange> {
+export function exchange(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  limits: ExchangeLimits,
+  clock: Clock,
+): Promise<Exchange> {
   const { deadlineMs, signal } = limits;
   if (signal?.aborted) return Promise.resolve({ outcome: 'aborted', sent: false });
   return new Promise((resolve) => {
@@ -24,14 +30,14 @@ export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOpt
     const settle = (result: Exchange): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelDeadline();
       signal?.removeEventListener('abort', onAbort);
       // Cut short here: the socket is closed so that nothing more is read or sent.
       if (result.outcome === 'timed out' || result.outcome === 'aborted') controller?.abort(new Error(`request ${result.outcome}`));
       resolve(result);
     };
     const onAbort = (): void => settle({ outcome: 'aborted', sent });
-    const timer = setTimeout(() => settle({ outcome: 'timed out', sent }), deadlineMs);
+    const cancelDeadline = startTimer(clock, deadlineMs, () => settle({ outcome: 'timed out', sent }));
     signal?.addEventListener('abort', onAbort, { once: true });
 
     dispatcher.dispatch(options, {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { urlToHttpOptions } from 'node:url';
+import { startTimer, SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 import type { Timeouts } from './timeouts.js';
 import type { Exchange, Transport } from './transport.js';
 
@@ -8,9 +9,10 @@ import type { Exchange, Transport } from './transport.js';
  * https, closed with its answer. A one-off sends one request, so undici's pool has nothing to
  * reuse, and loading it (over a hundred modules) was a third of a one-off's wall time; node's
  * own modules load from its binary (BENCHMARKS.md, start-up). Like the pool, it follows no
- * redirect and decompresses nothing (none is asked for); https verifies the certificate.
+ * redirect and decompresses nothing (none is asked for); https verifies the certificate. Its
+ * deadline and connect timeout are kept on `clock`: the system's for a run (as the pool's).
  */
-export async function createOneOffTransport(origin: string, timeouts: Timeouts): Promise<Transport> {
+export async function createOneOffTransport(origin: string, timeouts: Timeouts, clock: Clock = SYSTEM_CLOCK): Promise<Transport> {
   // The host and port as node's own fetch would take them from the URL (an IPv6 host unbracketed).
   const { protocol, hostname, port } = urlToHttpOptions(new URL(origin));
   const tls = protocol === 'https:';
@@ -25,21 +27,21 @@ export async function createOneOffTransport(origin: string, timeouts: Timeouts):
         const settle = (result: Exchange): void => {
           if (settled) return;
           settled = true;
-          clearTimeout(deadline);
-          clearTimeout(connecting);
+          cancelDeadline();
+          cancelConnecting();
           signal?.removeEventListener('abort', onAbort);
           // Cut short here: the socket is closed so that nothing more is read or sent.
           if (result.outcome !== 'answered') outgoing.destroy();
           resolve(result);
         };
         const onAbort = (): void => settle({ outcome: 'aborted', sent });
-        const deadline = setTimeout(() => settle({ outcome: 'timed out', sent }), deadlineMs);
+        const cancelDeadline = startTimer(clock, deadlineMs, () => settle({ outcome: 'timed out', sent }));
         // Connecting (name lookup, TCP, TLS) has its own limit, as in the pool; its failure carries
         // the code the OS gives a connection attempt that timed out.
-        const connecting = setTimeout(() => {
+        const cancelConnecting = startTimer(clock, timeouts.connectMs, () => {
           const error = Object.assign(new Error(`connect timed out after ${timeouts.connectMs} ms`), { code: 'ETIMEDOUT' });
           settle({ outcome: 'failed', error, sent });
-        }, timeouts.connectMs);
+        });
         signal?.addEventListener('abort', onAbort, { once: true });
 
         const body = request.body === undefined ? undefined : Buffer.from(request.body);
@@ -55,7 +57,7 @@ export async function createOneOffTransport(origin: string, timeouts: Timeouts):
         });
         // Once connected the request is written, and from then on the service may have it.
         const onConnected = (): void => {
-          clearTimeout(connecting);
+          cancelConnecting();
           sent = true;
         };
         outgoing.once('socket', (socket) => {

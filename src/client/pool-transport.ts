@@ -1,13 +1,17 @@
 import { Pool } from 'undici';
+import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 import { exchange } from './exchange.js';
 import type { Timeouts } from './timeouts.js';
 import type { Transport } from './transport.js';
 
 /**
  * A batch's transport: one keep-alive pool (undici) for the service's origin, `connections`
- * sockets at most (the batch concurrency).
+ * sockets at most (the batch concurrency). Each exchange's deadline is kept on `clock`; undici's
+ * own timeouts (connecting, and its waits for the headers and the body) are a backstop in real time.
+ * A run's requests keep the system's: a test's fake clock jumps while a real socket is pending, and
+ * would time out every request (only the transport's own tests give one).
  */
-export function createPoolTransport(origin: string, connections: number, timeouts: Timeouts): Transport {
+export function createPoolTransport(origin: string, connections: number, timeouts: Timeouts, clock: Clock = SYSTEM_CLOCK): Transport {
   const pool = new Pool(origin, {
     connections,
     connect: { timeout: timeouts.connectMs },
@@ -16,7 +20,7 @@ export function createPoolTransport(origin: string, connections: number, timeout
     keepAliveTimeout: 4_000,
   });
   return {
-    exchange: (request, limits) => exchange(pool, request, limits),
+    exchange: (request, limits) => exchange(pool, request, limits, clock),
     close: () => pool.close(),
   };
 }

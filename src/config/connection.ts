@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors/index.js';
 import { CONNECTION_SETTINGS, type ConnectionSettingName } from './settings.js';
 import type { ConfigReader } from './config-file.js';
+import { readSecretFile } from './secret-file.js';
 
 export interface Connection {
   baseUrl: URL;
@@ -8,7 +9,17 @@ export interface Connection {
   secret: string;
 }
 
-export type ConnectionFlags = Partial<Record<'key' | 'secret' | 'baseUrl', string | undefined>>;
+/** `--key`, `--secret` (or `--secret-file`, whose file holds the secret) and `--base-url`. */
+export type ConnectionFlags = Partial<Record<'key' | 'secret' | 'secretFile' | 'baseUrl', string | undefined>>;
+
+/** The secret the flags give: `--secret`, or the content of `--secret-file`; never both. */
+function secretFlag(flags: ConnectionFlags): string | undefined {
+  if (flags.secretFile === undefined) return flags.secret;
+  if (flags.secret !== undefined && flags.secret !== '') {
+    throw new ConfigError('give the API secret once: --secret or --secret-file, not both', 'E_SECRET_FILE');
+  }
+  return readSecretFile(flags.secretFile);
+}
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -53,10 +64,11 @@ export function parseBaseUrl(text: string): URL {
 }
 
 /**
- * Flags, then environment (PROPDATA_*, then HC_*, then HOUSECANARY_* for the key and secret),
- * then the stored config: the first source that has a value wins. The
- * store is opened only when flags and environment leave a setting open (it loads conf, which
- * costs start-up time a scripted run with environment variables need not pay).
+ * Flags (for the secret, --secret or --secret-file), then environment (PROPDATA_*, then HC_*,
+ * then HOUSECANARY_* for the key and secret), then the stored config: the first source that has
+ * a value wins, and an empty value is none (an empty `--key ""` or `PROPDATA_API_KEY=` hides no
+ * later source). The store is opened only when flags and environment leave a setting open (it
+ * loads conf, which costs start-up time a scripted run with environment variables need not pay).
  */
 export async function resolveConnection(
   flags: ConnectionFlags,
@@ -66,10 +78,11 @@ export async function resolveConnection(
   let opened: ConfigReader | undefined;
   const lookup = async (name: ConnectionSettingName): Promise<string | undefined> => {
     const setting = CONNECTION_SETTINGS.find((candidate) => candidate.name === name)!;
-    const fromEnv = [setting.env, ...setting.otherEnv]
-      .map((variable) => env[variable])
-      .find((value) => value !== undefined && value !== '');
-    const value = flags[setting.flag] ?? fromEnv ?? (opened ??= await store()).get(name);
+    const flag = setting.name === 'secret' ? secretFlag(flags) : flags[setting.flag];
+    const given = [flag, ...[setting.env, ...setting.otherEnv].map((variable) => env[variable])].find(
+      (value) => value !== undefined && value !== '',
+    );
+    const value = given ?? (opened ??= await store()).get(name);
     return value === '' ? undefined : value;
   };
   const baseUrl = await lookup('base-url');

@@ -1,4 +1,5 @@
-import { EXIT, PropdataError } from './propdata-error.js';
+import { EXIT } from './exit-codes.js';
+import { PropdataError } from './propdata-error.js';
 
 /** --max-components or --max-cost would be passed by the next request: the run stops, resumable. */
 export class BudgetReachedError extends PropdataError {

@@ -1,4 +1,5 @@
-import { EXIT, PropdataError } from './propdata-error.js';
+import { EXIT } from './exit-codes.js';
+import { PropdataError } from './propdata-error.js';
 
 /** Missing or unusable connection settings (no key, a plain-http remote base URL, a config file that cannot be read). Exit 2. */
 export class ConfigError extends PropdataError {

@@ -1,4 +1,5 @@
-export { EXIT, PropdataError } from './propdata-error.js';
+export { EXIT, EXIT_MEANINGS } from './exit-codes.js';
+export { PropdataError } from './propdata-error.js';
 export { UsageError } from './usage-error.js';
 export { InputError } from './input-error.js';
 export { ConfigError } from './config-error.js';

@@ -1,4 +1,5 @@
-import { EXIT, PropdataError } from './propdata-error.js';
+import { EXIT } from './exit-codes.js';
+import { PropdataError } from './propdata-error.js';
 
 /** One item needs more components than the service's smallest window admits: no wait can fix it. */
 export class ItemTooWideError extends PropdataError {

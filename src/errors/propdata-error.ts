@@ -1,14 +1,4 @@
-/** Exit codes, documented in the README. */
-export const EXIT = {
-  ok: 0,
-  fatal: 1,
-  usage: 2,
-  someItemsFailed: 3,
-  budgetReached: 4,
-  /** The rate limit resets later than --max-wait: resumable once it has. */
-  quotaWait: 5,
-  interrupted: 130,
-} as const;
+import { EXIT } from './exit-codes.js';
 
 /**
  * Base of every fatal condition. `code` is stable (scripts and tests match on it); `message` is the

@@ -1,4 +1,5 @@
-import { EXIT, PropdataError } from './propdata-error.js';
+import { EXIT } from './exit-codes.js';
+import { PropdataError } from './propdata-error.js';
 
 /**
  * The rate limit would keep the run waiting longer than --max-wait (a daily quota spent, a reset

@@ -1,4 +1,5 @@
-import { EXIT, PropdataError } from './propdata-error.js';
+import { EXIT } from './exit-codes.js';
+import { PropdataError } from './propdata-error.js';
 
 /**
  * A request its caller cancelled (ServiceRequest.signal). Not a NetworkError: nothing went wrong

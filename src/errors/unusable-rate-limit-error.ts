@@ -1,4 +1,5 @@
-import { EXIT, PropdataError } from './propdata-error.js';
+import { EXIT } from './exit-codes.js';
+import { PropdataError } from './propdata-error.js';
 
 /**
  * The service's headers state a rate limit no pacing can keep (0, negative, fractional): its

@@ -1,4 +1,5 @@
-import { EXIT, PropdataError } from './propdata-error.js';
+import { EXIT } from './exit-codes.js';
+import { PropdataError } from './propdata-error.js';
 
 /** The command line itself is wrong: unknown endpoint, bad flag value, missing identifier. Exit 2. */
 export class UsageError extends PropdataError {

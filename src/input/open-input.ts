@@ -65,9 +65,37 @@ export function inputProgress(rows: AsyncIterable<InputRow>): ReadProgress | und
   return PROGRESS_OF_ROWS.get(rows);
 }
 
-function tracked(opened: OpenedInput): OpenedInput {
-  if (opened.progress) PROGRESS_OF_ROWS.set(opened.rows, opened.progress);
+/** How to read a regular file's rows a second time, by the progress of its first reader. */
+const REREADERS = new WeakMap<ReadProgress, () => Promise<OpenedInput>>();
+
+function tracked(opened: OpenedInput, options: OpenInputOptions): OpenedInput {
+  if (!opened.progress) return opened;
+  PROGRESS_OF_ROWS.set(opened.rows, opened.progress);
+  // The same file, format, delimiter and sheet: rows counted by the rules that read them.
+  const again = { ...options, format: opened.format, ...(opened.detectedDelimiter ? { delimiter: opened.detectedDelimiter } : {}) };
+  REREADERS.set(opened.progress, () => openInput(again));
   return opened;
+}
+
+/**
+ * Counts a regular file's rows with a second reader, ahead of the run's, for an exact total in
+ * the progress (`progress.counted`): the rows the run will read, as `estimate` counts them. A pipe
+ * has no second reading. A file that cannot be read to its end leaves the estimate in place: the
+ * run's own reader reports why. `signal` stops the count (the run is over).
+ */
+export async function countInputRows(progress: ReadProgress, signal: AbortSignal): Promise<void> {
+  const reread = REREADERS.get(progress);
+  if (!reread) return;
+  try {
+    let rows = 0;
+    for await (const _row of (await reread()).rows) {
+      if (signal.aborted) return;
+      rows += 1;
+    }
+    progress.counted = rows;
+  } catch {
+    // The run's reader meets the same problem and says what it is.
+  }
 }
 
 /** Follows links, so /dev/stdin and a process substitution's /dev/fd/63 show what they are. */
@@ -96,7 +124,7 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
   const progress = stats && seekable ? readProgress(stats.size) : undefined;
   const withProgress = progress ? { progress } : {};
   const named = options.format ?? (fromStdin ? undefined : FORMAT_BY_EXTENSION[extname(options.path).toLowerCase()]);
-  if (named === 'xlsx') return tracked(await openWorkbook(options, seekable, progress));
+  if (named === 'xlsx') return tracked(await openWorkbook(options, seekable, progress), options);
   if (options.sheet !== undefined) throw new UsageError('--sheet chooses a sheet of an xlsx input; this input is not one', 'E_USAGE_SHEET');
   const source = fromStdin ? options.stdin : createReadStream(options.path, { highWaterMark: 256 * 1024 });
   const { head, stream } = await peekStart(source);
@@ -106,21 +134,27 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
     if (format === 'csv') {
       const named = options.delimiter ?? delimiterFor(options.path);
       const delimiter = named ?? sniffDelimiter(head.toString('utf8'));
-      return tracked({
+      return tracked(
+        {
+          format,
+          seekable,
+          ...withProgress,
+          ...readCsv(stream, { delimiter, ...withProgress }),
+          ...(named === undefined && delimiter !== ',' ? { detectedDelimiter: delimiter } : {}),
+        },
+        options,
+      );
+    }
+    refuseJsonArray(head);
+    return tracked(
+      {
         format,
         seekable,
         ...withProgress,
-        ...readCsv(stream, { delimiter, ...withProgress }),
-        ...(named === undefined && delimiter !== ',' ? { detectedDelimiter: delimiter } : {}),
-      });
-    }
-    refuseJsonArray(head);
-    return tracked({
-      format,
-      seekable,
-      ...withProgress,
-      ...readJsonl(stream, { ...(seekable ? { columns: scanJsonlKeys(options.path) } : {}), ...withProgress }),
-    });
+        ...readJsonl(stream, { ...(seekable ? { columns: scanJsonlKeys(options.path) } : {}), ...withProgress }),
+      },
+      options,
+    );
   } catch (error) {
     source.destroy();
     throw error;

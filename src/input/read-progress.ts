@@ -12,19 +12,27 @@ export interface ReadProgress {
   rowsRead: number;
   /** Set when the reader reached the end of the file: `rowsRead` is then its row count. */
   done: boolean;
+  /** The file's rows, counted by a second reader ahead of this one (open-input.ts countInputRows). */
+  counted?: number;
 }
 
 export function readProgress(byteSize: number): ReadProgress {
   return { byteSize, bytesRead: 0, rowsRead: 0, done: false };
 }
 
+/** Whether estimatedRows() is the file's row count, not an estimate. */
+export function rowsAreExact(progress: ReadProgress): boolean {
+  return progress.done || progress.counted !== undefined;
+}
+
 /**
- * The rows the whole file holds: exact once it is read, else the rows so far scaled by the bytes
- * left. Unknown before the first row, and while the bytes counted are only the reader's
+ * The rows the whole file holds: exact once it is read or counted, else the rows so far scaled by
+ * the bytes left. Unknown before the first row, and while the bytes counted are only the reader's
  * read-ahead (a workbook's reader counts the file's bytes, not its rows').
  */
 export function estimatedRows(progress: ReadProgress): number | undefined {
   if (progress.done) return progress.rowsRead;
+  if (progress.counted !== undefined) return progress.counted;
   if (progress.rowsRead === 0 || progress.bytesRead <= 0 || progress.bytesRead >= progress.byteSize) return undefined;
   return Math.max(progress.rowsRead, Math.round((progress.rowsRead * progress.byteSize) / progress.bytesRead));
 }

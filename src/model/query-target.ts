@@ -98,9 +98,11 @@ export function parseComponents(list: string, level: Level = 'property'): Endpoi
   const endpoints = names.map((name) => {
     const endpoint = findEndpoint(name.includes('/') ? name : `${level}/${name}`);
     if (!endpoint || !isMgetComponentOf(level, endpoint)) {
-      const suggestions = suggestEndpoints(name).filter(
-        (candidate) => candidate.startsWith(`${level}/`) && !candidate.endsWith('/component_mget'),
-      );
+      // Another level's endpoint (`block/crime`) has a form for this level's items (`property/block_crime`).
+      const mirror = endpoint && ENDPOINTS.find((candidate) => candidate.level === level && candidate.mirrors === endpoint.name);
+      const suggestions = mirror
+        ? [mirror.name]
+        : suggestEndpoints(name).filter((candidate) => candidate.startsWith(`${level}/`) && !candidate.endsWith('/component_mget'));
       throw new UsageError(
         `"${name}" is not a ${level} endpoint component_mget can fetch` +
           (suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : `; see "propdata endpoints --level ${level}"`),

@@ -4,7 +4,16 @@ import type { OptionSpec } from './option-spec.js';
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** Prose in a cell: `<key>` would be read as an HTML tag. */
-const prose = (text: string) => cell(text).replace(/</g, '&lt;');
+export const prose = (text: string) => cell(text).replace(/</g, '&lt;');
+
+/** Code in a cell: shown as typed. */
+export const code = (text: string) => `\`${cell(text)}\``;
+
+/** A markdown table: its header, then one line a row of cells already made (prose(), code()). */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
 
 /** The flags as a reader types them: a choice option shows its choices (`--format csv|json`). */
 function flagsOf(option: OptionSpec): string {
@@ -22,26 +31,37 @@ function extrasOf(option: OptionSpec): string {
 
 /** One row per option, in declaration order: what `--help` says, as a markdown table. */
 export function renderOptionTable(options: readonly OptionSpec[]): string {
-  const rows = options.map((option) => `| \`${cell(flagsOf(option))}\` | ${prose(option.description + extrasOf(option))} |`);
-  return ['| option | meaning |', '| --- | --- |', ...rows].join('\n');
+  return markdownTable(
+    ['option', 'meaning'],
+    options.map((option) => [code(flagsOf(option)), prose(option.description + extrasOf(option))]),
+  );
 }
 
-/** `<!-- options: NAME -->` ... `<!-- /options -->`: a generated table in a markdown page. */
-const BLOCK = /(<!-- options: ([\w-]+) -->)[\s\S]*?(<!-- \/options -->)/g;
+/** `<!-- KIND: NAME -->` ... `<!-- /KIND -->`: a generated block in a markdown page. */
+const block = (kind: string) => new RegExp(`(<!-- ${kind}: ([\\w-]+) -->)[\\s\\S]*?(<!-- \\/${kind} -->)`, 'g');
 
 /**
- * The page with every marked table rendered again from `tables` (by the name in its marker). A
- * marker naming no table is an error: the page would silently keep a stale table.
+ * The page with every block of `kind` rendered again from `blocks` (by the name in its marker). A
+ * marker naming no block is an error: the page would silently keep a stale one.
  */
-export function renderOptionTables(page: string, tables: Readonly<Record<string, readonly OptionSpec[]>>): string {
-  return page.replace(BLOCK, (_whole, open: string, name: string, close: string) => {
-    const options = tables[name];
-    if (!options) throw new Error(`no option table named "${name}" (known: ${Object.keys(tables).join(', ')})`);
-    return `${open}\n${renderOptionTable(options)}\n${close}`;
+export function renderMarkedBlocks(page: string, kind: string, blocks: Readonly<Record<string, string>>): string {
+  return page.replace(block(kind), (_whole, open: string, name: string, close: string) => {
+    const text = blocks[name];
+    if (text === undefined) throw new Error(`no ${kind} block named "${name}" (known: ${Object.keys(blocks).join(', ')})`);
+    return `${open}\n${text}\n${close}`;
   });
 }
 
-/** The names of the tables a page marks, in page order. */
-export function markedOptionTables(page: string): string[] {
-  return [...page.matchAll(BLOCK)].map((match) => match[2]!);
+/** The names of the blocks of `kind` a page marks, in page order. */
+export function markedBlocks(page: string, kind: string): string[] {
+  return [...page.matchAll(block(kind))].map((match) => match[2]!);
+}
+
+/** Every `<!-- options: NAME -->` table rendered again from `tables`, the option lists by name. */
+export function renderOptionTables(page: string, tables: Readonly<Record<string, readonly OptionSpec[]>>): string {
+  return renderMarkedBlocks(
+    page,
+    'options',
+    Object.fromEntries(Object.entries(tables).map(([name, options]) => [name, renderOptionTable(options)])),
+  );
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { readFile, realpath, stat, utimes, writeFile } from 'node:fs/promises';
+import { lstat, readFile, readlink, realpath, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { OutputError } from '../errors/index.js';
+import { OutputError, UsageError } from '../errors/index.js';
 import { cannotWrite } from './sink.js';
 
 /** Who holds a lock (`started`: when the process started), kept in the lock directory so that a refusal can name it. */
@@ -70,10 +70,43 @@ function isGone(owner: Owner): boolean {
   }
 }
 
+/** Links followed no further than this: a loop of links is an error, not a hang. */
+const MAX_LINKS = 40;
+
+/**
+ * The file `path` names, every link followed, so that every spelling of one file (a symlink to
+ * it, a symlinked directory, `./`) meets at one lock. The file, or the file a link points to, may
+ * not exist yet: then its directory's real path and its name.
+ */
+async function resolvedPath(path: string, links = 0): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const link = await readlink(path).catch(() => undefined);
+  if (link !== undefined && links < MAX_LINKS) return resolvedPath(resolve(dirname(path), link), links + 1);
+  return join(await realpath(dirname(path)), basename(path));
+}
+
+/**
+ * A lock is a directory propdata makes; anything else at its path (a file someone left there)
+ * would read as a lock held by another run, or be removed as a stale one: say what it is.
+ */
+async function refuseNonLock(lockDir: string, path: string): Promise<void> {
+  const found = await lstat(lockDir).catch(() => undefined);
+  if (found && !found.isDirectory()) {
+    throw new UsageError(
+      `cannot lock ${path}: ${lockDir} is a file, not propdata's lock (a directory); move or delete it, or choose another --output`,
+      'E_OUTPUT_PATH',
+    );
+  }
+}
+
 /**
  * Makes this process the only writer of the output file at `path`, which need not exist yet: two
- * runs appending to one file would interleave their records. The lock is `<path>.lock`, a
- * directory holding the owner's pid and start time. A lock whose owner is gone (killed, crashed,
+ * runs appending to one file would interleave their records. The lock is `<file>.lock` beside the
+ * file `path` resolves to (resolvedPath), a directory holding the owner's pid and start time. A lock whose owner is gone (killed, crashed,
  * a power cut) is taken over and said so; a live owner is named in the refusal (exit 1).
  *
  * `onLost` is called if the lock is lost while held (its directory removed, or not refreshed for
@@ -86,13 +119,12 @@ export async function lockOutput(
 ): Promise<OutputLock> {
   let target: string;
   try {
-    // The directory's real path, so that two spellings of one file (a symlinked directory, ./)
-    // meet at one lock; the file itself may not exist yet.
-    target = join(await realpath(dirname(path)), basename(path));
+    target = await resolvedPath(path);
   } catch (error) {
     throw cannotWrite(error, path);
   }
   const lockDir = `${target}.lock`;
+  await refuseNonLock(lockDir, path);
   const previous = await readOwner(lockDir);
   // A dead owner on this machine: its lock is made stale, so that proper-lockfile takes it over
   // in its own way rather than after a minute.

@@ -126,7 +126,8 @@ function heading(chunk: Chunk, paint: InstanceType<typeof Chalk>): string[] {
     lines.push(paint.red(`address not resolved${why}`));
   } else if (address) {
     lines.push(paint.bold.cyan(address.address_full ?? '(address)'));
-    lines.push(paint.dim(`  slug ${address.slug ?? '-'} · block ${address.block_id ?? '-'} · ${address.geo_precision ?? ''}`));
+    const precision = address.geo_precision ? ` · precision ${address.geo_precision}` : '';
+    lines.push(paint.dim(`  slug ${address.slug ?? '-'} · block ${address.block_id ?? '-'}${precision}`));
   } else if (block) {
     lines.push(paint.bold.cyan(`block ${block.block_id ?? '-'}`));
   }

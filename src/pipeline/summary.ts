@@ -82,7 +82,7 @@ export function completedOutcome(byStatus: Record<Status, number>): RunSummary['
 }
 
 /** `1 request`, `2 requests`. */
-const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;
+const count = (n: number, noun: string, plural = `${noun}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
 
 /** `1,463 ok, 37 no_content`. */
 function describeRecords(records: Record<Status, number>): string {

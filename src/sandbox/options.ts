@@ -23,7 +23,9 @@ export interface SandboxOptions {
   resetRate?: number;
   spurious429Rate?: number;
   latencyMs?: [number, number];
+  /** Its time: `now` for its windows and dates, `sleep` for its latency (a test's fake clock; default the system's). */
   now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
   /** Seeds fault injection only: the data never depends on it. */
   seed?: string;
   /** A key the spec does not list gets a 400, instead of being ignored and named in a header. */
@@ -80,6 +82,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     spurious429Rate: options.spurious429Rate ?? 0,
     latencyMs: options.latencyMs ?? [0, 0],
     now: options.now ?? Date.now,
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     seed: options.seed ?? 'propdata-sandbox',
     strict: options.strict ?? false,
     onRequest: options.onRequest ?? (() => undefined),

@@ -75,8 +75,6 @@ function listenFailure(error: NodeJS.ErrnoException, host: string, port: number)
   }
   return error;
 }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** What a delivered section answers: the item's identifiers and the endpoint's own parameters (a sibling component's do not matter). */
 function subjectOf(
   endpoint: Endpoint,
@@ -137,7 +135,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const started = performance.now();
     const body = await readBody(request);
     const latency = faults.latencyMs();
-    if (latency > 0) await sleep(latency);
+    if (latency > 0) await settings.sleep(latency);
     const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
     const method = request.method ?? 'GET';
     const access = authenticate(request.headers.authorization, settings.key, settings.secret);

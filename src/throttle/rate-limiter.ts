@@ -16,6 +16,13 @@ const paceable = (window: ReportedWindow) => Number.isInteger(window.limit) && w
 /** How a request asks (its unit, its row, its stop signal): the queue's options, part of the limiter's API. */
 export type { AcquireOptions };
 
+/** One window's use as it stands: `used` of `limit` components in a period of `periodMs`. */
+export interface WindowPace {
+  used: number;
+  limit: number;
+  periodMs: number;
+}
+
 /** A permit to send `components` now; handed back with the response's headers. */
 export interface Reservation {
   readonly components: number;
@@ -117,6 +124,22 @@ export class RateLimiter {
   /** The windows in force, for the summary: `250/60s`. */
   describe(): string {
     return this.#windows.map((w) => `${w.limit}/${w.periodMs / 1000}s`).join(', ');
+  }
+
+  /**
+   * The window that sets the run's pace (the least per minute) and what is used of it now: the
+   * service's count (less what it has left; requests in flight included), or before it states
+   * one, our own sends within its period. Never more than its limit, unlike a rate measured over
+   * a span that a window's burst falls into.
+   */
+  get pace(): WindowPace {
+    const window = this.#windows.reduce((tightest, other) =>
+      other.limit / other.periodMs < tightest.limit / tightest.periodMs ? other : tightest,
+    );
+    const now = this.#clock.now();
+    this.#prune(now);
+    const used = window.budget ? window.limit - window.budget.remaining : this.#sentIn({ periodMs: window.periodMs }, now);
+    return { used: Math.min(window.limit, Math.max(0, used)), limit: window.limit, periodMs: window.periodMs };
   }
 
   /**

@@ -24,6 +24,11 @@ describe('endpoint catalog', () => {
     for (const endpoint of ENDPOINTS.filter((candidate) => candidate.beyondSpec)) expect(endpoint.description).toMatch(/beyond the spec/);
   });
 
+  it('declares each parameter once: every endpoint that takes property_type takes the same declaration', () => {
+    const declarations = new Set(ENDPOINTS.flatMap((endpoint) => endpoint.params.filter((param) => param.name === 'property_type')));
+    expect(declarations.size).toBe(1);
+  });
+
   it("has the endpoints beyond the spec that clients of the real service call, the spec's mget examples among them", () => {
     for (const name of [
       'property/zip_details',

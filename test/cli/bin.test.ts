@@ -66,10 +66,18 @@ describe('bin/propdata.js', () => {
         PROPDATA_API_SECRET: 's',
       },
     });
+    let stderr = '';
+    const acknowledged = new Promise<void>((resolve) => {
+      child.stderr.on('data', (part: Buffer) => {
+        stderr += part.toString();
+        if (stderr.includes('Ctrl-C again to abort')) resolve();
+      });
+    });
     try {
       await arrived;
       child.kill('SIGINT');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The first is acknowledged at once; the run stays, waiting for its request in flight.
+      await acknowledged;
       expect(child.exitCode).toBeNull();
       child.kill('SIGINT');
       const [code] = await once(child, 'exit');

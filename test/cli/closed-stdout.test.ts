@@ -62,8 +62,6 @@ describe('a stdout whose reader goes away (EPIPE)', () => {
     expect(stderr).toBe('propdata: cannot write to stdout: the disk is full\n');
   });
 
-  // Enable once the batch stops on OutputWriter.failed (src/output/sink.ts): today the run only
-  // learns of the closed pipe at its next write, which waits here for answers that never come.
   it('stops a batch writing to stdout as soon as the pipe closes, exit 1 in one line, even with requests still out', async () => {
     // The first request (the pacing probe) is answered; every later one hangs, as a slow
     // service or a rate-limit wait would: only noticing the closed pipe at once ends the run.

@@ -3,12 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
 describe('propdata config', () => {
   it('stores settings, masks the secret in list and get, and unsets', async () => {
     const env = { PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')) };
-    expect((await runMain(['config', 'set', 'key', 'my-key'], { env })).code).toBe(0);
-    expect((await runMain(['config', 'set', 'secret', 'very-secret-1234'], { env })).code).toBe(0);
+    const key = await runMain(['config', 'set', 'key', 'my-key'], { env });
+    expect(key.code).toBe(0);
+    expect(key.stdout).toBe(`key=my-key stored in ${join(env.PROPDATA_CONFIG_DIR, 'config.json')}\n`);
+    const secret = await runMain(['config', 'set', 'secret', 'very-secret-1234'], { env });
+    expect(secret.code).toBe(0);
+    expect(secret.stdout).toMatch(/^secret=\*\*\*\*34 stored in /);
     const list = await runMain(['config', 'list'], { env });
     expect(list.stdout).toContain('key=my-key');
     expect(list.stdout).toContain('secret=****34');
@@ -55,5 +60,26 @@ describe('propdata config: other spellings and stdin', () => {
     const got = await runMain(['config', 'get', 'base_url'], { env });
     expect(got.code).toBe(0);
     expect(got.stdout).toBe('https://api.example.com\n');
+  });
+});
+
+describe('an empty environment variable', () => {
+  const sandbox = sandboxPerTest();
+
+  it('counts as unset: PROPDATA_API_KEY= leaves the key to HC_API_KEY, as the README says', async () => {
+    const env = await sandbox.start();
+    const result = await runMain(['property', 'value', '--address', '43 Valmonte Plaza', '--zipcode', '90274', '--json'], {
+      env: {
+        PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')),
+        PROPDATA_BASE_URL: env.PROPDATA_BASE_URL,
+        PROPDATA_API_KEY: '',
+        PROPDATA_API_SECRET: '',
+        HC_API_KEY: env.PROPDATA_API_KEY,
+        HC_API_SECRET: env.PROPDATA_API_SECRET,
+      },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveLength(1);
   });
 });

@@ -3,13 +3,35 @@ import { ENDPOINTS } from '../../src/catalog/index.js';
 import { runMain } from '../helpers/run-main.js';
 
 describe('help and the endpoint listing', () => {
-  it('lists every catalog endpoint with its version and list price', async () => {
-    const result = await runMain(['endpoints']);
+  it('lists every catalog endpoint with its version and list price (--wide)', async () => {
+    const result = await runMain(['endpoints', '--wide']);
     expect(result.code).toBe(0);
     for (const endpoint of ENDPOINTS) {
       const price = endpoint.mget ? 'sum' : endpoint.price.toFixed(2).replace('.', '\\.');
       expect(result.stdout).toMatch(new RegExp(`^${endpoint.name}\\s+v2\\s+${price}\\s`, 'm'));
     }
+  });
+
+  it("is compact by default, one line an endpoint cut to a terminal's width; --wide wraps its descriptions to it", async () => {
+    const compact = await runMain(['endpoints', '--level', 'property'], { tty: true, columns: 100 });
+    const rows = compact.stdout.split('\n\n')[0]!.split('\n');
+    expect(rows[0]).toMatch(/^ENDPOINT +USD +DESCRIPTION$/);
+    expect(rows).toHaveLength(1 + ENDPOINTS.filter((e) => e.level === 'property').length);
+    expect(compact.stdout).toMatch(/^property\/value +0\.\d\d +\S/m);
+    const wide = await runMain(['endpoints', '--wide'], { tty: true, columns: 100 });
+    expect(wide.stdout).toMatch(/^ENDPOINT +VERSION +USD +IDENTIFIERS +PARAMETERS +DESCRIPTION$/m);
+    for (const output of [compact.stdout, wide.stdout]) {
+      expect(Math.max(...output.split('\n').map((line) => line.length))).toBeLessThan(100);
+    }
+    // Written to a pipe, a row is one line, whatever its length.
+    const piped = await runMain(['endpoints', '--wide']);
+    expect(piped.stdout.split('\n\n')[0]!.split('\n')).toHaveLength(1 + ENDPOINTS.length);
+  });
+
+  it("lists a level's commands by one spelling each", async () => {
+    const result = await runMain(['property', '--help']);
+    expect(result.stdout).toMatch(/^ {2}value_within_block \[options\] /m);
+    expect(result.stdout).not.toMatch(/value-within-block/);
   });
 
   it('filters by level and prints JSON', async () => {

@@ -55,7 +55,10 @@ describe('the command that resumes an interrupted run', () => {
     const { command, note } = resumeCommand(argv);
     expect(command).toBe('propdata property value -i in.csv -o out.csv --resume');
     expect(command).not.toMatch(/K3Y|s3cret|other|s2|\*\*\*\*/);
-    expect(note).toBe('credentials: give them again, or set PROPDATA_API_KEY/PROPDATA_API_SECRET or `propdata config set`');
+    expect(note).toBe(
+      'credentials: give them again, or use the environment (PROPDATA_API_KEY, PROPDATA_API_SECRET), ' +
+        '`propdata config set key|secret -` (from stdin), or --secret-file FILE',
+    );
   });
 
   it('gives no note when no credential was on the command line, and keeps flags that only start like one', () => {

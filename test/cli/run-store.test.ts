@@ -34,7 +34,7 @@ const answered = (target: QueryTarget, sent: SendableItem[], chunks: unknown[]):
 /** A batch run's store as the run uses it, on a clock that never moves: every response in one millisecond. */
 async function runStore(path: string, clock: FakeClock, target = MGET, maxAgeMs?: number) {
   const store = await openStore(path, { now: () => clock.now() });
-  return openRunStore({ store, account: 'sandbox (built in)', target, maxAgeMs, prices: PRICES, clock });
+  return openRunStore({ store, account: 'sandbox (built in)', target, maxAgeMs, prices: PRICES, clock, argv: ['property', 'value'] });
 }
 
 describe("a batch run's store", () => {

@@ -21,7 +21,10 @@ const packageOf = (file: string): string => {
   return scopeOrName!.startsWith('@') ? `${scopeOrName}/${name}` : scopeOrName!;
 };
 
-/** The packages a command loaded, imported or required, after it ran, in a fresh process (npm test builds dist/ first). */
+/**
+ * The packages a command loaded, imported or required, after it ran, in a fresh process (npm test
+ * builds dist/ first). Its store is the test run's (vitest.config.ts), never the user's own.
+ */
 function packagesLoadedBy(argv: string[]): string[] {
   const script = `
     import { createRequire, register } from 'node:module';
@@ -30,7 +33,7 @@ function packagesLoadedBy(argv: string[]): string[] {
     const { main } = await import(${JSON.stringify(MAIN)});
     const sink = new PassThrough();
     sink.resume();
-    const code = await main(${JSON.stringify(argv)}, { stdin: process.stdin, stdout: sink, stderr: sink, env: {} });
+    const code = await main(${JSON.stringify(argv)}, { stdin: process.stdin, stdout: sink, stderr: sink, env: ${JSON.stringify({ PROPDATA_HOME: process.env.PROPDATA_HOME })} });
     const Module = createRequire(import.meta.url)('node:module');
     console.log(JSON.stringify({ code, required: Object.keys(Module._cache) }));
   `;

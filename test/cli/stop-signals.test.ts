@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors/index.js';
 import { SignalStop } from '../../src/cli/stop-signal.js';
+import { chunkFor } from '../helpers/scripted-server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
@@ -23,12 +24,31 @@ afterEach(() => {
   }
 });
 
+/** A batch in flight, and the acknowledgment its first stop signal gets on stderr. */
+interface InFlight {
+  child: ChildProcess;
+  /** Resolves once stderr says the run is stopping (the README's "stopping: finishing N requests in flight"). */
+  acknowledged: () => Promise<void>;
+  /** Answers the request in flight, as the service would: a clean stop can then end by itself. */
+  answer: () => void;
+  /** What it has written to stderr so far. */
+  stderr: () => string;
+}
+
 /**
- * A batch against a service that takes every request and never answers, started and waited on
- * until its first request is out: a clean stop never ends by itself, so only an exit at once does.
+ * A batch against a service that takes every request and answers only when told, started and
+ * waited on until its first request is out: until then a clean stop cannot end by itself, so only
+ * an exit at once does.
  */
-async function batchInFlight(): Promise<ChildProcess> {
-  const server = createServer(() => undefined);
+async function batchInFlight(): Promise<InFlight> {
+  const held: ServerResponse[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (part: Buffer) => (body += part.toString()));
+    request.on('end', () => {
+      held.push(Object.assign(response, { items: (JSON.parse(body) as unknown[]).length }));
+    });
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const arrived = once(server, 'request');
@@ -42,18 +62,35 @@ async function batchInFlight(): Promise<ChildProcess> {
     },
   });
   running.push({ child, server });
+  let stderr = '';
+  const stopping = new Promise<void>((resolve) => {
+    child.stderr.on('data', (part: Buffer) => {
+      stderr += part.toString();
+      if (/stopping: finishing 1 requests in flight; Ctrl-C again to abort/.test(stderr)) resolve();
+    });
+  });
   await arrived;
-  return child;
+  // Waited for here, so that the request is held before anything answers it.
+  while (held.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  return {
+    child,
+    acknowledged: () => stopping,
+    stderr: () => stderr,
+    answer: () => {
+      const response = held[0] as ServerResponse & { items: number };
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(Array.from({ length: response.items }, () => chunkFor(['property/value']))));
+    },
+  };
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('stop signals', () => {
   it('takes a first SIGTERM as a request to stop cleanly and exits 130 at once on a second', async () => {
-    const child = await batchInFlight();
+    const { child, acknowledged } = await batchInFlight();
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
-    await pause(200);
+    // Acknowledged at once, and still running: the request in flight is never answered.
+    await acknowledged();
     expect(child.exitCode).toBeNull();
     child.kill('SIGTERM');
     const [code] = await exited;
@@ -61,17 +98,17 @@ describe('stop signals', () => {
   });
 
   it('takes SIGHUP as a request to stop cleanly, not cut short by a repeated SIGHUP', async () => {
-    const child = await batchInFlight();
+    const { child, acknowledged, answer, stderr } = await batchInFlight();
     const exited = once(child, 'exit');
     child.kill('SIGHUP');
+    await acknowledged();
     child.kill('SIGHUP');
-    await pause(300);
-    expect(child.exitCode).toBeNull();
-    expect(child.signalCode).toBeNull();
-    // The SIGHUP counted as the first stop: a Ctrl-C now is the second, which exits at once.
-    child.kill('SIGINT');
+    // The answer reaches it after the second SIGHUP: a run that the hangup had cut short would
+    // have exited without it; a clean stop writes it, sums up and prints how to resume.
+    answer();
     const [code] = await exited;
     expect(code).toBe(130);
+    expect(stderr()).toMatch(/propdata: interrupted: .*holds \d+ ok[\s\S]*continue with:\n.*--resume/);
   });
 
   it('names the signal in the abort reason, and carries exit code 130', () => {

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOneOffTransport } from '../../src/client/one-off-transport.js';
@@ -6,6 +7,8 @@ import { ServiceClient, type ServiceRequest } from '../../src/client/service-cli
 import type { Timeouts } from '../../src/client/timeouts.js';
 import type { Transport } from '../../src/client/transport.js';
 import { NetworkError, RequestAbortedError } from '../../src/errors/index.js';
+import { SYSTEM_CLOCK, type Clock } from '../../src/throttle/clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { runMain } from '../helpers/run-main.js';
 import { drip, startSlowServer, type SlowServer } from './slow-server.js';
 
@@ -19,18 +22,29 @@ afterEach(async () => {
   client = server = silent = undefined;
 });
 
-type MakeTransport = (origin: string, timeouts: Timeouts) => Transport | Promise<Transport>;
+type MakeTransport = (origin: string, timeouts: Timeouts, clock: Clock) => Transport | Promise<Transport>;
 
 /** The same failures through both transports: a batch's pool, and a one-off's connection of its own. */
 const TRANSPORTS: [string, MakeTransport][] = [
-  ["a batch's pool (undici)", (origin, timeouts) => createPoolTransport(origin, 1, timeouts)],
-  ["a one-off's connection (node:http)", (origin, timeouts) => createOneOffTransport(origin, timeouts)],
+  ["a batch's pool (undici)", (origin, timeouts, clock) => createPoolTransport(origin, 1, timeouts, clock)],
+  ["a one-off's connection (node:http)", (origin, timeouts, clock) => createOneOffTransport(origin, timeouts, clock)],
 ];
 
-async function clientOver(make: MakeTransport, url: string, responseMs: number, connectMs = 2_000): Promise<ServiceClient> {
+/**
+ * A client whose deadlines are kept on `clock`. A test that waits for one to pass gives a
+ * FakeClock, paused until the request is at the server (the server resumes it): waiting on real
+ * I/O, the clock would jump to the deadline before the request went out. A test of a failure
+ * that comes before any deadline keeps the system's clock, and asserts no time.
+ */
+async function clientOver(
+  make: MakeTransport,
+  url: string,
+  responseMs: number,
+  { connectMs = 2_000, clock = SYSTEM_CLOCK }: { connectMs?: number; clock?: Clock } = {},
+): Promise<ServiceClient> {
   const timeouts = { connectMs, responseMs };
   const origin = new URL(url).origin;
-  client = new ServiceClient({ baseUrl: new URL(url), key: 'key', secret: 'secret' }, await make(origin, timeouts), {
+  client = new ServiceClient({ baseUrl: new URL(url), key: 'key', secret: 'secret' }, await make(origin, timeouts, clock), {
     userAgent: 'test',
     timeouts,
   });
@@ -39,16 +53,24 @@ async function clientOver(make: MakeTransport, url: string, responseMs: number, 
 
 const POST: ServiceRequest = { method: 'POST', path: 'v2/property/value', items: [{ slug: 'a' }] };
 
-/** What send() rejected with, and how long it took. */
-async function failure(send: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
-  const started = Date.now();
+/** What send() rejected with, and how long it took on `clock` (virtual ms on a FakeClock). */
+async function failure(send: Promise<unknown>, clock: Clock = SYSTEM_CLOCK): Promise<{ error: unknown; ms: number }> {
+  const started = clock.now();
   try {
     await send;
   } catch (error) {
-    return { error, ms: Date.now() - started };
+    return { error, ms: clock.now() - started };
   }
   throw new Error('send() resolved');
 }
+
+/** A server handler that lets the paused `clock` run once the request has arrived, then does `then`. */
+const arrived =
+  (clock: FakeClock, then: (response: ServerResponse) => void = () => undefined) =>
+  (response: ServerResponse): void => {
+    then(response);
+    clock.resume();
+  };
 
 interface SilentServer {
   port: number;
@@ -80,30 +102,33 @@ async function closedPort(): Promise<number> {
 }
 
 describe.each(TRANSPORTS)('over %s', (_, make) => {
-  const clientFor = (url: string, responseMs: number, connectMs?: number) => clientOver(make, url, responseMs, connectMs);
+  const clientFor = (url: string, responseMs: number, options?: { connectMs?: number; clock?: Clock }) =>
+    clientOver(make, url, responseMs, options);
 
   describe('the timeout', () => {
-    it('is a deadline for the whole response: a body dripped faster than the timeout still fails within it', async () => {
-      server = await startSlowServer(drip(100));
-      const { error, ms } = await failure((await clientFor(server.url, 800)).send(POST));
+    it('is a deadline for the whole response: a body dripped faster than the timeout still fails at it', async () => {
+      const clock = new FakeClock().pause();
+      // A byte every 100 ms of the client's time: an idle timer would never fire.
+      server = await startSlowServer(arrived(clock, drip(100, clock)));
+      const { error, ms } = await failure((await clientFor(server.url, 800, { clock })).send(POST), clock);
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).message).toBe('could not reach the service: timed out after 0.8 s');
       expect((error as NetworkError).mayHaveBeenCharged).toBe(true);
-      expect(ms).toBeGreaterThanOrEqual(750);
-      expect(ms).toBeLessThan(2_000);
+      expect(ms).toBe(800);
     });
 
     it('covers a server that never answers', async () => {
-      server = await startSlowServer(() => undefined);
-      const { error, ms } = await failure((await clientFor(server.url, 500)).send(POST));
+      const clock = new FakeClock().pause();
+      server = await startSlowServer(arrived(clock));
+      const { error, ms } = await failure((await clientFor(server.url, 500, { clock })).send(POST), clock);
       expect((error as NetworkError).message).toMatch(/timed out after 0.5 s/);
       expect((error as NetworkError).mayHaveBeenCharged).toBe(true);
-      expect(ms).toBeLessThan(1_500);
+      expect(ms).toBe(500);
     });
 
     it('has a connect timeout of its own, which covers the TLS handshake: nothing was sent', async () => {
       silent = await startSilentServer();
-      const { error } = await failure((await clientFor(`https://127.0.0.1:${silent.port}`, 5_000, 300)).send(POST));
+      const { error } = await failure((await clientFor(`https://127.0.0.1:${silent.port}`, 5_000, { connectMs: 300 })).send(POST));
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).message).toBe('could not reach the service: timed out while connecting');
       expect((error as NetworkError).mayHaveBeenCharged).toBe(false);
@@ -139,15 +164,17 @@ describe.each(TRANSPORTS)('over %s', (_, make) => {
 
   describe('a request cancelled by its signal', () => {
     it('rejects at once with RequestAbortedError, which is not a NetworkError (never retried)', async () => {
-      server = await startSlowServer(drip(100));
+      const clock = new FakeClock().pause();
+      server = await startSlowServer(arrived(clock, drip(100, clock)));
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 200);
-      const { error, ms } = await failure((await clientFor(server.url, 5_000)).send({ ...POST, signal: controller.signal }));
+      void clock.sleep(200).then(() => controller.abort());
+      const sending = (await clientFor(server.url, 5_000, { clock })).send({ ...POST, signal: controller.signal });
+      const { error, ms } = await failure(sending, clock);
       expect(error).toBeInstanceOf(RequestAbortedError);
       expect(error).not.toBeInstanceOf(NetworkError);
       expect((error as RequestAbortedError).code).toBe('E_ABORTED');
       expect((error as RequestAbortedError).mayHaveBeenCharged).toBe(true);
-      expect(ms).toBeLessThan(1_000);
+      expect(ms).toBe(200);
     });
 
     it('is not sent at all when the signal is already aborted', async () => {
@@ -162,19 +189,23 @@ describe.each(TRANSPORTS)('over %s', (_, make) => {
 
 describe("a batch's pool", () => {
   it('settles a cancelled request at once while it waits for a socket, and then never sends it', async () => {
-    server = await startSlowServer(drip(100));
-    const pool = await clientOver(TRANSPORTS[0]![1], server.url, 600);
-    const first = failure(pool.send(POST));
+    const clock = new FakeClock().pause();
+    server = await startSlowServer(arrived(clock, drip(100, clock)));
+    const pool = await clientOver(TRANSPORTS[0]![1], server.url, 600, { clock });
+    const first = failure(pool.send(POST), clock);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const second = await failure(pool.send({ ...POST, items: [{ slug: 'b' }], signal: controller.signal }));
+    void clock.sleep(150).then(() => controller.abort());
+    const second = await failure(pool.send({ ...POST, items: [{ slug: 'b' }], signal: controller.signal }), clock);
     expect(second.error).toBeInstanceOf(RequestAbortedError);
     expect((second.error as RequestAbortedError).mayHaveBeenCharged).toBe(false);
-    expect(second.ms).toBeLessThan(450);
+    expect(second.ms).toBe(150);
     expect(((await first).error as NetworkError).mayHaveBeenCharged).toBe(true);
-    // The socket is free again once the first request's deadline cut it: the second must not go out then.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(server.received).toEqual([JSON.stringify([{ slug: 'a' }])]);
+    // The socket is free again once the first request's deadline cut it: the second must not go
+    // out then. A third, queued after it, reaching the server shows the queue has moved past it.
+    clock.pause();
+    const third = failure(pool.send({ ...POST, items: [{ slug: 'c' }] }), clock);
+    expect(((await third).error as NetworkError).message).toMatch(/timed out/);
+    expect(server.received).toEqual([JSON.stringify([{ slug: 'a' }]), JSON.stringify([{ slug: 'c' }])]);
   });
 });
 
@@ -182,10 +213,9 @@ describe('a one-off', () => {
   it('gives --timeout to the CLI as a deadline', async () => {
     server = await startSlowServer(drip(100));
     const env = { PROPDATA_BASE_URL: server.url, PROPDATA_API_KEY: 'k', PROPDATA_API_SECRET: 's3cret' };
-    const started = Date.now();
+    // A byte every 100 ms: only a deadline ends it (the test's own timeout would, were it an idle timer).
     const result = await runMain(['property', 'value', '--slug', 'a', '--timeout', '1', '--max-retries', '0'], { env });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/timed out after 1 s/);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SYSTEM_CLOCK, type Clock } from '../../src/throttle/clock.js';
 
 export interface SlowServer {
   url: string;
@@ -34,12 +35,21 @@ export async function startSlowServer(handle: (response: ServerResponse, request
   };
 }
 
-/** Headers at once, then one byte of the body every `everyMs`, forever (until the client hangs up). */
-export function drip(everyMs: number) {
+/**
+ * Headers at once, then one byte of the body every `everyMs` on `clock`, forever (until the client
+ * hangs up). On a test's fake clock the bytes come in the client's virtual time, as its deadline does.
+ */
+export function drip(everyMs: number, clock: Clock = SYSTEM_CLOCK) {
   return (response: ServerResponse): void => {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.write('[');
-    const timer = setInterval(() => response.write(' '), everyMs);
-    response.on('close', () => clearInterval(timer));
+    const closed = new AbortController();
+    response.on('close', () => closed.abort());
+    void (async () => {
+      for (;;) {
+        await clock.sleep(everyMs, closed.signal);
+        response.write(' ');
+      }
+    })().catch(() => undefined);
   };
 }

@@ -55,6 +55,11 @@ describe('connection settings', () => {
     await expect(resolveConnection({ secret: 'flag-secret' }, others, () => Promise.resolve(store))).resolves.toMatchObject({
       secret: 'flag-secret',
     });
+    // An empty flag is as good as none: the next source has its say.
+    await expect(resolveConnection({ key: '', secret: '' }, others, () => Promise.resolve(store))).resolves.toMatchObject({
+      key: 'hc-key',
+      secret: 'hc-secret',
+    });
   });
 
   it('says what is missing and how to provide it', async () => {

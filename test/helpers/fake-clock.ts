@@ -26,6 +26,7 @@ export class FakeClock implements Clock {
   #order = 0;
   #scheduled = false;
   #followsDate = false;
+  #paused = false;
   /** Every sleep asked for, in ms, in the order asked. */
   readonly slept: number[] = [];
 
@@ -68,6 +69,20 @@ export class FakeClock implements Clock {
   }
 
   /**
+   * Holds virtual time still until resume(): for a wait on real I/O (a request on its way to a
+   * real server) that must not be overtaken by a jump to the next timer (the request's deadline).
+   */
+  pause(): this {
+    this.#paused = true;
+    return this;
+  }
+
+  resume(): void {
+    this.#paused = false;
+    this.#schedule();
+  }
+
+  /**
    * Makes `Date.now()` (and `new Date()`) read this clock until the test ends: for code that reads
    * the wall clock instead of a Clock (a 429's Retry-After and X-RateLimit-Reset are turned into
    * waits against `Date.now()` in throttle/rate-headers.ts, called without a `now` by
@@ -92,7 +107,7 @@ export class FakeClock implements Clock {
 
   #tick(): void {
     this.#scheduled = false;
-    if (this.#timers.length === 0) return;
+    if (this.#paused || this.#timers.length === 0) return;
     const at = Math.min(...this.#timers.map((timer) => timer.at));
     if (at > this.#now) {
       this.#now = at;

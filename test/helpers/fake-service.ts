@@ -1,12 +1,11 @@
 import type { RawResponse, Service, ServiceRequest } from '../../src/client/service-client.js';
 import { NetworkError } from '../../src/errors/index.js';
+import { RateWindows } from '../../src/sandbox/rate-windows.js';
 import type { FakeClock } from './fake-clock.js';
+import { lowerCaseHeaders, type Limit } from './strict-service.js';
 
-/** One fixed window, aligned on its period as the sandbox's are: at most `limit` components per `periodSeconds`. */
-export interface FakeWindow {
-  limit: number;
-  periodSeconds: number;
-}
+/** One fixed window, the sandbox's own (src/sandbox/rate-windows.ts): at most `limit` components per `periodSeconds`. */
+export type FakeWindow = Limit;
 
 /** A request as the fake service saw it. */
 export interface SeenRequest {
@@ -57,8 +56,7 @@ export const rowOfItem = (item: Record<string, unknown>): number => Number.parse
 export class FakeService implements Service {
   readonly #clock: FakeClock;
   readonly #options: FakeServiceOptions;
-  readonly #used = new Map<FakeWindow, { start: number; used: number }>();
-  readonly #startedAt: number;
+  readonly #windows: RateWindows;
   readonly requests: SeenRequest[] = [];
   /** Rows charged, in the order the service charged them. */
   readonly charged: number[] = [];
@@ -68,7 +66,9 @@ export class FakeService implements Service {
   constructor(clock: FakeClock, options: FakeServiceOptions = {}) {
     this.#clock = clock;
     this.#options = options;
-    this.#startedAt = clock.now();
+    this.#windows = new RateWindows(options.windows ?? [], () => clock.now());
+    // Another job's use of the windows' current period.
+    if (options.spent) this.#windows.take(options.spent);
   }
 
   /** Requests answered with `status`. */
@@ -112,46 +112,18 @@ export class FakeService implements Service {
 
   /** The X-RateLimit-* headers as of now; none without windows. */
   rateHeaders(): Record<string, string> {
-    const windows = this.#options.windows ?? [];
-    if (windows.length === 0) return {};
-    const states = windows.map((window) => ({ window, ...this.#state(window) }));
-    const join = (value: (state: (typeof states)[number]) => number) => states.map(value).join(',');
-    return {
-      'x-ratelimit-period': join((state) => state.window.periodSeconds),
-      'x-ratelimit-limit': join((state) => state.window.limit),
-      'x-ratelimit-remaining': join((state) => Math.max(0, state.window.limit - state.used)),
-      'x-ratelimit-reset': join((state) => state.start + state.window.periodSeconds),
-    };
+    return lowerCaseHeaders(this.#windows.headers());
   }
 
   /** The usual answer: a 429 when a window has no room, else a chunk per item, charged. */
   #usual(seen: SeenRequest, sections: readonly string[]): FakeReply {
-    const windows = this.#options.windows ?? [];
-    if (windows.some((window) => this.#state(window).used + seen.components > window.limit)) {
+    if (!this.#windows.fits(seen.components)) {
       return { status: 429, body: { code: 429, message: 'Rate limit exceeded: wait until X-RateLimit-Reset' } };
     }
-    for (const window of windows) this.#state(window).used += seen.components;
+    this.#windows.take(seen.components);
     this.charged.push(...seen.rows);
     return { status: 200, body: seen.items.map((item) => answerFor(item, sections)) };
   }
-
-  /** The window's count, started afresh at each multiple of its period (epoch seconds). */
-  #state(window: FakeWindow): { start: number; used: number } {
-    const start = periodStart(window, this.#clock.now());
-    let state = this.#used.get(window);
-    if (state?.start !== start) {
-      const first = state === undefined && start === periodStart(window, this.#startedAt);
-      state = { start, used: first ? (this.#options.spent ?? 0) : 0 };
-      this.#used.set(window, state);
-    }
-    return state;
-  }
-}
-
-/** The epoch second the window's period holding `at` (ms) started. */
-function periodStart(window: FakeWindow, at: number): number {
-  const second = Math.floor(at / 1000);
-  return second - (second % window.periodSeconds);
 }
 
 /** A chunk for `item`: its address echoed in address_info, every section api_code 0. */

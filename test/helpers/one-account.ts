@@ -1,59 +1,17 @@
 import { FakeClock } from './fake-clock.js';
+import type { strictService } from './strict-service.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, NO_ATTEMPTS, type Attempts } from '../../src/client/retry-policy.js';
 import { RateLimitedError } from '../../src/errors/index.js';
-import { retryAfterRateLimit, type ReportedWindow } from '../../src/throttle/rate-headers.js';
+import { retryAfterRateLimit } from '../../src/throttle/rate-headers.js';
 import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
 import { RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
 import type { SharedPacer } from '../../src/throttle/shared-pacer.js';
 
 /**
- * Jobs on separate machines sharing one account, in virtual time: a strict service with fixed
- * windows, and jobs that drive their own limiters as the pipeline does. Used by the behaviour
+ * Jobs on separate machines sharing one account, in virtual time: jobs that drive their own
+ * limiters as the pipeline does, against a strict service with fixed windows (strict-service.ts). Used by the behaviour
  * tests (test/throttle/across-machines.test.ts) and the start-phase sweep (npm run bench, sweep).
  */
-
-export interface Limit {
-  limit: number;
-  periodSeconds: number;
-}
-
-/** A strict service with fixed windows aligned to the epoch: a request any window lacks room for is refused (429) and not counted. */
-export function strictService(limits: readonly Limit[], clock: FakeClock) {
-  let used = limits.map(() => ({ start: -1, used: 0 }));
-  const roll = () => {
-    used = limits.map((limit, i) => {
-      const start = Math.floor(clock.now() / (limit.periodSeconds * 1000)) * limit.periodSeconds * 1000;
-      return used[i]!.start === start ? used[i]! : { start, used: 0 };
-    });
-  };
-  const report = (): ReportedWindow[] =>
-    limits.map((limit, i) => ({
-      periodSeconds: limit.periodSeconds,
-      limit: limit.limit,
-      remaining: limit.limit - used[i]!.used,
-      resetAt: used[i]!.start + limit.periodSeconds * 1000,
-    }));
-  return {
-    refused: 0,
-    /** Every request counted, when it arrived, in order. */
-    counted: [] as { at: number; components: number }[],
-    /** The windows as they stand now (what an earlier run would have remembered of them). */
-    report(): ReportedWindow[] {
-      roll();
-      return report();
-    },
-    arrive(components: number): { ok: boolean; windows: ReportedWindow[] } {
-      roll();
-      if (limits.some((limit, i) => used[i]!.used + components > limit.limit)) {
-        this.refused += 1;
-        return { ok: false, windows: report() };
-      }
-      limits.forEach((_, i) => (used[i]!.used += components));
-      this.counted.push({ at: clock.now(), components });
-      return { ok: true, windows: report() };
-    },
-  };
-}
 
 /** A seeded random: the same jitter every run. */
 export function seeded(seed: number): () => number {

@@ -28,14 +28,22 @@ export async function runMain(
     signal?: AbortSignal;
     /** Io.clock: the time main's waits are measured in (a FakeClock makes backoff instant). */
     clock?: Clock;
+    /** Called with what stdout and stderr hold so far, as they grow: to act on a line once it is printed. */
+    watch?: (output: Omit<MainResult, 'code'>) => void;
   } = {},
 ): Promise<MainResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
-  stdout.on('data', (part: Buffer) => (out += part.toString()));
-  stderr.on('data', (part: Buffer) => (err += part.toString()));
+  stdout.on('data', (part: Buffer) => {
+    out += part.toString();
+    options.watch?.({ stdout: out, stderr: err });
+  });
+  stderr.on('data', (part: Buffer) => {
+    err += part.toString();
+    options.watch?.({ stdout: out, stderr: err });
+  });
   for (const stream of [stdout, stderr])
     Object.assign(stream, options.tty ? { ...TERMINAL, columns: options.columns ?? TERMINAL.columns } : { isTTY: false });
   const code = await main(argv, {

@@ -1,13 +1,27 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { README_OPTION_TABLES } from '../../src/cli/readme-options.js';
-import { markedOptionTables, renderOptionTable, renderOptionTables } from '../../src/options/readme-table.js';
+import { PassThrough } from 'node:stream';
+import { Messages, type Io } from '../../src/cli/io.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { README_OPTION_TABLES, readmeTables } from '../../src/cli/readme-tables.js';
+import { markedBlocks, renderMarkedBlocks, renderOptionTable, renderOptionTables } from '../../src/options/readme-table.js';
 
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const UPDATE = 'PROPDATA_UPDATE_README=1 npx vitest run --config test/vitest.config.ts test/options/readme-tables.test.ts';
 
-describe("the README's option tables", () => {
+/** The program as main() builds it: its commands are the command table's declarations. */
+function program() {
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {} } as unknown as Io;
+  return buildProgram({ io, messages: new Messages(io), argv: [], exitCode: 0 });
+}
+
+/** README.md with every generated table rendered again from the declarations. */
+function renderedReadme(page: string): string {
+  return renderMarkedBlocks(renderOptionTables(page, README_OPTION_TABLES), 'table', readmeTables(program()));
+}
+
+describe("the README's generated tables", () => {
   it('renders a declaration list as the help would say it', () => {
     const table = renderOptionTable([
       { flags: '--format <format>', description: 'output format', choices: ['csv', 'json'] },
@@ -26,15 +40,24 @@ describe("the README's option tables", () => {
     expect(() => renderOptionTables('<!-- options: nope -->\n\n<!-- /options -->', {})).toThrow(/nope/);
   });
 
+  it('name commands as their Usage lines do, and exit codes as declared', () => {
+    const tables = readmeTables(program());
+    expect(tables.commands).toContain('| `propdata property <target> [identifiers] [params]` | property-level endpoints, e.g. ');
+    expect(tables.commands).toContain('| `propdata help <command> [<subcommand>]` | the same as &lt;command> [&lt;subcommand>] --help ');
+    expect(tables['exit-codes']).toMatch(/^\| 4 \| a budget: .*--max-cost-month/m);
+    expect(tables['exit-codes']).toMatch(/^\| 130 \| interrupted/m);
+  });
+
   it('are what the declarations say now', () => {
     const page = readFileSync(README, 'utf8');
-    expect(markedOptionTables(page).sort()).toEqual(Object.keys(README_OPTION_TABLES).sort());
-    const rendered = renderOptionTables(page, README_OPTION_TABLES);
+    expect(markedBlocks(page, 'options').sort()).toEqual(Object.keys(README_OPTION_TABLES).sort());
+    expect(markedBlocks(page, 'table').sort()).toEqual(Object.keys(readmeTables(program())).sort());
+    const rendered = renderedReadme(page);
     if (process.env.PROPDATA_UPDATE_README === '1') {
       writeFileSync(README, rendered);
       return;
     }
-    expect(page, `README.md's option tables differ from the declarations; if the change is intended, rewrite them: ${UPDATE}`).toBe(
+    expect(page, `README.md's generated tables differ from the declarations; if the change is intended, rewrite them: ${UPDATE}`).toBe(
       rendered,
     );
   });

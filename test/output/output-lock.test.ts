@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { OutputError } from '../../src/errors/index.js';
 import { lockOutput, type OutputLock } from '../../src/output/output-lock.js';
 
@@ -48,6 +48,31 @@ describe('one writer per output file', () => {
     await expect(lockOutput(join(`${dir}-link`, 'new.csv'))).rejects.toThrow(/is being written by propdata pid/);
   });
 
+  it('meets a lock taken through a symlink to the file, whether the file exists yet or not', async () => {
+    const [a, b] = [workdir(), workdir()];
+    const real = join(b, 'real.csv');
+    symlinkSync(real, join(a, 'link.csv'));
+    // The link's target does not exist yet: the run writing through the link makes it.
+    await lock(join(a, 'link.csv'));
+    await expect(lockOutput(real)).rejects.toThrow(/real\.csv is being written by propdata pid/);
+    await Promise.all(held.splice(0).map((taken) => taken.release()));
+    writeFileSync(real, 'address\n');
+    await lock(real);
+    await expect(lockOutput(join(a, 'link.csv'))).rejects.toThrow(/link\.csv is being written by propdata pid/);
+    expect(existsSync(join(a, 'link.csv.lock'))).toBe(false);
+  });
+
+  it('says what a file at the lock path is, and what to do, instead of naming another run', async () => {
+    const output = join(workdir(), 'out.csv');
+    writeFileSync(`${output}.lock`, 'x\n');
+    const refusal = lockOutput(output);
+    await expect(refusal).rejects.toThrow(
+      /^cannot lock .*out\.csv: .*out\.csv\.lock is a file, not propdata's lock \(a directory\); move or delete it, or choose another --output$/,
+    );
+    await expect(refusal).rejects.toMatchObject({ exitCode: 2 });
+    expect(readFileSync(`${output}.lock`, 'utf8')).toBe('x\n');
+  });
+
   it('takes over a lock left by a process that is gone, and says whose it was', async () => {
     const output = join(workdir(), 'out.csv');
     const pid = deadPid();
@@ -76,12 +101,23 @@ describe('one writer per output file', () => {
 
 describe('a lock held for a long run', () => {
   it('is kept alive by its refreshes, not lost to the owner file written into it', async () => {
+    // proper-lockfile refreshes on its own timers and reads Date: faked here, so no second passes.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const dir = mkdtempSync(join(tmpdir(), 'propdata-lock-long-'));
+    const output = join(dir, 'out.csv');
     let lost: unknown;
-    const lock = await lockOutput(join(dir, 'out.csv'), (error) => (lost = error), { refreshMs: 1_000 });
+    const lock = await lockOutput(output, (error) => (lost = error), { refreshMs: 1_000 });
     // Two refreshes (proper-lockfile's shortest interval is 1 s): each checks that the lock
-    // directory's mtime is still the one it set.
-    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    // directory's mtime is still the one it set (writing the owner file changed it), then sets a
+    // new one, on the disk: a refresh is seen done when the mtime has moved.
+    for (let refresh = 1; refresh <= 2; refresh += 1) {
+      const before = statSync(`${output}.lock`).mtimeMs;
+      await vi.advanceTimersByTimeAsync(1_000);
+      await vi.waitFor(() => expect(statSync(`${output}.lock`).mtimeMs).not.toBe(before));
+    }
     expect(lost).toBeUndefined();
     await lock.release();
   });

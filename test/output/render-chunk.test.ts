@@ -53,6 +53,8 @@ describe('the one-off terminal view', () => {
     expect(geocode).toMatch(/lng\s+-76\.6/);
     expect(geocode).toMatch(/county_fips\s+24005/);
     expect(geocode).toMatch(/geo_precision\s+rooftop/);
+    // The header names what the bare value is.
+    expect(geocode).toMatch(/^ {2}slug 1-Main-St-Towson-MD-21204 · block 240054901001000 · precision rooftop$/m);
   });
 
   it('shows details whole, numbers grouped alike, years and codes as given', () => {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/throttle/clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { runMain } from '../helpers/run-main.js';
 import { chunkFor, startScriptedServer, type Script, type ScriptedServer } from '../helpers/scripted-server.js';
 
@@ -32,7 +34,8 @@ function input(rows = 20) {
   return { dir, path };
 }
 
-async function run(script: Script, extra: string[], rows = 20, signal?: AbortSignal) {
+/** A run against `script`; its waits (pacing, backoff, Retry-After) on `clock` when given: virtual, not endured. */
+async function run(script: Script, extra: string[], rows = 20, { signal, clock }: { signal?: AbortSignal; clock?: Clock } = {}) {
   server = await startScriptedServer(script);
   const { dir, path } = input(rows);
   const output = join(dir, 'out.csv');
@@ -40,6 +43,7 @@ async function run(script: Script, extra: string[], rows = 20, signal?: AbortSig
   const result = await runMain(['property', 'value', '-i', path, '-o', output, '--batch-size', '5', '--concurrency', '1', ...extra], {
     env,
     ...(signal ? { signal } : {}),
+    ...(clock ? { clock } : {}),
   });
   const records = parse<Record<string, string>>(readFileSync(output, 'utf8'), { columns: true });
   return { ...result, records, dir, output };
@@ -67,35 +71,43 @@ describe('a hostile service', () => {
   });
 
   it('429s without a reset wait with backoff, bounded by --max-wait, never turning rows into error', async () => {
+    const clock = new FakeClock();
     const result = await run(
       (request, index) => (index < 1 ? ok(request.body) : { status: 429, body: '{"message":"slow down"}' }),
       ['--max-wait', '2s'],
+      20,
+      { clock },
     );
     expect(result.code).toBe(5);
     expect(result.records.every((record) => record._status === 'ok')).toBe(true);
+    // It waited, and never longer than --max-wait at a time.
+    expect(clock.slept.length).toBeGreaterThan(0);
+    expect(Math.max(...clock.slept)).toBeLessThanOrEqual(2_000);
   });
 
   it('honours Retry-After', async () => {
+    // Retry-After counts from the answer's arrival (Date.now()): the date follows the run's clock.
+    const clock = new FakeClock().followDate();
     const times: number[] = [];
     const result = await run(
       (request, index) => {
-        times.push(Date.now());
+        times.push(clock.now());
         return index === 1 ? { status: 429, body: '{"message":"wait"}', headers: { 'retry-after': '1' } } : ok(request.body);
       },
       ['-q'],
       10,
+      { clock },
     );
     expect(result.code).toBe(0);
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1_000);
   });
 
   it('counts retried requests that timed out after being sent, which the service may have charged', async () => {
+    // The second request is never answered: its deadline passes (a real one: a run's requests
+    // keep real time) and it is sent again.
     const result = await run(
-      async (request, index) => {
-        if (index === 1) await new Promise((resolve) => setTimeout(resolve, 1_500));
-        return ok(request.body);
-      },
-      ['--timeout', '0.5'],
+      (request, index) => (index === 1 ? new Promise<never>(() => undefined) : ok(request.body)),
+      ['--timeout', '0.2'],
       10,
     );
     expect(result.code).toBe(0);
@@ -107,14 +119,26 @@ describe('a hostile service', () => {
 
   it('a Ctrl-C during 5xx backoff ends the run promptly, with the summary and the resume command', async () => {
     const stop = new AbortController();
+    /** The run's clock, which sends the Ctrl-C as the run begins its wait after the 503. */
+    class InterruptedInBackoff extends FakeClock {
+      armed = false;
+      override sleep(ms: number, signal?: AbortSignal): Promise<void> {
+        if (this.armed) {
+          this.armed = false;
+          queueMicrotask(() => stop.abort());
+        }
+        return super.sleep(ms, signal);
+      }
+    }
+    const clock = new InterruptedInBackoff();
     const result = await run(
       (request, index) => {
-        if (index === 1) setTimeout(() => stop.abort(), 50);
+        if (index === 1) clock.armed = true;
         return index === 0 ? ok(request.body) : { status: 503, body: 'down' };
       },
       ['--max-retries', '10'],
       20,
-      stop.signal,
+      { signal: stop.signal, clock },
     );
     expect(result.code).toBe(130);
     expect(result.records).toHaveLength(5);
@@ -137,6 +161,17 @@ describe('a hostile service', () => {
 });
 
 describe('paths a run writes', () => {
+  it('a --report that cannot be written is one line naming it, after the summary, not an unexpected error', async () => {
+    const result = await run((request) => ok(request.body), ['--report', '/dev/full'], 10);
+    expect(result.code).toBe(1);
+    expect(result.records).toHaveLength(10);
+    expect(result.stderr).toMatch(/^propdata: completed: .* holds 10 ok/m);
+    expect(result.stderr).toMatch(
+      /\npropdata: cannot write --report \/dev\/full: the disk is full; the records are written, only the report is not\n$/,
+    );
+    expect(result.stderr).not.toMatch(/unexpected/);
+  });
+
   it('refuses an output that is the input, by name or through a symlink, before sending anything', async () => {
     let requests = 0;
     server = await startScriptedServer((request) => {

@@ -34,6 +34,16 @@ describe('the run summary', () => {
     );
   });
 
+  it('groups thousands in its counts and its rate', () => {
+    const stats = statsWith((s) => {
+      s.requests = 3_782;
+      s.componentsUsed = 378_151;
+    });
+    const text = formatSummary({ ...summarize(stats, limiter(true), 'completed'), itemsPerMinute: 378_151 });
+    expect(text).toContain('3,782 requests, 378,151 components');
+    expect(text).toContain('378,151 items/min');
+  });
+
   it('says when the limits are only --rate, because the service stated none', () => {
     expect(formatSummary(summarize(new RunStats(), limiter(false), 'completed'))).toContain(
       'paced at --rate 1000000/60s (the service stated no limits)',

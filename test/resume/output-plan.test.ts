@@ -1,11 +1,10 @@
 import { appendFileSync, existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { OutputRecord } from '../../src/model/record.js';
 import type { AppendableFormat } from '../../src/output/record-text.js';
-import { openResumeWriter } from '../../src/output/resume-writer.js';
+import { openResumeWriter } from '../../src/resume/resume-writer.js';
 import { planOutput, type OutputRequest } from '../../src/resume/output-plan.js';
 import { journalLine, journalPathFor } from '../../src/resume/retry-journal.js';
 import { recordProgress, statePathFor } from '../../src/resume/run-state.js';
@@ -102,7 +101,8 @@ describe('planOutput with --resume', () => {
       retryRows: plan.retryRows,
     });
     await writer.write(answered(2));
-    await sleep(50);
+    // The record reaches the journal's file (the writer gathers a turn's records, then writes).
+    await vi.waitFor(() => expect(readFileSync(journalPathFor(output), 'utf8')).toMatch(/^\{"row":2,.*\n$/));
     // kill -9: the writer is never closed, and the journal's last entry is cut short.
     appendFileSync(journalPathFor(output), journalLine(4, 'whatever\n').slice(0, 12));
 

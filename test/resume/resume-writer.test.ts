@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { OutputRecord } from '../../src/model/record.js';
 import { csvHeaderText, type AppendableFormat } from '../../src/output/record-text.js';
-import { openResumeWriter } from '../../src/output/resume-writer.js';
+import { openResumeWriter } from '../../src/resume/resume-writer.js';
 import { mergePathFor } from '../../src/resume/merge-retries.js';
 import { journalPathFor } from '../../src/resume/retry-journal.js';
 import { answered, failed, LAYOUT, rows, tempDir, writeRecords } from './records.js';

@@ -53,10 +53,14 @@ describe('the sandbox says what it does', () => {
   it('propdata sandbox prints its settings and a line per request, none with --quiet', async () => {
     for (const quiet of [false, true]) {
       const stop = new AbortController();
-      const running = runMain(['sandbox', '--credit', '50', ...(quiet ? ['--quiet'] : [])], { signal: stop.signal });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      stop.abort();
-      const result = await running;
+      // Stopped (as by Ctrl-C) once its banner is out, however long starting took.
+      const result = await runMain(['sandbox', '--credit', '50', ...(quiet ? ['--quiet'] : [])], {
+        signal: stop.signal,
+        watch: ({ stdout }) => {
+          if (stdout.includes('Stop it with Ctrl-C.')) stop.abort();
+        },
+      });
+      expect(result.stdout).toMatch(/Stop it with Ctrl-C\.\npropdata sandbox stopped\n$/);
       expect(result.stdout).toContain('credit:     50.00 USD');
       expect(result.stdout).toContain('rate limit: 250 components/60s');
       expect(result.stdout.includes('Each request is logged')).toBe(!quiet);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { call, VALMONTE } from './http.js';
 
 /** Outcomes of `count` GETs: the status, or 'reset' for a dropped connection. */
@@ -45,11 +46,15 @@ describe('fault injection', () => {
   });
 
   it('waits the configured latency before answering', async () => {
-    const sandbox = await startSandbox({ latencyMs: [120, 160] });
+    // The sandbox's time is a virtual clock: the answer comes once it has moved on by the latency.
+    const clock = new FakeClock();
+    const sandbox = await startSandbox({ latencyMs: [120, 160], now: () => clock.now(), sleep: (ms) => clock.sleep(ms) });
     try {
-      const started = performance.now();
       await call(sandbox, '/v2/property/value', { query: VALMONTE });
-      expect(performance.now() - started).toBeGreaterThanOrEqual(115);
+      expect(clock.slept).toHaveLength(1);
+      expect(clock.elapsed()).toBeCloseTo(clock.slept[0]!, 3);
+      expect(clock.elapsed()).toBeGreaterThanOrEqual(120);
+      expect(clock.elapsed()).toBeLessThanOrEqual(160);
     } finally {
       await sandbox.close();
     }

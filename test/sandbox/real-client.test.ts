@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { SYSTEM_CLOCK, type Clock } from '../../src/throttle/clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 
 type Chunk = Record<string, any>;
 
 /**
  * A client as someone would write it from the service's documentation alone, knowing nothing of
  * the sandbox: a base URL that carries the version, Basic auth, GET for one item, POST for many,
- * chunks read by endpoint key, and a wait until X-RateLimit-Reset on 429.
+ * chunks read by endpoint key, and a wait until X-RateLimit-Reset on 429 (on `clock`).
  */
 class DocumentedClient {
   waits = 0;
@@ -14,11 +16,13 @@ class DocumentedClient {
   readonly #baseUrl: string;
   readonly #key: string;
   readonly #secret: string;
+  readonly #clock: Clock;
 
-  constructor(baseUrl: string, key: string, secret: string) {
+  constructor(baseUrl: string, key: string, secret: string, clock: Clock = SYSTEM_CLOCK) {
     this.#baseUrl = baseUrl;
     this.#key = key;
     this.#secret = secret;
+    this.#clock = clock;
   }
 
   async #send(method: 'GET' | 'POST', endpoint: string, query: Record<string, string>, body?: unknown): Promise<Chunk[]> {
@@ -34,7 +38,7 @@ class DocumentedClient {
       if (response.status === 429 && attempt < 3) {
         const resetAt = Math.min(...response.headers.get('x-ratelimit-reset')!.split(',').map(Number));
         this.waits += 1;
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, resetAt * 1000 - Date.now()) + 20));
+        await this.#clock.sleep(Math.max(0, resetAt * 1000 - this.#clock.now()) + 20);
         continue;
       }
       if (response.status !== 200) throw new Error(`${response.status}: ${await response.text()}`);
@@ -106,16 +110,18 @@ describe('a client written for the real service', () => {
 
   it('waits out a 429 until X-RateLimit-Reset and then gets its answer', async () => {
     // 5 components a second: the second POST of five items in the same second must wait its turn.
+    // The sandbox and the client share one virtual clock, which stands at the start of a second
+    // until the client waits.
+    const clock = new FakeClock();
     const limited = await startSandbox({
       rateLimits: [
         { limit: 5, periodSeconds: 1 },
         { limit: 250, periodSeconds: 60 },
       ],
+      now: () => clock.now(),
     });
     try {
-      const patient = new DocumentedClient(`${limited.url}/v2`, limited.key, limited.secret);
-      // Windows start on whole seconds: begin early in one so that both POSTs fall in it.
-      await new Promise((resolve) => setTimeout(resolve, Date.now() % 1000 > 700 ? 1000 - (Date.now() % 1000) : 0));
+      const patient = new DocumentedClient(`${limited.url}/v2`, limited.key, limited.secret, clock);
       const first = await patient.postMany('property/geocode', HOMES);
       const second = await patient.postMany('property/geocode', HOMES);
       expect(patient.waits).toBe(1);

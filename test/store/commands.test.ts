@@ -121,8 +121,13 @@ describe('propdata usage and propdata store', () => {
     const info = await runMain(['store', 'info'], { env });
     expect(info.code).toBe(0);
     expect(info.stdout).toContain(`store     ${path}`);
-    expect(info.stdout).toMatch(new RegExp(`^${LIVE.replace(/[./]/g, '\\$&')}\\s+v2/property/value\\s+4\\s`, 'm'));
-    expect(info.stdout).toMatch(/^sandbox \(built in\)\s+v2\/property\/flood\s+4\s/m);
+    // Each account a heading, its answers by endpoint below it.
+    expect(info.stdout).toMatch(
+      new RegExp(`^account ${LIVE.replace(/[./]/g, '\\$&')}\n {2}ENDPOINT .*\n {2}v2/property/value\\s+4\\s`, 'm'),
+    );
+    expect(info.stdout).toMatch(/^account sandbox \(built in\)\n {2}ENDPOINT .*\n {2}v2\/property\/flood\s+4\s/m);
+    const narrow = await runMain(['store', 'info'], { env, tty: true, columns: 80 });
+    expect(narrow.stdout.split('\n').filter((line) => !line.startsWith('store ') && line.length >= 80)).toEqual([]);
     expect((await runMain(['store', 'prune'], { env })).code).toBe(2);
     const pruned = await runMain(['store', 'prune', '--older-than', '90d'], { env });
     expect(pruned.stdout).toMatch(/^removed 6 answers that arrived before \d{4}-\d\d-\d\d \d\d:\d\d UTC; the store is [\d.]+ kB$/m);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
-import { jain, strictService, type Limit } from '../helpers/one-account.js';
+import { jain } from '../helpers/one-account.js';
+import { strictService, type Limit } from '../helpers/strict-service.js';
 import { memoryPacer } from '../../src/throttle/memory-pacer.js';
 import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
 import { RateLimiter } from '../../src/throttle/rate-limiter.js';

@@ -12,7 +12,10 @@ export function registerCallCommand(program: Command, context: CommandContext): 
   const command = program
     .command('call')
     .argument('<path>', 'endpoint path <version>/<level>/<target>, e.g. v3/property/hoa_est or v2/zip/details')
-    .description('call any endpoint path, including ones the catalog does not describe')
+    .usage('<version>/<level>/<target> [identifiers] [params]')
+    .description(
+      'any endpoint path, including ones the catalog does not describe (v3/property/hoa_est; blockgroup, metrodiv, state, reports levels)',
+    )
     .addHelpText(
       'after',
       [

@@ -23,7 +23,7 @@ const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
 /** Options whose value is a file: the shell completes a path after them. */
-const FILE_VALUES = /^--(input|output|report|store)$/;
+const FILE_VALUES = /^--(input|output|report|store|secret-file)$/;
 
 /** One command of the tree, by the words that reach it (`property value`), with what may follow it. */
 interface Node {
@@ -167,7 +167,11 @@ export function registerCompletionCommand(program: Command, context: CommandCont
   program
     .command('completion')
     .argument('<shell>', SHELLS.join(' | '))
-    .description('print a shell completion script: commands, endpoints, options and their choices')
+    .usage(SHELLS.join('|'))
+    .description(
+      'print a shell completion script: commands, endpoints (also as mget, estimate and call arguments), options and their choices; ' +
+        'source <(propdata completion bash), the same for zsh, propdata completion fish | source',
+    )
     .addHelpText(
       'after',
       [

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
 import { parseBaseUrl } from '../../config/connection.js';
+import { valueFromText } from '../../config/secret-file.js';
 import { parseRunSetting } from '../run-defaults.js';
 import { UsageError } from '../../errors/index.js';
 import type { CommandContext } from './command-context.js';
@@ -23,10 +24,13 @@ async function store(context: CommandContext) {
 async function readValue(context: CommandContext): Promise<string> {
   let text = '';
   for await (const part of context.io.stdin) text += typeof part === 'string' ? part : (part as Buffer).toString('utf8');
-  const value = text.replace(/\r?\n$/, '');
+  const value = valueFromText(text);
   if (value === '') throw new UsageError('"-" reads the value from stdin, but stdin was empty');
   return value;
 }
+
+/** A setting's value as it may be shown: a secret masked. */
+const shown = (name: SettingName, value: string) => (findSetting(name)!.secret ? maskSecret(value) : value);
 
 /** A subcommand's examples, after its help. */
 const examples = (...lines: string[]): string => ['', 'Examples:', ...lines.map((line) => `  $ propdata ${line}`)].join('\n');
@@ -34,6 +38,7 @@ const examples = (...lines: string[]): string => ['', 'Examples:', ...lines.map(
 export function registerConfigCommand(program: Command, context: CommandContext): void {
   const config = program
     .command('config')
+    .usage('set|get|unset|list|path')
     .description('store the API key, secret and base URL, and defaults for --max-age and --max-cost-month (in a file only you can read)')
     .addHelpText(
       'after',
@@ -59,10 +64,19 @@ export function registerConfigCommand(program: Command, context: CommandContext)
     )
     .action(async (name: string, given: string) => {
       const setting = settingName(name);
+      // The secret as a word of the command: in the process list while it runs, and in the shell's history.
+      if (given !== '-' && findSetting(setting)!.secret)
+        context.messages.info(
+          'propdata: warning: a secret on the command line can be read by other users of this machine (ps) while it runs, ' +
+            'and stays in your shell history; next time: propdata config set secret - < FILE',
+        );
       const value = given === '-' ? await readValue(context) : given;
       if (setting === 'base-url') parseBaseUrl(value);
       if (setting === 'max-age' || setting === 'max-cost-month') parseRunSetting(setting, value, 'config set');
-      (await store(context)).set(setting, value);
+      const stored = await store(context);
+      stored.set(setting, value);
+      // What was stored, as `config list` shows it: a value read from stdin is seen nowhere else.
+      out(`${setting}=${shown(setting, value)} stored in ${stored.path}`);
     });
   config
     .command('get')
@@ -77,7 +91,7 @@ export function registerConfigCommand(program: Command, context: CommandContext)
         context.messages.error(`propdata: ${setting} is not set`);
         return;
       }
-      out(findSetting(setting)!.secret ? maskSecret(value) : value);
+      out(shown(setting, value));
     });
   config
     .command('unset')
@@ -95,7 +109,7 @@ export function registerConfigCommand(program: Command, context: CommandContext)
       const stored = await store(context);
       for (const setting of SETTINGS) {
         const value = stored.get(setting.name);
-        out(`${setting.name}=${value === undefined ? '' : setting.secret ? maskSecret(value) : value}`);
+        out(`${setting.name}=${value === undefined ? '' : shown(setting.name, value)}`);
       }
     });
   config

@@ -1,23 +1,14 @@
 import type { Command } from 'commander';
-import { endpointsAt, LEVEL_SPECS, type Endpoint, type Level } from '../../catalog/index.js';
+import { endpointsAt, LEVEL_SPECS, type Endpoint } from '../../catalog/index.js';
 import { addOptions } from '../add-options.js';
 import { deferOptions } from '../deferred-options.js';
 import { flagName, identifierOptions, paramOptions } from '../options.js';
+import { refuseIdentifierWords } from './identifier-words.js';
 import { singleEndpointTarget } from '../../model/query-target.js';
 import type { QueryOptions } from '../query-params.js';
 import type { CommandContext } from './command-context.js';
+import { COMMAND_LEVELS, EXAMPLE_IDENTIFIERS } from './command-levels.js';
 import { QUERY_OPTIONS } from './query-options.js';
-
-/** Levels with endpoints in the catalog get a command each; the rest are reached through `call`. */
-export const COMMAND_LEVELS: readonly Level[] = ['property', 'block', 'zip', 'msa'];
-
-/** Sample identifiers for generated help examples. */
-export const EXAMPLE_IDENTIFIERS: Partial<Record<Level, string>> = {
-  property: '--address "43 Valmonte Plaza" --zipcode 90274',
-  block: '--block-id 060376703241005',
-  zip: '--zipcode 90274',
-  msa: '--msa 31080',
-};
 
 const EXAMPLE_PARAM_VALUES: Record<string, string> = {
   add_beds: '1',
@@ -46,13 +37,18 @@ function example(endpoint: Endpoint): string {
 
 export function registerEndpointCommands(program: Command, context: CommandContext): void {
   for (const level of COMMAND_LEVELS) {
+    const first = endpointsAt(level)[0]?.target;
     const levelCommand = program
       .command(level)
-      .description(`${level}-level endpoints (identifiers: ${LEVEL_SPECS[level].identifiers.map((id) => id.name).join(', ')})`)
-      .addHelpText('after', `\nExample:\n  $ propdata ${level} ${endpointsAt(level)[0]?.target} ${EXAMPLE_IDENTIFIERS[level]} --sandbox`);
+      .usage('<target> [identifiers] [params]')
+      .description(
+        `${level}-level endpoints, e.g. propdata ${level} ${first} (identifiers: ${LEVEL_SPECS[level].identifiers.map((id) => id.name).join(', ')})`,
+      )
+      .addHelpText('after', `\nExample:\n  $ propdata ${level} ${first} ${EXAMPLE_IDENTIFIERS[level]} --sandbox`);
     for (const endpoint of endpointsAt(level).filter((candidate) => !candidate.mget)) {
       // Its name, alias and description are all a list of commands shows; the rest is built on use.
-      const command = levelCommand.command(endpoint.target).description(endpoint.description);
+      // Words after it are refused in the action, with a better message than "too many arguments".
+      const command = levelCommand.command(endpoint.target).description(endpoint.description).allowExcessArguments();
       const kebab = flagName(endpoint.target);
       if (kebab !== endpoint.target) command.alias(kebab);
       deferOptions(command, () => {
@@ -60,6 +56,7 @@ export function registerEndpointCommands(program: Command, context: CommandConte
         addOptions(command, [...identifierOptions([level]), ...paramOptions([endpoint]), ...QUERY_OPTIONS], context.io.env);
       });
       command.action(async (options: QueryOptions) => {
+        refuseIdentifierWords(command.args, `propdata ${level} ${endpoint.target}`, level);
         // Loaded when a query runs: building the command tree for --help does not need it.
         const { runQuery } = await import('../run-query.js');
         context.exitCode = await runQuery(singleEndpointTarget(endpoint), options, context);

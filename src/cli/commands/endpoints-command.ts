@@ -3,7 +3,9 @@ import { ENDPOINTS, LEVEL_SPECS, LEVELS, type Endpoint } from '../../catalog/ind
 import { addOptions } from '../add-options.js';
 import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
-import { COMMAND_LEVELS } from './endpoint-commands.js';
+import { COMMAND_LEVELS } from './command-levels.js';
+import { textTable } from './text-table.js';
+import { terminalWidth } from '../io.js';
 
 function identifiersOf(endpoint: Endpoint): string {
   const spec = LEVEL_SPECS[endpoint.level];
@@ -15,31 +17,21 @@ function paramsOf(endpoint: Endpoint): string {
   return endpoint.params.map((param) => (param.required ? `${param.name}*` : param.name)).join(', ');
 }
 
-/** Plain columns padded to the widest cell: readable in a terminal and greppable in a pipe. */
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((cell, column) => cell.padEnd(widths[column]!))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
-}
-
 const ENDPOINTS_OPTIONS = [
   { flags: '--level <level>', description: 'only this level', choices: LEVELS },
+  { flags: '--wide', description: 'also the version, identifiers and parameters of each endpoint' },
   { flags: '--json', description: 'the catalog as JSON, with parameters and result shapes' },
 ] as const satisfies readonly OptionSpec[];
 
 export function registerEndpointsCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('endpoints')
-    .description('list the endpoints this tool knows: version, list price per item, identifiers, parameters, description')
-    .addHelpText('after', '\nExamples:\n  $ propdata endpoints --level block\n  $ propdata endpoints --json');
+    .usage('[--level L] [--wide] [--json]')
+    .description('the endpoint catalog: list price per item and description (--wide: also version, identifiers, parameters)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ propdata endpoints --level block\n  $ propdata endpoints --wide\n  $ propdata endpoints --json',
+    );
   addOptions(command, ENDPOINTS_OPTIONS, context.io.env);
   command.action((options: OptionValues<typeof ENDPOINTS_OPTIONS>) => {
     const endpoints = ENDPOINTS.filter((endpoint) => !options.level || endpoint.level === options.level);
@@ -47,17 +39,27 @@ export function registerEndpointsCommand(program: Command, context: CommandConte
       context.io.stdout.write(`${JSON.stringify(endpoints, null, 2)}\n`);
       return;
     }
-    const rows = [['ENDPOINT', 'VERSION', 'USD', 'IDENTIFIERS', 'PARAMETERS', 'DESCRIPTION']];
+    // Compact by default: one line an endpoint on a terminal; --wide adds what only some need.
+    const rows = [
+      options.wide ? ['ENDPOINT', 'VERSION', 'USD', 'IDENTIFIERS', 'PARAMETERS', 'DESCRIPTION'] : ['ENDPOINT', 'USD', 'DESCRIPTION'],
+    ];
     for (const endpoint of endpoints) {
       const price = endpoint.mget ? 'sum' : endpoint.price.toFixed(2);
-      rows.push([endpoint.name, endpoint.version, price, identifiersOf(endpoint), paramsOf(endpoint), endpoint.description]);
+      rows.push(
+        options.wide
+          ? [endpoint.name, endpoint.version, price, identifiersOf(endpoint), paramsOf(endpoint), endpoint.description]
+          : [endpoint.name, price, endpoint.description],
+      );
     }
-    context.io.stdout.write(table(rows));
-    context.io.stdout.write('\nUSD: list price per item, used by estimate and --max-cost (override with --price endpoint=USD).\n');
+    // On a terminal the free text gives way: cut in the compact list, wrapped in the wide one.
+    const width = terminalWidth(context.io.stdout);
+    context.io.stdout.write(textTable(rows, options.wide ? { width, flexible: [3, 4, 5] } : { width, flexible: [2], cut: true }));
+    context.io.stdout.write('\nUSD: list price per item, for estimate and --max-cost (--price endpoint=USD sets another).\n');
+    if (!options.wide) context.io.stdout.write('--wide adds version, identifiers and parameters; --json has everything.\n');
     const commandLevels: readonly string[] = COMMAND_LEVELS;
     if (!options.level || !commandLevels.includes(options.level)) {
       const others = LEVELS.filter((level) => !commandLevels.includes(level)).join(', ');
-      context.io.stdout.write(`\nOther paths (v3 targets; ${others} levels): propdata call <version>/<level>/<target>\n`);
+      context.io.stdout.write(`\nOther paths (v3 targets; ${others} levels):\n  propdata call <version>/<level>/<target>\n`);
     }
   });
 }

@@ -11,7 +11,8 @@ export function registerEstimateCommand(program: Command, context: CommandContex
   const command = program
     .command('estimate')
     .argument('<endpoints>', 'an endpoint, or several property endpoints separated by commas (one mget)')
-    .description('before spending: rows, invalid rows, unique items, components, requests, time and cost; nothing is sent')
+    .usage('<endpoint>[,...] --input F [options]')
+    .description('before spending: rows, invalid rows, unique items, components, requests, time and cost of a batch; nothing is sent')
     .addHelpText(
       'after',
       [

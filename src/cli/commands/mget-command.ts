@@ -5,13 +5,17 @@ import { identifierOptions, paramOptions } from '../options.js';
 import { mgetTarget, MGET_COMPONENTS, parseComponents } from '../../model/query-target.js';
 import type { QueryOptions } from '../query-params.js';
 import type { CommandContext } from './command-context.js';
+import { refuseIdentifierWords } from './identifier-words.js';
 import { QUERY_OPTIONS } from './query-options.js';
 
 export function registerMgetCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('mget')
     .argument('<endpoints>', 'comma-separated property endpoints, e.g. property/value,property/school')
-    .description('several property endpoints for the same items in one call (component_mget)')
+    .usage('<endpoint>[,<endpoint>...] [identifiers] [params]')
+    .description('several property endpoints per item in one call (component_mget)')
+    // Words after the list are refused in the action, with a better message than "too many arguments".
+    .allowExcessArguments()
     .addHelpText(
       'after',
       [
@@ -28,6 +32,7 @@ export function registerMgetCommand(program: Command, context: CommandContext): 
     addOptions(command, [...identifierOptions(['property']), ...paramOptions(MGET_COMPONENTS), ...QUERY_OPTIONS], context.io.env),
   );
   command.action(async (list: string, options: QueryOptions) => {
+    refuseIdentifierWords(command.args.slice(1), `propdata mget ${list}`, 'property');
     // Loaded when a query runs: building the command tree for --help does not need it.
     const { runQuery } = await import('../run-query.js');
     context.exitCode = await runQuery(mgetTarget(parseComponents(list)), options, context);

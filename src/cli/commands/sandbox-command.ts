@@ -23,7 +23,8 @@ function requestLine(entry: SandboxRequestLog): string {
 export function registerSandboxCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('sandbox')
-    .description('run the built-in sandbox: a local stand-in for the service with synthetic data')
+    .usage('[--port N] [--host 127.0.0.1] [options]')
+    .description('run the built-in sandbox in the foreground: a local stand-in for the service with synthetic data')
     .addHelpText(
       'after',
       [

@@ -7,6 +7,7 @@ import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
 import { checkAccountIn, REPORT_ACCOUNT_OPTION } from './report-account.js';
 import { textTable } from './text-table.js';
+import { terminalWidth } from '../io.js';
 
 type StoreFileOptions = OptionValues<typeof STORE_FILE_OPTIONS>;
 
@@ -30,16 +31,26 @@ function formatBytes(bytes: number): string {
 }
 
 /** A moment to the minute, in UTC as everything the store reports. */
-const minute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const minute = (at: number) => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
 
-function formatInfo(info: StoreInfo): string {
-  const head = `store     ${info.location}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n\n`;
-  if (info.answers.length === 0) return `${head}no answers stored\n`;
-  const rows = [
-    ['ACCOUNT', 'ENDPOINT', 'ANSWERS', 'OLDEST', 'NEWEST'],
-    ...info.answers.map((row) => [row.account, row.endpoint, String(row.answers), minute(row.oldest), minute(row.newest)]),
-  ];
-  return head + textTable(rows, [2]);
+/**
+ * The store's figures, then its answers under a heading per account: an account (a base URL and
+ * a key's fingerprint) is as wide as the rest of a row, and the same on each of its rows.
+ */
+function formatInfo(info: StoreInfo, width: number | undefined): string {
+  const head = `store     ${info.location}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n`;
+  if (info.answers.length === 0) return `${head}\nno answers stored\n`;
+  const accounts = [...new Set(info.answers.map((row) => row.account))];
+  const sections = accounts.map((account) => {
+    const rows = [
+      ['  ENDPOINT', 'ANSWERS', 'OLDEST (UTC)', 'NEWEST (UTC)'],
+      ...info.answers
+        .filter((row) => row.account === account)
+        .map((row) => [`  ${row.endpoint}`, row.answers.toLocaleString('en-US'), minute(row.oldest), minute(row.newest)]),
+    ];
+    return `account ${account}\n${textTable(rows, { rightAligned: [1], width })}`;
+  });
+  return [head, ...sections].join('\n');
 }
 
 /**
@@ -72,6 +83,7 @@ const nothingToRemove = (path: string) => `nothing to remove: no store at ${path
 export function registerStoreCommand(program: Command, context: CommandContext): void {
   const store = program
     .command('store')
+    .usage('info [--account A]|prune --older-than 90d|clear [--all-accounts]')
     .description(
       "the local store of answers, spend and rate limits: what it holds, and removing answers (spend records are kept: they are the month's budget)",
     )
@@ -107,7 +119,7 @@ export function registerStoreCommand(program: Command, context: CommandContext):
       (path) => `store     ${path}\nnot created yet: a run that uses it creates it\n`,
       async (opened) => {
         if (options.account !== undefined) await checkAccountIn(opened, options.account);
-        return formatInfo(await opened.info(options.account));
+        return formatInfo(await opened.info(options.account), terminalWidth(context.io.stdout));
       },
     );
   });
@@ -123,7 +135,7 @@ export function registerStoreCommand(program: Command, context: CommandContext):
     await withExistingStore(options, context, false, nothingToRemove, async (opened) => {
       const before = Date.now() - olderThan;
       const removed = await opened.prune(olderThan);
-      return `removed ${removed} answers that arrived before ${minute(before)}; the store is ${formatBytes((await opened.info()).bytes)}\n`;
+      return `removed ${removed} answers that arrived before ${minute(before)} UTC; the store is ${formatBytes((await opened.info()).bytes)}\n`;
     });
   });
 

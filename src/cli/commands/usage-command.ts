@@ -7,6 +7,7 @@ import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
 import { checkAccountIn, REPORT_ACCOUNT_OPTION, reportedAccount } from './report-account.js';
 import { textTable } from './text-table.js';
+import { terminalWidth } from '../io.js';
 
 const USAGE_OPTIONS = [
   {
@@ -31,18 +32,20 @@ function cells(label: string, figures: UsageFigures): string[] {
   return [label, String(requests), String(components), String(billed), cost.toFixed(2), String(fromStore), saved.toFixed(2)];
 }
 
-function formatUsage(usage: Usage, by: UsageGrouping): string {
+/** `width`: a terminal's; a run's name (its start, process and command) wraps within its column there. */
+function formatUsage(usage: Usage, by: UsageGrouping, width: number | undefined): string {
   const rows = [
     [HEADINGS[by], 'REQUESTS', 'COMPONENTS', 'BILLED', 'COST USD', 'FROM STORE', 'SAVED USD'],
     ...usage.rows.map((row) => cells(row.key, row)),
     cells('TOTAL', usage.total),
   ];
-  return textTable(rows, [1, 2, 3, 4, 5, 6]);
+  return textTable(rows, { rightAligned: [1, 2, 3, 4, 5, 6], width, flexible: [0] });
 }
 
 export function registerUsageCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('usage')
+    .usage('[--since 30d|2026-11-01] [--by day|month|endpoint|run] [--account A|--all-accounts] [--json]')
     .description(
       'what was sent and billed, and what the store saved: requests, components, billed sections, cost at list price, rows from the store',
     )
@@ -85,7 +88,7 @@ export function registerUsageCommand(program: Command, context: CommandContext):
       io.stdout.write(`${JSON.stringify({ total: usage.total, rows }, null, 2)}\n`);
       return;
     }
-    io.stdout.write(formatUsage(usage, options.by));
+    io.stdout.write(formatUsage(usage, options.by, terminalWidth(io.stdout)));
     const whose = account ? `account ${account} (--all-accounts for every one)` : 'every account';
     io.stdout.write(`\n${store ? whose : `nothing recorded yet: no store at ${path}`}\n`);
   });

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../../helpers/fake-clock.js';
-import { jain, job, seeded, strictService } from '../../helpers/one-account.js';
+import { jain, job, seeded } from '../../helpers/one-account.js';
+import { strictService } from '../../helpers/strict-service.js';
 import { memoryPacer } from '../../../src/throttle/memory-pacer.js';
 import { emptySharedState } from '../../../src/throttle/shared-pacer.js';
 import { allowedRate, idealLastSend, parseWindows } from '../fixed-windows.mjs';

@@ -1,11 +1,11 @@
-import { checkCsvHeader } from '../resume/check-header.js';
-import { mergeRetries } from '../resume/merge-retries.js';
-import { journalLine, journalPathFor } from '../resume/retry-journal.js';
-import { syncFile } from '../resume/sync-to-disk.js';
-import { openOutput, outputFormatFor, type OutputSettings } from './open-output.js';
-import { csvHeaderText, recordTextRenderer } from './record-text.js';
-import type { OutputWriter } from './record-writer.js';
-import { openSink } from './sink.js';
+import { openOutput, outputFormatFor, type OutputSettings } from '../output/open-output.js';
+import { csvHeaderText, recordTextRenderer } from '../output/record-text.js';
+import type { OutputWriter } from '../output/record-writer.js';
+import { openSink } from '../output/sink.js';
+import { checkCsvHeader } from './check-header.js';
+import { mergeRetries } from './merge-retries.js';
+import { journalLine, journalPathFor } from './retry-journal.js';
+import { syncFile } from './sync-to-disk.js';
 
 export interface ResumeWriterSettings extends OutputSettings {
   /** A CSV or JSONL file: what planOutput found resumable. */

@@ -1,0 +1,25 @@
+/** Exit codes, documented in the README (its table is rendered from EXIT_MEANINGS). */
+export const EXIT = {
+  ok: 0,
+  fatal: 1,
+  usage: 2,
+  someItemsFailed: 3,
+  budgetReached: 4,
+  /** The rate limit resets later than --max-wait: resumable once it has. */
+  quotaWait: 5,
+  interrupted: 130,
+} as const;
+
+/** What each exit code tells a script: the README's exit-code table, declared beside the codes. */
+export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
+  ok: 'success (for a batch: every record `ok`, `partial` or `no_content`)',
+  fatal:
+    'fatal: service error (401, 403, credit exhausted; for a one-off also 5xx, network or an unreadable answer after retries), an input that cannot be read on (empty, not text, a header naming a column twice, an unclosed quote: the rows before it are written, the message says which are missing), an output that cannot be written, unexpected failure',
+  usage: 'usage: bad flags, unknown endpoint, invalid identifiers for a one-off, missing credentials',
+  someItemsFailed:
+    "a batch completed, but some records are `invalid_input` or `error` (a batch's 5xx, network failures or unreadable answers after retries are `error` rows)",
+  budgetReached:
+    "a budget: a batch stopped before passing `--max-components`, `--max-cost` or `--max-cost-month` (resumable), a one-off was refused for one, or one is below one item's price",
+  quotaWait: 'a batch stopped because the rate limit resets later than `--max-wait` allows (resumable once it has)',
+  interrupted: 'interrupted (Ctrl-C, SIGTERM, SIGHUP)',
+};
