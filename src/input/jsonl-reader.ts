@@ -128,6 +128,18 @@ export function readJsonl(source: Readable, options: { columns?: Promise<string[
  */
 export async function scanJsonlKeys(path: string): Promise<string[]> {
   const keys = new Set<string>();
+  try {
+    await scanKeys(path, keys);
+  } catch (error) {
+    // A line too long to be a record ends the keys here: the reader sends the rows before it,
+    // then stops at it with the message, which says so. Failing here would stop the run before
+    // its first row, with a message saying rows before it were processed.
+    if (!(error instanceof InputError && error.code === 'E_JSONL_RECORD_TOO_LARGE')) throw error;
+  }
+  return [...keys];
+}
+
+async function scanKeys(path: string, keys: Set<string>): Promise<void> {
   for await (const line of nonBlankLines(createReadStream(path))) {
     const { value } = parseObject(line.text);
     if (!value) continue;
@@ -144,5 +156,4 @@ export async function scanJsonlKeys(path: string): Promise<string[]> {
       keys.add(key);
     }
   }
-  return [...keys];
 }
