@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { InputError } from '../errors/index.js';
 import { textProblem } from './encoding.js';
+import { headerNames } from './header-names.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
 import type { ReadProgress } from './read-progress.js';
@@ -132,27 +133,6 @@ async function* csvRecords(source: Readable, delimiter: string, progress?: ReadP
   }
 }
 
-/** Empty header cells (a trailing comma from a spreadsheet) get a name so they can round-trip. */
-function headerNames(fields: readonly string[], line: number): string[] {
-  const names = fields.map((name, i) => (name.trim() === '' ? `column_${i + 1}` : name));
-  const seen = new Map<string, number>();
-  names.forEach((name, i) => {
-    const earlier = seen.get(name);
-    // Columns must round-trip to the output by name, and a record cannot hold two values under
-    // one name: a duplicate is fatal rather than silently renamed or dropped.
-    if (earlier !== undefined) {
-      throw new InputError(
-        'E_CSV_DUPLICATE_COLUMN',
-        `line ${line}: the header names column "${name}" twice (columns ${earlier + 1} and ${i + 1}); ` +
-          'rename one so every column has its own name',
-        { line },
-      );
-    }
-    seen.set(name, i);
-  });
-  return names;
-}
-
 function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow {
   // Not a plain object: `columns["__proto__"] = value` would set its prototype and lose the cell.
   const columns = emptyColumns();
@@ -184,7 +164,8 @@ export function readCsv(source: Readable, options: { delimiter?: string; progres
     (async () => {
       const first = await records.next();
       if (first.done) throw emptyInput('a header row');
-      return headerNames(first.value.fields, first.value.line);
+      const { fields, line } = first.value;
+      return headerNames(fields, { code: 'E_CSV_DUPLICATE_COLUMN', where: `line ${line}`, line, columnLabel: (i) => String(i + 1) });
     })(),
   );
   async function* rows(): AsyncGenerator<InputRow> {

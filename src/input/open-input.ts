@@ -128,9 +128,9 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
 }
 
 /**
- * A workbook is read from a regular file, opened by path (its signature is checked before exceljs
- * sees it); stdin is refused rather than copied to disk. exceljs takes half a second to load, so
- * only a workbook input pays for it.
+ * A workbook is read from a regular file, opened by path: its parts are read where the zip's
+ * directory, at the file's end, says they are. stdin is refused rather than copied to disk. The
+ * reader's modules load only for a workbook input.
  */
 async function openWorkbook(options: OpenInputOptions, seekable: boolean, progress: ReadProgress | undefined): Promise<OpenedInput> {
   if (!seekable) throw new UsageError('an xlsx input must be a file: a workbook cannot be read from a pipe', 'E_USAGE_XLSX_PIPE');
