@@ -41,6 +41,8 @@ export interface BatchOptions extends QueryOptions {
   inputFormat?: 'csv' | 'jsonl' | 'xlsx';
   /** --delimiter, parsed: one character. */
   delimiter?: string;
+  /** --encoding: a CSV input's character encoding. */
+  encoding?: string;
   sheet?: string;
   sheets?: 'endpoint';
   map?: Record<string, string>;
@@ -91,11 +93,17 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
     stdin: io.stdin,
     sheet: options.sheet,
     delimiter: options.delimiter,
+    encoding: options.encoding,
     identifiers: { level: target.level, endpoints: target.paramEndpoints, map: options.map ?? {}, metaColumn: options.metaColumn },
   });
   if (input.detectedDelimiter !== undefined && !options.quiet) {
     io.stderr.write(
       `propdata: reading the CSV with the ${delimiterName(input.detectedDelimiter)} as its delimiter, as its header line has it (--delimiter chooses another)\n`,
+    );
+  }
+  if (input.decodedAs !== undefined && !options.quiet) {
+    io.stderr.write(
+      `propdata: ${options.input} is not UTF-8: reading it as ${input.decodedAs}, as Excel saves a CSV (--encoding chooses another)\n`,
     );
   }
   const inputColumns = await input.columns;

@@ -155,6 +155,11 @@ export const BATCH_OPTIONS = [
     parse: parseDelimiter,
   },
   {
+    flags: '--encoding <name>',
+    description:
+      "a CSV input's character encoding: utf-8, windows-1252, utf-16le... (default: a byte order mark's, else utf-8 if the file is, else windows-1252)",
+  },
+  {
     flags: '--sheets <layout>',
     description: 'xlsx output: "endpoint" puts each endpoint on its own sheet, keyed by the input columns and _row',
     choices: ['endpoint'],
@@ -180,7 +185,11 @@ export const BATCH_OPTIONS = [
   },
   { flags: '--max-cost <usd>', description: 'stop before the run would cost more than this at list price', parse: positiveNumber },
   { flags: '--price <endpoint=usd>', description: 'list price override for estimates and --max-cost (repeatable)', parse: keyValue },
-  { flags: '--excel', description: 'CSV for spreadsheets: UTF-8 BOM, and cells that would run as formulas neutralised' },
+  {
+    flags: '--excel',
+    description:
+      'CSV for spreadsheets: UTF-8 BOM, and cells that would run as formulas neutralised. It guards formulas, not zeros: a spreadsheet still opens ZIP 06040 as 6040; --format xlsx keeps identifiers as text',
+  },
   { flags: '-q, --quiet', description: 'no progress and no summary on stderr' },
 ] as const satisfies readonly OptionSpec[];
 

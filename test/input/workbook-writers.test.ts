@@ -34,18 +34,15 @@ const WRITERS: { file: string; cachesFormulas: boolean }[] = [
 
 /** What each data row of a sheet reads as: the text a CSV export of it holds. */
 function expectedRows(sheet: string, cachesFormulas: boolean): Record<string, string>[] {
+  const at = (name: string) => HOMES.header.indexOf(name);
   return HOMES.sheets[sheet]!.filter((row) => row !== null).map((row) => {
-    const [address, zipcode, owner, bought, price, , note] = row;
+    const text = (name: string) => (row[at(name)] === null ? '' : String(row[at(name)]));
     return {
-      address: String(address),
+      ...Object.fromEntries(HOMES.header.map((name) => [name, text(name)])),
       // A ZIP the workbook holds as a number gets its leading zero back.
-      zipcode: String(zipcode).padStart(5, '0'),
-      owner: String(owner),
-      bought: String(bought),
-      price: String(price),
-      price_k: cachesFormulas ? String(Number(price) / 1000) : '',
-      // A merged cell's value is in its first cell; the others are empty.
-      note: note === null ? '' : String(note),
+      zipcode: text('zipcode').padStart(5, '0'),
+      price_k: cachesFormulas ? String(Number(text('price')) / 1000) : '',
+      // A merged cell's value is in its first cell; the others are empty (text('note') is '').
     };
   });
 }
