@@ -45,6 +45,7 @@ export interface BatchOptions extends QueryOptions {
   encoding?: string;
   sheet?: string;
   sheets?: 'endpoint';
+  shortNames?: boolean;
   map?: Record<string, string>;
   metaColumn?: string;
   batchSize: number;
@@ -299,6 +300,7 @@ async function runLocked(
       append: plan.append,
       excel: Boolean(options.excel),
       sheets: options.sheets,
+      shortNames: Boolean(options.shortNames),
     };
     const writer = plan.state
       ? await openResumeWriter({ ...settings, path: options.output!, startRow: plan.startRow, retryRows: plan.retryRows })

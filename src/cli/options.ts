@@ -164,6 +164,11 @@ export const BATCH_OPTIONS = [
     description: 'xlsx output: "endpoint" puts each endpoint on its own sheet, keyed by the input columns and _row',
     choices: ['endpoint'],
   },
+  {
+    flags: '--short-names',
+    description:
+      'xlsx output: columns named in words (value_price_mean; price_mean on a --sheets endpoint sheet) rather than by dotted path',
+  },
   { flags: '--map <column=identifier>', description: 'read an identifier from a column with another name (repeatable)', parse: keyValue },
   { flags: '--meta-column <name>', description: 'column sent as meta with each item and echoed back (default: a column named meta)' },
   { flags: '--batch-size <n>', description: 'items per POST, at most 100', parse: integerIn(1, 100), defaultValue: 100 },
