@@ -77,6 +77,12 @@ describe('workbooks from every common writer', () => {
         );
         expect(run.code, run.stderr).toBe(0);
         expectOwnLines(run.stderr);
+        // Every writer stored the ZIPs as numbers: 3 on the first sheet, 1 on the second.
+        expect(run.stderr).toMatch(
+          sheet === 'Properties'
+            ? /^propdata: 3 identifier cells were numbers in the workbook and got their leading zeros back \(zipcode 6040 → 06040\); rows 2, 3, 4$/m
+            : /^propdata: 1 identifier cell was a number in the workbook and got its leading zeros back \(zipcode 6040 → 06040\); row 2$/m,
+        );
         const written = records(output);
         expect(written.map((record) => record._status)).toEqual(written.map(() => 'ok'));
         expect(written.map((record) => Object.fromEntries(HOMES.header.map((name) => [name, record[name]])))).toEqual(
