@@ -98,7 +98,7 @@ async function statInput(path: string): Promise<Stats> {
 
 /**
  * Opens `--input` for streaming. Fatal problems found before the first row (missing file, binary
- * or UTF-16 content, a JSON array) throw here; later ones surface from `columns` or `rows`.
+ * content, UTF-16 JSON Lines, a JSON array) throw here; later ones surface from `columns` or `rows`.
  * Only a regular file is read more than once (the JSONL key pre-scan here; the
  * resume identity by the caller): from a pipe (stdin, a FIFO, `<(...)`) a second reader would take
  * bytes from the first. So JSONL columns are the union of all objects' keys for a regular file,
@@ -167,8 +167,9 @@ const SEPARATOR_LINE = /^\uFEFF?sep=(.)\r?\n/;
 async function openCsv(options: OpenInputOptions, start: CsvStart): Promise<OpenedInput> {
   const { head, text, stream, seekable, progress } = start;
   const fromFile = seekable ? options.path : undefined;
-  const utf8 = start.given ?? start.marked ?? ((fromFile ? await isUtf8File(fromFile) : startsAsUtf8(head)) ? UTF8 : undefined);
-  const charset = utf8 ?? WINDOWS_1252;
+  // Undefined when the bytes had to tell, and they are not UTF-8.
+  const chosen = start.given ?? start.marked ?? ((fromFile ? await isUtf8File(fromFile) : startsAsUtf8(head)) ? UTF8 : undefined);
+  const charset = chosen ?? WINDOWS_1252;
   const separator = SEPARATOR_LINE.exec(text)?.[1];
   const named = options.delimiter ?? separator ?? delimiterFor(options.path);
   const delimiter = named ?? sniffDelimiter(text);
@@ -185,7 +186,7 @@ async function openCsv(options: OpenInputOptions, start: CsvStart): Promise<Open
       ...(decoded === stream ? {} : { sourceBytes }),
     }),
     ...(named === undefined && delimiter !== ',' ? { detectedDelimiter: delimiter } : {}),
-    ...(utf8 === undefined ? { decodedAs: WINDOWS_1252 } : {}),
+    ...(chosen === undefined ? { decodedAs: WINDOWS_1252 } : {}),
   };
 }
 
