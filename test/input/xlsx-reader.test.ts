@@ -149,9 +149,9 @@ describe('xlsx input', () => {
   });
 
   it('reads a sheet that comes after many others and leaves nothing failing behind', async () => {
-    // exceljs keeps each sheet stored before the shared strings in a temporary file, deleted as
-    // the reader moves on: a sheet passed over unread could fail later with an uncaught ENOENT
-    // (its stream opening after the file was gone; seen under load, in CI).
+    // exceljs's streaming reader, used until the reader opened parts through the zip's directory,
+    // kept each sheet stored before the shared strings in a temporary file, deleted as it moved
+    // on: a sheet passed over could fail later with an uncaught ENOENT (seen under load, in CI).
     const workbook = new ExcelJS.Workbook();
     for (let i = 1; i <= 30; i++) {
       const sheet = workbook.addWorksheet(`s${i}`);
@@ -174,10 +174,10 @@ describe('xlsx input', () => {
   });
 
   it('reads any sheet of a workbook with many whole: shared strings, styles and tab names', async () => {
-    // unzipper, under exceljs's reader, ended the zip once it had parsed the last record, with
-    // parts still unread in its buffer: for a workbook storing 30 small sheets before its shared
-    // strings, nearly every read lost them (a blank header, "input is empty") or workbook.xml
-    // (every sheet name unknown); with two sheets, about one read in 200 under load.
+    // exceljs writes its sheets before the shared strings, styles and workbook.xml. Under
+    // exceljs's own streaming reader (used until the reader opened parts through the zip's
+    // directory), unzipper ended the zip with parts still unread: nearly every read of 30 small
+    // sheets lost them (a blank header, "input is empty") or every sheet name.
     const workbook = new ExcelJS.Workbook();
     for (let i = 1; i <= 30; i++) {
       const sheet = workbook.addWorksheet(`s${i}`);
