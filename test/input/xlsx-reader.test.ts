@@ -10,6 +10,7 @@ import { openInput } from '../../src/input/open-input.js';
 import { createPreparer } from '../../src/input/prepare.js';
 import type { InputRow } from '../../src/input/row.js';
 import type { IdentifierSettings } from '../../src/input/xlsx-identifiers.js';
+import { resolveTarget } from '../../src/input/xlsx-package.js';
 
 const VALUE = findEndpoint('property/value')!;
 const PROPERTY: IdentifierSettings = { level: 'property', endpoints: [VALUE], map: {} };
@@ -210,5 +211,13 @@ describe('xlsx input', () => {
       expect(input.progress).toMatchObject({ rowsRead: 3, done: true });
       expect(input.progress!.byteSize).toBeGreaterThan(0);
     }
+  });
+
+  it('resolves a relationship target as the format does: absolute, relative to its part, with .. and escapes', () => {
+    expect(resolveTarget('/', 'xl/workbook.xml')).toBe('/xl/workbook.xml');
+    expect(resolveTarget('/xl/workbook.xml', '/xl/worksheets/sheet1.xml')).toBe('/xl/worksheets/sheet1.xml');
+    expect(resolveTarget('/xl/workbook.xml', 'worksheets/sheet1.xml')).toBe('/xl/worksheets/sheet1.xml');
+    expect(resolveTarget('/xl/workbook.xml', './worksheets/../sharedStrings.xml')).toBe('/xl/sharedStrings.xml');
+    expect(resolveTarget('/xl/workbook2.xml', 'worksheets/my%20sheet.xml')).toBe('/xl/worksheets/my sheet.xml');
   });
 });
