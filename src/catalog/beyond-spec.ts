@@ -1,5 +1,5 @@
 import { BLOCK_PROPERTY_TYPES } from './enums.js';
-import { float, int, isoDate, list, obj, oneOf, str, type Schema } from './schema.js';
+import { dollars, float, int, isoDate, list, obj, oneOf, str, type Schema } from './schema.js';
 import { GROSS_YIELD, PROPERTY_TYPE } from './block.js';
 import { forecastPoint } from './shapes.js';
 import type { Endpoint, Level, Param } from './types.js';
@@ -52,7 +52,7 @@ const historicalReturns = obj({
 
 const market = obj({
   inventory_total: int({ min: 0 }),
-  price_median: int({ min: 0 }),
+  price_median: dollars(int({ min: 0 })),
   estimated_sales_total: int({ min: 0 }),
   days_on_market_median: float({ min: 0 }),
   months_of_inventory_median: float({ min: 0 }),

@@ -1,5 +1,5 @@
 import { BLOCK_PROPERTY_TYPES } from './enums.js';
-import { float, int, list, obj, oneOf, str, type Schema } from './schema.js';
+import { dollars, float, int, list, obj, oneOf, str, type Schema } from './schema.js';
 import { hazardPercentiles } from './shapes.js';
 import type { Endpoint, Param } from './types.js';
 
@@ -43,25 +43,25 @@ const superfundSites = obj({
  */
 const distribution = obj({
   property_type: oneOf(BLOCK_PROPERTY_TYPES),
-  value_5: float({ min: 0 }),
-  value_25: float({ min: 0 }),
-  value_50: float({ min: 0 }),
-  value_75: float({ min: 0 }),
-  value_95: float({ min: 0 }),
-  value_min: int({ min: 0 }),
-  value_max: int({ min: 0 }),
-  value_mean: float({ min: 0 }),
-  value_sd: float({ min: 0 }),
+  value_5: dollars(float({ min: 0 })),
+  value_25: dollars(float({ min: 0 })),
+  value_50: dollars(float({ min: 0 })),
+  value_75: dollars(float({ min: 0 })),
+  value_95: dollars(float({ min: 0 })),
+  value_min: dollars(int({ min: 0 })),
+  value_max: dollars(int({ min: 0 })),
+  value_mean: dollars(float({ min: 0 })),
+  value_sd: dollars(float({ min: 0 })),
   value_count: int({ min: 0 }),
-  value_sqft_5: float({ min: 0 }),
-  value_sqft_25: float({ min: 0 }),
-  value_sqft_50: int({ min: 0 }),
-  value_sqft_75: float({ min: 0 }),
-  value_sqft_95: float({ min: 0 }),
-  value_sqft_min: int({ min: 0 }),
-  value_sqft_max: int({ min: 0 }),
-  value_sqft_mean: float({ min: 0 }),
-  value_sqft_sd: float({ min: 0 }),
+  value_sqft_5: dollars(float({ min: 0 })),
+  value_sqft_25: dollars(float({ min: 0 })),
+  value_sqft_50: dollars(int({ min: 0 })),
+  value_sqft_75: dollars(float({ min: 0 })),
+  value_sqft_95: dollars(float({ min: 0 })),
+  value_sqft_min: dollars(int({ min: 0 })),
+  value_sqft_max: dollars(int({ min: 0 })),
+  value_sqft_mean: dollars(float({ min: 0 })),
+  value_sqft_sd: dollars(float({ min: 0 })),
   value_sqft_count: int({ min: 0 }),
 });
 

@@ -10,7 +10,7 @@ import {
   RENTAL_LISTING_STATUSES,
   SALE_LISTING_STATUSES,
 } from './enums.js';
-import { bool, digits, float, int, isoDate, list, nullable, obj, oneOf, str, trueOrNull, type Schema } from './schema.js';
+import { bool, digits, dollars, float, int, isoDate, list, nullable, obj, oneOf, str, trueOrNull, type Schema } from './schema.js';
 import { deedRecord, forecastPoint, lienRecord, percentileRange, valuation } from './shapes.js';
 import type { Endpoint, NoContentCause, Param } from './types.js';
 
@@ -50,7 +50,7 @@ const forecast = (months: number[]) => obj(Object.fromEntries(months.map((m) => 
 
 const listingBase = {
   listing_date: isoDate(),
-  listing_price: int({ min: 0 }),
+  listing_price: dollars(int({ min: 0 })),
   has_price_considerations: trueOrNull(),
 };
 
@@ -75,23 +75,23 @@ const detailsEnhancedRecord = obj({
       apn: str(),
       assessment_year: int(),
       owner_name: str(),
-      tax_amount: int({ min: 0 }),
+      tax_amount: dollars(int({ min: 0 })),
       tax_year: int(),
-      total_assessed_value: int({ min: 0 }),
+      total_assessed_value: dollars(int({ min: 0 })),
     }),
   ),
   sale: obj({
     list_date: isoDate(),
     sale_date: isoDate(),
-    list_price: int({ min: 0 }),
-    sale_price: int({ min: 0 }),
+    list_price: dollars(int({ min: 0 })),
+    sale_price: dollars(int({ min: 0 })),
     is_reo: bool(),
     is_distressed: bool(),
   }),
 });
 
 const hpiAdjustment = obj({
-  from_value: int({ min: 0 }),
+  from_value: dollars(int({ min: 0 })),
   from_date: isoDate(),
   to_date: isoDate(),
   adjusted_by: obj({ block: int(), blockgroup: int(), zip: int(), msa: int(), state: int() }),
@@ -111,14 +111,14 @@ const currentLien = obj({
   interest_rate: float(),
   is_arm: bool(),
   lender_type: oneOf(LENDER_TYPES),
-  lien_amount: int({ min: 0 }),
+  lien_amount: dollars(int({ min: 0 })),
   lien_length_months: int({ min: 0 }),
   lien_months_completed_as_of_date: int({ min: 0 }),
   lien_type: oneOf(LIEN_TYPES),
-  monthly_payment: int({ min: 0 }),
+  monthly_payment: dollars(int({ min: 0 })),
   notice_ids: list(int()),
-  outstanding_principal: int({ min: 0 }),
-  principal_paid_as_of_date: int({ min: 0 }),
+  outstanding_principal: dollars(int({ min: 0 })),
+  principal_paid_as_of_date: dollars(int({ min: 0 })),
   record_date: isoDate(),
   stand_alone_refi: bool(),
 });
@@ -187,8 +187,8 @@ export const PROPERTY_ENDPOINTS = [
         apn: str(),
         assessment_year: int(),
         tax_year: int(),
-        tax_amount: float({ min: 0 }),
-        total_assessed_value: int({ min: 0 }),
+        tax_amount: dollars(float({ min: 0 })),
+        total_assessed_value: dollars(int({ min: 0 })),
       }),
     }),
   }),
@@ -226,9 +226,9 @@ export const PROPERTY_ENDPOINTS = [
     price: 0.1,
     result: obj({
       land_value: obj({
-        value_mean: int({ min: 0 }),
-        value_upr: int({ min: 0 }),
-        value_lwr: int({ min: 0 }),
+        value_mean: dollars(int({ min: 0 })),
+        value_upr: dollars(int({ min: 0 })),
+        value_lwr: dollars(int({ min: 0 })),
         fsd: float({ min: 0, max: 1 }),
       }),
     }),
@@ -250,14 +250,14 @@ export const PROPERTY_ENDPOINTS = [
       ltv_lwr: float({ min: 0 }),
       ltv_mean: float({ min: 0 }),
       ltv_upr: float({ min: 0 }),
-      property_value_lwr: int({ min: 0 }),
-      property_value_mean: int({ min: 0 }),
-      property_value_upr: int({ min: 0 }),
-      total_equity_lwr: int(),
-      total_equity_mean: int(),
-      total_equity_upr: int(),
-      total_lien: int({ min: 0 }),
-      total_monthly_payments: int({ min: 0 }),
+      property_value_lwr: dollars(int({ min: 0 })),
+      property_value_mean: dollars(int({ min: 0 })),
+      property_value_upr: dollars(int({ min: 0 })),
+      total_equity_lwr: dollars(int()),
+      total_equity_mean: dollars(int()),
+      total_equity_upr: dollars(int()),
+      total_lien: dollars(int({ min: 0 })),
+      total_monthly_payments: dollars(int({ min: 0 })),
       total_notice_ids: list(int()),
       current_liens: list(currentLien),
     }),
@@ -265,7 +265,12 @@ export const PROPERTY_ENDPOINTS = [
   property('ltv_origination', {
     description: 'Loan-to-value at origination of the primary loans',
     price: 0.15,
-    result: obj({ ltv: float({ min: 0 }), lien: int({ min: 0 }), value: nullable(int({ min: 0 })), source: oneOf(LTV_SOURCES) }),
+    result: obj({
+      ltv: float({ min: 0 }),
+      lien: dollars(int({ min: 0 })),
+      value: nullable(dollars(int({ min: 0 }))),
+      source: oneOf(LTV_SOURCES),
+    }),
   }),
   property('mortgage_lien', {
     description: "Liens since the last arm's-length transaction (current owner)",
@@ -345,7 +350,7 @@ export const PROPERTY_ENDPOINTS = [
   property('rental_yield', {
     description: 'Gross rental yield: monthly rent x 12 / value',
     price: 0.15,
-    result: obj({ gross_yield: float({ min: 0 }), value: int({ min: 0 }), monthly_rent: int({ min: 0 }) }),
+    result: obj({ gross_yield: float({ min: 0 }), value: dollars(int({ min: 0 })), monthly_rent: dollars(int({ min: 0 })) }),
   }),
   property('sales_history', {
     description: 'Sales and transfers over the past 25 years',
@@ -397,7 +402,7 @@ export const PROPERTY_ENDPOINTS = [
     ],
     requireOneOf: ['add_beds', 'add_baths', 'add_sqft', 'add_pools'],
     result: obj({
-      adjusted_value_to: int({ min: 0 }),
+      adjusted_value_to: dollars(int({ min: 0 })),
       adjusted_beds_to: int({ min: 0 }),
       adjusted_baths_to: float({ min: 0 }),
       adjusted_sqft_to: int({ min: 0 }),

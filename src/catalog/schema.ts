@@ -22,6 +22,8 @@ export interface NumberSchema extends Base {
   type: 'int' | 'float';
   min?: number;
   max?: number;
+  /** `usd`: an amount of dollars (a price, a value, a lien, a rent), which a spreadsheet shows with thousands separators. */
+  unit?: 'usd';
 }
 
 export interface BooleanSchema extends Base {
@@ -46,6 +48,8 @@ export const digits = (length: number): StringSchema => ({ type: 'string', forma
 export const isoDate = (): StringSchema => ({ type: 'string', format: 'date' });
 export const int = (extra: Omit<NumberSchema, 'type'> = {}): NumberSchema => ({ type: 'int', ...extra });
 export const float = (extra: Omit<NumberSchema, 'type'> = {}): NumberSchema => ({ type: 'float', ...extra });
+/** An amount of dollars: `dollars(int({ min: 0 }))`. */
+export const dollars = <S extends NumberSchema>(schema: S): S => ({ ...schema, unit: 'usd' });
 export const bool = (): BooleanSchema => ({ type: 'boolean' });
 export const trueOrNull = (): BooleanSchema => ({ type: 'boolean', onlyTrue: true, nullable: true });
 export const obj = (fields: Record<string, Schema>): ObjectSchema => ({ type: 'object', fields });

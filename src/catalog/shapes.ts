@@ -1,5 +1,5 @@
 import { ARM_INDEXES, GEO_PRECISIONS, LENDER_TYPES, LIEN_TYPES, LIEN_EVENT_TYPES } from './enums.js';
-import { bool, digits, float, int, isoDate, list, nullable, obj, oneOf, str } from './schema.js';
+import { bool, digits, dollars, float, int, isoDate, list, nullable, obj, oneOf, str } from './schema.js';
 
 /** The spec's shared record shapes and the chunk's info members. */
 
@@ -39,7 +39,7 @@ export const msaInfo = obj({ msa: digits(5) });
 const name = () => nullable(str());
 
 export const lienRecord = obj({
-  amount: int({ min: 0 }),
+  amount: dollars(int({ min: 0 })),
   apn: str(),
   arm_index: nullable(oneOf(ARM_INDEXES)),
   due_date: isoDate(),
@@ -67,7 +67,7 @@ export const lienRecord = obj({
 });
 
 export const deedRecord = obj({
-  amount: float({ min: 0 }),
+  amount: dollars(float({ min: 0 })),
   apn: str(),
   event_type: str(),
   fips: digits(5),
@@ -87,13 +87,13 @@ export const deedRecord = obj({
 
 export const percentileRange = obj({ name: str(), low: nullable(int()), high: nullable(int()) });
 
-export const forecastPoint = obj({ value: int({ min: 0 }) });
+export const forecastPoint = obj({ value: dollars(int({ min: 0 })) });
 
 /** `{ price_mean, price_upr, price_lwr, fsd }`: the valuation shape shared by value and rental_value. */
 export const valuation = obj({
-  price_mean: int({ min: 0 }),
-  price_upr: int({ min: 0 }),
-  price_lwr: int({ min: 0 }),
+  price_mean: dollars(int({ min: 0 })),
+  price_upr: dollars(int({ min: 0 })),
+  price_lwr: dollars(int({ min: 0 })),
   fsd: float({ min: 0, max: 1 }),
 });
 

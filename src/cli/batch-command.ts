@@ -44,8 +44,11 @@ export interface BatchOptions extends QueryOptions {
   inputFormat?: 'csv' | 'jsonl' | 'xlsx';
   /** --delimiter, parsed: one character. */
   delimiter?: string;
+  /** --encoding: a CSV input's character encoding. */
+  encoding?: string;
   sheet?: string;
   sheets?: 'endpoint';
+  shortNames?: boolean;
   map?: Record<string, string>;
   metaColumn?: string;
   batchSize: number;
@@ -94,11 +97,17 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
     stdin: io.stdin,
     sheet: options.sheet,
     delimiter: options.delimiter,
+    encoding: options.encoding,
     identifiers: { level: target.level, endpoints: target.paramEndpoints, map: options.map ?? {}, metaColumn: options.metaColumn },
   });
   if (input.detectedDelimiter !== undefined && !options.quiet) {
     io.stderr.write(
       `propdata: reading the CSV with the ${delimiterName(input.detectedDelimiter)} as its delimiter, as its header line has it (--delimiter chooses another)\n`,
+    );
+  }
+  if (input.decodedAs !== undefined && !options.quiet) {
+    io.stderr.write(
+      `propdata: ${options.input} is not UTF-8: reading it as ${input.decodedAs}, as Excel saves a CSV (--encoding chooses another)\n`,
     );
   }
   const inputColumns = await input.columns;
@@ -378,6 +387,7 @@ async function runLocked(
       append: plan.append,
       excel: Boolean(options.excel),
       sheets: options.sheets,
+      shortNames: Boolean(options.shortNames),
     };
     const writer = plan.state
       ? await openResumeWriter({ ...settings, path: options.output!, startRow: plan.startRow, retryRows: plan.retryRows })

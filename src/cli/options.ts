@@ -159,9 +159,19 @@ export const BATCH_OPTIONS = [
     parse: parseDelimiter,
   },
   {
+    flags: '--encoding <name>',
+    description:
+      "a CSV input's character encoding: utf-8, windows-1252, utf-16le... (default: a byte order mark's, else utf-8 if the file is, else windows-1252)",
+  },
+  {
     flags: '--sheets <layout>',
     description: 'xlsx output: "endpoint" puts each endpoint on its own sheet, keyed by the input columns and _row',
     choices: ['endpoint'],
+  },
+  {
+    flags: '--short-names',
+    description:
+      'xlsx output: columns named in words (value_price_mean; price_mean on a --sheets endpoint sheet) rather than by dotted path',
   },
   { flags: '--map <column=identifier>', description: 'read an identifier from a column with another name (repeatable)', parse: keyValue },
   { flags: '--meta-column <name>', description: 'column sent as meta with each item and echoed back (default: a column named meta)' },
@@ -184,7 +194,11 @@ export const BATCH_OPTIONS = [
   },
   { flags: '--max-cost <usd>', description: 'stop before the run would cost more than this at list price', parse: positiveNumber },
   { flags: '--price <endpoint=usd>', description: 'list price override for estimates and --max-cost (repeatable)', parse: keyValue },
-  { flags: '--excel', description: 'CSV for spreadsheets: UTF-8 BOM, and cells that would run as formulas neutralised' },
+  {
+    flags: '--excel',
+    description:
+      'CSV for spreadsheets: UTF-8 BOM, and cells that would run as formulas neutralised. It guards formulas, not zeros: a spreadsheet still opens ZIP 06040 as 6040; --format xlsx keeps identifiers as text',
+  },
   {
     flags: '-q, --quiet',
     description:

@@ -171,6 +171,7 @@ async function writeRecords(target: QueryTarget, options: BatchOptions, io: Io, 
     withMeta: flags[META.name] !== undefined,
     append: false,
     excel: Boolean(options.excel),
+    shortNames: Boolean(options.shortNames),
   });
   for (const [index, chunk] of chunks.entries()) {
     await writer.write({ row: index + 1, status: statusOf(chunk, keys), input: flags, chunk });

@@ -1,11 +1,21 @@
-import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { InputError } from '../errors/index.js';
-import { textProblem } from './encoding.js';
+import { nulByte } from './encoding.js';
+import { headerNames } from './header-names.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
 import type { ReadProgress } from './read-progress.js';
 import { emptyColumns, type InputRow } from './row.js';
+
+export interface CsvReadOptions {
+  /** The field delimiter; default a comma. */
+  delimiter?: string;
+  progress?: ReadProgress;
+  /** The line the header is on: 2 after Excel's `sep=;` line. */
+  firstLine?: number;
+  /** The source's bytes taken so far, when its chunks are decoded text (their length is not the file's). */
+  sourceBytes?: { bytes: number };
+}
 
 interface RawRecord {
   fields: string[];
@@ -33,8 +43,9 @@ function innerLineBreaks(fields: readonly string[]): number {
   return count;
 }
 
+/** A blank line, or a spreadsheet's blank row, which its CSV export writes as delimiters alone (`,,,,`). */
 function isBlank(fields: readonly string[]): boolean {
-  return fields.length === 1 && fields[0]!.trim() === '';
+  return fields.every((field) => field.trim() === '');
 }
 
 function csvFailure(error: unknown, line: number, row: number): InputError {
@@ -67,10 +78,14 @@ function csvFailure(error: unknown, line: number, row: number): InputError {
  * must reach the output. Reading the next chunk only once the previous one's records are consumed
  * keeps memory bounded by one chunk.
  */
-async function* csvRecords(source: Readable, delimiter: string, progress?: ReadProgress): AsyncGenerator<RawRecord> {
+async function* csvRecords(source: AsyncIterable<Buffer | string>, options: CsvReadOptions): AsyncGenerator<RawRecord> {
+  const { progress, sourceBytes } = options;
+  const firstLine = options.firstLine ?? 1;
   const parser = parse({
     bom: true,
-    delimiter,
+    delimiter: options.delimiter ?? ',',
+    // Lines before it (Excel's `sep=;` hint) are not records.
+    from_line: firstLine,
     // Any line end, even mixed in one file (concatenated exports): csv-parse would otherwise
     // settle on the first one it sees and read the others as part of a field.
     record_delimiter: ['\r\n', '\n', '\r'],
@@ -90,7 +105,7 @@ async function* csvRecords(source: Readable, delimiter: string, progress?: ReadP
     parser.on('close', resolve);
   });
 
-  let nextLine = 1;
+  let nextLine = firstLine;
   let records = 0;
   // Bytes given to the parser: the records a chunk completes share its bytes (and those of chunks
   // that completed none), so the count behind each record is exact at chunk ends and close between.
@@ -112,8 +127,8 @@ async function* csvRecords(source: Readable, delimiter: string, progress?: ReadP
 
   try {
     try {
-      for await (const chunk of source as AsyncIterable<Buffer | string>) {
-        written += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      for await (const chunk of source) {
+        written = sourceBytes ? sourceBytes.bytes : written + (typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
         await new Promise<void>((resolve) => parser.write(chunk, () => resolve()));
         yield* drain();
         if (failure !== undefined) throw fail();
@@ -132,27 +147,6 @@ async function* csvRecords(source: Readable, delimiter: string, progress?: ReadP
   }
 }
 
-/** Empty header cells (a trailing comma from a spreadsheet) get a name so they can round-trip. */
-function headerNames(fields: readonly string[], line: number): string[] {
-  const names = fields.map((name, i) => (name.trim() === '' ? `column_${i + 1}` : name));
-  const seen = new Map<string, number>();
-  names.forEach((name, i) => {
-    const earlier = seen.get(name);
-    // Columns must round-trip to the output by name, and a record cannot hold two values under
-    // one name: a duplicate is fatal rather than silently renamed or dropped.
-    if (earlier !== undefined) {
-      throw new InputError(
-        'E_CSV_DUPLICATE_COLUMN',
-        `line ${line}: the header names column "${name}" twice (columns ${earlier + 1} and ${i + 1}); ` +
-          'rename one so every column has its own name',
-        { line },
-      );
-    }
-    seen.set(name, i);
-  });
-  return names;
-}
-
 function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow {
   // Not a plain object: `columns["__proto__"] = value` would set its prototype and lose the cell.
   const columns = emptyColumns();
@@ -160,7 +154,7 @@ function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow
   let readError: string | undefined;
   for (let i = 0; i < header.length; i++) {
     const value = fields[i] ?? '';
-    if (readError === undefined) readError = textProblem(value);
+    if (readError === undefined) readError = nulByte(value);
     columns[header[i]!] = value;
   }
   if (fields.length !== header.length) {
@@ -173,18 +167,19 @@ function toRow(header: readonly string[], raw: RawRecord, row: number): InputRow
 
 /**
  * CSV with a header row. Rows are numbered from 1 after the header, blank lines not counted.
- * Rows with the wrong number of fields and rows with bytes that are not UTF-8 or a NUL come through with
+ * Rows with the wrong number of fields and rows with a NUL byte come through with
  * `readError`; an unclosed quote, a duplicate column name or an empty input are fatal
  * (InputError), after the rows before them.
  */
-export function readCsv(source: Readable, options: { delimiter?: string; progress?: ReadProgress } = {}): InputSource {
+export function readCsv(source: AsyncIterable<Buffer | string>, options: CsvReadOptions = {}): InputSource {
   const { progress } = options;
-  const records = csvRecords(source, options.delimiter ?? ',', progress);
+  const records = csvRecords(source, options);
   const columns = quietly(
     (async () => {
       const first = await records.next();
       if (first.done) throw emptyInput('a header row');
-      return headerNames(first.value.fields, first.value.line);
+      const { fields, line } = first.value;
+      return headerNames(fields, { code: 'E_CSV_DUPLICATE_COLUMN', where: `line ${line}`, line, columnLabel: (i) => String(i + 1) });
     })(),
   );
   async function* rows(): AsyncGenerator<InputRow> {

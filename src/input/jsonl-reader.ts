@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { InputError } from '../errors/index.js';
-import { NUL_BYTE, textProblem } from './encoding.js';
+import { NUL_BYTE, nulByte } from './encoding.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { splitLines, type Line } from './lines.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
@@ -57,7 +57,7 @@ function hasEscapedNul(text: string, value: Record<string, unknown> | undefined)
   if (!value || !text.includes('\\u0000')) return false;
   for (const key in value) {
     const cell = value[key];
-    if (typeof cell === 'string' && textProblem(cell) !== undefined) return true;
+    if (typeof cell === 'string' && nulByte(cell) !== undefined) return true;
   }
   return false;
 }
@@ -65,7 +65,7 @@ function hasEscapedNul(text: string, value: Record<string, unknown> | undefined)
 function toRow(line: Line, row: number): InputRow {
   const { value, problem } = parseObject(line.text);
   // A raw NUL also fails the parse: the byte is the problem to report, not the JSON syntax.
-  const readError = textProblem(line.text) ?? problem ?? (hasEscapedNul(line.text, value) ? NUL_BYTE : undefined);
+  const readError = nulByte(line.text) ?? problem ?? (hasEscapedNul(line.text, value) ? NUL_BYTE : undefined);
   // JSON.parse keeps a "__proto__" key as data; without the prototype, a key the object lacks
   // ("constructor", "toString") reads as undefined, not as Object's method.
   const columns = (value ? Object.setPrototypeOf(value, null) : Object.create(null)) as Record<string, unknown>;
@@ -128,6 +128,18 @@ export function readJsonl(source: Readable, options: { columns?: Promise<string[
  */
 export async function scanJsonlKeys(path: string): Promise<string[]> {
   const keys = new Set<string>();
+  try {
+    await scanKeys(path, keys);
+  } catch (error) {
+    // A line too long to be a record ends the keys here: the reader sends the rows before it,
+    // then stops at it with the message, which says so. Failing here would stop the run before
+    // its first row, with a message saying rows before it were processed.
+    if (!(error instanceof InputError && error.code === 'E_JSONL_RECORD_TOO_LARGE')) throw error;
+  }
+  return [...keys];
+}
+
+async function scanKeys(path: string, keys: Set<string>): Promise<void> {
   for await (const line of nonBlankLines(createReadStream(path))) {
     const { value } = parseObject(line.text);
     if (!value) continue;
@@ -144,5 +156,4 @@ export async function scanJsonlKeys(path: string): Promise<string[]> {
       keys.add(key);
     }
   }
-  return [...keys];
 }

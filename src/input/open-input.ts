@@ -2,7 +2,18 @@ import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
-import { UsageError } from '../errors/index.js';
+import { InputError, UsageError } from '../errors/index.js';
+import {
+  checkEncoding,
+  decodeChunks,
+  decodeHead,
+  isUtf8File,
+  isUtf8Name,
+  markedCharset,
+  startsAsUtf8,
+  UTF8,
+  WINDOWS_1252,
+} from './charset.js';
 import { readCsv } from './csv-reader.js';
 import { sniffDelimiter } from './delimiter.js';
 import type { InputFormat, InputSource } from './input-source.js';
@@ -26,6 +37,8 @@ export interface OpenInputOptions {
   identifiers?: IdentifierSettings;
   /** `--delimiter`: a CSV's field delimiter; else a .tsv/.tab name means tab, else the header line decides. */
   delimiter?: string | undefined;
+  /** `--encoding`: a CSV's character encoding; else its byte order mark, else UTF-8 when it is, else Windows-1252. */
+  encoding?: string | undefined;
 }
 
 export interface OpenedInput extends InputSource {
@@ -39,6 +52,8 @@ export interface OpenedInput extends InputSource {
   progress?: ReadProgress;
   /** A CSV's delimiter when it was found from the header line and is not a comma: the caller says so. */
   detectedDelimiter?: string;
+  /** The encoding a CSV that is not UTF-8 was read in, when no byte order mark or --encoding chose it: the caller says so. */
+  decodedAs?: string;
 }
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
@@ -111,7 +126,7 @@ async function statInput(path: string): Promise<Stats> {
 
 /**
  * Opens `--input` for streaming. Fatal problems found before the first row (missing file, binary
- * or UTF-16 content, a JSON array) throw here; later ones surface from `columns` or `rows`.
+ * content, UTF-16 JSON Lines, a JSON array) throw here; later ones surface from `columns` or `rows`.
  * Only a regular file is read more than once (the JSONL key pre-scan here; the
  * resume identity by the caller): from a pipe (stdin, a FIFO, `<(...)`) a second reader would take
  * bytes from the first. So JSONL columns are the union of all objects' keys for a regular file,
@@ -124,28 +139,28 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
   const progress = stats && seekable ? readProgress(stats.size) : undefined;
   const withProgress = progress ? { progress } : {};
   const named = options.format ?? (fromStdin ? undefined : FORMAT_BY_EXTENSION[extname(options.path).toLowerCase()]);
-  if (named === 'xlsx') return tracked(await openWorkbook(options, seekable, progress), options);
+  if (named === 'xlsx') {
+    if (options.encoding !== undefined)
+      throw new UsageError('--encoding chooses the encoding of a CSV input; a workbook has its own', 'E_USAGE_ENCODING');
+    return tracked(await openWorkbook(options, seekable, progress), options);
+  }
   if (options.sheet !== undefined) throw new UsageError('--sheet chooses a sheet of an xlsx input; this input is not one', 'E_USAGE_SHEET');
   const source = fromStdin ? options.stdin : createReadStream(options.path, { highWaterMark: 256 * 1024 });
   const { head, stream } = await peekStart(source);
   try {
-    checkText(head);
-    const format = named ?? sniffFormat(head);
-    if (format === 'csv') {
-      const named = options.delimiter ?? delimiterFor(options.path);
-      const delimiter = named ?? sniffDelimiter(head.toString('utf8'));
-      return tracked(
-        {
-          format,
-          seekable,
-          ...withProgress,
-          ...readCsv(stream, { delimiter, ...withProgress }),
-          ...(named === undefined && delimiter !== ',' ? { detectedDelimiter: delimiter } : {}),
-        },
-        options,
-      );
+    const given = options.encoding === undefined ? undefined : checkEncoding(options.encoding);
+    const marked = markedCharset(head);
+    const text = decodeHead(head, given ?? marked ?? UTF8);
+    checkText(text);
+    const format = named ?? sniffFormat(text);
+    if (format === 'csv') return tracked(await openCsv(options, { head, text, stream, given, marked, seekable, progress }), options);
+    const charset = given ?? marked ?? UTF8;
+    if (!isUtf8Name(charset)) {
+      throw new InputError('E_INPUT_UTF16', `JSON Lines input must be UTF-8, and this is ${charset}; save it as UTF-8 and rerun`, {
+        line: 1,
+      });
     }
-    refuseJsonArray(head);
+    refuseJsonArray(text);
     return tracked(
       {
         format,
@@ -161,10 +176,55 @@ export async function openInput(options: OpenInputOptions): Promise<OpenedInput>
   }
 }
 
+interface CsvStart {
+  head: Buffer;
+  /** The head decoded as the byte order mark or --encoding says, else as UTF-8. */
+  text: string;
+  stream: Readable;
+  given: string | undefined;
+  marked: string | undefined;
+  seekable: boolean;
+  progress: ReadProgress | undefined;
+}
+
+/** Excel's hint on a CSV's first line, `sep=;`: the delimiter, and the header is on line 2. */
+const SEPARATOR_LINE = /^\uFEFF?sep=(.)\r?\n/;
+
 /**
- * A workbook is read from a regular file, opened by path (its signature is checked before exceljs
- * sees it); stdin is refused rather than copied to disk. exceljs takes half a second to load, so
- * only a workbook input pays for it.
+ * A CSV: its encoding (the byte order mark, else --encoding, else UTF-8 if the whole file is,
+ * else Windows-1252), its delimiter (--delimiter, else Excel's `sep=` line, else a .tsv name,
+ * else the header line), then the reader over the decoded text.
+ */
+async function openCsv(options: OpenInputOptions, start: CsvStart): Promise<OpenedInput> {
+  const { head, text, stream, seekable, progress } = start;
+  const fromFile = seekable ? options.path : undefined;
+  // Undefined when the bytes had to tell, and they are not UTF-8.
+  const chosen = start.given ?? start.marked ?? ((fromFile ? await isUtf8File(fromFile) : startsAsUtf8(head)) ? UTF8 : undefined);
+  const charset = chosen ?? WINDOWS_1252;
+  const separator = SEPARATOR_LINE.exec(text)?.[1];
+  const named = options.delimiter ?? separator ?? delimiterFor(options.path);
+  const delimiter = named ?? sniffDelimiter(text);
+  const sourceBytes = { bytes: 0 };
+  const decoded = isUtf8Name(charset) ? stream : decodeChunks(stream as AsyncIterable<Buffer>, charset, sourceBytes);
+  return {
+    format: 'csv',
+    seekable,
+    ...(progress ? { progress } : {}),
+    ...readCsv(decoded, {
+      delimiter,
+      ...(progress ? { progress } : {}),
+      ...(separator === undefined ? {} : { firstLine: 2 }),
+      ...(decoded === stream ? {} : { sourceBytes }),
+    }),
+    ...(named === undefined && delimiter !== ',' ? { detectedDelimiter: delimiter } : {}),
+    ...(chosen === undefined ? { decodedAs: WINDOWS_1252 } : {}),
+  };
+}
+
+/**
+ * A workbook is read from a regular file, opened by path: its parts are read where the zip's
+ * directory, at the file's end, says they are. stdin is refused rather than copied to disk. The
+ * reader's modules load only for a workbook input.
  */
 async function openWorkbook(options: OpenInputOptions, seekable: boolean, progress: ReadProgress | undefined): Promise<OpenedInput> {
   if (!seekable) throw new UsageError('an xlsx input must be a file: a workbook cannot be read from a pipe', 'E_USAGE_XLSX_PIPE');

@@ -14,6 +14,7 @@ import {
 } from '../catalog/index.js';
 import { UsageError } from '../errors/index.js';
 import { createColumnResolver, listColumns, type ColumnSettings } from './columns.js';
+import { undecodedText } from './encoding.js';
 import { cleanText, identifierNormaliser, metaText, notTextOrNumber, repairZip, type Normaliser } from './normalise.js';
 import type { InputRow, PreparedItem } from './row.js';
 
@@ -211,6 +212,13 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
         continue;
       }
       const raw = row.columns[slot.column];
+      // Bytes that did not decode matter only where they would be sent (encoding.ts).
+      const undecoded = typeof raw === 'string' ? undecodedText(raw) : undefined;
+      if (undecoded !== undefined) {
+        (wrong ??= []).push(`${slot.name} ${undecoded}`);
+        if (slot.kind === 'identifier') (rejected ??= new Set()).add(slot.name);
+        continue;
+      }
       if (slot.kind === 'meta') {
         const value = metaText(raw);
         if (value !== undefined) item[slot.name] = value;

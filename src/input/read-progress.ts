@@ -27,8 +27,8 @@ export function rowsAreExact(progress: ReadProgress): boolean {
 
 /**
  * The rows the whole file holds: exact once it is read or counted, else the rows so far scaled by
- * the bytes left. Unknown before the first row, and while the bytes counted are only the reader's
- * read-ahead (a workbook's reader counts the file's bytes, not its rows').
+ * the bytes left. Unknown before the first row, and once the bytes counted reach the file's size
+ * before its end (a workbook's reader counts the share of its sheet read, scaled to the file's size).
  */
 export function estimatedRows(progress: ReadProgress): number | undefined {
   if (progress.done) return progress.rowsRead;

@@ -10,7 +10,7 @@ export interface InputRow {
   columns: Record<string, unknown>;
   /**
    * Set when the line could not be read as a record (a JSONL line that is not an object, a CSV row
-   * with the wrong number of fields, bytes that are not UTF-8, a NUL byte). Says what is wrong and what to do,
+   * with the wrong number of fields, a NUL byte). Says what is wrong and what to do,
    * without the row number: the preparer adds `row N (line L):`.
    */
   readError?: string;

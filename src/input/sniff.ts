@@ -50,17 +50,18 @@ export async function peekStart(source: Readable): Promise<Peeked> {
   return { head, stream: Readable.from(replay(), { objectMode: false }) };
 }
 
+/** The first character that is not blank, a byte order mark aside. */
+function firstContent(text: string): string | undefined {
+  return /[^\s\uFEFF]/.exec(text)?.[0];
+}
+
 /**
  * Refuses inputs that are not text before the readers turn them into a screen of garbage rows:
- * UTF-16 (Excel's "Unicode text") and binary files (xlsx, gzip), recognised by NUL bytes.
+ * binary files (xlsx, gzip), recognised by a NUL in the start of the input as decoded (UTF-16
+ * text has NUL bytes, but no NUL characters).
  */
-export function checkText(head: Buffer): void {
-  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) {
-    throw new InputError('E_INPUT_UTF16', 'input is UTF-16 text; save it as UTF-8 (CSV UTF-8 in Excel) and rerun', {
-      line: 1,
-    });
-  }
-  const nul = head.indexOf(0);
+export function checkText(head: string): void {
+  const nul = head.indexOf('\u0000');
   if (nul !== -1) {
     throw new InputError(
       'E_INPUT_BINARY',
@@ -72,14 +73,14 @@ export function checkText(head: Buffer): void {
 }
 
 /** The format of an input whose name does not tell: `{` (or `[`) starts JSON, anything else is CSV. */
-export function sniffFormat(head: Buffer): InputFormat {
-  const first = firstContentByte(head);
-  return first === 0x7b || first === 0x5b ? 'jsonl' : 'csv';
+export function sniffFormat(head: string): InputFormat {
+  const first = firstContent(head);
+  return first === '{' || first === '[' ? 'jsonl' : 'csv';
 }
 
 /** A JSON array is refused with the way out, rather than read as lines that are not objects. */
-export function refuseJsonArray(head: Buffer): void {
-  if (firstContentByte(head) !== 0x5b) return;
+export function refuseJsonArray(head: string): void {
+  if (firstContent(head) !== '[') return;
   throw new InputError(
     'E_INPUT_JSON_ARRAY',
     "input is a JSON array; give one object per line (JSON Lines), e.g. jq -c '.[]' input.json > input.jsonl",

@@ -3,11 +3,15 @@
  * (validation, the output's input columns, resume) sees what it sees for CSV.
  */
 
-/** What the streaming reader gives for a cell: a plain value, or one of exceljs's value objects. */
-export interface SheetCell {
-  value: unknown;
-  numFmt?: string;
-}
+/** A cell as the sheet stores it, once its shared string and its style are looked up. */
+export type SheetCell =
+  | { kind: 'text'; text: string }
+  /** `date`: its style shows it as a date, a day count from 1899-12-30 (from 1904-01-01 in a `date1904` workbook). */
+  | { kind: 'number'; value: number; date: boolean; date1904: boolean }
+  | { kind: 'boolean'; value: boolean }
+  | { kind: 'error'; code: string }
+  /** A cell of type `d`: an ISO 8601 date and time, as LibreOffice and SheetJS can write. */
+  | { kind: 'date'; iso: string };
 
 /** Excel keeps 15 significant digits; a longer number is shown, and exported, in scientific notation. */
 const EXACT_DIGITS = 15;
@@ -15,7 +19,7 @@ const MS_PER_DAY = 86_400_000;
 /** Day 0 of Excel's 1900 date system, as a Unix time. */
 const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
 
-/** As exceljs decides it: a number format with date or time parts outside quotes and brackets. */
+/** A number format with date or time parts outside quotes and brackets (as exceljs and openpyxl decide it). */
 export function isDateFormat(numFmt: string | undefined): boolean {
   if (!numFmt) return false;
   return /[ymdhsb]/i.test(numFmt.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
@@ -42,39 +46,36 @@ export function dateText(date: Date): string {
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
 }
 
-function serialDate(serial: number): Date {
-  return new Date(Math.round(serial * MS_PER_DAY + EXCEL_EPOCH_MS));
+/** Days between 1899-12-30 and 1904-01-01, the day 0 of the 1904 date system. */
+const DAYS_1904 = 1462;
+
+function serialDate(serial: number, date1904: boolean): Date {
+  return new Date(Math.round((serial + (date1904 ? DAYS_1904 : 0)) * MS_PER_DAY + EXCEL_EPOCH_MS));
 }
 
-function plainText(value: unknown, numFmt: string | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return isDateFormat(numFmt) ? dateText(serialDate(value)) : numberText(value);
-  // Excel's CSV export writes TRUE and FALSE.
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : dateText(value);
-  return '';
+/** `2024-03-01T09:30:00` names a time of day in no zone: as the sheet shows it, not moved to UTC. */
+function isoDate(iso: string): Date {
+  return new Date(/(Z|[+-]\d\d:?\d\d)$/.test(iso) || !iso.includes('T') ? iso : `${iso}Z`);
 }
 
 /**
- * The text of a cell: a formula gives its cached result (none cached: empty, as the reader has
- * nothing to show), rich text its characters, a hyperlink its text, an error cell its code.
+ * The text of a cell as a CSV export shows it: a date as an ISO date, a number with at most 15
+ * significant digits, TRUE and FALSE, an error cell its code (`#N/A`). A formula's cell holds
+ * its cached result, so it reads as that result.
  */
-export function cellText({ value, numFmt }: SheetCell): string {
-  if (value === null || typeof value !== 'object' || value instanceof Date) return plainText(value, numFmt);
-  const object = value as {
-    formula?: unknown;
-    sharedFormula?: unknown;
-    result?: unknown;
-    richText?: { text?: string }[];
-    text?: unknown;
-    error?: unknown;
-  };
-  if ('formula' in object || 'sharedFormula' in object) {
-    // The reader parses a cached error (#N/A) as a number: NaN, which has no text.
-    return typeof object.result === 'number' && Number.isNaN(object.result) ? '' : plainText(object.result, numFmt);
+export function cellText(cell: SheetCell): string {
+  switch (cell.kind) {
+    case 'text':
+      return cell.text;
+    case 'number':
+      return cell.date ? dateText(serialDate(cell.value, cell.date1904)) : numberText(cell.value);
+    case 'boolean':
+      return cell.value ? 'TRUE' : 'FALSE';
+    case 'error':
+      return cell.code;
+    case 'date': {
+      const date = isoDate(cell.iso);
+      return Number.isNaN(date.getTime()) ? cell.iso : dateText(date);
+    }
   }
-  if (Array.isArray(object.richText)) return object.richText.map((run) => run.text ?? '').join('');
-  if (typeof object.error === 'string') return object.error;
-  return plainText(object.text, numFmt);
 }

@@ -48,7 +48,12 @@ export class IdentifierRepairs {
   describe(): string | undefined {
     if (this.count === 0) return undefined;
     const more = this.count > this.firstRows.length ? ', ...' : '';
-    return `propdata: ${this.count} identifier cells were numbers in the workbook and got their leading zeros back (${this.example}); rows ${this.firstRows.join(', ')}${more}`;
+    const cells =
+      this.count === 1
+        ? 'identifier cell was a number in the workbook and got its'
+        : 'identifier cells were numbers in the workbook and got their';
+    const rows = this.firstRows.length === 1 ? 'row' : 'rows';
+    return `propdata: ${this.count} ${cells} leading zeros back (${this.example}); ${rows} ${this.firstRows.join(', ')}${more}`;
   }
 
   /** The same for --report and the summary sheet. */

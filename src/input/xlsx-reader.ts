@@ -1,12 +1,11 @@
-import type { Row } from 'exceljs';
 import type { Identifier } from '../catalog/index.js';
-import { InputError } from '../errors/index.js';
+import { headerNames } from './header-names.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { emptyColumns, type InputRow } from './row.js';
 import { cellText, type SheetCell } from './xlsx-cell-text.js';
 import { identifierColumns, IdentifierRepairs, identifierText, type IdentifierSettings } from './xlsx-identifiers.js';
 import type { ReadProgress } from './read-progress.js';
-import { sheetRows } from './xlsx-sheet-rows.js';
+import { sheetRows, type SheetRow } from './xlsx-sheet-rows.js';
 
 export interface XlsxReadOptions {
   /** `--sheet NAME|N`; default the first sheet. */
@@ -20,13 +19,8 @@ export interface XlsxReadOptions {
 /** Cells by column number (from 1), with their text once worked out. */
 type Cells = ({ cell: SheetCell; text: string } | undefined)[];
 
-function cellsOf(row: Row): Cells {
-  const cells: Cells = [];
-  row.eachCell((cell, column) => {
-    const sheetCell = { value: cell.value, numFmt: cell.numFmt };
-    cells[column] = { cell: sheetCell, text: cellText(sheetCell) };
-  });
-  return cells;
+function cellsOf(row: SheetRow): Cells {
+  return row.cells.map((cell) => (cell === undefined ? undefined : { cell, text: cellText(cell) }));
 }
 
 const isBlank = (cells: Cells) => cells.every((each) => each === undefined || each.text.trim() === '');
@@ -38,34 +32,17 @@ function columnLetter(column: number): string {
   return letters;
 }
 
-/** Header cells as names, as for CSV: an empty one gets `column_N`, and a name given twice is fatal. */
-function headerNames(cells: Cells, line: number): string[] {
+/** The header row's cells up to its last non-empty one, named by the rule every format shares. */
+function headerOf(cells: Cells, line: number): string[] {
   let width = cells.length - 1;
   while (width > 0 && (cells[width]?.text.trim() ?? '') === '') width -= 1;
-  const names = Array.from({ length: width }, (_, i) => {
-    const text = cells[i + 1]?.text ?? '';
-    return text.trim() === '' ? `column_${i + 1}` : text;
-  });
-  const seen = new Map<string, number>();
-  names.forEach((name, i) => {
-    const earlier = seen.get(name);
-    if (earlier !== undefined) {
-      throw new InputError(
-        'E_XLSX_DUPLICATE_COLUMN',
-        `sheet row ${line}: the header names column "${name}" twice (columns ${columnLetter(earlier + 1)} and ${columnLetter(i + 1)}); ` +
-          'rename one so every column has its own name',
-        { line },
-      );
-    }
-    seen.set(name, i);
-  });
-  return names;
+  const texts = Array.from({ length: width }, (_, i) => cells[i + 1]?.text ?? '');
+  return headerNames(texts, { code: 'E_XLSX_DUPLICATE_COLUMN', where: `sheet row ${line}`, line, columnLabel: (i) => columnLetter(i + 1) });
 }
 
-/** A cell's number, a formula's cached one included, or undefined. */
+/** A cell's number (a formula's cell holds its cached one), unless its style shows it as a date. */
 function numberOf(cell: SheetCell): number | undefined {
-  const value = cell.value !== null && typeof cell.value === 'object' && 'result' in cell.value ? cell.value.result : cell.value;
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  return cell.kind === 'number' && !cell.date && Number.isFinite(cell.value) ? cell.value : undefined;
 }
 
 /**
@@ -85,7 +62,7 @@ export function readXlsx(path: string, options: XlsxReadOptions = {}): InputSour
       for (let next = await sheet.next(); !next.done; next = await sheet.next()) {
         const cells = cellsOf(next.value);
         if (isBlank(cells)) continue;
-        const header = headerNames(cells, next.value.number);
+        const header = headerOf(cells, next.value.number);
         if (options.identifiers) identifiers = identifierColumns(header, options.identifiers);
         return header;
       }

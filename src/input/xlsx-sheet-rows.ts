@@ -1,29 +1,35 @@
-import { createReadStream, type ReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
-import type { ReadProgress } from './read-progress.js';
 import { open } from 'node:fs/promises';
-import type { Row } from 'exceljs';
-import ExcelJS from 'exceljs';
+import type { SaxesTagPlain } from 'saxes';
 import { InputError, PropdataError, UsageError } from '../errors/index.js';
+import type { ReadProgress } from './read-progress.js';
+import { MAX_RECORD_BYTES } from './record-size.js';
+import type { SheetCell } from './xlsx-cell-text.js';
+import { NotAWorkbook, workbookParts, type SheetPart } from './xlsx-package.js';
+import { sharedStrings, StringItem, TOO_LONG, unescapeText, type SharedString } from './xlsx-shared-strings.js';
+import { dateStyles } from './xlsx-styles.js';
+import { localName, parseXml } from './xlsx-xml.js';
+import { openWorkbookZip, type WorkbookZip } from './xlsx-zip.js';
+
+/** One row of a sheet: its number in the sheet, and its cells by column number (from 1). */
+export interface SheetRow {
+  number: number;
+  cells: (SheetCell | undefined)[];
+}
 
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 /** An OLE2 container: an encrypted (password-protected) workbook, or an old .xls one. */
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
-/** The parts of exceljs's streaming reader its typings leave out. */
-interface SheetReader extends AsyncIterable<Row> {
-  id: number | string;
-  name: string;
-}
-interface BookReader extends AsyncIterable<SheetReader> {
-  /** workbook.xml, once read: the sheets in tab order. */
-  model?: { sheets?: { id: number; name: string }[] };
-}
-
 const unreadable = (path: string, reason: string, cause?: unknown) =>
   new InputError('E_XLSX_UNREADABLE', `cannot read ${path} as an xlsx workbook: ${reason}`, { cause });
 
-/** Refuses, before exceljs sees it, a file that is no workbook it can read, with the way out. */
+/** A zip without its directory, a part that does not inflate or whose size is not the directory's, XML that stops halfway. */
+function damaged(path: string, cause: unknown): InputError {
+  const detail = cause instanceof Error ? ` (${cause.message})` : '';
+  return unreadable(path, `it is damaged or cut short${detail}; save or copy it again and rerun`, cause);
+}
+
+/** Refuses a file that is no zip at all, with the way out, before the zip is opened. */
 async function checkSignature(path: string): Promise<void> {
   const file = await open(path, 'r');
   try {
@@ -38,109 +44,199 @@ async function checkSignature(path: string): Promise<void> {
   }
 }
 
-/** Reads rows to the end and keeps none. */
-async function readThrough(rows: AsyncIterable<unknown>): Promise<void> {
-  const iterator = rows[Symbol.asyncIterator]();
-  while (!(await iterator.next()).done) {
-    // Discarded: only the reading matters (sheetRows).
+/** `A` is 1, `AA` 27: the column of a cell reference such as `AA12`. */
+function columnOf(reference: string): number {
+  let column = 0;
+  for (let i = 0; i < reference.length; i++) {
+    const code = reference.charCodeAt(i) & ~0x20;
+    if (code < 65 || code > 90) break;
+    column = column * 26 + code - 64;
   }
+  return column;
 }
 
-/**
- * Makes the zip exceljs reads entries from end only once every entry it parsed has been read.
- * unzipper's Parse, which exceljs pipes the file into, emits 'end' as soon as it has parsed the
- * zip's last record, while entries it parsed may still wait in its buffer; exceljs stops at that
- * 'end' and never sees them. A workbook storing its sheets before its shared strings, styles and
- * workbook.xml (exceljs writes them so) then read as blank cells, dates as numbers and unknown
- * sheet names: with 30 small sheets nearly every time, with two about once in 200 reads under
- * load. The stream's own 'end', once its buffer is read, still comes.
- */
-function endZipWhenRead(source: ReadStream): void {
-  const pipe = source.pipe.bind(source);
-  source.pipe = <T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T => {
-    const zip = destination as unknown as Readable;
-    const emit = zip.emit.bind(zip);
-    zip.emit = (event: string | symbol, ...args: unknown[]) => (event === 'end' && !zip.readableEnded ? false : emit(event, ...args));
-    return pipe(destination, options);
-  };
-}
-
-/** `--sheet`: a name, else a position from 1 in tab order. */
-function wanted(sheet: string | undefined): { name?: string; position: number } {
-  if (sheet === undefined) return { position: 1 };
-  return /^\d+$/.test(sheet) && Number(sheet) >= 1 ? { name: sheet, position: Number(sheet) } : { name: sheet, position: 0 };
-}
-
-/**
- * The rows of one sheet, read with exceljs's streaming reader: `--sheet NAME|N`, else the first
- * in tab order. Sheets come in the order the zip stores them; the tab order is known from
- * workbook.xml, which exceljs has read by then for the files Excel, LibreOffice and exceljs write
- * (it keeps a sheet stored before the shared strings in a temporary file until they are read);
- * otherwise the storage order stands in. Failures are one InputError (exit 1); a sheet that is not
- * there is a usage error naming the sheets there are.
- */
-export async function* sheetRows(path: string, sheet: string | undefined, progress?: ReadProgress): AsyncGenerator<Row> {
-  await checkSignature(path);
-  const want = wanted(sheet);
-  const source = createReadStream(path);
-  endZipWhenRead(source);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    // Styles carry the number formats that tell a date from a number.
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  }) as unknown as BookReader;
-  // exceljs reads a sheet stored after the shared strings at once, taking workbook.xml as read
-  // (its issue 962): a workbook that stores workbook.xml last would fail on its first sheet. Empty
-  // stand-ins until workbook.xml replaces them; such a sheet is then known by its storage order.
-  Object.assign(reader, { model: {}, properties: {} });
-  const seen: string[] = [];
-  try {
-    let stored = 0;
-    for await (const each of reader) {
-      stored += 1;
-      seen.push(each.name);
-      const tabs = reader.model?.sheets;
-      const position = tabs ? tabs.findIndex((tab) => tab.id === each.id) + 1 : stored;
-      // A sheet named "2" is that sheet, before the second one.
-      const named = tabs?.some((tab) => tab.name === want.name) ?? false;
-      if (each.name === want.name || (position === want.position && !named)) {
-        if (!progress) {
-          yield* each;
-          return;
-        }
-        // The file's bytes read so far: exceljs reads ahead, so this is only close to the row's.
-        for await (const row of each) {
-          progress.bytesRead = source.bytesRead;
-          yield row;
-        }
-        return;
-      }
-      // A sheet passed over is read through. exceljs keeps a sheet stored before the shared
-      // strings in a temporary file and deletes it as soon as the reader moves on; the sheet's
-      // file stream, not yet open, then failed with an uncaught ENOENT after the run had moved on.
-      await readThrough(each);
-    }
-  } catch (error) {
-    if (error instanceof PropdataError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    // unzipper's word for a zip that stops before its end.
-    throw unreadable(path, reason === 'FILE_ENDED' ? 'it ends before the workbook does (a copy cut short?)' : reason, error);
-  } finally {
-    source.destroy();
-  }
-  const names = reader.model?.sheets?.map((tab) => tab.name) ?? seen;
-  if (sheet === undefined) throw unreadable(path, 'it has no sheet');
-  if (names.includes(sheet)) {
+/** `--sheet NAME|N` among the sheets in tab order: a name first (a sheet may be called "2"), then a position from 1. */
+function chooseSheet(path: string, sheets: readonly SheetPart[], wanted: string | undefined): SheetPart {
+  const names = sheets.map((each) => `"${each.name}"`).join(', ');
+  const chosen =
+    wanted === undefined
+      ? (sheets.find((each) => each.kind === 'worksheet') ?? sheets[0])
+      : (sheets.find((each) => each.name === wanted) ?? (/^[1-9]\d*$/.test(wanted) ? sheets[Number(wanted) - 1] : undefined));
+  if (chosen === undefined && wanted === undefined) throw unreadable(path, 'it has no sheet');
+  if (chosen === undefined) throw new UsageError(`--sheet ${wanted}: ${path} has no such sheet; its sheets are ${names}`, 'E_USAGE_SHEET');
+  if (chosen.kind !== 'worksheet') {
+    const which = wanted === undefined ? `its first sheet, "${chosen.name}",` : `sheet "${chosen.name}"`;
     throw new UsageError(
-      `--sheet ${sheet}: ${path} names its sheets only after their rows; give the sheet's position instead`,
+      `${path}: ${which} is a ${chosen.kind}, not a table of rows; choose one with --sheet (its sheets are ${names})`,
       'E_USAGE_SHEET',
     );
   }
-  throw new UsageError(
-    `--sheet ${sheet}: ${path} has no such sheet; its sheets are ${names.map((name) => `"${name}"`).join(', ')}`,
-    'E_USAGE_SHEET',
+  if (chosen.part === undefined)
+    throw unreadable(path, `sheet "${chosen.name}" is named in the workbook but missing from the file; save it again`);
+  return chosen;
+}
+
+/** How a cell's stored value becomes a SheetCell, with what the workbook's other parts tell. */
+interface CellContext {
+  strings: readonly SharedString[];
+  isDate: (style: number) => boolean;
+  date1904: boolean;
+}
+
+interface OpenCell {
+  column: number;
+  type: string;
+  style: number;
+  formula: boolean;
+  value: string | undefined;
+  inline: StringItem | undefined;
+}
+
+function cellTooLong(line: number): InputError {
+  return new InputError(
+    'E_XLSX_CELL_TOO_LARGE',
+    `sheet row ${line}: a cell holds more than ${MAX_RECORD_BYTES / 1024 / 1024} MB of text, which no spreadsheet program writes ` +
+      '(a cell holds at most 32,767 characters); the workbook is damaged or was not made by one. Rows before it were processed.',
+    { line },
   );
+}
+
+function toCell(cell: OpenCell, context: CellContext, line: number): SheetCell | undefined {
+  if (cell.inline) {
+    const text = cell.inline.value();
+    if (text === TOO_LONG) throw cellTooLong(line);
+    return { kind: 'text', text };
+  }
+  const value = cell.value;
+  // A cell with a style and no value, or a formula never calculated: nothing to show.
+  if (value === undefined) return undefined;
+  switch (cell.type) {
+    case 's': {
+      const text = context.strings[Number(value)];
+      if (text === TOO_LONG) throw cellTooLong(line);
+      return { kind: 'text', text: text ?? '' };
+    }
+    case 'str':
+    case 'inlineStr':
+      return { kind: 'text', text: unescapeText(value) };
+    case 'b':
+      return { kind: 'boolean', value: value.trim() === '1' || value.trim() === 'true' };
+    case 'e':
+      return { kind: 'error', code: value };
+    case 'd':
+      return { kind: 'date', iso: value.trim() };
+    default: {
+      const number = Number(value);
+      if (value.trim() === '' || Number.isNaN(number)) return { kind: 'text', text: value };
+      return { kind: 'number', value: number, date: context.isDate(cell.style), date1904: context.date1904 };
+    }
+  }
+}
+
+/**
+ * A worksheet's rows as it streams. The `r` attributes of rows and cells are optional in the
+ * format (a row without one follows the row before, a cell without one the cell before); only
+ * the cells of `sheetData` count.
+ */
+async function* worksheetRows(zip: WorkbookZip, part: string, context: CellContext, progress?: ReadProgress): AsyncGenerator<SheetRow> {
+  const ready: SheetRow[] = [];
+  let inData = false;
+  let row: SheetRow | undefined;
+  let lastRow = 0;
+  let lastColumn = 0;
+  let cell: OpenCell | undefined;
+  // Where text goes: the cell's value, or nowhere (a formula's text, anything else).
+  let inValue = false;
+  const line = () => row?.number ?? lastRow + 1;
+  const handlers = {
+    open(tag: SaxesTagPlain) {
+      const name = localName(tag.name);
+      if (name === 'sheetData') inData = true;
+      else if (!inData) return;
+      else if (name === 'row') {
+        const r = Number(tag.attributes.r);
+        lastRow = Number.isInteger(r) && r > 0 ? r : lastRow + 1;
+        row = { number: lastRow, cells: [] };
+        lastColumn = 0;
+      } else if (name === 'c' && row) {
+        const reference = tag.attributes.r;
+        const column = reference === undefined ? 0 : columnOf(reference);
+        lastColumn = column > 0 ? column : lastColumn + 1;
+        const style = Number(tag.attributes.s ?? 0);
+        cell = { column: lastColumn, type: tag.attributes.t ?? 'n', style, formula: false, value: undefined, inline: undefined };
+      } else if (!cell) return;
+      else if (name === 'v') {
+        inValue = true;
+        cell.value = '';
+      } else if (name === 'f') cell.formula = true;
+      else if (name === 'is') cell.inline = new StringItem();
+      else cell.inline?.open(name);
+    },
+    close(tagName: string) {
+      const name = localName(tagName);
+      if (name === 'sheetData') inData = false;
+      else if (name === 'v') inValue = false;
+      else if (name === 'c' && cell && row) {
+        const value = toCell(cell, context, row.number);
+        if (value !== undefined) row.cells[cell.column] = value;
+        cell = undefined;
+      } else if (name === 'row' && row) {
+        ready.push(row);
+        row = undefined;
+      } else cell?.inline?.close(name);
+    },
+    text(text: string) {
+      if (!cell) return;
+      if (inValue) {
+        const value = cell.value ?? '';
+        if (value.length + text.length > MAX_RECORD_BYTES) throw cellTooLong(line());
+        cell.value = value + text;
+      } else if (cell.inline) {
+        cell.inline.add(text);
+        if (cell.inline.tooLong) throw cellTooLong(line());
+      }
+    },
+    tooLong: () => {
+      throw cellTooLong(line());
+    },
+  };
+  const size = zip.size(part) ?? 0;
+  let chars = 0;
+  // A sheet's XML is nearly all ASCII: its characters stand for its bytes, and the share of the
+  // sheet read, scaled to the file's size, for the share of the file's rows.
+  const counted = progress && size > 0 ? (count: number) => (chars += count) : undefined;
+  for await (const _ of parseXml(await zip.open(part), handlers, counted)) {
+    if (progress && size > 0) progress.bytesRead = Math.min(progress.byteSize, Math.round((progress.byteSize * chars) / size));
+    yield* ready;
+    ready.length = 0;
+  }
+}
+
+/**
+ * The rows of one sheet: `--sheet NAME|N`, else the first worksheet in tab order. The workbook is
+ * read as the format defines it (xlsx-package.ts): the sheet's part, the shared strings and the
+ * styles are found through the relationships and read in that order, whatever order the zip
+ * stores them in. Failures are one InputError (exit 1); a sheet that is not there is a usage
+ * error naming the sheets there are.
+ */
+export async function* sheetRows(path: string, sheet: string | undefined, progress?: ReadProgress): AsyncGenerator<SheetRow> {
+  await checkSignature(path);
+  let zip: WorkbookZip | undefined;
+  try {
+    zip = await openWorkbookZip(path);
+    const parts = await workbookParts(zip);
+    const chosen = chooseSheet(path, parts.sheets, sheet);
+    const context: CellContext = {
+      strings: await sharedStrings(zip, parts.sharedStrings),
+      isDate: await dateStyles(zip, parts.styles),
+      date1904: parts.date1904,
+    };
+    yield* worksheetRows(zip, chosen.part!, context, progress);
+  } catch (error) {
+    if (error instanceof PropdataError) throw error;
+    if (error instanceof NotAWorkbook) throw unreadable(path, error.message, error);
+    throw damaged(path, error);
+  } finally {
+    zip?.close();
+  }
 }

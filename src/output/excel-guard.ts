@@ -4,6 +4,10 @@
  * puts a `'` in front of such cells, which spreadsheets show as text. A plain number (`-12.5`,
  * `+1`) is data, not a formula, and is left alone (csv-stringify's own escape_formulas would quote
  * it: it cannot tell a number from text that is one).
+ *
+ * It does not keep zeros: a spreadsheet opening the CSV reads 06040 as the number 6040 whatever
+ * we write (a `'` or `="06040"` would change the data for every other reader). xlsx output, where
+ * identifiers are text cells, is the way to a spreadsheet; the help and the README say so.
  */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

@@ -25,6 +25,8 @@ export interface OutputSettings {
   excel: boolean;
   /** `--sheets`: an xlsx output's sheets (default one sheet of records). */
   sheets?: SheetsLayout;
+  /** `--short-names`: an xlsx output's columns named in words (`value_price_mean`). */
+  shortNames?: boolean;
 }
 
 /** `--format`, else the output file's extension, else CSV. */
@@ -40,6 +42,13 @@ export async function openOutput(settings: OutputSettings): Promise<OutputWriter
   const format = outputFormatFor(settings.path, settings.format);
   if (settings.sheets === 'endpoint' && format !== 'xlsx') {
     throw new UsageError('--sheets endpoint lays out a workbook: give --format xlsx or an --output ending in .xlsx', 'E_USAGE_SHEETS');
+  }
+  if (settings.shortNames && format !== 'xlsx') {
+    // A CSV's header is what --resume checks and later runs read back: it keeps the dotted paths.
+    throw new UsageError(
+      "--short-names names a workbook's columns: give --format xlsx or an --output ending in .xlsx",
+      'E_USAGE_SHORT_NAMES',
+    );
   }
   // exceljs takes half a second to load: only a workbook pays for it.
   if (format === 'xlsx') return (await import('./xlsx-writer.js')).createXlsxWriter({ ...settings, sheets: settings.sheets ?? 'records' });

@@ -1,5 +1,6 @@
 import { findEndpoint, INFO_SCHEMAS, LEVEL_SPECS, type Level, type Schema } from '../catalog/index.js';
 import type { CsvColumn } from './csv-columns.js';
+import { DOLLARS, ISO_DATE_FORMAT } from './xlsx-number-formats.js';
 
 /**
  * What a column's cells are in a workbook. Decided per column, before the first record, from the
@@ -11,6 +12,8 @@ export type CellKind =
   | { type: 'text' }
   | { type: 'digits'; length: number }
   | { type: 'number' }
+  /** Dollars (the catalog's `unit: 'usd'`): a number shown with thousands separators, with cents when the field has them. */
+  | { type: 'money'; cents: boolean }
   | { type: 'boolean' }
   | { type: 'date' }
   /** Lists and free-form objects: one cell of JSON text, as in the CSV output. */
@@ -38,7 +41,7 @@ function kindOfSchema(schema: Schema | undefined): CellKind {
       return schema.format === 'digits' && schema.length !== undefined ? { type: 'digits', length: schema.length } : TEXT;
     case 'int':
     case 'float':
-      return NUMBER;
+      return schema.unit === 'usd' ? { type: 'money', cents: schema.type === 'float' } : NUMBER;
     case 'boolean':
       return { type: 'boolean' };
     case 'object':
@@ -61,4 +64,10 @@ export function cellKinds(columns: readonly CsvColumn[], level: Level): CellKind
     const endpoint = findEndpoint(member!);
     return endpoint ? kindOfSchema(schemaAt(endpoint.result, path)) : ANY;
   });
+}
+
+/** The number format of a column's cells, from its kind: ISO dates, dollars with thousands separators. */
+export function numberFormat(kind: CellKind): string | undefined {
+  if (kind.type === 'date') return ISO_DATE_FORMAT;
+  return kind.type === 'money' ? (kind.cents ? DOLLARS.cents : DOLLARS.whole) : undefined;
 }

@@ -38,6 +38,7 @@ export function cellValue(kind: CellKind, value: unknown): CellValue {
         ? String(value).padStart(kind.length, '0')
         : textCell(value);
     case 'number':
+    case 'money':
       return typeof value === 'number' && Number.isFinite(value) ? value : textCell(value);
     case 'boolean':
       return typeof value === 'boolean' ? value : textCell(value);

@@ -1,5 +1,6 @@
 import { LEVEL_SPECS } from '../catalog/index.js';
 import { csvColumns, type CsvColumn, type CsvShape } from './csv-columns.js';
+import { shortColumns } from './short-names.js';
 
 /** `--sheets`: every column on one sheet (the CSV output's), or one sheet per endpoint. */
 export type SheetsLayout = 'records' | 'endpoint';
@@ -29,19 +30,21 @@ const memberOf = (column: CsvColumn) => (column.source.from === 'chunk' ? column
  * `_row`, which key its rows to the other sheets'; the first sheet (named after the info member,
  * `address_info`) has the status, error, meta and the item's info, then each endpoint has its
  * own sheet named after its target (`value`, `rental_value`) with its api_code and result.
+ * `shortNames` names the columns in words (short-names.ts) instead of by dotted path.
  */
-export function sheetPlans(shape: CsvShape, layout: SheetsLayout): SheetPlan[] {
+export function sheetPlans(shape: CsvShape, layout: SheetsLayout, shortNames = false): SheetPlan[] {
+  const named = (columns: readonly CsvColumn[], section?: string) => (shortNames ? shortColumns(columns, section) : columns);
   const columns = csvColumns(shape);
-  if (layout === 'records') return [{ name: 'records', columns }];
+  if (layout === 'records') return [{ name: 'records', columns: named(columns) }];
   const keys = columns.filter(isKey);
   const sections = new Set(shape.sections);
   const first = columns.filter((column) => !isKey(column) && !sections.has(memberOf(column) ?? ''));
   const info = LEVEL_SPECS[shape.level].infoMember;
   return [
-    { name: info ?? 'records', columns: [...keys, ...first] },
+    { name: info ?? 'records', columns: named([...keys, ...first]) },
     ...shape.sections.map((section) => ({
       name: sheetName(section.slice(section.indexOf('/') + 1)),
-      columns: [...keys, ...columns.filter((column) => memberOf(column) === section)],
+      columns: named([...keys, ...columns.filter((column) => memberOf(column) === section)], section),
     })),
   ];
 }

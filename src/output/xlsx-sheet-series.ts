@@ -2,10 +2,11 @@ import { once } from 'node:events';
 import type { stream, Worksheet } from 'exceljs';
 import type { OutputRecord } from '../model/record.js';
 import type { CsvColumn } from './csv-columns.js';
-import type { CellKind } from './xlsx-cell-kinds.js';
+import { numberFormat, type CellKind } from './xlsx-cell-kinds.js';
 import type { CellValue } from './xlsx-cell-value.js';
 import { inputKind, type InputKind } from './xlsx-input-kinds.js';
 import { MAX_SHEET_NAME, type SheetPlan } from './xlsx-layout.js';
+import { ISO_DATE_FORMAT } from './xlsx-number-formats.js';
 import { rowRenderer } from './xlsx-row.js';
 
 /** Excel's 1,048,576 rows a sheet, the header included. */
@@ -44,11 +45,23 @@ function inputKinds(columns: readonly CsvColumn[], sample: readonly OutputRecord
  * zipped) would pile up in memory. Its write side says when it is full; exceljs does not expose it,
  * hence the reach into the stream. Undefined when there is room (or the internals ever change). It
  * never rejects: a failing zip is reported by the writer's `failed`, which its caller races this with.
+ * One wait per stream, however many rows are written while it is full: a listener per row was
+ * Node's MaxListenersExceededWarning on every workbook of 50 rows or more (the first 100 rows are
+ * written at once).
  */
+const DRAINS = new WeakMap<NodeJS.EventEmitter, Promise<void>>();
+
 function backlog(sheet: Worksheet): Promise<void> | undefined {
   const entry = (sheet as unknown as { stream?: { pipes?: NodeJS.EventEmitter[] } }).stream?.pipes?.[0];
   const state = (entry as { _writableState?: { needDrain?: boolean } } | undefined)?._writableState;
-  return entry && state?.needDrain ? once(entry, 'drain').then(noop, noop) : undefined;
+  if (!entry || !state?.needDrain) return undefined;
+  let drained = DRAINS.get(entry);
+  if (!drained) {
+    drained = once(entry, 'drain').then(noop, noop);
+    DRAINS.set(entry, drained);
+    void drained.then(() => DRAINS.delete(entry));
+  }
+  return drained;
 }
 
 /**
@@ -65,6 +78,8 @@ export class SheetSeries {
   #sample: OutputRecord[] = [];
   #render: ((record: OutputRecord) => CellValue[]) | undefined;
   #widths: number[] = [];
+  /** Each column's number format (ISO dates, dollars), once the input columns' kinds are known. */
+  #formats: (string | undefined)[] = [];
   #sheet: Worksheet | undefined;
   #rowsInSheet = 0;
   #part = 0;
@@ -93,7 +108,11 @@ export class SheetSeries {
 
   #start(): Promise<void> | undefined {
     const { columns } = this.#plan;
-    this.#render = rowRenderer(columns, this.#kinds, inputKinds(columns, this.#sample));
+    const kinds = inputKinds(columns, this.#sample);
+    this.#render = rowRenderer(columns, this.#kinds, kinds);
+    this.#formats = columns.map(({ source }, i) =>
+      source.from === 'input' ? (kinds.get(source.name) === 'date' ? ISO_DATE_FORMAT : undefined) : numberFormat(this.#kinds[i]!),
+    );
     const rows = this.#sample.map(this.#render);
     this.#sample = [];
     this.#widths = columns.map(({ header }, i) => {
@@ -119,6 +138,10 @@ export class SheetSeries {
     const name = `${this.#plan.name.slice(0, MAX_SHEET_NAME - suffix.length)}${suffix}`;
     const sheet = this.#workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
     this.#widths.forEach((width, i) => (sheet.getColumn(i + 1).width = width));
+    // A column's format is its cells' (exceljs gives a new cell its column's style).
+    this.#formats.forEach((format, i) => {
+      if (format !== undefined) sheet.getColumn(i + 1).numFmt = format;
+    });
     sheet.addRow(this.#plan.columns.map((column) => column.header)).commit();
     this.#sheet = sheet;
     this.#rowsInSheet = 0;

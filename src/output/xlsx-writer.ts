@@ -7,6 +7,7 @@ import type { CsvShape } from './csv-columns.js';
 import type { OutputWriter } from './record-writer.js';
 import { cellKinds } from './xlsx-cell-kinds.js';
 import { sheetPlans, type SheetsLayout } from './xlsx-layout.js';
+import { numberFormatsOnly } from './xlsx-number-formats.js';
 import { EXCEL_MAX_DATA_ROWS, SheetSeries } from './xlsx-sheet-series.js';
 import { openSpool, type Spool } from './xlsx-spool.js';
 import { addSummarySheet } from './xlsx-summary-sheet.js';
@@ -17,6 +18,8 @@ export interface XlsxSettings extends CsvShape {
   path?: string;
   stdout: Writable;
   sheets: SheetsLayout;
+  /** `--short-names`: columns named in words (`value_price_mean`) rather than by dotted path. */
+  shortNames?: boolean;
   /** Data rows a sheet takes before the next one continues it: Excel's limit unless a test wants fewer. */
   maxRowsPerSheet?: number;
 }
@@ -36,12 +39,13 @@ function spoolPath(path: string | undefined): string {
 export async function createXlsxWriter(settings: XlsxSettings): Promise<OutputWriter> {
   const target = await openXlsxTarget(settings.path, settings.stdout);
   // Inline strings, not a shared table: the table would hold every distinct address until the end.
-  // No styles: a per-cell style costs half the time; a date still gets Excel's date format.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: target.stream, useStyles: false, useSharedStrings: false });
+  // Styles, for the number formats of dates (ISO) and dollars (thousands separators).
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: target.stream, useStyles: true, useSharedStrings: false });
+  numberFormatsOnly(workbook);
   // The zip reports its own failures as events; unheard, one would end the process.
   (workbook as unknown as { zip: EventEmitter }).zip.on('error', (error) => target.fail(error));
   const limits = { maxRows: settings.maxRowsPerSheet ?? EXCEL_MAX_DATA_ROWS };
-  const [live, ...later] = sheetPlans(settings, settings.sheets).map(
+  const [live, ...later] = sheetPlans(settings, settings.sheets, settings.shortNames).map(
     (plan) => new SheetSeries(workbook, plan, cellKinds(plan.columns, settings.level), limits),
   );
   let spool: Spool | undefined;

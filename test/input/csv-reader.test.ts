@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { findEndpoint } from '../../src/catalog/index.js';
+import { createPreparer } from '../../src/input/prepare.js';
 import { InputError, PropdataError } from '../../src/errors/index.js';
 import { readCsv } from '../../src/input/csv-reader.js';
 import { bytes, FIXTURES, readAll } from './read-all.js';
@@ -85,11 +87,18 @@ describe('readCsv', () => {
     expect(headerOnly).toEqual({ columns: ['address', 'zipcode'], rows: [] });
   });
 
-  it('marks a row with bytes that are not UTF-8 invalid and reads the rest', async () => {
+  it('keeps bytes that are not UTF-8 as U+FFFD without refusing the row: only a column that is sent refuses it', async () => {
     const { rows, error } = await readText(fixture('latin1-bytes.csv'));
     expect(error).toBeUndefined();
-    expect(rows.map((row) => row.readError === undefined)).toEqual([true, false, true]);
-    expect(rows[1]!.readError).toMatch(/not valid UTF-8.*save it as UTF-8/);
+    expect(rows.map((row) => row.readError)).toEqual([undefined, undefined, undefined]);
+    expect(rows[1]!.columns).toEqual({ address: '12 CAF\uFFFD ST', city: 'MONTR\uFFFDAL', zipcode: '21204' });
+    const prepare = createPreparer({ level: 'property', endpoints: [findEndpoint('property/value')!], fixedParams: {}, map: {} });
+    expect(prepare(rows[1]!).invalid).toMatch(
+      /^row 2: address contains bytes that are not valid UTF-8; choose the file's encoding with --encoding/,
+    );
+    expect(prepare({ ...rows[1]!, columns: { ...rows[1]!.columns, address: '12 CAFE ST', city: 'MONTREAL' } }).item).toMatchObject({
+      address: '12 CAFE ST',
+    });
   });
 
   it('decodes a multi-byte character split across chunks', async () => {

@@ -54,14 +54,48 @@ describe('openInput', () => {
     expect((await readAll(input)).rows[0]!.columns).toEqual({ address: '1 MAIN ST, REAR', zipcode: '21204' });
   });
 
-  it('refuses binary, UTF-16 and JSON-array inputs with a PropdataError', async () => {
+  it('refuses binary and JSON-array inputs, and UTF-16 JSON Lines, with a PropdataError', async () => {
     const gzipLike = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x61]);
     await expect(openInput({ path: file('rows.csv.gz', gzipLike), stdin: noStdin })).rejects.toMatchObject({ code: 'E_INPUT_BINARY' });
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,b\n', 'utf16le')]);
-    await expect(openInput({ path: file('excel.csv', utf16), stdin: noStdin })).rejects.toMatchObject({ code: 'E_INPUT_UTF16' });
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":1}\n', 'utf16le')]);
+    await expect(openInput({ path: file('rows.jsonl', utf16), stdin: noStdin })).rejects.toMatchObject({
+      code: 'E_INPUT_UTF16',
+      message: expect.stringMatching(/JSON Lines input must be UTF-8, and this is utf-16le/) as unknown,
+    });
     const array = openInput({ path: file('rows.json', '[{"a":1}]'), stdin: noStdin });
     await expect(array).rejects.toBeInstanceOf(InputError);
     await expect(array).rejects.toMatchObject({ code: 'E_INPUT_JSON_ARRAY' });
+  });
+
+  it('reads UTF-16 CSV by its byte order mark, from a file or a pipe, and says nothing of it', async () => {
+    const text = 'address\tcity\n1 Main St\tMontréal\n';
+    for (const bytes of [
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]),
+    ]) {
+      for (const input of [
+        await openInput({ path: file('excel.txt', bytes), stdin: noStdin }),
+        await openInput({ path: '-', stdin: Readable.from([bytes]) }),
+      ]) {
+        expect(input.decodedAs).toBeUndefined();
+        expect((await readAll(input)).rows.map((row) => ({ ...row.columns }))).toEqual([{ address: '1 Main St', city: 'Montréal' }]);
+      }
+    }
+  });
+
+  it('reads a file that is not UTF-8 as Windows-1252, past its first chunk too; a pipe by its start', async () => {
+    const filler = Array.from({ length: 20_000 }, (_, i) => `${i} MAIN ST,TOWSON`).join('\n'); // past the first 256 KiB chunk
+    const bytes = Buffer.concat([
+      Buffer.from(`address,city\n${filler}\n`),
+      Buffer.from([0x31, 0x20, 0x43, 0x41, 0x46, 0xc9, 0x2c, 0x80, 0x0a]),
+    ]);
+    const input = await openInput({ path: file('late.csv', bytes), stdin: noStdin });
+    expect(input.decodedAs).toBe('windows-1252');
+    expect((await readAll(input)).rows.at(-1)!.columns).toEqual({ address: '1 CAFÉ', city: '€' });
+    const early = Buffer.from([0x61, 0x2c, 0x62, 0x0a, 0xc9, 0x2c, 0x78, 0x0a]);
+    const piped = await openInput({ path: '-', stdin: Readable.from([early]) });
+    expect(piped.decodedAs).toBe('windows-1252');
+    expect((await readAll(piped)).rows[0]!.columns).toEqual({ a: 'É', b: 'x' });
   });
 
   it('makes a row with a NUL byte past the first chunk invalid, in CSV and JSONL, and reads on', async () => {

@@ -10,6 +10,7 @@ import { openInput } from '../../src/input/open-input.js';
 import { createPreparer } from '../../src/input/prepare.js';
 import type { InputRow } from '../../src/input/row.js';
 import type { IdentifierSettings } from '../../src/input/xlsx-identifiers.js';
+import { resolveTarget } from '../../src/input/xlsx-package.js';
 
 const VALUE = findEndpoint('property/value')!;
 const PROPERTY: IdentifierSettings = { level: 'property', endpoints: [VALUE], map: {} };
@@ -149,9 +150,9 @@ describe('xlsx input', () => {
   });
 
   it('reads a sheet that comes after many others and leaves nothing failing behind', async () => {
-    // exceljs keeps each sheet stored before the shared strings in a temporary file, deleted as
-    // the reader moves on: a sheet passed over unread could fail later with an uncaught ENOENT
-    // (its stream opening after the file was gone; seen under load, in CI).
+    // exceljs's streaming reader, used until the reader opened parts through the zip's directory,
+    // kept each sheet stored before the shared strings in a temporary file, deleted as it moved
+    // on: a sheet passed over could fail later with an uncaught ENOENT (seen under load, in CI).
     const workbook = new ExcelJS.Workbook();
     for (let i = 1; i <= 30; i++) {
       const sheet = workbook.addWorksheet(`s${i}`);
@@ -174,10 +175,10 @@ describe('xlsx input', () => {
   });
 
   it('reads any sheet of a workbook with many whole: shared strings, styles and tab names', async () => {
-    // unzipper, under exceljs's reader, ended the zip once it had parsed the last record, with
-    // parts still unread in its buffer: for a workbook storing 30 small sheets before its shared
-    // strings, nearly every read lost them (a blank header, "input is empty") or workbook.xml
-    // (every sheet name unknown); with two sheets, about one read in 200 under load.
+    // exceljs writes its sheets before the shared strings, styles and workbook.xml. Under
+    // exceljs's own streaming reader (used until the reader opened parts through the zip's
+    // directory), unzipper ended the zip with parts still unread: nearly every read of 30 small
+    // sheets lost them (a blank header, "input is empty") or every sheet name.
     const workbook = new ExcelJS.Workbook();
     for (let i = 1; i <= 30; i++) {
       const sheet = workbook.addWorksheet(`s${i}`);
@@ -210,5 +211,13 @@ describe('xlsx input', () => {
       expect(input.progress).toMatchObject({ rowsRead: 3, done: true });
       expect(input.progress!.byteSize).toBeGreaterThan(0);
     }
+  });
+
+  it('resolves a relationship target as the format does: absolute, relative to its part, with .. and escapes', () => {
+    expect(resolveTarget('/', 'xl/workbook.xml')).toBe('/xl/workbook.xml');
+    expect(resolveTarget('/xl/workbook.xml', '/xl/worksheets/sheet1.xml')).toBe('/xl/worksheets/sheet1.xml');
+    expect(resolveTarget('/xl/workbook.xml', 'worksheets/sheet1.xml')).toBe('/xl/worksheets/sheet1.xml');
+    expect(resolveTarget('/xl/workbook.xml', './worksheets/../sharedStrings.xml')).toBe('/xl/sharedStrings.xml');
+    expect(resolveTarget('/xl/workbook2.xml', 'worksheets/my%20sheet.xml')).toBe('/xl/worksheets/my sheet.xml');
   });
 });

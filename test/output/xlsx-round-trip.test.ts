@@ -38,7 +38,7 @@ describe("the analyst's round trip", () => {
     expect(connecticut.getCell(column('_row')).value).toBe(4);
     expect(records.rowCount).toBe(41);
     const summary = workbook.getWorksheet('summary')!;
-    expect(summary.getRow(2).values).toEqual([undefined, 'records.ok', expect.any(Number)]);
+    expect(summary.getRow(2).values).toEqual([undefined, 'Rows answered (ok)', expect.any(Number)]);
   });
 
   it('writes a workbook afresh under --resume, saying a workbook cannot be appended to', async () => {

@@ -105,15 +105,15 @@ describe('xlsx output', () => {
     expect(cellsOf(sheet, 3).slice(0, 4)).toEqual(['2 Main St', '02134', 12, '7']);
   });
 
-  it('writes the summary sheet as the report has it', async () => {
+  it('writes the summary sheet as the report has it, in words', async () => {
     const summary = { records: { ok: 2, error: 0 }, requests: 1, outcome: 'completed' };
     const { workbook } = await writeWorkbook([answered(1, { address: 'a', zip: '1', units: '', note: '' })], {}, summary);
     const sheet = workbook.getWorksheet('summary')!;
     expect([2, 3, 4, 5].map((row) => cellsOf(sheet, row))).toEqual([
-      ['records.ok', 2],
-      ['records.error', 0],
-      ['requests', 1],
-      ['outcome', 'completed'],
+      ['Rows answered (ok)', 2],
+      ['Rows that failed (error)', 0],
+      ['Requests sent', 1],
+      ['Outcome', 'completed'],
     ]);
   });
 
