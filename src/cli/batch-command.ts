@@ -428,7 +428,9 @@ async function runLocked(
               stats,
               clock,
               signal,
-              abandon: outputFailure.signal,
+              // Without a store an answer the output cannot take is lost anyway: requests in flight
+              // are cut off. With one, they finish and their answers are kept for the next run.
+              ...(runStore ? {} : { abandon: outputFailure.signal }),
               budget,
               onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
               onResponse: (exchange: Exchange) => {
@@ -457,7 +459,13 @@ async function runLocked(
       io.signal?.removeEventListener('abort', acknowledgeStop);
       io.signal?.removeEventListener('abort', forwardSignal);
       progress.stop();
-      await writer.close();
+      // An output that fails as it closes (a full disk) is a stop like any other: what the store
+      // keeps is not lost, and the summary still says where the run got to.
+      const closing: unknown = await writer.close().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (closing !== undefined && !outputFailure.signal.aborted) outputFailure.abort(closing);
     }
 
     const failure: unknown = outputFailure.signal.aborted ? outputFailure.signal.reason : undefined;
@@ -467,7 +475,13 @@ async function runLocked(
     // The file holds the earlier runs' records and this run's: up to the last row written.
     const fileRecords = plan.earlier ? addCounts(plan.earlier, stats.byStatus) : { ...stats.byStatus };
     const failures = fileRecords.invalid_input + fileRecords.error;
-    if (plan.state) await recordProgress(options.output!, plan.state, Math.max(plan.startRow, output.nextRow) - 1, finished);
+    // A run state that cannot be updated (a full disk) leaves the last one: --resume checks the file against it.
+    const stateNotKept: unknown = plan.state
+      ? await recordProgress(options.output!, plan.state, Math.max(plan.startRow, output.nextRow) - 1, finished).then(
+          () => undefined,
+          (error: unknown) => error,
+        )
+      : undefined;
     // Every row has its final answer: the next run of this command is a new job (--max-age decides what it reuses).
     if (finished && fileRecords.error === 0) await runStore?.finishJob();
     const outcome: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : completedOutcome(fileRecords);
@@ -492,9 +506,16 @@ async function runLocked(
       padded.count > 0
         ? `  ${padded.count} identifiers padded with the leading zero a spreadsheet had dropped (rows ${padded.firstRows.join(', ')}${padded.count > padded.firstRows.length ? ', ...' : ''})`
         : undefined;
-    await writer.finish?.(reported);
+    const unfinished: unknown = await writer.finish?.(reported).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     if (!options.quiet || outcome !== 'completed')
       messages.error([formatSummary(summary).trimEnd(), repairs?.describe(), paddedLine, storeLines(runStore)].filter(Boolean).join('\n'));
+    for (const problem of [stateNotKept, unfinished]) {
+      if (problem !== undefined)
+        messages.error(`propdata: warning: ${messages.redact(problem instanceof Error ? problem.message : String(problem))}`);
+    }
     if (fatal instanceof InputError) {
       messages.error(
         `propdata: the output is partial (rows from ${output.nextRow} on are missing); correct the input and run the command again`,
@@ -513,6 +534,8 @@ async function runLocked(
       throw fatal instanceof Error ? fatal : new Error(JSON.stringify(fatal));
     }
     if (interrupted) return EXIT.interrupted;
+    // A workbook that could not be finished is not whole, however well the rows went.
+    if (unfinished !== undefined) return unfinished instanceof PropdataError ? unfinished.exitCode : EXIT.fatal;
     return failures > 0 ? EXIT.someItemsFailed : EXIT.ok;
   } finally {
     await runStore?.close(stats.fromStore, result?.savedByStore.usd ?? 0).catch((error: unknown) => {

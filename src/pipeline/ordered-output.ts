@@ -35,6 +35,8 @@ export class OrderedOutput {
   #next: number;
   /** The write in progress: one at a time, so records reach the writer in order. */
   #flushing: Promise<void> = Promise.resolve();
+  /** Why the writer failed (a full disk, a closed pipe): nothing more is written once it has. */
+  #failure: unknown;
 
   constructor(writer: RecordSink, stats: RunStats, plan: RowPlan = { startRow: 1 }) {
     this.#writer = writer;
@@ -47,6 +49,11 @@ export class OrderedOutput {
   /** Records held back, waiting for an earlier row. */
   get waiting(): number {
     return this.#waiting;
+  }
+
+  /** The writer's failure, once it has failed: the run stops on it (flush and finish never throw). */
+  get failure(): unknown {
+    return this.#failure;
   }
 
   /** Whether the next row's record is here, so that flush() has something to write. */
@@ -100,7 +107,7 @@ export class OrderedOutput {
     // The slot is found afresh each time: records added while a write waits can grow the ring.
     for (
       let slot = this.#slot(this.#next), record = this.#slots[slot];
-      record && (!record.unsent || record.row <= unsentThrough);
+      record && (!record.unsent || record.row <= unsentThrough) && this.#failure === undefined;
       slot = this.#slot(this.#next), record = this.#slots[slot]
     ) {
       this.#slots[slot] = undefined;
@@ -108,8 +115,12 @@ export class OrderedOutput {
       this.#waiting -= 1;
       this.#stats.byStatus[record.status] += 1;
       if (record.unsent) this.#stats.unsentWritten += 1;
-      const backpressure = this.#writer.write(record);
-      if (backpressure) await backpressure;
+      try {
+        const backpressure = this.#writer.write(record);
+        if (backpressure) await backpressure;
+      } catch (error) {
+        this.#failure = error;
+      }
     }
   }
 

@@ -128,6 +128,10 @@ export async function runBatch(
     fatal ??= reason;
     stopping.abort(reason);
   };
+  /** An output that cannot be written stops the run: nothing more is bought for it. */
+  const stopOnOutputFailure = () => {
+    if (output.failure !== undefined) stop(output.failure);
+  };
   const savedByStore: Saving = { sections: 0, usd: 0 };
   let storeFailed = false;
   kept?.failure.catch((error: unknown) => {
@@ -163,7 +167,7 @@ export async function runBatch(
     });
     if (released.length > 0) kept?.release(released);
     // Written as soon as their turn comes, whatever the reader is doing.
-    if (output.ready) void output.flush().catch(() => undefined);
+    if (output.ready) void output.flush().then(stopOnOutputFailure);
   };
 
   const notSent = (items: readonly PendingItem[]) => {
@@ -292,7 +296,10 @@ export async function runBatch(
       }
       while (output.waiting > maxWaiting && (inFlight.size > 0 || polling))
         await Promise.race([...inFlight, ...(polling ? [polling] : [])]);
-      if (output.ready) await output.flush();
+      if (output.ready) {
+        await output.flush();
+        stopOnOutputFailure();
+      }
     }
 
     if (closed()) notSent(block.splice(0));
