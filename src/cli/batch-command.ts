@@ -514,7 +514,7 @@ async function runLocked(
       messages.error([formatSummary(summary).trimEnd(), repairs?.describe(), paddedLine, storeLines(runStore)].filter(Boolean).join('\n'));
     for (const problem of [stateNotKept, unfinished]) {
       if (problem !== undefined)
-        messages.error(`propdata: warning: ${messages.redact(problem instanceof Error ? problem.message : String(problem))}`);
+        messages.error(`propdata: warning: ${messages.redact(problem instanceof Error ? problem.message : JSON.stringify(problem))}`);
     }
     if (fatal instanceof InputError) {
       messages.error(
