@@ -25,7 +25,7 @@ import { runBatch, type BatchRunResult } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
 import { recordProgress, settingsDigest, writeRunState } from '../resume/run-state.js';
 import { STATUSES, type Status } from '../model/status.js';
-import { accountOf } from '../store/account.js';
+import { accountId, accountOf } from '../store/account.js';
 import { openResumeWriter } from '../resume/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
 import { writeReport } from '../output/report-file.js';
@@ -345,6 +345,7 @@ async function runLocked(
   const runStore = storePath
     ? await openBatchStore(storePath, {
         account: accountOf(service.connection, Boolean(options.sandbox)),
+        ...(options.sandbox ? { pacingAccount: accountId(service.connection.baseUrl, service.connection.key) } : {}),
         target,
         maxAgeMs: runDefaults.maxAgeMs,
         job: jobOf(options, recordShape),
@@ -369,9 +370,8 @@ async function runLocked(
     // The progress bar measures the read by bytes of the file (none for a pipe): no second read.
     stats.input = inputProgress(rows);
     const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: options.rate, maxWaitMs }, clock);
-    // The windows an earlier run saw: this one starts at that pace, without a probe. The built-in
-    // sandbox is a new server each time, with fresh windows of its own.
-    const remembered = runStore && !options.sandbox ? await runStore.windows() : undefined;
+    // The windows an earlier run saw: this one starts at that pace, without a probe.
+    const remembered = await runStore?.windows();
     if (remembered) limiter.remember(remembered);
     // Other runs of this account on this machine: one pacer for all, through the store.
     if (runStore) limiter.shareWith(runStore.pacer());

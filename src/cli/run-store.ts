@@ -112,6 +112,11 @@ export interface RunStore {
 export interface RunStoreSettings {
   store: Store;
   account: string;
+  /**
+   * The account whose windows the run paces by, when not `account`: the built-in sandbox's answers
+   * are one account whatever its port, but each sandbox is a server of its own, with its own windows.
+   */
+  pacingAccount?: string;
   target: QueryTarget;
   /** --max-age in ms; undefined: age alone never makes an answer reusable. */
   maxAgeMs: number | undefined;
@@ -144,7 +149,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
   let lastAt = 0;
   const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
-  const pacer = store.pacer(account, owner);
+  const pacer = store.pacer(settings.pacingAccount ?? account, owner);
 
   // Store writes go one after another in the background; the first failure stops the run.
   let writing: Promise<void> = Promise.resolve();
@@ -231,7 +236,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
 
   return {
     kept,
-    windows: () => store.loadWindows(account),
+    windows: () => store.loadWindows(settings.pacingAccount ?? account),
     pacer: () => pacer,
     monthToDateCost: () => store.monthToDateCost(account),
     finishJob: async () => {
