@@ -428,9 +428,10 @@ async function runLocked(
               stats,
               clock,
               signal,
-              // Without a store an answer the output cannot take is lost anyway: requests in flight
-              // are cut off. With one, they finish and their answers are kept for the next run.
-              ...(runStore ? {} : { abandon: outputFailure.signal }),
+              // A file that fails (a full disk) with a store beside it: requests in flight finish
+              // and their answers are kept for the next run. Otherwise (no store, or stdout's reader
+              // gone, as with `| head`) an answer nobody can take is not waited for.
+              ...(runStore && isFileOutput(options.output) ? {} : { abandon: outputFailure.signal }),
               budget,
               onRetry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
               onResponse: (exchange: Exchange) => {
@@ -472,6 +473,8 @@ async function runLocked(
     const fatal = failure ?? result.fatal;
     const interrupted = result.interrupted && failure === undefined;
     const finished = fatal === undefined && !interrupted;
+    // Stdout's reader went away (`| head`): nobody reads a summary there; one line says why it ended.
+    if (failure instanceof Error && !isFileOutput(options.output)) throw failure;
     // The file holds the earlier runs' records and this run's: up to the last row written.
     const fileRecords = plan.earlier ? addCounts(plan.earlier, stats.byStatus) : { ...stats.byStatus };
     const failures = fileRecords.invalid_input + fileRecords.error;

@@ -184,7 +184,11 @@ export const BATCH_OPTIONS = [
     defaultValue: DEFAULT_THROTTLE_POLICY.initialPerMinute,
   },
   { flags: '--report <file>', description: 'also write the end-of-run summary to this file as JSON' },
-  { flags: '--resume', description: 'continue an interrupted run from where its --output file ends' },
+  {
+    flags: '--resume',
+    description:
+      'append to the output an interrupted run left, instead of writing it afresh (an output it cannot continue is written afresh, saying why)',
+  },
   { flags: '--no-dedupe', description: 'send identical items once each time they appear (deduplication is on by default)' },
   { flags: '--dry-run', description: 'read and validate the input, print rows, components, requests, time and cost; send nothing' },
   {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { runMain } from '../helpers/run-main.js';
+import { scriptedServerPerTest } from '../helpers/scripted-server.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
 /**
@@ -193,7 +194,10 @@ describe('what a run says of itself', () => {
   it('counts as saved only what would have been billed: no 204, no repeat within the file', async () => {
     const env = await sandbox.start();
     // Rows 1 and 3 are one home; NOMATCH never resolves (204, never billed).
-    const { input, store, at } = workspace(4, (i) => [`2 Main St,21201,a`, `3 NOMATCH Rd,21201,b`, `2 Main St,21201,c`, `4 Main St,21201,d`][i]!);
+    const { input, store, at } = workspace(
+      4,
+      (i) => [`2 Main St,21201,a`, `3 NOMATCH Rd,21201,b`, `2 Main St,21201,c`, `4 Main St,21201,d`][i]!,
+    );
     expect((await run(env, ['property', 'value', '-i', input, '-o', at('a.csv'), '--store', store])).code).toBe(0);
     const again = await runMain(
       ['property', 'value', '-i', input, '-o', at('b.csv'), '--store', store, '--max-age', '1d', '--report', at('r.json')],
@@ -212,7 +216,10 @@ describe('what a run says of itself', () => {
     expect((await runMain([...command, '--max-components', '12'], { env })).code).toBe(4);
     const resumed = await runMain([...command, '--resume', '--report', at('r.json')], { env });
     expect(resumed.code).toBe(0);
-    const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as { records: Record<string, number>; recordsThisRun: Record<string, number> };
+    const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as {
+      records: Record<string, number>;
+      recordsThisRun: Record<string, number>;
+    };
     const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
     expect(total(report.records)).toBe(30);
     expect(total(report.recordsThisRun)).toBeLessThan(30);
@@ -222,7 +229,22 @@ describe('what a run says of itself', () => {
   it('stops at once, with one message and exit 1, when no request ever reaches the service', async () => {
     const { input, at } = workspace(30);
     const result = await runMain(
-      ['property', 'value', '-i', input, '-o', at('values.csv'), '--base-url', 'http://127.0.0.1:9', '--key', 'k', '--secret', 's', '--max-retries', '1'],
+      [
+        'property',
+        'value',
+        '-i',
+        input,
+        '-o',
+        at('values.csv'),
+        '--base-url',
+        'http://127.0.0.1:9',
+        '--key',
+        'k',
+        '--secret',
+        's',
+        '--max-retries',
+        '1',
+      ],
       { clock: new FakeClock(Date.now()) },
     );
     expect(result.code).toBe(1);
@@ -242,7 +264,56 @@ describe('what a run says of itself', () => {
     const { input, store } = workspace(12);
     const first = await runMain(['property', 'value', '-i', input, '--sandbox', '--sandbox-rate-limit', '12/60', '--store', store, '-q']);
     expect(first.code).toBe(0);
-    const second = await runMain(['property', 'value', '-i', input, '--sandbox', '--sandbox-rate-limit', 'off', '--store', store, '--max-wait', '1s', '-q']);
+    const second = await runMain([
+      'property',
+      'value',
+      '-i',
+      input,
+      '--sandbox',
+      '--sandbox-rate-limit',
+      'off',
+      '--store',
+      store,
+      '--max-wait',
+      '1s',
+      '-q',
+    ]);
     expect(second.code).toBe(0);
+  });
+});
+
+describe('a service that echoes meta inside address_info', () => {
+  const server = scriptedServerPerTest();
+
+  it('gets each row its own meta back from the store, where the service put it, as deduplication does', async () => {
+    // The meta sent is echoed in status.requested_item, as "the address parameters exactly as sent".
+    const env = await server.serve((request) => {
+      const items = JSON.parse(request.body) as { address: string; zipcode: string; meta?: string }[];
+      const chunks = items.map((item) => ({
+        address_info: { address: item.address, status: { match: true, requested_item: item } },
+        'property/value': { api_code: 0, api_code_description: 'ok', result: { value: { price_mean: 100 } } },
+      }));
+      return { status: 200, body: JSON.stringify(chunks) };
+    });
+    const { input, store, at } = workspace(
+      4,
+      (i) => [`5 Echo St,21201,m1`, `6 Echo St,21201,m2`, `5 Echo St,21201,m3`, `5 Echo St,21201,m4`][i]!,
+    );
+    expect((await run(env, ['property', 'value', '-i', input, '-o', at('first.jsonl'), '--store', store])).code).toBe(0);
+    expect(
+      (await run(env, ['property', 'value', '-i', input, '-o', at('again.jsonl'), '--store', store, '--max-age', '1d', '--no-dedupe']))
+        .code,
+    ).toBe(0);
+    const metaOf = (path: string) =>
+      readFileSync(path, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map(
+          (line) =>
+            (JSON.parse(line) as { address_info: { status: { requested_item: { meta: string } } } }).address_info.status.requested_item
+              .meta,
+        );
+    expect(metaOf(at('again.jsonl'))).toEqual(['m1', 'm2', 'm3', 'm4']);
+    expect(readFileSync(at('again.jsonl'), 'utf8')).toBe(readFileSync(at('first.jsonl'), 'utf8'));
   });
 });

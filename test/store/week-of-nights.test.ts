@@ -27,7 +27,15 @@ let dir: string;
 const input = () => join(dir, 'homes.csv');
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ rateLimits: WIDE_OPEN, credit: 10_000_000, strict: true, failRate: 0.03, resetRate: 0.02, latencyMs: [0, 15], seed: 'week' });
+  sandbox = await startSandbox({
+    rateLimits: WIDE_OPEN,
+    credit: 10_000_000,
+    strict: true,
+    failRate: 0.03,
+    resetRate: 0.02,
+    latencyMs: [0, 15],
+    seed: 'week',
+  });
   dir = mkdtempSync(join(tmpdir(), 'propdata-week-'));
   env = { ...envFor(sandbox), PROPDATA_HOME: join(dir, 'home') };
 });
