@@ -216,6 +216,7 @@ export async function runBatch(
       return;
     }
     pending.plan = { sections: resolution.sections, kept: resolution.kept };
+    if (resolution.sections.length < members.length) stats.partlyFromStore += 1;
     for (const batch of into.add(pending)) await launch(batch);
   };
 

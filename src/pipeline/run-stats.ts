@@ -17,6 +17,8 @@ export class RunStats {
   retriedPossiblyCharged = 0;
   /** Rows answered from the local store (--max-age): nothing sent for them. */
   fromStore = 0;
+  /** Items the store answered in part: only the sections they lacked were bought. */
+  partlyFromStore = 0;
   /** Requests sent and not yet answered: what a stop waits for. */
   requestsInFlight = 0;
   /** Rows written as `not_sent` because the run stopped before sending them (a later row's answer followed). */

@@ -17,6 +17,8 @@ export interface RunSummary {
   /** Rows written wholly from the store (each distinct item once), and the list price of the billable sections it answered. */
   fromStore: number;
   savedByStore: number;
+  /** Items the store answered in part (the sections they lacked were bought). */
+  partlyFromStore: number;
   retries: number;
   /** Retried requests whose failed attempt may have been served (sent whole then lost, or answered unreadably): the service may have charged them too. */
   retriedPossiblyCharged: number;
@@ -54,6 +56,7 @@ export function summarize(
     componentsUsed: stats.componentsUsed,
     componentsSaved: 0,
     fromStore: 0,
+    partlyFromStore: stats.partlyFromStore,
     savedByStore: 0,
     retries: stats.retries,
     retriedPossiblyCharged: stats.retriedPossiblyCharged,
@@ -111,10 +114,12 @@ export function formatSummary(summary: RunSummary): string {
     `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute.toLocaleString('en-US')} items/min`,
   ];
   if (summary.stoppedBecause) lines.push(`  stopped: ${summary.stoppedBecause}`);
-  if (summary.fromStore > 0 || summary.savedByStore > 0)
+  if (summary.fromStore > 0 || summary.partlyFromStore > 0) {
+    const partly = summary.partlyFromStore > 0 ? ` and ${count(summary.partlyFromStore, 'item')} in part` : '';
     lines.push(
-      `  ${count(summary.fromStore, 'row')} written from the store; it answered sections worth ${summary.savedByStore.toFixed(2)} USD at list price, not bought again`,
+      `  the store answered ${count(summary.fromStore, 'row')} whole${partly}: ${summary.savedByStore.toFixed(2)} USD at list price not bought again`,
     );
+  }
   if (summary.retriedPossiblyCharged > 0) {
     lines.push(
       `  ${summary.retriedPossiblyCharged} retried requests had timed out or lost their connection after being sent, or had an unreadable answer: the service may have charged them twice`,

@@ -77,7 +77,7 @@ describe('sections, not requests', () => {
     expect(result.code).toBe(0);
     expect(sandbox.current.usage().byEndpoint['property/value']!.components).toBe(20);
     expect(sandbox.current.usage().byEndpoint['property/school']!.components).toBe(20);
-    expect(JSON.parse(readFileSync(at('r.json'), 'utf8'))).toMatchObject({ componentsUsed: 30 });
+    expect(JSON.parse(readFileSync(at('r.json'), 'utf8'))).toMatchObject({ componentsUsed: 30, fromStore: 0, partlyFromStore: 10 });
     // Written as the mget of them all would have been, byte for byte.
     expect((await run(env, ['mget', 'property/value,property/school', '-i', input, '-o', at('c.csv'), '--no-store'])).code).toBe(0);
     expect(readFileSync(at('b.csv'), 'utf8')).toBe(readFileSync(at('c.csv'), 'utf8'));
@@ -206,7 +206,7 @@ describe('what a run says of itself', () => {
     expect(again.code).toBe(0);
     // Two distinct homes billed once each at 0.25, and a 204 that cost nothing; the repeat is deduplication's.
     expect(JSON.parse(readFileSync(at('r.json'), 'utf8'))).toMatchObject({ fromStore: 3, savedByStore: 0.5, requests: 0 });
-    expect(again.stderr).toMatch(/3 rows written from the store; it answered sections worth 0\.50 USD at list price, not bought again/);
+    expect(again.stderr).toMatch(/the store answered 3 rows whole: 0\.50 USD at list price not bought again/);
   });
 
   it('after --resume, describes the whole file, and beside it what this run wrote', async () => {
