@@ -251,7 +251,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
         await store.releaseAll(claimant);
         // This run asks for nothing more: its share of the windows goes to the others at once.
         await pacer.leave();
-        if (fromStore > 0)
+        if (fromStore > 0 || savedUsd > 0)
           await store.recordReuse({ at: clock.now(), run: owner, account, endpoint: endpointOf(target), rows: fromStore, saved: savedUsd });
       } finally {
         await store.close();

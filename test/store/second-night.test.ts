@@ -77,7 +77,12 @@ describe('sections, not requests', () => {
     expect(result.code).toBe(0);
     expect(sandbox.current.usage().byEndpoint['property/value']!.components).toBe(20);
     expect(sandbox.current.usage().byEndpoint['property/school']!.components).toBe(20);
-    expect(JSON.parse(readFileSync(at('r.json'), 'utf8'))).toMatchObject({ componentsUsed: 30, fromStore: 0, partlyFromStore: 10 });
+    const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as { savedByStore: number };
+    expect(report).toMatchObject({ componentsUsed: 30, fromStore: 0, partlyFromStore: 10 });
+    // What the store answered in part is in the spend log's savings too, though no row came whole from it.
+    const usage = await runMain(['usage', '--store', store, '--json', '--all-accounts'], { env });
+    expect(report.savedByStore).toBeGreaterThan(0);
+    expect((JSON.parse(usage.stdout) as { total: { saved: number } }).total.saved).toBe(report.savedByStore);
     // Written as the mget of them all would have been, byte for byte.
     expect((await run(env, ['mget', 'property/value,property/school', '-i', input, '-o', at('c.csv'), '--no-store'])).code).toBe(0);
     expect(readFileSync(at('b.csv'), 'utf8')).toBe(readFileSync(at('c.csv'), 'utf8'));
