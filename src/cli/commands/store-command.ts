@@ -85,13 +85,14 @@ export function registerStoreCommand(program: Command, context: CommandContext):
     .command('store')
     .usage('info [--account A]|prune --older-than 90d|clear [--all-accounts]')
     .description(
-      "the local store of answers, spend and rate limits: what it holds, and removing answers (spend records are kept: they are the month's budget)",
+      "the store of answers, spend and rate limits (a file, or a PostgreSQL database): what it holds, and removing answers (spend records are kept: they are the month's budget)",
     )
     .addHelpText(
       'after',
       [
         '',
-        'The store is $PROPDATA_HOME/propdata.db (PROPDATA_HOME defaults to the platform data directory); --store FILE names another.',
+        'The store is $PROPDATA_HOME/propdata.db (PROPDATA_HOME defaults to the platform data directory); --store FILE names another,',
+        'and --store postgres://user@host/db (or PROPDATA_STORE, or config set store) a PostgreSQL database shared by several machines.',
         '',
         'Examples:',
         '  $ propdata store info',
@@ -126,7 +127,7 @@ export function registerStoreCommand(program: Command, context: CommandContext):
 
   const prune = store
     .command('prune')
-    .description('remove answers older than a duration, and give the room back to the disk')
+    .description('remove answers older than a duration, and give the room back to the disk (a database reuses it)')
     .addHelpText('after', '\nExample:\n  $ propdata store prune --older-than 90d');
   addOptions(prune, PRUNE_OPTIONS, context.io.env);
   prune.action(async (options: OptionValues<typeof PRUNE_OPTIONS>) => {
