@@ -95,7 +95,12 @@ export async function openPostgresStore(
       const found = await schemaVersion(client, s);
       if (found.databaseTime !== undefined) clock.observe(found.databaseTime, sentAt, clock.runNow());
       if (found.version >= SCHEMA_VERSION || options.readonly || (options.existing && found.version === 0)) return found.version;
-      return migrate(client, schema, s);
+      const migrated = await migrate(client, schema, s);
+      // A store just set up: its clock is measured now, before any time is exchanged with the run.
+      const measuredAt = clock.runNow();
+      const { rows } = await client.query<{ now: number }>(`SELECT ${s}.clock_ms() AS now`);
+      clock.observe(rows[0]!.now, measuredAt, clock.runNow());
+      return migrated;
     });
     if (options.existing && version === 0) {
       await db.close();
