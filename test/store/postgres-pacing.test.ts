@@ -39,8 +39,9 @@ function machinesOn(clock: FakeClock) {
     });
   };
   const url = freshSchema(database);
-  return async () => {
-    const store = await openPostgresStore(url, { now: () => clock.now(), databaseNow: () => clock.now() });
+  /** `measuredOffMs`: how far off this machine measures the database's clock (a fraction of a round trip). */
+  return async (measuredOffMs = 0) => {
+    const store = await openPostgresStore(url, { now: () => clock.now() + measuredOffMs, databaseNow: () => clock.now() });
     stores.push(store);
     return (owner: string): SharedPacer => {
       const pacer = store.pacer(ACCOUNT, owner);
@@ -64,13 +65,13 @@ describe('jobs on two machines sharing one PostgreSQL store', () => {
     ],
   ]) {
     const name = limits.map((l) => `${l.limit}/${l.periodSeconds}`).join('+');
-    it(`four started together fill every window to its limit between them, without a 429, in fair shares (${name})`, async () => {
+    it(`four started together fill every window to its limit between them, without a 429, in fair shares, each machine measuring the database's clock a little off (${name})`, async () => {
       const random = seeded(29);
       const start = FAKE_EPOCH + Math.floor(random() * 10_000);
       const clock = new FakeClock(start);
       const service = strictService(limits, clock);
       const machine = machinesOn(clock);
-      const [hostA, hostB] = [await machine(), await machine()];
+      const [hostA, hostB] = [await machine(0.3), await machine(-0.4)];
       const results = await Promise.all(
         [hostA('a1'), hostA('a2'), hostB('b1'), hostB('b2')].map((pacer) =>
           job(start + Math.floor(random() * 500), 500, service, clock, random, 2 + Math.floor(random() * 5), pacer),
@@ -127,7 +128,9 @@ describe("the database's clock, an hour away from the run's", () => {
     const store = await openPostgresStore(freshSchema(database), { now: runNow });
     stores.push(store);
     const item = { item: 'property|address=1 harbor rd|zipcode=21201', sections: [{ endpoint: 'v2/property/value', params: '' }] };
-    const resetAt = runNow() + 5_000;
+    // The service states its resets in whole seconds.
+    const onSecond = (time: number) => Math.ceil(time / 1000) * 1000;
+    const resetAt = onSecond(runNow() + 5_000);
     await store.record({
       request: {
         at: runNow(),
@@ -149,7 +152,7 @@ describe("the database's clock, an hour away from the run's", () => {
     expect(Math.abs(remembered!.resetAt - resetAt)).toBeLessThan(50);
 
     // The pacer: the window's reset as the run knows it, and when to ask again in the run's time.
-    const window = { periodMs: 6_000, limit: 10, resetAt: runNow() + 3_000 };
+    const window = { periodMs: 6_000, limit: 10, resetAt: onSecond(runNow() + 3_000) };
     const ask: ShareRequest = {
       wanted: 10,
       demand: 10,

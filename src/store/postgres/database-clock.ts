@@ -31,4 +31,14 @@ export class DatabaseClock {
 
   readonly toDatabase = (runTime: number): number => runTime + this.offset;
   readonly toRun = (databaseTime: number): number => databaseTime - this.offset;
+
+  /**
+   * A window's reset, on the database's clock. The shared pacer knows a window by its reset, and
+   * every machine converts it with an offset of its own, measured to a fraction of a millisecond
+   * and narrowed as it goes: converted as it is, the same window would reach the state as a
+   * slightly different time from each machine and each round trip, and a reservation counted in it
+   * would seem counted in another. The service states resets in whole seconds
+   * (X-RateLimit-Reset), so the converted time is put back on its second, the same from everywhere.
+   */
+  readonly resetToDatabase = (runTime: number): number => Math.round(this.toDatabase(runTime) / 1000) * 1000;
 }

@@ -58,7 +58,7 @@ export function postgresPacer(settings: PacerTableSettings, accountId: () => Pro
     ...shared,
     async reserve(request) {
       const windows = request.windows.map((window) =>
-        window.resetAt === undefined ? window : { ...window, resetAt: clock.toDatabase(window.resetAt) },
+        window.resetAt === undefined ? window : { ...window, resetAt: clock.resetToDatabase(window.resetAt) },
       );
       const grant = await shared.reserve({ ...request, windows });
       return 'id' in grant ? grant : { components: 0, retryAt: clock.toRun(grant.retryAt) };
@@ -66,7 +66,7 @@ export function postgresPacer(settings: PacerTableSettings, accountId: () => Pro
     report: (reservation, reported) =>
       shared.report(
         reservation,
-        reported.map((window) => ({ ...window, resetAt: clock.toDatabase(window.resetAt) })),
+        reported.map((window) => ({ ...window, resetAt: clock.resetToDatabase(window.resetAt) })),
       ),
   };
 }

@@ -115,10 +115,10 @@ export class PostgresStore implements Store {
 
   async record(entry: StoreEntry): Promise<void> {
     const accountId = await this.#accountId(entry.request.account);
-    const { toDatabase } = this.#clock;
+    const { toDatabase, resetToDatabase } = this.#clock;
     await recordEntry(this.#db, this.#s, accountId, entry, {
       arrivedAt: entry.arrivedAt === undefined ? undefined : toDatabase(entry.arrivedAt),
-      windows: entry.windows.map((window) => ({ ...window, resetAt: toDatabase(window.resetAt) })),
+      windows: entry.windows.map((window) => ({ ...window, resetAt: resetToDatabase(window.resetAt) })),
     });
   }
 
