@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { Store } from '../../src/store/store-api.js';
 import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
@@ -6,19 +6,16 @@ import type { SharedPacer, ShareRequest } from '../../src/throttle/shared-pacer.
 import { idealLastSend } from '../bench/fixed-windows.mjs';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import { jain, job, seeded } from '../helpers/one-account.js';
-import { freshDatabase, freshSchema } from '../helpers/postgres.js';
+import { databasePerFile, freshSchema } from '../helpers/postgres.js';
 import { strictService } from '../helpers/strict-service.js';
 
 /**
  * The pacer across machines: jobs on several machines reserving in one PostgreSQL store, each
  * machine with its own connections, as one machine's jobs do in its SQLite file.
  */
-let database: string;
+const database = databasePerFile();
 const stores: Store[] = [];
 
-beforeAll(async () => {
-  database = await freshDatabase();
-});
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((store) => store.close()));
 });
@@ -38,7 +35,7 @@ function machinesOn(clock: FakeClock) {
       if (--waiting === 0) clock.resume();
     });
   };
-  const url = freshSchema(database);
+  const url = freshSchema(database.url);
   /** `measuredOffMs`: how far off this machine measures the database's clock (a fraction of a round trip). */
   return async (measuredOffMs = 0) => {
     const store = await openPostgresStore(url, { now: () => clock.now() + measuredOffMs, databaseNow: () => clock.now() });
@@ -125,7 +122,7 @@ describe("the database's clock, an hour away from the run's", () => {
 
   it("stamps what it keeps on the database's clock, and gives the run its times in the run's", async () => {
     const runNow = () => Date.now() + HOUR;
-    const store = await openPostgresStore(freshSchema(database), { now: runNow });
+    const store = await openPostgresStore(freshSchema(database.url), { now: runNow });
     stores.push(store);
     const item = { item: 'property|address=1 harbor rd|zipcode=21201', sections: [{ endpoint: 'v2/property/value', params: '' }] };
     // The service states its resets in whole seconds.

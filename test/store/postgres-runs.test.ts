@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, postgresPassword, postgresServer } from '../helpers/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { databasePerFile, postgresPassword, postgresServer } from '../helpers/postgres.js';
 import { runMain, type MainResult } from '../helpers/run-main.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
@@ -13,15 +13,7 @@ import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
  * test run's real one. The sandbox counts what it charged twice (`chargedAgain`).
  */
 const sandbox = sandboxPerTest();
-let database: string;
-let admin: pg.Client;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  admin = new pg.Client({ connectionString: database });
-  await admin.connect();
-});
-afterAll(() => admin.end());
+const database = databasePerFile();
 
 /** A machine: its own home (and config), nothing shared with another but the database. */
 function machine() {
@@ -38,7 +30,7 @@ function workspace(rows: number) {
 
 /** A database URL on the test server, with a schema of the test's own. */
 function storeUrl(schema: string): string {
-  const url = new URL(database);
+  const url = new URL(database.url);
   url.searchParams.set('schema', schema);
   return url.toString();
 }
@@ -78,7 +70,7 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
 
     expect(printed(first, second, set, usage, info, list)).not.toContain(postgresPassword());
     // Nor is it kept: the runs' names (their command lines) are in the spend log.
-    const runs = await admin.query<{ run: string }>('SELECT run FROM nightly.requests UNION SELECT run FROM nightly.reused');
+    const runs = await database.admin.query<{ run: string }>('SELECT run FROM nightly.requests UNION SELECT run FROM nightly.reused');
     expect(runs.rows.map((row) => row.run).join('\n')).toMatch(/--store 'postgres:\/\/propdata@127\.0\.0\.1:\d+\//);
     expect(JSON.stringify(runs.rows)).not.toContain(postgresPassword());
   });
@@ -99,8 +91,8 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
 
   it.each([
     ['nothing listens', () => 'postgres://propdata@127.0.0.1:9/propdata', /refused the connection/],
-    ['a wrong password', () => database.replace(postgresPassword(), 'not-the-password'), /refused the login/],
-    ['no such database', () => database.replace(/\/[^/?]+(\?|$)/, '/no_such_database$1'), /does not exist/],
+    ['a wrong password', () => database.url.replace(postgresPassword(), 'not-the-password'), /refused the login/],
+    ['no such database', () => database.url.replace(/\/[^/?]+(\?|$)/, '/no_such_database$1'), /does not exist/],
   ])(
     'a database that cannot be used (%s) stops a batch and a one-off before anything is sent: one line, exit 1',
     async (_, url, reason) => {
@@ -127,14 +119,14 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
     const store = storeUrl('midrun');
     const { input, at } = workspace(200);
     const args = ['property', 'value', '-i', input, '-o', at('out.csv'), '--store', store, '--batch-size', '10', '--concurrency', '1'];
-    const name = new URL(database).pathname.slice(1);
+    const name = new URL(database.url).pathname.slice(1);
     const server = new pg.Client({ connectionString: postgresServer() });
     await server.connect();
     try {
       // Once a few requests are recorded, the database stops taking the run's connections and drops those it has.
       const cut = (async () => {
         for (;;) {
-          const recorded = await admin
+          const recorded = await database.admin
             .query<{ count: string }>('SELECT count(*) FROM midrun.requests')
             .catch(() => ({ rows: [{ count: '0' }] }));
           if (Number(recorded.rows[0]!.count) >= 3) break;

@@ -1,18 +1,8 @@
-import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
 import { openPostgresStore } from '../../../src/store/postgres/open-postgres-store.js';
-import { freshDatabase, freshSchema } from '../../helpers/postgres.js';
+import { databasePerFile, freshSchema } from '../../helpers/postgres.js';
 import { storeContract } from './store-contract.js';
 
-let database: string;
-let admin: pg.Client;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  admin = new pg.Client({ connectionString: database });
-  await admin.connect();
-});
-afterAll(() => admin.end());
+const database = databasePerFile();
 
 /**
  * The PostgreSQL driver: a real server (the test run's embedded one), each test a store of its own
@@ -21,14 +11,14 @@ afterAll(() => admin.end());
  */
 storeContract('PostgreSQL', {
   async create(now) {
-    const url = freshSchema(database);
+    const url = freshSchema(database.url);
     const schema = new URL(url).searchParams.get('schema')!;
     const open = () => openPostgresStore(url, { now, databaseNow: now });
     return {
       store: await open(),
       open,
       async damage(account, item, ref) {
-        const { rowCount } = await admin.query(
+        const { rowCount } = await database.admin.query(
           `UPDATE ${schema}.sections SET body = 'deadbeef{'
            WHERE item = (SELECT id FROM ${schema}.items WHERE identity = $1 AND account = (SELECT id FROM ${schema}.accounts WHERE name = $2))
              AND endpoint = $3 AND params = $4`,
