@@ -43,3 +43,8 @@ export function withoutPassword(text: string): string {
 }
 
 const carriesPassword = (url: URL): boolean => url.password !== '' || SECRET_PARAMS.some((name) => url.searchParams.has(name));
+
+/** A store's location as a message may show it: a file's path, or a database URL without its password. */
+export function storeForMessages(location: string): string {
+  return isDatabaseUrl(location) ? withoutPassword(location) : location;
+}

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { isDatabaseUrl, parseDatabaseUrl, withoutPassword } from '../../config/database-url.js';
+import { isDatabaseUrl, parseDatabaseUrl, storeForMessages } from '../../config/database-url.js';
 import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
 import { parseBaseUrl } from '../../config/connection.js';
 import { valueFromText } from '../../config/secret-file.js';
@@ -33,7 +33,7 @@ async function readValue(context: CommandContext): Promise<string> {
 
 /** A setting's value as it may be shown: a secret masked, a database URL without its password. */
 const shown = (name: SettingName, value: string) =>
-  findSetting(name)!.secret ? maskSecret(value) : name === 'store' ? withoutPassword(value) : value;
+  findSetting(name)!.secret ? maskSecret(value) : name === 'store' ? storeForMessages(value) : value;
 
 /** A store as stored: a database URL that parses, or a file's absolute path (a relative one would follow every command's directory). */
 function storeSetting(value: string): string {

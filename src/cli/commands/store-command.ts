@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { storeForMessages } from '../../config/database-url.js';
 import { UsageError } from '../../errors/index.js';
 import type { Store, StoreInfo } from '../../store/index.js';
 import { addOptions } from '../add-options.js';
@@ -68,7 +69,7 @@ async function withExistingStore(
   const path = storePathFrom(options.store, context.io.env);
   const opened = await openExistingStore(path, { readonly });
   if (!opened) {
-    context.io.stdout.write(missing(path));
+    context.io.stdout.write(missing(storeForMessages(path)));
     return;
   }
   try {
