@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from './embedded-postgres.mjs';
+import { startEmbeddedPostgres } from '../bench/embedded-postgres.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {

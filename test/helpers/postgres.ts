@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createDatabase } from './embedded-postgres.mjs';
+import { createDatabase } from '../bench/embedded-postgres.mjs';
 
 /** The password of the test run's server: nothing propdata prints, writes or keeps may hold it. */
 export const postgresPassword = (): string => inject('postgresServer').password;

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createDatabase, startEmbeddedPostgres } from '../../helpers/embedded-postgres.mjs';
+import { createDatabase, startEmbeddedPostgres } from '../embedded-postgres.mjs';
 import { inputFile } from '../input-file.mjs';
 import { WORK } from '../paths.mjs';
 import { batchArgs, runBatch } from '../propdata-run.mjs';
