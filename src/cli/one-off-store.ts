@@ -1,5 +1,6 @@
 import type { SendableItem } from '../batching/batch.js';
 import type { Connection } from '../config/connection.js';
+import { isDatabaseUrl } from '../config/database-url.js';
 import type { Chunk } from '../model/chunk.js';
 import { joinChunk } from '../model/chunk-frame.js';
 import { partOfTarget, sectionKeys, type QueryTarget } from '../model/query-target.js';
@@ -43,7 +44,7 @@ export interface OneOffStoreSettings {
  * kept (so `propdata usage` counts one-offs, and any later run reuses its sections); with --max-age
  * the sections kept fresh are not bought again (all of them: the answer is printed with no
  * request; some: only the others are asked for); --max-cost-month (and the run caps) refuse a
- * request that would pass them. The store is opened only when one of those needs it before the
+ * request that would pass them. A local store is opened only when one of those needs it before the
  * request: loading better-sqlite3 and the store's code and opening the file take 50 to 60 ms.
  * Otherwise, once the answer is out, the record is left beside the store in a file of its own,
  * which the store's next opening applies (store/pending.ts). Undefined with --no-store.
@@ -70,7 +71,9 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
 
   let store: Store | undefined;
   let plan: OneOffPlan | undefined;
-  if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined) {
+  // A database is opened before the request too: one that cannot be used stops the one-off before
+  // anything is bought, and its record goes straight in (no file beside a URL).
+  if (defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined || isDatabaseUrl(path)) {
     const { openStore } = await import('../store/index.js');
     const opened = (store = await openStore(path, { now: settings.now }));
     try {

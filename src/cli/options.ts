@@ -215,8 +215,10 @@ export const BATCH_OPTIONS = [
  * runs take all four; `usage` and `store` only --store.
  */
 const STORE_FILE_OPTION = {
-  flags: '--store <file>',
-  description: 'the local store of answers, spend and rate limits (default $PROPDATA_HOME/propdata.db)',
+  flags: '--store <file|url>',
+  description:
+    'the store of answers, spend and rate limits: a file, or postgres://user@host/db to share it between machines (default: config store, else $PROPDATA_HOME/propdata.db)',
+  env: 'PROPDATA_STORE',
 } as const satisfies OptionSpec;
 
 export const STORE_OPTIONS = [

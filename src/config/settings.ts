@@ -35,7 +35,12 @@ export const RUN_SETTINGS = [
   { name: 'max-cost-month', secret: false, description: "default --max-cost-month: the account's budget per UTC month, USD at list price" },
 ] as const;
 
-export const SETTINGS = [...CONNECTION_SETTINGS, ...RUN_SETTINGS] as const;
+/** Where every command's store is; --store (or PROPDATA_STORE) wins. A database URL's password is masked when shown. */
+export const STORE_SETTINGS = [
+  { name: 'store', secret: false, description: 'default --store: a file, or postgres://user@host/db to share it between machines' },
+] as const;
+
+export const SETTINGS = [...CONNECTION_SETTINGS, ...RUN_SETTINGS, ...STORE_SETTINGS] as const;
 
 export type SettingName = (typeof SETTINGS)[number]['name'];
 export type ConnectionSettingName = (typeof CONNECTION_SETTINGS)[number]['name'];

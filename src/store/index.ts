@@ -1,4 +1,4 @@
-export { openExistingStore, openStore, type StoreOptions } from './sqlite/open-sqlite-store.js';
+export { openExistingStore, openStore } from './open-store.js';
 export type {
   AnswerCount,
   ClaimResult,
@@ -11,6 +11,7 @@ export type {
   Store,
   StoreEntry,
   StoreInfo,
+  StoreOptions,
   StoreProblems,
 } from './store-api.js';
 export type { RequestRecord, ReuseRecord, Usage, UsageFigures, UsageGrouping, UsageQuery } from './spend.js';

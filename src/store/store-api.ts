@@ -112,6 +112,19 @@ export interface Store {
 
 export type { ItemRef, SectionRef };
 
+/** How a command opens a store (store/open-store.ts), whichever driver it is. */
+export interface StoreOptions {
+  /** Read only (usage, store info): nothing is created or migrated, and a store not there yet is not made. */
+  readonly?: boolean;
+  /** SQLite: how long to wait for another process's write to finish before giving up. */
+  busyTimeoutMs?: number;
+  /**
+   * The run's clock (tests give a fake one; default the system's). It is the SQLite store's own
+   * clock; a database keeps its own, and converts the times it exchanges with the run.
+   */
+  now?: () => number;
+}
+
 export interface SectionClaim extends SectionRef {
   item: string;
 }

@@ -1,5 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { readConfigFile } from '../config/config-file.js';
+import { isDatabaseUrl } from '../config/database-url.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -20,10 +22,16 @@ export function defaultStorePath(env: Env, platform: NodeJS.Platform = process.p
   return join(env.PROPDATA_HOME ? resolve(env.PROPDATA_HOME) : platformDataDir(env, platform, home), 'propdata.db');
 }
 
-/** The store a command uses: `--store FILE`, none with `--no-store` (commander gives false), else the default. */
+/**
+ * The store a command uses: `--store FILE|URL` (PROPDATA_STORE comes with the flag), none with
+ * `--no-store` (commander gives false), else the stored config's `store`, else the default file. A
+ * database URL is kept as given; a file's path is made absolute.
+ */
 export function storePathFrom(store: string | undefined, env: Env): string;
 export function storePathFrom(store: string | false | undefined, env: Env): string | undefined;
 export function storePathFrom(store: string | false | undefined, env: Env): string | undefined {
   if (store === false) return undefined;
-  return store === undefined ? defaultStorePath(env) : resolve(store);
+  const chosen = store ?? (readConfigFile(env).get('store') || undefined);
+  if (chosen === undefined) return defaultStorePath(env);
+  return isDatabaseUrl(chosen) ? chosen : resolve(chosen);
 }

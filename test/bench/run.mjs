@@ -6,6 +6,7 @@ import { overhead } from './figures/overhead.mjs';
 import { paidNotWritten } from './figures/paid-not-written.mjs';
 import { pacing } from './figures/pacing.mjs';
 import { parallel } from './figures/parallel.mjs';
+import { postgres } from './figures/postgres.mjs';
 import { startup } from './figures/startup.mjs';
 import { store } from './figures/store.mjs';
 import { storeOps } from './figures/store-ops.mjs';
@@ -15,7 +16,7 @@ import { sweep } from './figures/sweep.mjs';
 // `node test/bench/run.mjs [figure...]`: the figures named (all by default), each measured as a
 // ratio within this run, printed and written into its block of BENCHMARKS.md. Run against
 // dist/: `npm run bench` builds first.
-const FIGURES = { startup, overhead, pacing, parallel, sweep, memory, paidNotWritten, store, storeOps, storeSpeed };
+const FIGURES = { startup, overhead, pacing, parallel, postgres, sweep, memory, paidNotWritten, store, storeOps, storeSpeed };
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(name in FIGURES));

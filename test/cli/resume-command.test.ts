@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { resumeCommand } from '../../src/cli/resume-command.js';
+import { commandLine, resumeCommand } from '../../src/cli/resume-command.js';
 
 /** The words a POSIX shell makes of a command line: what the printed command runs as. */
 function shellWords(command: string): string[] {
@@ -59,6 +59,19 @@ describe('the command that resumes an interrupted run', () => {
       'credentials: give them again, or use the environment (PROPDATA_API_KEY, PROPDATA_API_SECRET), ' +
         '`propdata config set key|secret -` (from stdin), or --secret-file FILE',
     );
+  });
+
+  it("leaves a store URL's password out, keeping the URL, and says where the password goes instead", () => {
+    const url = 'postgres://jobs:pa55word@db.internal/enrichment?sslmode=verify-full';
+    const { command, note } = resumeCommand(['property', 'value', '-i', 'in.csv', '--store', url, '--store=postgres://a:b@h/d']);
+    expect(command).toBe(
+      "propdata property value -i in.csv --store 'postgres://jobs@db.internal/enrichment?sslmode=verify-full' --store=postgres://a@h/d --resume",
+    );
+    expect(note).toBe("the store's password: give it with PGPASSWORD or in ~/.pgpass");
+    expect(commandLine(['property', 'value', '--store', url])).not.toContain('pa55word');
+    expect(resumeCommand(['property', 'value', '--store', 'postgres://jobs@db.internal/enrichment'])).toEqual({
+      command: 'propdata property value --store postgres://jobs@db.internal/enrichment --resume',
+    });
   });
 
   it('gives no note when no credential was on the command line, and keeps flags that only start like one', () => {

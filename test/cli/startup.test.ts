@@ -56,7 +56,7 @@ describe('start-up', () => {
     ]) {
       const loaded = packagesLoadedBy(argv);
       expect(loaded, argv.join(' ')).toContain('commander');
-      for (const heavy of ['undici', 'csv-parse', 'better-sqlite3', 'exceljs', 'conf', 'ora', 'cli-progress']) {
+      for (const heavy of ['undici', 'csv-parse', 'better-sqlite3', 'pg', 'exceljs', 'conf', 'ora', 'cli-progress']) {
         expect(loaded, argv.join(' ')).not.toContain(heavy);
       }
     }
@@ -66,9 +66,12 @@ describe('start-up', () => {
     const oneOff = ['property', 'value', '--address', '405 DYER AVE', '--zipcode', '21136', '--json', '--sandbox'];
     const loaded = packagesLoadedBy(oneOff);
     // Its one request goes over node's own http: undici's pool is a batch's. Its record is left beside the store.
-    for (const heavy of ['undici', 'better-sqlite3', 'csv-parse', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify'])
+    for (const heavy of ['undici', 'better-sqlite3', 'pg', 'csv-parse', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify'])
       expect(loaded).not.toContain(heavy);
-    expect(packagesLoadedBy([...oneOff, '--max-age', '1d'])).toContain('better-sqlite3');
+    const withMaxAge = packagesLoadedBy([...oneOff, '--max-age', '1d']);
+    expect(withMaxAge).toContain('better-sqlite3');
+    // node-postgres only for a store on PostgreSQL.
+    expect(withMaxAge).not.toContain('pg');
   });
 
   it("a batch sends through undici's pool, which keeps its sockets from one request to the next", () => {

@@ -25,7 +25,7 @@ const WRITER = `
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import Sqlite from 'better-sqlite3';
-import { openStore } from './store/sqlite/open-sqlite-store.js';
+import { openSqliteStore as openStore } from './store/sqlite/open-sqlite-store.js';
 const [path, mode, name, count] = process.argv.slice(2);
 const account = ${JSON.stringify(ACCOUNT)};
 const store = await openStore(path);

@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultStorePath, storePathFrom } from '../../src/store/store-path.js';
@@ -23,8 +25,20 @@ describe('where the store lives', () => {
   });
 
   it('follows --store and --no-store', () => {
-    const env = { PROPDATA_HOME: '/data/pd' };
+    const env = { PROPDATA_HOME: '/data/pd', PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-config-')) };
     expect(storePathFrom(undefined, env)).toBe(join('/data/pd', 'propdata.db'));
+    expect(storePathFrom('answers.db', env)).toBe(resolve('answers.db'));
+    expect(storePathFrom(false, env)).toBeUndefined();
+  });
+
+  it("takes a database URL as given, and the stored config's store when no flag (nor PROPDATA_STORE) names one", () => {
+    const config = mkdtempSync(join(tmpdir(), 'propdata-config-'));
+    const env = { PROPDATA_HOME: '/data/pd', PROPDATA_CONFIG_DIR: config };
+    const url = 'postgres://jobs@db.internal:5432/enrichment?sslmode=verify-full';
+    expect(storePathFrom(url, env)).toBe(url);
+    expect(storePathFrom('postgresql://db.internal/enrichment', env)).toBe('postgresql://db.internal/enrichment');
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ store: url }));
+    expect(storePathFrom(undefined, env)).toBe(url);
     expect(storePathFrom('answers.db', env)).toBe(resolve('answers.db'));
     expect(storePathFrom(false, env)).toBeUndefined();
   });

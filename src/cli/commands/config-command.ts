@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { isDatabaseUrl, parseDatabaseUrl, storeForMessages } from '../../config/database-url.js';
 import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
 import { parseBaseUrl } from '../../config/connection.js';
 import { valueFromText } from '../../config/secret-file.js';
@@ -29,8 +31,16 @@ async function readValue(context: CommandContext): Promise<string> {
   return value;
 }
 
-/** A setting's value as it may be shown: a secret masked. */
-const shown = (name: SettingName, value: string) => (findSetting(name)!.secret ? maskSecret(value) : value);
+/** A setting's value as it may be shown: a secret masked, a database URL without its password. */
+const shown = (name: SettingName, value: string) =>
+  findSetting(name)!.secret ? maskSecret(value) : name === 'store' ? storeForMessages(value) : value;
+
+/** A store as stored: a database URL that parses, or a file's absolute path (a relative one would follow every command's directory). */
+function storeSetting(value: string): string {
+  if (!isDatabaseUrl(value)) return resolve(value);
+  parseDatabaseUrl(value);
+  return value;
+}
 
 /** A subcommand's examples, after its help. */
 const examples = (...lines: string[]): string => ['', 'Examples:', ...lines.map((line) => `  $ propdata ${line}`)].join('\n');
@@ -39,10 +49,12 @@ export function registerConfigCommand(program: Command, context: CommandContext)
   const config = program
     .command('config')
     .usage('set|get|unset|list|path')
-    .description('store the API key, secret and base URL, and defaults for --max-age and --max-cost-month (in a file only you can read)')
+    .description(
+      'store the API key, secret and base URL, and defaults for --max-age, --max-cost-month and --store (in a file only you can read)',
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ propdata config set key YOUR_KEY\n  $ propdata config set secret YOUR_SECRET\n  $ propdata config set base-url https://api.example.com\n  $ propdata config set max-age 30d\n  $ propdata config list',
+      '\nExamples:\n  $ propdata config set key YOUR_KEY\n  $ propdata config set secret YOUR_SECRET\n  $ propdata config set base-url https://api.example.com\n  $ propdata config set max-age 30d\n  $ propdata config set store postgres://propdata@db.internal/jobs\n  $ propdata config list',
     );
   const out = (line: string): void => {
     context.io.stdout.write(`${line}\n`);
@@ -70,7 +82,8 @@ export function registerConfigCommand(program: Command, context: CommandContext)
           'propdata: warning: a secret on the command line can be read by other users of this machine (ps) while it runs, ' +
             'and stays in your shell history; next time: propdata config set secret - < FILE',
         );
-      const value = given === '-' ? await readValue(context) : given;
+      const read = given === '-' ? await readValue(context) : given;
+      const value = setting === 'store' ? storeSetting(read) : read;
       if (setting === 'base-url') parseBaseUrl(value);
       if (setting === 'max-age' || setting === 'max-cost-month') parseRunSetting(setting, value, 'config set');
       const stored = await store(context);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { storeForMessages } from '../../config/database-url.js';
 import { UsageError } from '../../errors/index.js';
 import type { Store, StoreInfo } from '../../store/index.js';
 import { addOptions } from '../add-options.js';
@@ -68,7 +69,7 @@ async function withExistingStore(
   const path = storePathFrom(options.store, context.io.env);
   const opened = await openExistingStore(path, { readonly });
   if (!opened) {
-    context.io.stdout.write(missing(path));
+    context.io.stdout.write(missing(storeForMessages(path)));
     return;
   }
   try {
@@ -85,13 +86,14 @@ export function registerStoreCommand(program: Command, context: CommandContext):
     .command('store')
     .usage('info [--account A]|prune --older-than 90d|clear [--all-accounts]')
     .description(
-      "the local store of answers, spend and rate limits: what it holds, and removing answers (spend records are kept: they are the month's budget)",
+      "the store of answers, spend and rate limits (a file, or a PostgreSQL database): what it holds, and removing answers (spend records are kept: they are the month's budget)",
     )
     .addHelpText(
       'after',
       [
         '',
-        'The store is $PROPDATA_HOME/propdata.db (PROPDATA_HOME defaults to the platform data directory); --store FILE names another.',
+        'The store is $PROPDATA_HOME/propdata.db (PROPDATA_HOME defaults to the platform data directory); --store FILE names another,',
+        'and --store postgres://user@host/db (or PROPDATA_STORE, or config set store) a PostgreSQL database shared by several machines.',
         '',
         'Examples:',
         '  $ propdata store info',
@@ -126,7 +128,7 @@ export function registerStoreCommand(program: Command, context: CommandContext):
 
   const prune = store
     .command('prune')
-    .description('remove answers older than a duration, and give the room back to the disk')
+    .description('remove answers older than a duration, and give the room back to the disk (a database reuses it)')
     .addHelpText('after', '\nExample:\n  $ propdata store prune --older-than 90d');
   addOptions(prune, PRUNE_OPTIONS, context.io.env);
   prune.action(async (options: OptionValues<typeof PRUNE_OPTIONS>) => {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { storeForMessages } from '../../config/database-url.js';
 import type { Usage, UsageFigures, UsageGrouping } from '../../store/index.js';
 import { USAGE_GROUPINGS } from '../../store/spend.js';
 import { addOptions } from '../add-options.js';
@@ -90,6 +91,6 @@ export function registerUsageCommand(program: Command, context: CommandContext):
     }
     io.stdout.write(formatUsage(usage, options.by, terminalWidth(io.stdout)));
     const whose = account ? `account ${account} (--all-accounts for every one)` : 'every account';
-    io.stdout.write(`\n${store ? whose : `nothing recorded yet: no store at ${path}`}\n`);
+    io.stdout.write(`\n${store ? whose : `nothing recorded yet: no store at ${storeForMessages(path)}`}\n`);
   });
 }

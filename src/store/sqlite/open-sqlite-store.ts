@@ -3,19 +3,10 @@ import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { PropdataError, StoreError } from '../../errors/index.js';
 import { foldPending, hasPending } from '../pending.js';
-import type { Store } from '../store-api.js';
+import type { Store, StoreOptions } from '../store-api.js';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
 import { storeFailure } from './sqlite-failure.js';
 import { SqliteStore } from './sqlite-store.js';
-
-export interface StoreOptions {
-  /** Read only (usage, store info): nothing is created or migrated, the file must exist. */
-  readonly?: boolean;
-  /** How long to wait for another process's write to finish before giving up. */
-  busyTimeoutMs?: number;
-  /** The store's clock (tests give a fake one); default the system's. */
-  now?: () => number;
-}
 
 /**
  * Writes hold the lock for milliseconds, so a wait this long means something is wrong (a process
@@ -60,11 +51,11 @@ function checkVersion(path: string, found: number, readonly: boolean): void {
  * the last commit intact. synchronous=NORMAL: in WAL mode that is still safe against any process
  * crash; only a power cut may lose the last commits, never the file.
  */
-export async function openStore(path: string, options: StoreOptions = {}): Promise<Store> {
+export async function openSqliteStore(path: string, options: StoreOptions = {}): Promise<Store> {
   const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
   // Entries written beside the store (one-offs' records) are applied at its next opening; a
   // read-only one (usage) would miss them, so it applies them first, with a writing one.
-  if (options.readonly && hasPending(path)) await (await openStore(path, { ...options, readonly: false })).close();
+  if (options.readonly && hasPending(path)) await (await openSqliteStore(path, { ...options, readonly: false })).close();
   const readonly = options.readonly ?? false;
   let db: Database | undefined;
   try {
@@ -95,6 +86,6 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
  * The store at `path` if there is one, or records left for it (a one-off's, before any store was
  * made): commands that only read or remove from it never create it otherwise.
  */
-export async function openExistingStore(path: string, options: StoreOptions = {}): Promise<Store | undefined> {
-  return existsSync(path) || hasPending(path) ? openStore(path, options) : undefined;
+export async function openExistingSqliteStore(path: string, options: StoreOptions = {}): Promise<Store | undefined> {
+  return existsSync(path) || hasPending(path) ? openSqliteStore(path, options) : undefined;
 }

@@ -1,31 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Frame } from '../../model/chunk-frame.js';
+import { foundItem, type EncodedAnswer } from '../kept-text.js';
 import type { NameIds } from '../name-ids.js';
-import type { FoundItem, KeptSection, SectionRef } from '../store-api.js';
+import type { FoundItem, SectionRef } from '../store-api.js';
 
 /**
  * Whether a kept text is whole JSON, in SQL: a section or frame that is not (damaged on disk) is
  * replaced by any answer, even an older one. JSON.parse decides the same when reading (decode).
  */
 const READABLE = (column: string) => `json_valid(${column})`;
-
-/** A stored text read back, or undefined when it is not the JSON it was written as (damaged on disk). */
-function decode(stored: unknown): { value: unknown } | undefined {
-  const text = typeof stored === 'string' ? stored : Buffer.isBuffer(stored) ? stored.toString() : undefined;
-  if (text === undefined) return undefined;
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch {
-    return undefined;
-  }
-}
-
-/** One answer ready to write: texts made before the write lock is taken. */
-export interface EncodedAnswer {
-  identity: string;
-  frame: string;
-  sections: { endpoint: string; params: string; body: string }[];
-}
 
 interface ItemRow {
   id: number;
@@ -88,29 +70,13 @@ export class SectionTable {
    * when any section is returned.
    */
   find(account: number, identity: string, asked: readonly SectionRef[], newerThan: number, since: number): FoundItem {
-    const sections: (KeptSection | undefined)[] = asked.map(() => undefined);
     const item = this.#findItem.get(account, identity);
-    if (!item) return { sections, damaged: 0 };
+    if (!item) return { sections: asked.map(() => undefined), damaged: 0 };
     const rows = this.#freshSections.all(item.id, newerThan, since);
-    let damaged = 0;
-    let found = 0;
-    asked.forEach((ref, i) => {
+    return foundItem(asked, item.frame, (ref) => {
       const endpoint = this.#endpoints.find(ref.endpoint);
-      const row = rows.find((candidate) => candidate.endpoint === endpoint && candidate.params === ref.params);
-      if (!row) return;
-      const body = decode(row.body);
-      if (!body) {
-        damaged += 1;
-        return;
-      }
-      sections[i] = { body: body.value, at: row.at };
-      found += 1;
+      return rows.find((candidate) => candidate.endpoint === endpoint && candidate.params === ref.params);
     });
-    if (found === 0) return { sections, damaged };
-    const frame = decode(item.frame);
-    // Without its frame no section can be put back in a chunk: each counts as damaged.
-    if (!frame) return { sections: asked.map(() => undefined), damaged: damaged + found };
-    return { frame: frame.value as Frame, sections, damaged };
   }
 
   /** Keeps one item's answer as of `at`, replacing older or unreadable sections, never newer ones. Within a write transaction. */

@@ -3,6 +3,7 @@ import { PropdataError } from '../../errors/index.js';
 import type { ReportedWindow } from '../../throttle/rate-headers.js';
 import type { SharedPacer } from '../../throttle/shared-pacer.js';
 import { freshnessBounds } from '../freshness.js';
+import { encode, nothingFound } from '../kept-text.js';
 import { NameIds } from '../name-ids.js';
 import { PacerTable } from '../pacer.js';
 import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
@@ -12,7 +13,6 @@ import type {
   FoundItem,
   Freshness,
   ItemRef,
-  KeptAnswer,
   SectionClaim,
   Store,
   StoreEntry,
@@ -22,7 +22,7 @@ import type {
 import { ClaimTable } from './claims.js';
 import { JobTable } from './jobs.js';
 import { Maintenance } from './maintenance.js';
-import { SectionTable, type EncodedAnswer } from './sections.js';
+import { SectionTable } from './sections.js';
 import { SpendLog } from './spend-log.js';
 import { isDamage, isStoreProblem, storeFailure } from './sqlite-failure.js';
 import { WindowMemory } from './window-memory.js';
@@ -33,17 +33,6 @@ export interface SqliteStoreSettings {
   /** The store's clock: every time it keeps or compares (tests give a fake one). */
   now: () => number;
 }
-
-/** An answer's texts, made before the write lock is taken: the lock, shared with other processes, is held for the inserts alone. */
-function encode(answer: KeptAnswer): EncodedAnswer {
-  return {
-    identity: answer.item,
-    frame: JSON.stringify(answer.frame),
-    sections: answer.sections.map(({ ref, body }) => ({ endpoint: ref.endpoint, params: ref.params, body: JSON.stringify(body) })),
-  };
-}
-
-const nothingFound = (ref: ItemRef, damaged = 0): FoundItem => ({ sections: ref.sections.map(() => undefined), damaged });
 
 /** Runs `work` now and gives its outcome, a failure included, as a promise: what the interface promises a network database. */
 function settled<T>(work: () => T): Promise<T> {

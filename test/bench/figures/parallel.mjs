@@ -40,23 +40,28 @@ async function jobInputs(dir, items, jobs) {
   });
 }
 
-/** N equal jobs on one account, started together. */
-export async function runCase(setting, jobs, shared) {
+/** One store file shared by every job of a case (`--store FILE`): jobs on one machine. */
+export const sharedFile = (i, dir) => ({ args: ['--store', join(dir, 'shared.db')], env: {} });
+
+/**
+ * N equal jobs on one account, started together. `store(i, dir)`: job i's store arguments and
+ * environment (sharedFile, or a database and a machine of its own); none: `--no-store`.
+ */
+export async function runCase(setting, jobs, store) {
   const windows = parseWindows(setting.windows);
   const items = Math.ceil(setting.total / jobs);
   const dir = join(WORK, `parallel-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const inputs = await jobInputs(dir, items, jobs);
-  const storePath = join(dir, 'shared.db');
   const sandbox = await startSandbox(['--rate-limit', setting.windows]);
   // One recorder, so that every job is one account (the account is the base URL and the key).
   const recorder = await startTrafficRecorder(sandbox.url);
   try {
     await Promise.all(
       inputs.map((input, i) => {
-        const extra = shared ? ['--store', storePath] : [];
-        const args = batchArgs(input, join(dir, `out-${i}.csv`), join(dir, `report-${i}.json`), extra);
-        return runBatch(args, { env: { ...sandbox.env, PROPDATA_BASE_URL: recorder.url } });
+        const own = store?.(i, dir) ?? { args: [], env: {} };
+        const args = batchArgs(input, join(dir, `out-${i}.csv`), join(dir, `report-${i}.json`), own.args);
+        return runBatch(args, { env: { ...sandbox.env, PROPDATA_BASE_URL: recorder.url, ...own.env } });
       }),
     );
   } finally {
@@ -110,7 +115,7 @@ export async function parallel() {
       for (const jobs of JOBS) {
         const label = `${jobs} jobs, ${setting.windows}, ${shared ? 'shared store' : 'no store'}`;
         console.log(`parallel: ${label}...`);
-        const result = await runCase(setting, jobs, shared);
+        const result = await runCase(setting, jobs, shared ? sharedFile : undefined);
         rows.push([
           String(jobs),
           `\`${setting.windows}\``,

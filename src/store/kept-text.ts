@@ -1,0 +1,69 @@
+import type { Frame } from '../model/chunk-frame.js';
+import type { FoundItem, ItemRef, KeptAnswer, KeptSection, SectionRef } from './store-api.js';
+
+/**
+ * How every driver keeps an answer: the frame and each section as the JSON text made from what the
+ * service sent (never a database's own JSON type, which would reorder the members and change the
+ * records written from it), and how those texts are read back.
+ */
+
+/** One answer ready to write: texts made before any lock is taken, so that a lock is held for the writes alone. */
+export interface EncodedAnswer {
+  identity: string;
+  frame: string;
+  sections: { endpoint: string; params: string; body: string }[];
+}
+
+export function encode(answer: KeptAnswer): EncodedAnswer {
+  return {
+    identity: answer.item,
+    frame: JSON.stringify(answer.frame),
+    sections: answer.sections.map(({ ref, body }) => ({ endpoint: ref.endpoint, params: ref.params, body: JSON.stringify(body) })),
+  };
+}
+
+/** A stored text read back, or undefined when it is not the JSON it was written as (damaged). */
+export function decode(stored: unknown): { value: unknown } | undefined {
+  const text = typeof stored === 'string' ? stored : Buffer.isBuffer(stored) ? stored.toString() : undefined;
+  if (text === undefined) return undefined;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/** An item of which nothing is found (`damaged`: of its sections, how many were kept but unreadable). */
+export const nothingFound = (ref: ItemRef, damaged = 0): FoundItem => ({ sections: ref.sections.map(() => undefined), damaged });
+
+/** A kept section as a driver's query returns it, fresh already. */
+export interface KeptRow {
+  at: number;
+  body: unknown;
+}
+
+/**
+ * One item as found: each section asked (`rowOf` gives its kept row, fresh, if any), in order,
+ * undefined when missing or unreadable, and the item's frame when any section is returned. Without a
+ * readable frame no section can be put back in a chunk: each then counts as damaged.
+ */
+export function foundItem(asked: readonly SectionRef[], frame: unknown, rowOf: (ref: SectionRef) => KeptRow | undefined): FoundItem {
+  const sections: (KeptSection | undefined)[] = asked.map(() => undefined);
+  let damaged = 0;
+  let found = 0;
+  asked.forEach((ref, i) => {
+    const row = rowOf(ref);
+    if (!row) return;
+    const body = decode(row.body);
+    if (!body) {
+      damaged += 1;
+      return;
+    }
+    sections[i] = { body: body.value, at: row.at };
+    found += 1;
+  });
+  if (found === 0) return { sections, damaged };
+  const decoded = decode(frame);
+  if (!decoded) return { sections: asked.map(() => undefined), damaged: damaged + found };
+  return { frame: decoded.value as Frame, sections, damaged };
+}

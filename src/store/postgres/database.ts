@@ -1,0 +1,64 @@
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { PropdataError } from '../../errors/index.js';
+import { databaseFailure, isTransient } from './postgres-failure.js';
+
+/** A statement undone for a deadlock's sake is run again this many times in all. */
+const ATTEMPTS = 3;
+
+/**
+ * The store's connections to its database (a small pool: a run's lookups, its writes and its
+ * pacer each have one, so none waits behind another), and the one place where the database's
+ * failures become StoreErrors. Every statement the store sends is one of:
+ *
+ * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
+ *   again when the database undid it to break a deadlock;
+ * - `session`: a client for several round trips (the pacer's transaction, the migrations).
+ */
+export class Database {
+  readonly #pool: Pool;
+  readonly #location: string;
+  /** The tests' clock for the database's now_ms() and clock_ms() (schema.ts), in place of its own. */
+  readonly #testNow: (() => number) | undefined;
+  #closed = false;
+
+  constructor(pool: Pool, location: string, testNow: (() => number) | undefined) {
+    this.#pool = pool;
+    this.#location = location;
+    this.#testNow = testNow;
+    // An idle connection that breaks (the server restarted) is dropped by the pool, and the next
+    // statement connects afresh; only a statement that fails stops the run.
+    pool.on('error', () => undefined);
+  }
+
+  async session<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    let client: PoolClient | undefined;
+    let failed = false;
+    try {
+      client = await this.#pool.connect();
+      if (this.#testNow) await client.query("SELECT set_config('propdata.now', $1, false)", [String(this.#testNow())]);
+      return await work(client);
+    } catch (error) {
+      failed = true;
+      throw error instanceof PropdataError ? error : databaseFailure(this.#location, error);
+    } finally {
+      // A client that failed may be mid-transaction or cut off: it is closed, not reused.
+      client?.release(failed);
+    }
+  }
+
+  async query<R extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<R[]> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.session(async (client) => (await client.query<R>(text, [...values])).rows);
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !(error instanceof PropdataError) || !isTransient(error.cause)) throw error;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { openExistingStore, openStore } from '../../src/store/index.js';
+import { databasePerFile, freshSchema, postgresPassword } from '../helpers/postgres.js';
+import { runMain } from '../helpers/run-main.js';
+
+/** Setting up a store in a PostgreSQL database: its schema, its version, and what the database user needs. */
+const database = databasePerFile();
+
+/** The database's URL as another user, `role` (made for the test, with `password`). */
+function as(role: string, password: string, url: string): string {
+  const other = new URL(url);
+  other.username = role;
+  other.password = password;
+  return other.toString();
+}
+
+describe('a store in a PostgreSQL database', () => {
+  it('is not made by commands that only read or remove (store info says so), and is made once by jobs opening it together', async () => {
+    const url = freshSchema(database.url);
+    expect(await openExistingStore(url, { readonly: true })).toBeUndefined();
+    const info = await runMain(['store', 'info', '--store', url]);
+    const usage = await runMain(['usage', '--store', url, '--all-accounts']);
+    const location = url.replace(`:${postgresPassword()}@`, '@');
+    expect(info.stdout).toBe(`store     ${location}\nnot created yet: a run that uses it creates it\n`);
+    expect(usage.stdout).toContain(`nothing recorded yet: no store at ${location}`);
+    expect(info.stdout + info.stderr + usage.stdout + usage.stderr).not.toContain(postgresPassword());
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openStore(url)));
+    await Promise.all(stores.map((store) => store.close()));
+    const schema = new URL(url).searchParams.get('schema')!;
+    const { rows } = await database.admin.query(`SELECT version FROM ${schema}.schema_version`);
+    expect(rows).toEqual([{ version: 1 }]);
+    const existing = await openExistingStore(url, { readonly: true });
+    expect(existing?.location).toBe(location);
+    await existing?.close();
+  });
+
+  it('refuses a store set up by a newer propdata, naming both versions', async () => {
+    const url = freshSchema(database.url);
+    await (await openStore(url)).close();
+    const schema = new URL(url).searchParams.get('schema')!;
+    await database.admin.query(`UPDATE ${schema}.schema_version SET version = 99`);
+    await expect(openStore(url)).rejects.toThrow(
+      /a newer propdata set it up \(schema 99; this one knows up to 1\); upgrade propdata, or run with --no-store/,
+    );
+  });
+
+  it('needs CREATE on the database, or a schema made for its user: without either, one line says so', async () => {
+    const role = `job_${randomBytes(4).toString('hex')}`;
+    const password = randomBytes(8).toString('hex');
+    await database.admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+    const refused = freshSchema(as(role, password, database.url));
+    await expect(openStore(refused)).rejects.toThrow(/permission denied for database .*the user needs the privilege to create its schema/);
+
+    // An administrator makes the schema for the job's user: the job sets up its tables there.
+    const granted = freshSchema(as(role, password, database.url));
+    await database.admin.query(`CREATE SCHEMA ${new URL(granted).searchParams.get('schema')!} AUTHORIZATION ${role}`);
+    const store = await openStore(granted);
+    await store.beginJob('https://api.example.com key:0', 'nightly');
+    await store.close();
+  });
+});

@@ -1,0 +1,159 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { databasePerFile, postgresPassword, postgresServer } from '../helpers/postgres.js';
+import { runMain, type MainResult } from '../helpers/run-main.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+
+/**
+ * Jobs on several machines sharing one PostgreSQL store, as the CLI runs them: each "machine" is a
+ * PROPDATA_HOME of its own (and its own connections), the service is the sandbox, the database the
+ * test run's real one. The sandbox counts what it charged twice (`chargedAgain`).
+ */
+const sandbox = sandboxPerTest();
+const database = databasePerFile();
+
+/** A machine: its own home (and config), nothing shared with another but the database. */
+function machine() {
+  const home = mkdtempSync(join(tmpdir(), 'propdata-host-'));
+  return { PROPDATA_HOME: home, PROPDATA_CONFIG_DIR: join(home, 'config') };
+}
+
+function workspace(rows: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'propdata-pg-runs-'));
+  const input = join(dir, 'homes.csv');
+  writeFileSync(input, `address,zipcode\n${Array.from({ length: rows }, (_, i) => `${i + 1} Harbor Rd,21201`).join('\n')}\n`);
+  return { input, at: (name: string) => join(dir, name) };
+}
+
+/** A database URL on the test server, with a schema of the test's own. */
+function storeUrl(schema: string): string {
+  const url = new URL(database.url);
+  url.searchParams.set('schema', schema);
+  return url.toString();
+}
+
+const printed = (...results: MainResult[]) => results.map((result) => result.stdout + result.stderr).join('\n');
+
+describe('one store on PostgreSQL, jobs on several machines', () => {
+  it('what one machine bought another reuses; usage and store info see every machine; the password shows nowhere', async () => {
+    const env = await sandbox.start();
+    const store = storeUrl('nightly');
+    const { input, at } = workspace(30);
+    const [hostA, hostB] = [machine(), machine()];
+    const first = await runMain(['property', 'value', '-i', input, '-o', at('a.csv'), '--store', store, '--max-age', '30d', '-q'], {
+      env: { ...env, ...hostA },
+    });
+    expect(first.code).toBe(0);
+    expect(sandbox.current.usage().components).toBe(30);
+
+    // Host B names the store by PROPDATA_STORE: nothing is bought again.
+    const second = await runMain(['property', 'value', '-i', input, '-o', at('b.csv'), '--max-age', '30d', '-q'], {
+      env: { ...env, ...hostB, PROPDATA_STORE: store },
+    });
+    expect(second.code).toBe(0);
+    expect(sandbox.current.usage()).toMatchObject({ components: 30, chargedAgain: { sections: 0 } });
+    expect(readFileSync(at('b.csv'), 'utf8')).toBe(readFileSync(at('a.csv'), 'utf8'));
+
+    // Host B stores the URL in its config: usage and store info find it there.
+    const set = await runMain(['config', 'set', 'store', store], { env: hostB });
+    const usage = await runMain(['usage', '--json', '--all-accounts'], { env: { ...env, ...hostB } });
+    expect(JSON.parse(usage.stdout).total).toMatchObject({ components: 30, fromStore: 30 });
+    const info = await runMain(['store', 'info'], { env: hostB });
+    const location = store.replace(`:${postgresPassword()}@`, '@');
+    expect(info.stdout).toContain(`store     ${location}`);
+    expect(info.stdout).toMatch(/v2\/property\/value +30/);
+    const list = await runMain(['config', 'list'], { env: hostB });
+    expect(list.stdout).toContain(`store=${location}`);
+
+    expect(printed(first, second, set, usage, info, list)).not.toContain(postgresPassword());
+    // Nor is it kept: the runs' names (their command lines) are in the spend log.
+    const runs = await database.admin.query<{ run: string }>('SELECT run FROM nightly.requests UNION SELECT run FROM nightly.reused');
+    expect(runs.rows.map((row) => row.run).join('\n')).toMatch(/--store 'postgres:\/\/propdata@127\.0\.0\.1:\d+\//);
+    expect(JSON.stringify(runs.rows)).not.toContain(postgresPassword());
+  });
+
+  it('two machines running the same items at once buy each of them once (claims across machines)', async () => {
+    const env = await sandbox.start({ latencyMs: [40, 40] });
+    const store = storeUrl('together');
+    const { input, at } = workspace(60);
+    const run = (host: Record<string, string>, output: string) =>
+      runMain(['property', 'value', '-i', input, '-o', at(output), '--store', store, '--batch-size', '10', '-q'], {
+        env: { ...env, ...host },
+      });
+    const results = await Promise.all([run(machine(), 'a.csv'), run(machine(), 'b.csv')]);
+    expect(results.map((result) => result.code)).toEqual([0, 0]);
+    expect(sandbox.current.usage()).toMatchObject({ components: 60, chargedAgain: { sections: 0, usd: 0 } });
+    expect(readFileSync(at('b.csv'), 'utf8')).toBe(readFileSync(at('a.csv'), 'utf8'));
+  });
+
+  it.each([
+    ['nothing listens', () => 'postgres://propdata@127.0.0.1:9/propdata', /refused the connection/],
+    ['a wrong password', () => database.url.replace(postgresPassword(), 'not-the-password'), /refused the login/],
+    ['no such database', () => database.url.replace(/\/[^/?]+(\?|$)/, '/no_such_database$1'), /does not exist/],
+  ])(
+    'a database that cannot be used (%s) stops a batch and a one-off before anything is sent: one line, exit 1',
+    async (_, url, reason) => {
+      const env = await sandbox.start();
+      const { input, at } = workspace(5);
+      const batch = await runMain(['property', 'value', '-i', input, '-o', at('out.csv'), '--store', url()], {
+        env: { ...env, ...machine() },
+      });
+      const oneOff = await runMain(['property', 'value', '--address', '1 Harbor Rd', '--zipcode', '21201', '--store', url()], {
+        env: { ...env, ...machine() },
+      });
+      for (const result of [batch, oneOff]) {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toMatch(reason);
+        expect(result.stderr).toMatch(/^propdata: cannot use the store postgres:\/\/propdata@127\.0\.0\.1:\d+\/\S+: .*--no-store\n$/);
+        expect(result.stderr).not.toContain(postgresPassword());
+      }
+      expect(sandbox.current.usage().requests).toBe(0);
+    },
+  );
+
+  it('a database lost mid-run is a fatal stop like any other: what was answered is written, and --resume continues, buying nothing twice', async () => {
+    const env = { ...(await sandbox.start({ latencyMs: [20, 20] })), ...machine() };
+    const store = storeUrl('midrun');
+    const { input, at } = workspace(200);
+    const args = ['property', 'value', '-i', input, '-o', at('out.csv'), '--store', store, '--batch-size', '10', '--concurrency', '1'];
+    const name = new URL(database.url).pathname.slice(1);
+    const server = new pg.Client({ connectionString: postgresServer() });
+    await server.connect();
+    try {
+      // Once a few requests are recorded, the database stops taking the run's connections and drops those it has.
+      const cut = (async () => {
+        for (;;) {
+          const recorded = await database.admin
+            .query<{ count: string }>('SELECT count(*) FROM midrun.requests')
+            .catch(() => ({ rows: [{ count: '0' }] }));
+          if (Number(recorded.rows[0]!.count) >= 3) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+        await server.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'propdata'`, [
+          name,
+        ]);
+      })();
+      const stopped = await runMain(args, { env });
+      await cut;
+      expect(stopped.code).toBe(1);
+      expect(stopped.stderr).toMatch(/cannot use the store postgres:\/\/propdata@127\.0\.0\.1:\d+\/\S+: .*--no-store/);
+      expect(stopped.stderr).toContain('--resume');
+      const written = readFileSync(at('out.csv'), 'utf8').trimEnd().split('\n').length - 1;
+      expect(written).toBeGreaterThan(0);
+      expect(written).toBeLessThan(200);
+
+      await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      const resumed = await runMain([...args, '--resume', '-q'], { env });
+      expect(resumed.code).toBe(0);
+      expect(readFileSync(at('out.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(201);
+      expect(sandbox.current.usage()).toMatchObject({ components: 200, chargedAgain: { sections: 0 } });
+    } finally {
+      await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      await server.end();
+    }
+  });
+});
