@@ -28,11 +28,11 @@ function readmeScript(): string {
 let sandbox: RunningSandbox;
 let dir: string;
 let env: Record<string, string>;
-const ROWS = 300;
+const ROWS = 200;
 
 beforeAll(async () => {
-  // 100 components a second: a night of 150 new rows takes two windows, and is killed between them.
-  sandbox = await startSandbox({ rateLimits: [{ limit: 100, periodSeconds: 1 }], credit: 1_000_000, strict: true, latencyMs: [20, 50] });
+  // 50 components a second: a night of 150 new rows takes three windows, and is killed after the first.
+  sandbox = await startSandbox({ rateLimits: [{ limit: 50, periodSeconds: 1 }], credit: 1_000_000, strict: true, latencyMs: [20, 50] });
   dir = mkdtempSync(join(tmpdir(), 'propdata-nights-'));
   const bin = join(dir, 'bin');
   mkdirSync(bin);
@@ -83,20 +83,20 @@ describe("the README's nightly script", () => {
     expect(sandbox.usage().components).toBe(ROWS);
 
     // 5% of the rows change: only they are bought.
-    homes(2, 15);
+    homes(2, 10);
     expect(await night()).toMatchObject({ code: 0, stdout: 'complete\n' });
-    expect(sandbox.usage().components).toBe(ROWS + 15);
+    expect(sandbox.usage().components).toBe(ROWS + 10);
 
-    // Half the rows change, and the night is killed once the first window's answers are bought.
+    // Most rows change (three windows' worth), and the night is killed once the first window's answers are bought.
     homes(3, 150);
-    const killed = await night(ROWS + 15 + 100);
+    const killed = await night(ROWS + 10 + 50);
     expect(killed.stdout).toBe('failed: see the message above\n');
-    expect(sandbox.usage().components).toBeLessThan(ROWS + 15 + 150);
+    expect(sandbox.usage().components).toBeLessThan(ROWS + 10 + 150);
     expect(await night()).toMatchObject({ code: 0, stdout: 'complete\n' });
     expect(dataRows()).toBe(ROWS);
     // What was in flight at the kill (a window's worth at most) may have been bought twice; nothing else.
-    expect(sandbox.usage().chargedAgain.sections).toBeLessThanOrEqual(100);
-    expect(sandbox.usage().components - sandbox.usage().chargedAgain.sections).toBe(ROWS + 15 + 150);
+    expect(sandbox.usage().chargedAgain.sections).toBeLessThanOrEqual(50);
+    expect(sandbox.usage().components - sandbox.usage().chargedAgain.sections).toBe(ROWS + 10 + 150);
     const afterKill = sandbox.usage().components;
 
     // Nothing new: the refresh comes from the store.

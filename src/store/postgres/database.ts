@@ -33,8 +33,15 @@ export class Database {
   async session<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     let client: PoolClient | undefined;
     let failed = false;
+    // A connection cut while checked out (the server restarted, an administrator ended it) is an
+    // 'error' event on the client, which the pool does not take for it: heard here, and the
+    // statement in progress fails with it; unheard, it would end the process.
+    const cut = () => {
+      failed = true;
+    };
     try {
       client = await this.#pool.connect();
+      client.on('error', cut);
       if (this.#testNow) await client.query("SELECT set_config('propdata.now', $1, false)", [String(this.#testNow())]);
       return await work(client);
     } catch (error) {
@@ -42,6 +49,7 @@ export class Database {
       throw error instanceof PropdataError ? error : databaseFailure(this.#location, error);
     } finally {
       // A client that failed may be mid-transaction or cut off: it is closed, not reused.
+      client?.off('error', cut);
       client?.release(failed);
     }
   }
