@@ -9,21 +9,25 @@ import { DOLLARS } from './xlsx-number-formats.js';
 const LABELS: Readonly<Record<string, string>> = {
   outcome: 'Outcome',
   stoppedBecause: 'Stopped because',
-  nextRow: 'First row not written (--resume starts there)',
+  nextRow: 'First row not written (a rerun starts there)',
+  restInStore: 'Answers after it kept in the store (a rerun writes them free)',
+  output: 'Output',
   rowsRead: 'Rows read',
   'records.ok': 'Rows answered (ok)',
   'records.partial': 'Rows partly answered (partial)',
   'records.no_content': 'Rows the service had no data for (no_content)',
   'records.invalid_input': 'Rows refused as invalid (invalid_input)',
   'records.error': 'Rows that failed (error)',
+  'records.not_sent': 'Rows not sent before the stop (not_sent)',
   requests: 'Requests sent',
   componentsUsed: 'Components used',
   componentsSaved: 'Components saved by sending identical items once',
-  fromStore: 'Rows answered from the local store',
+  fromStore: 'Rows answered whole from the local store',
+  partlyFromStore: 'Items answered in part from the local store',
   savedByStore: 'List price the local store saved (USD)',
   retries: 'Requests sent again (retries)',
   retriedPossiblyCharged: 'Retried requests the service may also have charged',
-  notSent: 'Rows not sent before the stop (--resume sends them)',
+  notSent: 'Rows not sent before the stop (a rerun sends them)',
   rateLimitWaits: 'Requests refused by the rate limit (429)',
   rateLimitWaitSeconds: 'Time waited for the rate limit (seconds)',
   rateLimits: 'Rate limits',
@@ -55,6 +59,17 @@ function wordsOf(path: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** What this run wrote of the file's records: the same words as the file's, said of this run. */
+const THIS_RUN = 'recordsThisRun.';
+
+function labelOf(path: string): string {
+  if (path.startsWith(THIS_RUN)) {
+    const label = LABELS[`records.${path.slice(THIS_RUN.length)}`];
+    if (label) return `This run: ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+  }
+  return LABELS[path] ?? wordsOf(path);
+}
+
 /** Row numbers as a short list: `1–5`, `2, 4, 7–9`. */
 export function rowList(rows: readonly number[]): string {
   const parts: string[] = [];
@@ -82,7 +97,7 @@ function summaryRows(value: object, prefix = ''): { path: string; label: string;
   return Object.entries(value).flatMap(([key, member]) => {
     const path = `${prefix}${key}`;
     if (member !== null && typeof member === 'object' && !Array.isArray(member)) return summaryRows(member as object, `${path}.`);
-    return [{ path, label: LABELS[path] ?? wordsOf(path), value: valueOf(member) }];
+    return [{ path, label: labelOf(path), value: valueOf(member) }];
   });
 }
 

@@ -106,6 +106,8 @@ describe('xlsx output that reads as a spreadsheet', () => {
   it('writes the summary sheet in words, first rows as a short list', async () => {
     const summary = {
       records: { ok: 7, error: 0 },
+      recordsThisRun: { ok: 3 },
+      partlyFromStore: 2,
       retriedPossiblyCharged: 1,
       costUsd: 1234.5,
       outcome: 'completed',
@@ -117,6 +119,8 @@ describe('xlsx output that reads as a spreadsheet', () => {
     expect(rows.map((row) => [row[1], row[2]])).toEqual([
       ['Rows answered (ok)', 7],
       ['Rows that failed (error)', 0],
+      ['This run: rows answered (ok)', 3],
+      ['Items answered in part from the local store', 2],
       ['Retried requests the service may also have charged', 1],
       ['Cost at list price (USD)', 1234.5],
       ['Outcome', 'completed'],
@@ -125,7 +129,7 @@ describe('xlsx output that reads as a spreadsheet', () => {
       ['Example of a repair', 'zipcode 2134 → 02134'],
       ['Something new', 3],
     ]);
-    expect(sheet.getRow(5).getCell(2).numFmt).toBe('#,##0.00');
+    expect(sheet.getRow(7).getCell(2).numFmt).toBe('#,##0.00');
     expect([rowList([2, 4, 7, 8, 9]), rowList([1, 2]), rowList([])]).toEqual(['2, 4, 7–9', '1, 2', '']);
   });
 
