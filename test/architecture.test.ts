@@ -48,6 +48,22 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   pipeline: ['catalog', 'model', 'input', 'batching', 'client', 'throttle', 'errors'],
   store: ['catalog', 'model', 'throttle', 'config', 'errors'],
   sandbox: ['catalog', 'model', 'options', 'errors'],
+  engine: ['catalog', 'model', 'config', 'throttle', 'input', 'batching', 'client', 'pipeline', 'output', 'store', 'sandbox', 'errors'],
+  library: [
+    'catalog',
+    'model',
+    'config',
+    'throttle',
+    'input',
+    'batching',
+    'client',
+    'pipeline',
+    'output',
+    'store',
+    'sandbox',
+    'engine',
+    'errors',
+  ],
   cli: ['*'],
 };
 

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Clock } from '../throttle/clock.js';
-import { credentialForms, redactForms } from '../client/credential-forms.js';
+import { Redactor } from '../client/credential-forms.js';
 
 type Terminal = { isTTY?: boolean; columns?: number };
 
@@ -39,8 +39,7 @@ export interface Io {
  */
 export class Messages {
   readonly #io: Io;
-  /** Longest first: a token goes whole before a secret inside it could be cut out of it. */
-  #secrets: string[] = [];
+  readonly #redactor = new Redactor();
   verbose = false;
   quiet = false;
 
@@ -54,11 +53,11 @@ export class Messages {
    * in a message would become "--****".
    */
   addCredentials(key: string, secret: string): void {
-    this.#secrets = [...new Set([...this.#secrets, ...credentialForms(key, secret)])].sort((a, b) => b.length - a.length);
+    this.#redactor.add(key, secret);
   }
 
   redact(text: string): string {
-    return redactForms(text, this.#secrets);
+    return this.#redactor.redact(text);
   }
 
   /** A line that always shows (errors, the summary's verdict). */

@@ -9,10 +9,12 @@ import { Budget } from '../pipeline/budget.js';
 import { billedCost, itemCostOf, pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import type { Store, StoreEntry } from '../store/store-api.js';
-import type { BatchOptions } from './batch-command.js';
+import type { BatchOptions } from './commands/query-options.js';
 import type { Io } from './io.js';
-import { budgetLimits, resolveRunDefaults, runStorePath } from './run-defaults.js';
-import { keptAnswersOf, requestRecordOf, runName } from './run-store.js';
+import { resolveRunDefaults, runStorePath } from './run-defaults.js';
+import { budgetLimits } from '../engine/budget-limits.js';
+import { keptAnswersOf, requestRecordOf, runName } from '../engine/run-store.js';
+import { commandLine } from './resume-command.js';
 
 /** What the store holds of a one-off's item: all of it (nothing is sent), or the sections to buy and the rest. */
 export type OneOffPlan = { kind: 'kept'; chunk: Chunk } | { kind: 'buy'; target: QueryTarget; kept: Readonly<Record<string, unknown>> };
@@ -57,12 +59,12 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
   const whole = { components: target.componentsPerItem, price: pricePerItem(target, options.price) };
   // --max-cost and --max-components need no store: one item over them is refused all the same.
   const overCap = new Budget(
-    budgetLimits(options, {}, () => 0),
+    budgetLimits({ maxComponents: options.maxComponents, maxCost: options.maxCost }, () => 0),
     whole,
   ).tooSmallForOneItem();
   if (overCap) throw overCap;
   if (path === undefined) return undefined;
-  const spend = { account, run: runName(settings.now(), settings.argv), prices };
+  const spend = { account, run: runName(settings.now(), commandLine(settings.argv)), prices };
   const entryOf = (exchange: Exchange): StoreEntry => ({
     request: requestRecordOf(spend, exchange, settings.now()),
     windows: exchange.windows,
@@ -83,7 +85,7 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
       const refused =
         buying &&
         new Budget(
-          budgetLimits({}, defaults, () => monthToDate),
+          budgetLimits({ maxCostMonth: defaults.maxCostMonth }, () => monthToDate),
           buying,
         ).tooSmallForOneItem();
       if (refused) throw refused;

@@ -1,10 +1,9 @@
 import { DEFAULT_RATE_LIMITS, parseCredit, parseRateLimits, SANDBOX_DEFAULTS } from '../sandbox/options.js';
 import { parseDelimiter } from '../input/delimiter.js';
 import { InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
-import { DEFAULT_TIMEOUTS } from '../client/timeouts.js';
+import { DEFAULT_MAX_WAIT_MS } from '../client/retry-policy.js';
+import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { CONNECTION_SETTINGS } from '../config/settings.js';
-import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
 import { findEndpoint, LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
 import type { OptionSpec } from '../options/option-spec.js';
 
@@ -113,13 +112,13 @@ export const CONNECTION_OPTIONS = [
     description:
       'deadline for a whole response, body included; a POST that times out after being sent may have been charged (counted in the summary)',
     parse: positiveNumber,
-    defaultValue: DEFAULT_TIMEOUTS.responseMs / 1000,
+    defaultValue: JOB_DEFAULTS.timeoutMs / 1000,
   },
   {
     flags: '--max-retries <n>',
     description: 'retries for 5xx, timeouts and dropped connections',
     parse: integerIn(0, 20),
-    defaultValue: DEFAULT_RETRY_POLICY.maxRetries,
+    defaultValue: JOB_DEFAULTS.maxRetries,
   },
   {
     flags: '--max-wait <duration>',
@@ -175,13 +174,18 @@ export const BATCH_OPTIONS = [
   },
   { flags: '--map <column=identifier>', description: 'read an identifier from a column with another name (repeatable)', parse: keyValue },
   { flags: '--meta-column <name>', description: 'column sent as meta with each item and echoed back (default: a column named meta)' },
-  { flags: '--batch-size <n>', description: 'items per POST, at most 100', parse: integerIn(1, 100), defaultValue: 100 },
-  { flags: '--concurrency <n>', description: 'requests in flight at once', parse: integerIn(1, 32), defaultValue: 4 },
+  { flags: '--batch-size <n>', description: 'items per POST, at most 100', parse: integerIn(1, 100), defaultValue: JOB_DEFAULTS.batchSize },
+  {
+    flags: '--concurrency <n>',
+    description: 'requests in flight at once',
+    parse: integerIn(1, 32),
+    defaultValue: JOB_DEFAULTS.concurrency,
+  },
   {
     flags: '--rate <components>',
     description: 'components per minute until the service reports its limits',
     parse: positiveNumber,
-    defaultValue: DEFAULT_THROTTLE_POLICY.initialPerMinute,
+    defaultValue: JOB_DEFAULTS.ratePerMinute,
   },
   { flags: '--report <file>', description: 'also write the end-of-run summary to this file as JSON' },
   {

@@ -14,7 +14,7 @@ import { unknownCommandError } from './commands/unknown-command.js';
 import { commanderMessage } from './commander-messages.js';
 import { HELP_WITH_DEFERRED_OPTIONS } from './deferred-options.js';
 import { terminalWidth } from './io.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../engine/version.js';
 
 const DESCRIPTION = 'Batch lookups against the property data and analytics service.';
 

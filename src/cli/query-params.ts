@@ -1,19 +1,8 @@
 import { ENDPOINTS } from '../catalog/index.js';
 import { UsageError } from '../errors/index.js';
 import type { QueryTarget } from '../model/query-target.js';
-import type { ConnectionOptions } from './connect.js';
 import { optionKey } from './options.js';
-
-/** What every query command receives from its flags, one-off or batch. */
-export interface QueryOptions extends ConnectionOptions {
-  json?: boolean;
-  /** --max-wait in ms; absent: DEFAULT_MAX_WAIT_MS for the mode. */
-  maxWait?: number;
-  maxRetries: number;
-  input?: string;
-  param?: Record<string, string>;
-  [flag: string]: unknown;
-}
+import type { QueryOptions } from './commands/query-options.js';
 
 /** Named parameter flags and --param, as one map of catalog names to values. */
 export function fixedParams(target: QueryTarget, options: QueryOptions): Record<string, string> {

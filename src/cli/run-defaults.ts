@@ -1,7 +1,6 @@
 import type { RunSettingName } from '../config/settings.js';
 import type { ConfigReader } from '../config/config-file.js';
 import { ConfigError, UsageError } from '../errors/index.js';
-import type { BudgetLimits } from '../pipeline/budget.js';
 import { storePathFrom } from '../store/store-path.js';
 import { duration, positiveNumber } from './options.js';
 
@@ -57,17 +56,4 @@ export function runStorePath(
     );
   }
   return path;
-}
-
-/** The caps on what a run may spend: --max-components, --max-cost, and --max-cost-month against the month so far (from the store). */
-export function budgetLimits(
-  flags: { maxComponents?: number; maxCost?: number },
-  defaults: RunDefaults,
-  monthToDateCost: () => number,
-): BudgetLimits {
-  return {
-    ...(flags.maxComponents !== undefined ? { maxComponents: flags.maxComponents } : {}),
-    ...(flags.maxCost !== undefined ? { maxCost: flags.maxCost } : {}),
-    ...(defaults.maxCostMonth !== undefined ? { maxCostMonth: { cap: defaults.maxCostMonth, spent: monthToDateCost() } } : {}),
-  };
 }

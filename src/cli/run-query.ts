@@ -2,14 +2,15 @@ import { ALL_IDENTIFIERS, LEVEL_SPECS, META, type Level } from '../catalog/index
 import type { ServiceRequest } from '../client/service-client.js';
 import { UsageError } from '../errors/index.js';
 import { createPreparer } from '../input/prepare.js';
-import { connect } from './connect.js';
+import { connect } from '../engine/connect.js';
 import { canAnimate, type Io } from './io.js';
 import type { CommandContext } from './commands/command-context.js';
 import { requestOne } from '../client/request-one.js';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
 import { optionKey } from './options.js';
-import { fixedParams, type QueryOptions } from './query-params.js';
+import { fixedParams } from './query-params.js';
+import type { QueryOptions } from './commands/query-options.js';
 import { itemToSend, sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { withSections } from '../model/chunk-frame.js';
 import { chunkForRow } from '../batching/deduplicator.js';
@@ -17,7 +18,7 @@ import type { Exchange } from '../pipeline/send-batch.js';
 import type { SendableItem } from '../batching/batch.js';
 import type { OneOffStore } from './one-off-store.js';
 import type { Chunk } from '../model/chunk.js';
-import type { BatchOptions } from './batch-command.js';
+import type { BatchOptions } from './commands/query-options.js';
 
 /** The identifier flags given on the command line, as a row with catalog names. */
 function identifiersFromFlags(level: Level, options: QueryOptions, every = false): Record<string, unknown> {
@@ -61,7 +62,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     );
   }
 
-  const service = await connect(options, io, messages);
+  const service = await connect(options, { env: io.env, log: messages });
   const clock = io.clock ?? SYSTEM_CLOCK;
   const item = prepared as SendableItem;
   let store: OneOffStore | undefined;

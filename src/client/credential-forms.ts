@@ -32,3 +32,17 @@ export function redactForms(text: string, forms: readonly string[]): string {
   for (const form of forms) if (clean.includes(form)) clean = clean.split(form).join(REDACTED);
   return clean;
 }
+
+/** Every form of every pair of credentials it has been given, out of any text: a log's last step before a line is written. */
+export class Redactor {
+  /** Longest first: a token goes whole before a secret inside it could be cut out of it. */
+  #forms: string[] = [];
+
+  add(key: string, secret: string): void {
+    this.#forms = [...new Set([...this.#forms, ...credentialForms(key, secret)])].sort((a, b) => b.length - a.length);
+  }
+
+  redact(text: string): string {
+    return redactForms(text, this.#forms);
+  }
+}

@@ -11,6 +11,10 @@ export interface OutputRecord {
   chunk?: Chunk;
   /** Never sent: the run stopped first. Written (as `not_sent`) only where an answered row must follow it. */
   unsent?: true;
+  /** The sections written from the store rather than bought (all of them: the row cost nothing). */
+  kept?: readonly string[];
+  /** Answered by an identical item earlier in the run: nothing was bought for this row. */
+  repeat?: true;
 }
 
 /** The record of a row the run stopped before sending, and why it stopped. */

@@ -67,7 +67,7 @@ function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputR
       ...record,
       row: duplicate.row,
       input: duplicate.columns,
-      ...(record.chunk ? { chunk: chunkForRow(record.chunk, duplicate) } : {}),
+      ...(record.chunk ? { chunk: chunkForRow(record.chunk, duplicate), repeat: true } : {}),
     });
   }
 }
@@ -154,7 +154,7 @@ export async function runBatch(
       const merged = plan !== undefined && Object.keys(plan.kept).length > 0 && record.chunk !== undefined;
       if (merged && keepsAnswer(record)) {
         const chunk = withSections(record.chunk, members, plan.kept);
-        record = { ...record, status: statusOf(chunk, members), chunk };
+        record = { ...record, status: statusOf(chunk, members), chunk, kept: Object.keys(plan.kept) };
       }
       if (plan && !keepsAnswer(record)) released.push({ item: pending.prepared, sections: plan.sections });
       dedupe?.settle(
@@ -210,7 +210,7 @@ export async function runBatch(
     savedByStore.usd += resolution.saving.usd;
     if (resolution.kind === 'kept') {
       stats.fromStore += 1;
-      const record = answeredFrom(pending, resolution.chunk);
+      const record = { ...answeredFrom(pending, resolution.chunk), kept: members };
       dedupe?.settle(pending, { chunk: record.chunk!, status: record.status });
       addRecords(output, pending, record);
       return;
@@ -292,7 +292,7 @@ export async function runBatch(
           if (block.length >= LOOKUP_BLOCK) await resolveBlock();
         } else if (decision.kind === 'answered') {
           const { chunk, status } = decision.answer;
-          output.add({ row: sendable.row, status, input: sendable.columns, chunk: chunkForRow(chunk, sendable) });
+          output.add({ row: sendable.row, status, input: sendable.columns, chunk: chunkForRow(chunk, sendable), repeat: true });
         }
       }
       while (output.waiting > maxWaiting && (inFlight.size > 0 || polling))

@@ -44,6 +44,8 @@ export interface SendContext {
   abandon?: AbortSignal;
   budget?: Budget;
   onRetry?: (reason: string) => void;
+  /** A 429 (or a quota's reset within reach) pauses every sender until this time (the run's clock). */
+  onRateLimitWait?: (until: number) => void;
   /** After every response that reached the service, whatever its status (to record spend and windows). */
   onResponse?: (exchange: Exchange) => void;
 }
@@ -270,6 +272,7 @@ async function handleFailure(
   switch (decision.action) {
     case 'wait':
       limiter.pauseUntil(decision.until);
+      context.onRateLimitWait?.(decision.until);
       return sendInParts(part, context, decision.next, delivery);
     case 'quota': {
       unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs), delivery);

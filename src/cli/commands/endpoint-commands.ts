@@ -5,7 +5,7 @@ import { deferOptions } from '../deferred-options.js';
 import { flagName, identifierOptions, paramOptions } from '../options.js';
 import { refuseIdentifierWords } from './identifier-words.js';
 import { singleEndpointTarget } from '../../model/query-target.js';
-import type { QueryOptions } from '../query-params.js';
+import type { QueryOptions } from './query-options.js';
 import type { CommandContext } from './command-context.js';
 import { COMMAND_LEVELS, EXAMPLE_IDENTIFIERS } from './command-levels.js';
 import { QUERY_OPTIONS } from './query-options.js';

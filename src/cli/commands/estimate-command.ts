@@ -4,7 +4,7 @@ import { addOptions } from '../add-options.js';
 import { deferOptions } from '../deferred-options.js';
 import { ACCOUNT_OPTIONS, BATCH_OPTIONS, paramOptions, STORE_OPTIONS } from '../options.js';
 import { targetForList } from '../../model/query-target.js';
-import type { BatchOptions } from '../batch-command.js';
+import type { BatchOptions } from './query-options.js';
 import type { CommandContext } from './command-context.js';
 
 export function registerEstimateCommand(program: Command, context: CommandContext): void {

@@ -3,7 +3,7 @@ import { addOptions } from '../add-options.js';
 import { deferOptions } from '../deferred-options.js';
 import { identifierOptions, paramOptions } from '../options.js';
 import { mgetTarget, MGET_COMPONENTS, parseComponents } from '../../model/query-target.js';
-import type { QueryOptions } from '../query-params.js';
+import type { QueryOptions } from './query-options.js';
 import type { CommandContext } from './command-context.js';
 import { refuseIdentifierWords } from './identifier-words.js';
 import { QUERY_OPTIONS } from './query-options.js';

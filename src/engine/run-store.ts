@@ -11,7 +11,6 @@ import type { RequestRecord } from '../store/spend.js';
 import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
-import { commandLine } from './resume-command.js';
 
 /**
  * How long a claim on a section stands without its run renewing it: a job killed mid-request holds
@@ -21,9 +20,12 @@ const CLAIM_LEASE_MS = 60_000;
 /** Claims are renewed three times a lease: one late renewal never lets a live run's claim lapse. */
 const CLAIM_RENEWAL_MS = CLAIM_LEASE_MS / 3;
 
-/** A run's name in the spend log and its claims: when it started, on which machine, its process, and its command (`usage --by run` shows it). */
-export function runName(now: number, argv: readonly string[]): string {
-  return `${new Date(now).toISOString()} ${hostname()} ${process.pid} ${commandLine(argv)}`;
+/**
+ * A run's name in the spend log and its claims: when it started, on which machine, its process, and
+ * what ran it (`label`: the CLI's command line, a library caller's name for it; `usage --by run` shows it).
+ */
+export function runName(now: number, label: string): string {
+  return `${new Date(now).toISOString()} ${hostname()} ${process.pid} ${label}`;
 }
 
 /** What was called, as the spend log names it: an endpoint, or an mget's sections joined with commas. */
@@ -125,8 +127,8 @@ export interface RunStoreSettings {
   /** USD at list price per section name, for the spend records and the savings. */
   prices: Readonly<Record<string, number>>;
   clock: Clock;
-  /** The run's arguments, for its name in the spend log. */
-  argv: readonly string[];
+  /** What ran it, for its name in the spend log: the command line without credentials, or a library caller's label. */
+  runLabel: string;
 }
 
 /**
@@ -139,7 +141,7 @@ export interface RunStoreSettings {
 export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
   const { store, account, target, clock } = settings;
   const members = sectionKeys(target);
-  const owner = runName(clock.now(), settings.argv);
+  const owner = runName(clock.now(), settings.runLabel);
   // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
   // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
   const claimant = settings.job === undefined ? owner : `job ${settings.job}`;

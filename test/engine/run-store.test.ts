@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SendableItem } from '../../src/batching/batch.js';
-import { openRunStore } from '../../src/cli/run-store.js';
+import { openRunStore } from '../../src/engine/run-store.js';
 import { targetForList, type QueryTarget } from '../../src/model/query-target.js';
 import type { Exchange } from '../../src/pipeline/send-batch.js';
 import { openStore } from '../../src/store/index.js';
@@ -34,7 +34,7 @@ const answered = (target: QueryTarget, sent: SendableItem[], chunks: unknown[]):
 /** A batch run's store as the run uses it, on a clock that never moves: every response in one millisecond. */
 async function runStore(path: string, clock: FakeClock, target = MGET, maxAgeMs?: number) {
   const store = await openStore(path, { now: () => clock.now() });
-  return openRunStore({ store, account: 'sandbox (built in)', target, maxAgeMs, prices: PRICES, clock, argv: ['property', 'value'] });
+  return openRunStore({ store, account: 'sandbox (built in)', target, maxAgeMs, prices: PRICES, clock, runLabel: 'property value' });
 }
 
 describe("a batch run's store", () => {

@@ -1,6 +1,6 @@
 import { resolveConnection, type Connection } from '../config/connection.js';
 import type { RequestLogEntry, ServiceClient } from '../client/service-client.js';
-import type { Io, Messages } from './io.js';
+import type { EngineLog } from './engine-log.js';
 import type { RateWindow } from '../sandbox/options.js';
 import { VERSION } from './version.js';
 
@@ -23,12 +23,12 @@ export interface Service {
 }
 
 /** Lines for --verbose: what was asked and answered, never the Authorization header. */
-function logRequest(messages: Messages, entry: RequestLogEntry): void {
+function logRequest(log: EngineLog, entry: RequestLogEntry): void {
   const rate = Object.entries(entry.headers)
     .filter(([name]) => name.startsWith('x-ratelimit-'))
     .map(([name, value]) => `${name}: ${value}`)
     .join('; ');
-  messages.debug(
+  log.debug(
     `${entry.method} ${entry.path} items=${entry.items} -> ${entry.status} in ${Math.round(entry.elapsedMs)} ms${rate ? ` [${rate}]` : ''}`,
   );
 }
@@ -37,7 +37,11 @@ function logRequest(messages: Messages, entry: RequestLogEntry): void {
  * The service to talk to: the configured one, or the built-in sandbox started for this command.
  * `connections`: a batch's concurrency; without it, a one-off's single request at a time.
  */
-export async function connect(options: ConnectionOptions, io: Io, messages: Messages, connections?: number): Promise<Service> {
+export async function connect(
+  options: ConnectionOptions,
+  { env, log }: { env: Record<string, string | undefined>; log: EngineLog },
+  connections?: number,
+): Promise<Service> {
   let connection: Connection;
   let stopSandbox: (() => Promise<void>) | undefined;
   if (options.sandbox) {
@@ -48,17 +52,17 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
     const sandbox = await startSandbox(settings);
     const { describeSandbox, resolveOptions } = await import('../sandbox/options.js');
     const [limits, credit] = describeSandbox(resolveOptions(settings)).map((line) => line.replace(/:\s+/, ' '));
-    messages.info(
+    log.info(
       `propdata: using the built-in sandbox at ${sandbox.url} (${limits}; ${credit}; --sandbox-rate-limit, --sandbox-credit): the data is synthetic, not real property data`,
     );
     connection = { baseUrl: new URL(sandbox.url), key: sandbox.key, secret: sandbox.secret };
     stopSandbox = () => sandbox.close();
   } else {
-    connection = await resolveConnection(options, io.env, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
+    connection = await resolveConnection(options, env, async () => (await import('../config/config-file.js')).readConfigFile(env));
   }
   // The sandbox's pair is printed by `propdata sandbox` and is no secret; redacting it would turn
   // every "--sandbox" in a message into "--****".
-  if (!options.sandbox) messages.addCredentials(connection.key, connection.secret);
+  if (!options.sandbox) log.addCredentials(connection.key, connection.secret);
   const { ServiceClient } = await import('../client/service-client.js');
   const { DEFAULT_TIMEOUTS } = await import('../client/timeouts.js');
   const timeouts = { ...DEFAULT_TIMEOUTS, responseMs: options.timeout * 1000 };
@@ -72,7 +76,7 @@ export async function connect(options: ConnectionOptions, io: Io, messages: Mess
   const client = new ServiceClient(connection, transport, {
     userAgent: `propdata/${VERSION}`,
     timeouts,
-    onRequest: (entry) => logRequest(messages, entry),
+    onRequest: (entry) => logRequest(log, entry),
     publicCredentials: Boolean(options.sandbox),
   });
   return {

@@ -1,0 +1,25 @@
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
+import { DEFAULT_TIMEOUTS } from '../client/timeouts.js';
+import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
+
+/**
+ * How a job sends when its caller does not say: the CLI's flags and the library's options both
+ * take their defaults from here (and the modules named), so `--batch-size` and `batchSize` cannot
+ * drift apart.
+ */
+export const JOB_DEFAULTS = {
+  /** Items per POST: the service's own maximum. */
+  batchSize: 100,
+  /** Requests in flight at once. */
+  concurrency: 4,
+  /** Components a minute until the service states its windows in its headers. */
+  ratePerMinute: DEFAULT_THROTTLE_POLICY.initialPerMinute,
+  /** Identical items in one run are sent once. */
+  dedupe: true,
+  /** Retries of a request after a 5xx, a timeout or a dropped connection. */
+  maxRetries: DEFAULT_RETRY_POLICY.maxRetries,
+  /** The longest wait for a rate window to reset before a batch stops (QuotaWaitError). */
+  maxWaitMs: DEFAULT_MAX_WAIT_MS.batch,
+  /** The deadline of a whole response, body included. */
+  timeoutMs: DEFAULT_TIMEOUTS.responseMs,
+} as const;

@@ -1,0 +1,290 @@
+import type { InputRow, PreparedItem } from '../input/row.js';
+import type { QueryTarget } from '../model/query-target.js';
+import { STATUSES, type Status } from '../model/status.js';
+import type { OutputWriter } from '../output/open-output.js';
+import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
+import { inputProgress } from '../input/open-input.js';
+import { Budget } from '../pipeline/budget.js';
+import { OrderedOutput } from '../pipeline/ordered-output.js';
+import { billedCost, pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
+import { runBatch, type BatchRunResult } from '../pipeline/run-batch.js';
+import { RunStats } from '../pipeline/run-stats.js';
+import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
+import { completedOutcome, summarize, type RunSummary } from '../pipeline/summary.js';
+import type { StoreProblems } from '../store/store-api.js';
+import type { Clock } from '../throttle/clock.js';
+import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
+import { RateLimiter } from '../throttle/rate-limiter.js';
+import { budgetLimits, type SpendingCaps } from './budget-limits.js';
+import type { Service } from './connect.js';
+import { openRunStore, type RunStore } from './run-store.js';
+
+/**
+ * Distinct answers kept for deduplication: repeats within 5,000 distinct items are caught, and
+ * memory stays flat. They are the largest part of a run's live memory: 10,000 put a million-row
+ * run at 1.3 times a small run's peak, 5,000 at 1.2 (BENCHMARKS.md, memory).
+ */
+export const DEDUPE_CAPACITY = 5_000;
+
+/** The store a job keeps its answers, spend and pacing in. */
+export interface JobStore {
+  /** A SQLite file or a postgres:// URL. */
+  path: string;
+  /** Whose answers these are: the account the credentials name. */
+  account: string;
+  /** The account whose windows the run paces by, when not `account` (the built-in sandbox: one per port). */
+  pacingAccount?: string;
+  /** The job the run continues: what it bought since that job began is reused whatever maxAgeMs says. */
+  job?: string;
+  /** An answer younger than this is reused; undefined: age alone never makes one reusable. */
+  maxAgeMs?: number;
+  /** What ran it, for its name in the spend log. */
+  runLabel: string;
+}
+
+/** How a job sends: batches, connections, pace, retries. */
+export interface JobPace {
+  batchSize: number;
+  concurrency: number;
+  /** Components a minute until the service states its windows. */
+  ratePerMinute: number;
+  dedupe: boolean;
+  maxRetries: number;
+  /** The longest wait for a window to reset; beyond it the run stops (QuotaWaitError). */
+  maxWaitMs: number;
+}
+
+/** What a caller hears while the job runs. */
+export interface JobEvents {
+  /** Once the run's counters and pacer exist, before the first row is read (the CLI's progress bar). */
+  started?(run: { stats: RunStats; limiter: RateLimiter }): void | Promise<void>;
+  /** A request failed and is sent again. */
+  retry?(reason: string): void;
+  /** A 429: every sender waits this long for the window to reset. */
+  rateLimitWait?(ms: number): void;
+  /** A request reached the service: what it asked, its status, and its cost at list price (sections answered with data). */
+  response?(exchange: Exchange, costUsd: number): void;
+}
+
+export interface JobSettings {
+  /** The endpoint, or an mget's components. */
+  target: QueryTarget;
+  rows: AsyncIterable<InputRow>;
+  prepare: (row: InputRow) => PreparedItem;
+  /** Opened and closed by the caller: a library client keeps one for many jobs. */
+  service: Service;
+  /** Opened once the store and the budget let the run start, so a run that cannot start leaves the output as it was. */
+  openWriter: () => Promise<OutputWriter>;
+  /** Rows already in the output (a resumed file): rows before `startRow` are read past, except `retryRows`. */
+  startRow?: number;
+  retryRows?: readonly number[];
+  /** The records an appended output already holds, by status: the summary describes the whole output. */
+  earlier?: Record<Status, number>;
+  /** Undefined: no store (nothing reused, nothing remembered). */
+  store?: JobStore;
+  caps: SpendingCaps;
+  /** List price overrides by endpoint name, USD per component. */
+  prices?: Record<string, string>;
+  pace: JobPace;
+  clock: Clock;
+  /** Aborted to stop: nothing new is sent, requests in flight finish, their answers are kept and written. */
+  signal?: AbortSignal;
+  /** Aborted when the output fails outside its writer (its lock lost): a stop with that failure as its cause. */
+  outputFailure?: AbortSignal;
+  /**
+   * Whether, when the output fails (a full disk), requests in flight still finish so the store keeps
+   * their answers (a file beside a store); otherwise an answer nobody can take is not waited for.
+   */
+  finishInFlightOnOutputFailure: boolean;
+  events?: JobEvents;
+}
+
+/** How a job ended: what the CLI prints and maps to an exit code, and what a library caller reads. */
+export interface JobOutcome {
+  summary: RunSummary;
+  /** The condition that stopped the run (authentication, credit, a budget, a failing output or store), if one did. */
+  fatal?: unknown;
+  /** Stopped by its signal, with no condition of its own. */
+  interrupted: boolean;
+  /** Every row has its record (which may be an error). */
+  finished: boolean;
+  /** The records of the whole output by status (earlier runs' included). */
+  records: Record<Status, number>;
+  /** The first row not written. */
+  nextRow: number;
+  /** Whether the output itself failed (a full disk, a closed pipe). */
+  outputFailed: boolean;
+  /** What the store met that is worth saying once (damaged answers bought again). */
+  storeProblems?: StoreProblems;
+  /** The store failed as it closed, after the run: its answers were kept, its last notes may not be. */
+  storeCloseFailure?: unknown;
+}
+
+function addCounts(a: Record<Status, number>, b: Record<Status, number>): Record<Status, number> {
+  return Object.fromEntries(STATUSES.map((status) => [status, a[status] + b[status]])) as Record<Status, number>;
+}
+
+/** The store for a job, opened (and created) where its path says. */
+async function openJobStore(store: JobStore, target: QueryTarget, prices: Record<string, number>, clock: Clock): Promise<RunStore> {
+  const { openStore } = await import('../store/index.js');
+  const opened = await openStore(store.path, { now: () => clock.now() });
+  try {
+    return await openRunStore({
+      store: opened,
+      account: store.account,
+      ...(store.pacingAccount !== undefined ? { pacingAccount: store.pacingAccount } : {}),
+      target,
+      maxAgeMs: store.maxAgeMs,
+      ...(store.job !== undefined ? { job: store.job } : {}),
+      prices,
+      clock,
+      runLabel: store.runLabel,
+    });
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
+
+/**
+ * One job through the service: rows in, one record per row out in input order, paced by the
+ * service's windows, within the caps, with every paid answer kept in the store. The CLI and the
+ * library both run their batches here; what only a terminal needs (progress, messages, signals,
+ * exit codes) stays with them. Conditions that stop the run come back as `fatal`, never thrown,
+ * once the writer is open: the summary always says where the run got to.
+ */
+export async function runJob(settings: JobSettings): Promise<JobOutcome> {
+  const { target, clock, pace } = settings;
+  const sectionPrices = sectionPricesOf(target, settings.prices);
+  const runStore = settings.store ? await openJobStore(settings.store, target, sectionPrices, clock) : undefined;
+  const stats = new RunStats(clock);
+  let result: BatchRunResult | undefined;
+  let outcome: JobOutcome;
+  let storeCloseFailure: unknown;
+  try {
+    const monthToDate = runStore && settings.caps.maxCostMonth !== undefined ? await runStore.monthToDateCost() : 0;
+    const budget = new Budget(
+      budgetLimits(settings.caps, () => monthToDate),
+      { components: target.componentsPerItem, price: pricePerItem(target, settings.prices) },
+    );
+    const tooSmall = budget.tooSmallForOneItem();
+    if (tooSmall) throw tooSmall;
+    // The progress bar measures the read by bytes of the file (none for a pipe): no second read.
+    stats.input = inputProgress(settings.rows);
+    const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: pace.ratePerMinute, maxWaitMs: pace.maxWaitMs }, clock);
+    // The windows an earlier run saw: this one starts at that pace, without a probe.
+    const remembered = await runStore?.windows();
+    if (remembered) limiter.remember(remembered);
+    // Other runs of this account on this store: one pacer for all.
+    if (runStore) limiter.shareWith(runStore.pacer());
+
+    const writer = await settings.openWriter();
+    await settings.events?.started?.({ stats, limiter });
+    const startRow = settings.startRow ?? 1;
+    const retryRows = settings.retryRows ?? [];
+    const output = new OrderedOutput(writer, stats, { startRow, retry: retryRows });
+    // A failing output (a reader closing the pipe, a full disk, a lost lock) stops the run at once, not at the next write.
+    const outputFailure = new AbortController();
+    writer.failed.catch((error: unknown) => outputFailure.abort(error));
+    const lostOutput = () => outputFailure.abort(settings.outputFailure?.reason);
+    if (settings.outputFailure?.aborted) lostOutput();
+    settings.outputFailure?.addEventListener('abort', lostOutput, { once: true });
+    const stop = new AbortController();
+    const forward = (signal: AbortSignal | undefined) => {
+      const onAbort = () => stop.abort(signal?.reason);
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      return () => signal?.removeEventListener('abort', onAbort);
+    };
+    const unforward = [forward(outputFailure.signal), forward(settings.signal)];
+    try {
+      result = await runBatch(
+        settings.rows,
+        settings.prepare,
+        (items, batchTarget, signal, deliver) =>
+          sendBatch(
+            items,
+            batchTarget,
+            {
+              client: settings.service.client,
+              limiter,
+              sectionPrices,
+              retry: { ...DEFAULT_RETRY_POLICY, maxRetries: pace.maxRetries, maxWaitMs: pace.maxWaitMs },
+              stats,
+              clock,
+              signal,
+              ...(runStore && settings.finishInFlightOnOutputFailure ? {} : { abandon: outputFailure.signal }),
+              budget,
+              onRetry: (reason) => settings.events?.retry?.(reason),
+              onRateLimitWait: (until) => settings.events?.rateLimitWait?.(Math.max(0, until - clock.now())),
+              onResponse: (exchange: Exchange) => {
+                const { cost } = billedCost(exchange.chunks, sectionPrices);
+                stats.costUsd += cost;
+                runStore?.kept.record(exchange);
+                settings.events?.response?.(exchange, cost);
+              },
+            },
+            deliver,
+          ),
+        output,
+        stats,
+        {
+          target,
+          clock,
+          batchSize: target.getOnly ? 1 : pace.batchSize,
+          concurrency: pace.concurrency,
+          maxHoldRows: Math.max(1_000, pace.batchSize * pace.concurrency * 4),
+          dedupeCapacity: pace.dedupe ? DEDUPE_CAPACITY : 0,
+          startRow,
+          retryRows,
+          signal: stop.signal,
+          ...(runStore ? { kept: runStore.kept } : {}),
+        },
+      );
+    } finally {
+      for (const undo of unforward) undo();
+      settings.outputFailure?.removeEventListener('abort', lostOutput);
+      // An output that fails as it closes (a full disk) is a stop like any other: what the store
+      // keeps is not lost, and the summary still says where the run got to.
+      const closing: unknown = await writer.close().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (closing !== undefined && !outputFailure.signal.aborted) outputFailure.abort(closing);
+    }
+
+    const failure: unknown = outputFailure.signal.aborted ? outputFailure.signal.reason : undefined;
+    const fatal = failure ?? result.fatal;
+    const interrupted = result.interrupted && failure === undefined;
+    const finished = fatal === undefined && !interrupted;
+    // The output holds the earlier runs' records and this run's: up to the last row written.
+    const records = settings.earlier ? addCounts(settings.earlier, stats.byStatus) : { ...stats.byStatus };
+    // Every row has its final answer: the next run of this job is a new one (maxAge decides what it reuses).
+    if (finished && records.error === 0) await runStore?.finishJob();
+    const verdict: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : completedOutcome(records);
+    const summary = summarize(stats, limiter, verdict, {
+      records,
+      ...(settings.earlier ? { recordsThisRun: { ...stats.byStatus } } : {}),
+      componentsSaved: result.componentsSaved * target.componentsPerItem,
+      fromStore: stats.fromStore,
+      savedByStore: Math.round(result.savedByStore.usd * 100) / 100,
+      ...(!finished ? { nextRow: output.nextRow, restInStore: result.endsAtGap } : {}),
+    });
+    outcome = {
+      summary,
+      ...(fatal !== undefined ? { fatal } : {}),
+      interrupted,
+      finished,
+      records,
+      nextRow: output.nextRow,
+      outputFailed: failure !== undefined,
+      ...(runStore ? { storeProblems: runStore.problems() } : {}),
+    };
+  } finally {
+    storeCloseFailure = await runStore?.close(stats.fromStore, result?.savedByStore.usd ?? 0).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  }
+  return storeCloseFailure === undefined ? outcome : { ...outcome, storeCloseFailure };
+}
