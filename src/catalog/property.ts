@@ -10,7 +10,22 @@ import {
   RENTAL_LISTING_STATUSES,
   SALE_LISTING_STATUSES,
 } from './enums.js';
-import { bool, digits, dollars, float, int, isoDate, list, nullable, obj, oneOf, str, trueOrNull, type Schema } from './schema.js';
+import {
+  bool,
+  digits,
+  dollars,
+  float,
+  int,
+  isoDate,
+  list,
+  nullable,
+  obj,
+  oneOf,
+  optional,
+  str,
+  trueOrNull,
+  type Schema,
+} from './schema.js';
 import { deedRecord, forecastPoint, lienRecord, percentileRange, valuation } from './shapes.js';
 import type { Endpoint, NoContentCause, Param } from './types.js';
 
@@ -401,12 +416,13 @@ export const PROPERTY_ENDPOINTS = [
       { name: 'add_pools', type: 'int', allowed: [1], description: 'pools to add; only 1 is accepted' },
     ],
     requireOneOf: ['add_beds', 'add_baths', 'add_sqft', 'add_pools'],
+    // adjusted_*_to: only for the additions sent (spec).
     result: obj({
       adjusted_value_to: dollars(int({ min: 0 })),
-      adjusted_beds_to: int({ min: 0 }),
-      adjusted_baths_to: float({ min: 0 }),
-      adjusted_sqft_to: int({ min: 0 }),
-      adjusted_pools_to: int({ min: 0 }),
+      adjusted_beds_to: optional(int({ min: 0 })),
+      adjusted_baths_to: optional(float({ min: 0 })),
+      adjusted_sqft_to: optional(int({ min: 0 })),
+      adjusted_pools_to: optional(int({ min: 0 })),
     }),
   }),
   property('value_forecast', {

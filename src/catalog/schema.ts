@@ -7,6 +7,8 @@ export type Schema = StringSchema | NumberSchema | BooleanSchema | ObjectSchema 
 
 interface Base {
   nullable?: boolean;
+  /** A member the service sends only sometimes (value_details_adjusted's adjusted_*_to: only for the additions sent). */
+  optional?: boolean;
 }
 
 export interface StringSchema extends Base {
@@ -55,3 +57,4 @@ export const trueOrNull = (): BooleanSchema => ({ type: 'boolean', onlyTrue: tru
 export const obj = (fields: Record<string, Schema>): ObjectSchema => ({ type: 'object', fields });
 export const list = (items: Schema): ListSchema => ({ type: 'list', items });
 export const nullable = <S extends Schema>(schema: S): S => ({ ...schema, nullable: true });
+export const optional = <S extends Schema>(schema: S): S => ({ ...schema, optional: true });

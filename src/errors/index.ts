@@ -19,5 +19,6 @@ export { BudgetReachedError } from './budget-reached-error.js';
 export { OutputError } from './output-error.js';
 export { QuotaWaitError } from './quota-wait-error.js';
 export { ItemTooWideError } from './item-too-wide-error.js';
+export { ItemFailedError } from './item-failed-error.js';
 export { StoreError } from './store-error.js';
 export { UnusableRateLimitError } from './unusable-rate-limit-error.js';

@@ -1,10 +1,5 @@
 import type { Schema } from '../../src/catalog/index.js';
 
-export interface SchemaCheckOptions {
-  /** Paths (as reported, e.g. `result.adjusted_beds_to`) that may be absent. */
-  optional?: readonly string[];
-}
-
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function isIsoDate(text: string): boolean {
@@ -25,9 +20,9 @@ function stringProblem(schema: Extract<Schema, { type: 'string' }>, value: strin
 
 /**
  * Every way `value` departs from a catalog Schema: types, enumerations, digit counts, date formats,
- * bounds, nullability, and object members (none missing, none extra). Empty when it conforms.
+ * bounds, nullability, and object members (none missing unless optional, none extra). Empty when it conforms.
  */
-export function schemaProblems(schema: Schema, value: unknown, path = 'result', options: SchemaCheckOptions = {}): string[] {
+export function schemaProblems(schema: Schema, value: unknown, path = 'result'): string[] {
   const at = (problem: string) => [`${path}: ${problem}`];
   if (value === null) return schema.nullable ? [] : at('is null but not nullable');
   switch (schema.type) {
@@ -49,7 +44,7 @@ export function schemaProblems(schema: Schema, value: unknown, path = 'result', 
       return schema.onlyTrue && !value ? at('may only be true or null') : [];
     case 'list':
       if (!Array.isArray(value)) return at(`expected a list, got ${JSON.stringify(value)}`);
-      return value.flatMap((item, index) => schemaProblems(schema.items, item, `${path}[${index}]`, options));
+      return value.flatMap((item, index) => schemaProblems(schema.items, item, `${path}[${index}]`));
     case 'object': {
       if (typeof value !== 'object' || Array.isArray(value)) return at(`expected an object, got ${JSON.stringify(value)}`);
       const record = value as Record<string, unknown>;
@@ -58,8 +53,8 @@ export function schemaProblems(schema: Schema, value: unknown, path = 'result', 
         .map((key) => `${path}.${key}: not in the schema`);
       const fields = Object.entries(schema.fields).flatMap(([name, fieldSchema]) => {
         const fieldPath = `${path}.${name}`;
-        if (!(name in record)) return options.optional?.includes(fieldPath) ? [] : [`${fieldPath}: missing`];
-        return schemaProblems(fieldSchema, record[name], fieldPath, options);
+        if (!(name in record)) return fieldSchema.optional ? [] : [`${fieldPath}: missing`];
+        return schemaProblems(fieldSchema, record[name], fieldPath);
       });
       return [...extra, ...fields];
     }

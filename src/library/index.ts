@@ -1,0 +1,45 @@
+/**
+ * propdata as a library: `import { createClient, startSandbox } from 'propdata'`. The CLI runs on
+ * the same engine (src/engine/); workbooks are behind `propdata/xlsx`.
+ */
+export { createClient } from './create-client.js';
+export { CLIENT_DEFAULTS, type BatchOptions, type CallOptions, type ClientOptions } from './client-options.js';
+export type { Client, EndpointCall, ItemFor, Items, LevelCalls, MgetCall, MgetComponent, MgetItem } from './client-types.js';
+export type { BatchRecord, BatchRun } from './batch-run.js';
+export type { RunEvent } from './run-events.js';
+export type { Logger } from './library-log.js';
+export type { RunSummary } from '../pipeline/summary.js';
+export type { Status } from '../model/status.js';
+export { startSandbox, type Sandbox, type SandboxSettings } from './start-sandbox.js';
+export { readRows, openRecordFile, type ReadOptions, type RecordFile, type WriteOptions } from './record-files.js';
+export type {
+  EndpointName,
+  InfoTypes,
+  ItemTypes,
+  LevelInfo,
+  LevelOf,
+  ParamTypes,
+  ResultChunk,
+  ResultTypes,
+  Section,
+} from './result-types.js';
+export {
+  PropdataError,
+  AuthError,
+  ForbiddenError,
+  CreditExhaustedError,
+  BudgetReachedError,
+  QuotaWaitError,
+  RequestAbortedError,
+  UsageError,
+  ConfigError,
+  InputError,
+  ItemFailedError,
+  ItemTooWideError,
+  NetworkError,
+  OutputError,
+  ServiceError,
+  StoreError,
+  UnusableRateLimitError,
+  EXIT,
+} from '../errors/index.js';

@@ -1,0 +1,65 @@
+import type { OutputRecord } from '../model/record.js';
+import type { OutputWriter } from '../output/open-output.js';
+
+/**
+ * Records a caller has not taken yet before the engine is made to wait: the pipeline stops
+ * reading items while its output waits, so a slow loop body holds memory to this and the
+ * pipeline's own bounded window, however many items the iterable yields.
+ */
+const HIGH_WATER = 256;
+
+/**
+ * The engine's output for a library batch: records go into a queue the caller's `for await`
+ * takes from. It never fails; once the caller has left (`break`), records are dropped.
+ */
+export class RecordQueue implements OutputWriter {
+  readonly failed: Promise<never> = new Promise<never>(() => undefined);
+  readonly #records: OutputRecord[] = [];
+  #closed = false;
+  #left = false;
+  /** The caller waiting for a record (or the end). */
+  #taker: (() => void) | undefined;
+  /** The engine waiting for room. */
+  #room: (() => void) | undefined;
+
+  write(record: OutputRecord): Promise<void> | undefined {
+    if (this.#left) return undefined;
+    this.#records.push(record);
+    this.#wakeTaker();
+    if (this.#records.length < HIGH_WATER) return undefined;
+    return new Promise<void>((resolve) => (this.#room = resolve));
+  }
+
+  close(): Promise<void> {
+    this.#closed = true;
+    this.#wakeTaker();
+    return Promise.resolve();
+  }
+
+  /** The next record, or undefined once the engine has closed the queue and it is empty. */
+  async take(): Promise<OutputRecord | undefined> {
+    while (this.#records.length === 0 && !this.#closed) await new Promise<void>((resolve) => (this.#taker = resolve));
+    const record = this.#records.shift();
+    if (this.#records.length < HIGH_WATER / 2) this.#wakeEngine();
+    return record;
+  }
+
+  /** The caller has left: nothing more is kept, and the engine never waits for room again. */
+  leave(): void {
+    this.#left = true;
+    this.#records.length = 0;
+    this.#wakeEngine();
+  }
+
+  #wakeTaker(): void {
+    const taker = this.#taker;
+    this.#taker = undefined;
+    taker?.();
+  }
+
+  #wakeEngine(): void {
+    const room = this.#room;
+    this.#room = undefined;
+    room?.();
+  }
+}

@@ -1,0 +1,14 @@
+import type { RunSummary } from '../pipeline/summary.js';
+
+/** What a batch tells its caller while it runs (ClientOptions.onEvent, BatchOptions.onEvent). */
+export type RunEvent =
+  /** A request reached the service: its status, what it asked and what it cost at list price (sections answered with data). */
+  | { type: 'response'; status: number; items: number; components: number; costUsd: number }
+  /** Where the batch has got to, after each response. */
+  | { type: 'progress'; rowsRead: number; recordsWritten: number; requestsInFlight: number; componentsUsed: number; costUsd: number }
+  /** A request failed and is sent again. */
+  | { type: 'retry'; reason: string }
+  /** A 429: every request of the batch waits this long for the window to reset. */
+  | { type: 'rate-limit-wait'; ms: number }
+  /** The batch has ended: its summary, as `propdata --report` writes it. */
+  | { type: 'end'; summary: RunSummary };

@@ -1,0 +1,257 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { setImmediate } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import {
+  AuthError,
+  BudgetReachedError,
+  createClient,
+  ItemFailedError,
+  readRows,
+  UsageError,
+  type BatchRecord,
+  type ClientOptions,
+  type RunEvent,
+} from '../../src/library/index.js';
+import { readRows as readWorkbookRows } from '../../src/library/xlsx.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { clientOn } from '../../src/library/create-client.js';
+import { tempStorePath } from '../store/helpers/temp-store.js';
+
+const sandboxes = sandboxPerTest();
+const closing: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0)) await close();
+});
+
+/** A client of the test's sandbox with a store of its own (unless `options` say otherwise). */
+async function clientOf(options: ClientOptions = {}, sandbox?: RunningSandbox) {
+  if (!sandbox) await sandboxes.start();
+  const running = sandbox ?? sandboxes.current;
+  const client = createClient({ baseUrl: running.url, key: running.key, secret: running.secret, store: tempStorePath(), ...options });
+  closing.push(() => client.close());
+  return { client, sandbox: running };
+}
+
+/** Items as a reader of a file or a database hands them over: one at a time, each after a turn of the event loop. */
+async function* homes(count: number, from = 1) {
+  for (let i = from; i < from + count; i++) {
+    await setImmediate();
+    yield { address: `${i} Main St`, zipcode: '90274' };
+  }
+}
+
+async function collect<C>(records: AsyncIterable<BatchRecord<C>>): Promise<BatchRecord<C>[]> {
+  const all: BatchRecord<C>[] = [];
+  for await (const record of records) all.push(record);
+  return all;
+}
+
+const rowsOf = (records: readonly { row: number }[]) => records.map((record) => record.row);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe('one item', () => {
+  it('resolves to the chunk, typed by the catalog, and buys it once', async () => {
+    const { client, sandbox } = await clientOf();
+    const chunk = await client.property.value({ address: '43 Valmonte Plaza', zipcode: '90274' });
+    const section = chunk['property/value'];
+    expect(section.api_code).toBe(0);
+    if (section.api_code === 0) expect(section.result.value.price_mean).toBeGreaterThan(0);
+    expect(chunk.address_info.zipcode).toBe('90274');
+    expect(sandbox.usage().components).toBe(1);
+  });
+
+  it('answers every level from the catalog, and an mget with both sections', async () => {
+    const { client, sandbox } = await clientOf();
+    const block = await client.block.crime({ block_id: '060376703022003' });
+    expect(Object.keys(block)).toEqual(['block_info', 'block/crime']);
+    const both = await client.mget(['property/value', 'property/rental_value'], { address: '43 Valmonte Plaza', zipcode: '90274' });
+    expect(both['property/rental_value'].api_code).toBe(0);
+    expect(sandbox.usage().byEndpoint).toMatchObject({
+      'block/crime': { components: 1 },
+      'property/value': { components: 1 },
+      'property/rental_value': { components: 1 },
+    });
+    expect(sandbox.usage().components).toBe(3);
+  });
+
+  it('throws a UsageError for an item that cannot be sent, naming what is missing, and sends nothing', async () => {
+    const { client, sandbox } = await clientOf();
+    const refused = client.property.value({ zipcode: '90274' } as never);
+    await expect(refused).rejects.toThrow(UsageError);
+    await expect(refused).rejects.toThrow(/address or a slug/);
+    expect(sandbox.usage().requests).toBe(0);
+  });
+
+  it('throws the named error with its code when the service refuses the credentials, and never logs the secret', async () => {
+    await sandboxes.start();
+    const lines: string[] = [];
+    const logger = { debug: (line: string) => lines.push(line), info: (line: string) => lines.push(line) };
+    const { client } = await clientOf({ secret: 'wrong-secret-0123456789', logger }, sandboxes.current);
+    const failure = await client.property.value({ address: '43 Valmonte Plaza', zipcode: '90274' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AuthError);
+    expect((failure as AuthError).code).toBe('E_AUTH');
+    expect(lines.length).toBeGreaterThan(0);
+    expect([...lines, (failure as Error).message].join('\n')).not.toContain('wrong-secret-0123456789');
+  });
+
+  it('throws an ItemFailedError when the service keeps failing the item', async () => {
+    await sandboxes.start({ failRate: 1 });
+    const { client } = await clientOf({ maxRetries: 0 }, sandboxes.current);
+    await expect(client.property.value({ address: '43 Valmonte Plaza', zipcode: '90274' })).rejects.toThrow(ItemFailedError);
+  });
+});
+
+describe('a batch', () => {
+  it('yields one record per item in input order from an async generator, invalid items as records, costs as billed', async () => {
+    const { client, sandbox } = await clientOf({ batchSize: 7, concurrency: 3 });
+    async function* mixed() {
+      yield* homes(10);
+      // What a typed caller cannot write, an untyped file can hold: it is a record, not a stop.
+      yield { zipcode: '90274' } as unknown as { address: string; zipcode: string };
+      yield* homes(10, 11);
+    }
+    const records = await collect(client.property.value.batch(mixed()));
+    expect(rowsOf(records)).toEqual(range(1, 21));
+    expect(records[10]).toMatchObject({ row: 11, status: 'invalid_input', input: { zipcode: '90274' } });
+    expect(records[10]!.error).toMatch(/address or a slug/);
+    const bought = records.reduce((sum, record) => sum + record.cost.components, 0);
+    expect(bought).toBe(20);
+    expect(sandbox.usage().components).toBe(20);
+    const usd = records.reduce((sum, record) => sum + record.cost.usd, 0);
+    expect(usd).toBeCloseTo(sandbox.usage().charged, 6);
+  });
+
+  it('reads rows through a column map, with parameters for every item', async () => {
+    const { client, sandbox } = await clientOf();
+    const rows = [
+      { street: '43 Valmonte Plaza', zip: '90274', owner: 'A' },
+      { street: '7500 Melrose Ave', zip: '90046', owner: 'B' },
+    ];
+    const run = client.property.value_details_adjusted.batch(rows, {
+      columns: { street: 'address', zip: 'zipcode' },
+      params: { add_beds: 1 },
+    });
+    const records = await collect(run);
+    expect(records.map((record) => record.status)).toEqual(['ok', 'ok']);
+    expect(records[1]!.input).toMatchObject({ owner: 'B' });
+    expect(sandbox.usage().components).toBe(2);
+  });
+
+  it('throws the condition that stopped it after the records written before it, and its summary says so', async () => {
+    const { client, sandbox } = await clientOf({ maxComponents: 25, batchSize: 10, concurrency: 1 });
+    const run = client.property.value.batch(homes(60));
+    const records: BatchRecord[] = [];
+    const failure = await (async () => {
+      for await (const record of run) records.push(record);
+    })().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(BudgetReachedError);
+    expect(sandbox.usage().components).toBeLessThanOrEqual(25);
+    expect(rowsOf(records)).toEqual(range(1, records.length));
+    expect(records.length).toBe(sandbox.usage().components);
+    const summary = await run.summary();
+    expect(summary).toMatchObject({ outcome: 'stopped', nextRow: records.length + 1 });
+  });
+
+  it('stops sending on break: nothing goes out after the requests in flight, and a rerun of the job buys only the rest', async () => {
+    const { client, sandbox } = await clientOf({ batchSize: 10, concurrency: 2 });
+    const first = client.property.value.batch(homes(200), { job: 'nightly' });
+    for await (const record of first) if (record.row === 15) break;
+    const afterBreak = sandbox.usage().requests;
+    expect(afterBreak).toBeLessThanOrEqual(4);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sandbox.usage().requests).toBe(afterBreak);
+    // The same job again: what the stopped run bought comes from the store, whatever maxAge says.
+    const records = await collect(client.property.value.batch(homes(200), { job: 'nightly' }));
+    expect(rowsOf(records)).toEqual(range(1, 200));
+    expect(sandbox.usage().components).toBe(200);
+    expect(sandbox.usage().chargedAgain.sections).toBe(0);
+    expect(records.filter((record) => record.fromStore).length).toBe(afterBreak * 10);
+  });
+
+  it('the second night: a rerun with maxAge and an mget of one more endpoint buy nothing twice', async () => {
+    const { client, sandbox } = await clientOf({ maxAge: 86_400_000 });
+    await collect(client.property.value.batch(homes(30)));
+    const again = await collect(client.property.value.batch(homes(30)));
+    expect(again.every((record) => record.fromStore && record.cost.components === 0)).toBe(true);
+    const more = await collect(client.mget(['property/value', 'property/rental_value']).batch(homes(30)));
+    expect(more.every((record) => record.cost.components === 1 && !record.fromStore)).toBe(true);
+    expect(more.every((record) => record.chunk?.['property/value'].api_code !== undefined)).toBe(true);
+    expect(sandbox.usage().components).toBe(60);
+    expect(sandbox.usage().chargedAgain.sections).toBe(0);
+  });
+
+  it("tells the caller of responses, progress and its end, and ends on the caller's signal with its reason", async () => {
+    const events: RunEvent[] = [];
+    const { client } = await clientOf({ batchSize: 5, concurrency: 1, onEvent: (event) => events.push(event) });
+    await collect(client.property.value.batch(homes(12)));
+    expect(events.filter((event) => event.type === 'response').length).toBe(3);
+    expect(events.at(-1)).toMatchObject({ type: 'end', summary: { outcome: 'completed', records: { ok: expect.any(Number) } } });
+    const stop = new AbortController();
+    const run = client.property.value.batch(homes(100), { signal: stop.signal });
+    const seen: number[] = [];
+    const ended = await (async () => {
+      for await (const record of run) {
+        seen.push(record.row);
+        if (record.row === 3) stop.abort(new Error('enough'));
+      }
+    })().catch((error: unknown) => error);
+    expect((ended as Error).message).toBe('enough');
+    expect(seen.slice(0, 3)).toEqual([1, 2, 3]);
+  });
+
+  it('has no summary before its records are read', async () => {
+    const { client } = await clientOf();
+    await expect(client.property.value.batch(homes(1)).summary()).rejects.toThrow(/read first/);
+  });
+});
+
+describe('files', () => {
+  const workbook = fileURLToPath(new URL('../../samples/homes.xlsx', import.meta.url));
+
+  it('reads CSV rows as items; a workbook only through propdata/xlsx', async () => {
+    const csv = fileURLToPath(new URL('../../samples/addresses.csv', import.meta.url));
+    const rows: Record<string, unknown>[] = [];
+    for await (const row of readRows(csv)) rows.push(row);
+    expect(rows[0]).toMatchObject({ address: '405 DYER AVE', zipcode: '21136' });
+    await expect(readRows(workbook).next()).rejects.toThrow(/propdata\/xlsx/);
+    const first = await readWorkbookRows(workbook).next();
+    expect(first.value).toHaveProperty('address');
+  });
+});
+
+describe("at the service's pace", () => {
+  /** A sandbox of 20 components a second and a client sharing one virtual clock with it. */
+  async function paced(options: ClientOptions = {}) {
+    const clock = new FakeClock();
+    await sandboxes.start({ rateLimits: [{ limit: 20, periodSeconds: 1 }], now: () => clock.now() });
+    const running = sandboxes.current;
+    const client = clientOn({ baseUrl: running.url, key: running.key, secret: running.secret, store: tempStorePath(), ...options }, clock);
+    closing.push(() => client.close());
+    return { client, sandbox: running, clock };
+  }
+
+  it('paces a batch by the windows the service states: in order, no 429, the time the windows need', async () => {
+    const { client, sandbox, clock } = await paced({ batchSize: 10, concurrency: 2 });
+    const run = client.property.value.batch(homes(200));
+    const records = await collect(run);
+    expect(rowsOf(records)).toEqual(range(1, 200));
+    expect((await run.summary()).rateLimitWaits).toBe(0);
+    expect(sandbox.usage().components).toBe(200);
+    // 200 components at 20 a second: ten windows, the first one free.
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(9_000);
+    expect(clock.elapsed()).toBeLessThan(12_000);
+  });
+
+  it('a break while the batch waits for its window sends nothing more, however long the caller then waits', async () => {
+    const { client, sandbox, clock } = await paced({ batchSize: 10, concurrency: 2 });
+    const run = client.property.value.batch(homes(200));
+    for await (const record of run) if (record.row === 45) break;
+    const sent = sandbox.usage().components;
+    expect(sent).toBeLessThanOrEqual(45 + 2 * 10);
+    await clock.sleep(10_000);
+    expect(sandbox.usage().components).toBe(sent);
+    expect((await run.summary()).outcome).toBe('interrupted');
+  });
+});
