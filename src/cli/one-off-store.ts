@@ -9,7 +9,7 @@ import { Budget } from '../pipeline/budget.js';
 import { billedCost, itemCostOf, pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import type { Store, StoreEntry } from '../store/store-api.js';
-import type { BatchOptions } from './commands/query-options.js';
+import type { QueryOptions } from './commands/query-options.js';
 import type { Io } from './io.js';
 import { resolveRunDefaults, runStorePath } from './run-defaults.js';
 import { budgetLimits } from '../engine/budget-limits.js';
@@ -32,7 +32,7 @@ export interface OneOffStore {
 export interface OneOffStoreSettings {
   target: QueryTarget;
   item: SendableItem;
-  options: BatchOptions;
+  options: QueryOptions;
   io: Io;
   connection: Connection;
   account: string;

@@ -18,7 +18,6 @@ import type { Exchange } from '../pipeline/send-batch.js';
 import type { SendableItem } from '../batching/batch.js';
 import type { OneOffStore } from './one-off-store.js';
 import type { Chunk } from '../model/chunk.js';
-import type { BatchOptions } from './commands/query-options.js';
 
 /** The identifier flags given on the command line, as a row with catalog names. */
 function identifiersFromFlags(level: Level, options: QueryOptions, every = false): Record<string, unknown> {
@@ -35,10 +34,11 @@ function identifiersFromFlags(level: Level, options: QueryOptions, every = false
 /** A query command: a batch when --input is given, else a one-off GET for the item on the command line. */
 export async function runQuery(target: QueryTarget, options: QueryOptions, context: CommandContext): Promise<number> {
   const { io, messages } = context;
-  if (options.input !== undefined) {
+  const { input } = options;
+  if (input !== undefined) {
     const { runBatchCommand } = await import('./batch-command.js');
     // Every query command carries the batch options (QUERY_OPTIONS), with their defaults.
-    return runBatchCommand(target, options as BatchOptions, io, messages, context.argv);
+    return runBatchCommand(target, { ...options, input }, io, messages, context.argv);
   }
   const prepare = createPreparer({
     level: target.level,
@@ -72,7 +72,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
     store = await openOneOffStore({
       target,
       item,
-      options: options as BatchOptions,
+      options,
       io,
       connection: service.connection,
       account: accountOf(service.connection, Boolean(options.sandbox)),
@@ -143,9 +143,9 @@ async function show(
   chunks: readonly Chunk[],
   body: string,
 ) {
-  const { output, format } = options as BatchOptions;
+  const { output, format } = options;
   if (output !== undefined || format !== undefined) {
-    await writeRecords(target, options as BatchOptions, io, flags, chunks);
+    await writeRecords(target, options, io, flags, chunks);
   } else if (options.json || !io.stdout.isTTY) {
     io.stdout.write(body);
   } else {
@@ -159,7 +159,7 @@ async function show(
  * The identifier flags given are the input columns (catalog names, in the catalog's order), the
  * record is row 1 and its status comes from the sections' api_codes.
  */
-async function writeRecords(target: QueryTarget, options: BatchOptions, io: Io, flags: Record<string, unknown>, chunks: readonly Chunk[]) {
+async function writeRecords(target: QueryTarget, options: QueryOptions, io: Io, flags: Record<string, unknown>, chunks: readonly Chunk[]) {
   const [{ openOutput }, { statusOf }] = await Promise.all([import('../output/open-output.js'), import('../model/status.js')]);
   const keys = sectionKeys(target);
   const writer = await openOutput({

@@ -4,7 +4,7 @@ import { addOptions } from '../add-options.js';
 import { deferOptions } from '../deferred-options.js';
 import { ACCOUNT_OPTIONS, BATCH_OPTIONS, paramOptions, STORE_OPTIONS } from '../options.js';
 import { targetForList } from '../../model/query-target.js';
-import type { BatchOptions } from './query-options.js';
+import type { QueryOptions } from './query-options.js';
 import type { CommandContext } from './command-context.js';
 
 export function registerEstimateCommand(program: Command, context: CommandContext): void {
@@ -38,9 +38,10 @@ export function registerEstimateCommand(program: Command, context: CommandContex
       context.io.env,
     ),
   );
-  command.action(async (list: string, options: BatchOptions) => {
-    if ((options as Partial<BatchOptions>).input === undefined) throw new UsageError('estimate needs --input FILE (or - for stdin)');
+  command.action(async (list: string, options: QueryOptions) => {
+    const { input } = options;
+    if (input === undefined) throw new UsageError('estimate needs --input FILE (or - for stdin)');
     const { runEstimate } = await import('../batch-command.js');
-    context.exitCode = await runEstimate(targetForList(list), options, context.io);
+    context.exitCode = await runEstimate(targetForList(list), { ...options, input }, context.io);
   });
 }
