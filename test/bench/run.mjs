@@ -1,6 +1,7 @@
 import { BENCHMARKS_MD } from './paths.mjs';
 import { describeMachine, timestamp } from './machine.mjs';
 import { consoleLines, figureBlock, updateBlocks } from './markdown.mjs';
+import { libraryMemory } from './figures/library-memory.mjs';
 import { memory } from './figures/memory.mjs';
 import { overhead } from './figures/overhead.mjs';
 import { paidNotWritten } from './figures/paid-not-written.mjs';
@@ -16,7 +17,20 @@ import { sweep } from './figures/sweep.mjs';
 // `node test/bench/run.mjs [figure...]`: the figures named (all by default), each measured as a
 // ratio within this run, printed and written into its block of BENCHMARKS.md. Run against
 // dist/: `npm run bench` builds first.
-const FIGURES = { startup, overhead, pacing, parallel, postgres, sweep, memory, paidNotWritten, store, storeOps, storeSpeed };
+const FIGURES = {
+  startup,
+  overhead,
+  pacing,
+  parallel,
+  postgres,
+  sweep,
+  memory,
+  libraryMemory,
+  paidNotWritten,
+  store,
+  storeOps,
+  storeSpeed,
+};
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(name in FIGURES));
