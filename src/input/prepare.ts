@@ -28,6 +28,8 @@ export interface PreparePlan {
   metaColumn?: string;
   /** A one-off names flags (`--address`), not rows and columns: its item comes from the command line. */
   fromFlags?: boolean;
+  /** A library batch's items: objects keyed by the catalog's names (or mapped by its `columns` option), not a file's columns. */
+  fromItems?: boolean;
   /**
    * `propdata call`: a column no identifier or parameter claims is sent as a parameter under its
    * own name when that name could be one (letters, digits, underscores: not `_row`, `a.b`, `Owner Name`).
@@ -171,6 +173,10 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
     if (unmet.length === 0) return undefined;
     const noColumn = (names: string[]) => {
       if (plan.fromFlags) return ` (give ${names.map((name) => `--${name.replace(/_/g, '-')}`).join(' or ')})`;
+      if (plan.fromItems)
+        return names.every((name) => rowPlan.unfed.has(name))
+          ? ` (its keys: ${listColumns(rowPlan.columns)}; the batch's \`columns\` option maps other names)`
+          : '';
       return names.every((name) => rowPlan.unfed.has(name))
         ? ` (no column is recognised as ${names.join(' or ')}; columns: ${listColumns(rowPlan.columns)}; ` +
             `rename one or use --map COLUMN=${names[0]})`
@@ -179,7 +185,7 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
     const alternatives = unmet[0]!.anyOf;
     if (alternatives.length > 1) {
       const names = alternatives.map((name) => `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`).join(' or ');
-      return `needs ${names}${plan.fromFlags ? '' : ' column value'}${noColumn([...alternatives])}`;
+      return `needs ${names}${plan.fromFlags || plan.fromItems ? '' : ' column value'}${noColumn([...alternatives])}`;
     }
     const missing = unmet.map((requirement) => requirement.anyOf[0]!);
     return `needs a ${missing.join(' and a ')} value${noColumn(missing)}`;
@@ -188,9 +194,14 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
   /** Required parameters, each named once (an mget's components share them), then the "at least one of" sets. */
   function missingParams(unmet: readonly ItemRequirement[]): string[] {
     const names = new Set(unmet.filter((requirement) => requirement.kind === 'param').map((requirement) => requirement.anyOf[0]!));
-    const where = (name: string) => (plan.fromFlags ? `--${name.replace(/_/g, '-')}` : 'a column');
+    const where = (name: string) =>
+      plan.fromFlags
+        ? `--${name.replace(/_/g, '-')} or --param ${name}=...`
+        : plan.fromItems
+          ? `a member of the item, or the batch's \`params\``
+          : `a column or --param ${name}=...`;
     return [
-      ...[...names].map((name) => `needs a ${name} value (${where(name)} or --param ${name}=...)`),
+      ...[...names].map((name) => `needs a ${name} value (${where(name)})`),
       ...unmet.filter((requirement) => requirement.kind === 'one-of').map(oneOfMessage),
     ];
   }
@@ -272,6 +283,7 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
       return { row: row.row, columns: row.columns, invalid: [...flagged, ...(missing ?? [])].join('; ') };
     }
     const problems = [...(wrong ?? []), ...(missing ?? [])].join('; ');
+    if (plan.fromItems) return { row: row.row, columns: row.columns, invalid: `item ${row.row}: ${problems}` };
     const advice = wrong ? 'correct the row or remove it' : 'add one or remove the row';
     return { row: row.row, columns: row.columns, invalid: `row ${row.row}: ${problems}; ${advice}` };
   };

@@ -87,6 +87,7 @@ export function clientOn(options: ClientOptions, clock: Clock): Client {
         fixedParams: Object.fromEntries(Object.entries(call.params ?? {}).map(([name, value]) => [name, String(value)])),
         map: { ...call.columns },
         metaColumn: META.name,
+        fromItems: true,
       });
       const emit = (event: RunEvent) => {
         options.onEvent?.(event);

@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import {
@@ -6,13 +9,14 @@ import {
   BudgetReachedError,
   createClient,
   ItemFailedError,
+  openRecordFile,
   readRows,
   UsageError,
   type BatchRecord,
   type ClientOptions,
   type RunEvent,
 } from '../../src/library/index.js';
-import { readRows as readWorkbookRows } from '../../src/library/xlsx.js';
+import { openRecordFile as openWorkbookFile, readRows as readWorkbookRows } from '../../src/library/xlsx.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -209,6 +213,36 @@ describe('a batch', () => {
 
 describe('files', () => {
   const workbook = fileURLToPath(new URL('../../samples/homes.xlsx', import.meta.url));
+
+  it("writes a batch's records as --output does: every input column kept, then the sections' columns", async () => {
+    const { client } = await clientOf();
+    const path = join(mkdtempSync(join(tmpdir(), 'propdata-library-')), 'out.csv');
+    const file = await openRecordFile(path, { endpoint: 'property/value', columns: ['address', 'zipcode', 'owner'] });
+    const rows = [
+      { address: '43 Valmonte Plaza', zipcode: '90274', owner: 'José' },
+      { zipcode: '90274', owner: 'nobody' },
+    ];
+    for await (const record of client.property.value.batch(rows, { columns: {} })) await file.write(record);
+    await file.close();
+    const [header, first, second] = readFileSync(path, 'utf8').trim().split('\n');
+    expect(header).toMatch(/^address,zipcode,owner,_row,_status,_error,.*,property\/value\.value\.price_mean,/);
+    expect(first).toMatch(/^43 Valmonte Plaza,90274,José,1,ok,,/);
+    expect(second).toMatch(/^,90274,nobody,2,invalid_input,"item 2: needs an address or a slug \(its keys: zipcode, owner;/);
+  });
+
+  it('writes a workbook through propdata/xlsx, read back by the same', async () => {
+    const { client } = await clientOf();
+    const path = join(mkdtempSync(join(tmpdir(), 'propdata-library-')), 'out.xlsx');
+    await expect(openRecordFile(path, { endpoint: 'property/value', columns: ['address'] })).rejects.toThrow(/propdata\/xlsx/);
+    const file = await openWorkbookFile(path, { endpoint: 'property/value', columns: ['address', 'zipcode'] });
+    const run = client.property.value.batch([{ address: '43 Valmonte Plaza', zipcode: '90274' }]);
+    for await (const record of run) await file.write(record);
+    await file.close(await run.summary());
+    const back: Record<string, unknown>[] = [];
+    for await (const row of readWorkbookRows(path)) back.push(row);
+    expect(back).toHaveLength(1);
+    expect(back[0]).toMatchObject({ address: '43 Valmonte Plaza', zipcode: '90274', _status: 'ok' });
+  });
 
   it('reads CSV rows as items; a workbook only through propdata/xlsx', async () => {
     const csv = fileURLToPath(new URL('../../samples/addresses.csv', import.meta.url));
