@@ -16,24 +16,28 @@ type AllParams<Names extends EndpointName> = (Names extends unknown ? (params: P
   ? Both
   : never;
 
-/** One endpoint: call it with one item, or `.batch(items)` for many. */
-export interface EndpointCall<Name extends EndpointName> {
-  /**
-   * The chunk for one item (`chunk['property/value'].result?.value.price_mean`). A section's
-   * api_code is data (0: answered, 204: no content); what stops the call is thrown: a named
-   * PropdataError (AuthError, ForbiddenError, CreditExhaustedError, BudgetReachedError,
-   * QuotaWaitError, UsageError for an item that cannot be sent, ItemFailedError when the service
-   * or the network failed it after the retries).
-   */
-  (item: ItemFor<Name>, options?: CallOptions): Promise<ResultChunk<Name>>;
+/**
+ * One endpoint, or one mget of several: call it with one item, or `.batch(items)` for many.
+ *
+ * The call resolves to the chunk for one item (`chunk['property/value'].result.value.price_mean`
+ * once `api_code` is 0). A section's api_code is data (0: answered, 204: no content); what stops
+ * the call is thrown: a named PropdataError (AuthError, ForbiddenError, CreditExhaustedError,
+ * BudgetReachedError, QuotaWaitError, UsageError for an item that cannot be sent, ItemFailedError
+ * when the service or the network failed it after the retries).
+ */
+export interface Call<Item, Chunk> {
+  (item: Item, options?: CallOptions): Promise<Chunk>;
   /** Records for many items, in input order (BatchRun). */
-  batch(items: Items<ItemFor<Name>>, options?: BatchOptions & { columns?: undefined }): BatchRun<ResultChunk<Name>>;
+  batch(items: Items<Item>, options?: BatchOptions & { columns?: undefined }): BatchRun<Chunk>;
   /** Rows with other column names, read through `options.columns` (`{ street: 'address' }`). */
   batch(
     items: Items<Readonly<Record<string, unknown>>>,
     options: BatchOptions & { columns: Readonly<Record<string, string>> },
-  ): BatchRun<ResultChunk<Name>>;
+  ): BatchRun<Chunk>;
 }
+
+/** One endpoint (`client.property.value`). */
+export type EndpointCall<Name extends EndpointName> = Call<ItemFor<Name>, ResultChunk<Name>>;
 
 /** The property endpoints an mget can name. */
 export type MgetComponent = Extract<EndpointName, `property/${string}`>;
@@ -41,15 +45,8 @@ export type MgetComponent = Extract<EndpointName, `property/${string}`>;
 /** What one item of an mget of `Names` carries. */
 export type MgetItem<Names extends MgetComponent> = ItemTypes['property'] & Partial<AllParams<Names>>;
 
-/** An mget of some components: call it with one item, or `.batch(items)`. */
-export interface MgetCall<Names extends MgetComponent> {
-  (item: MgetItem<Names>, options?: CallOptions): Promise<ResultChunk<Names>>;
-  batch(items: Items<MgetItem<Names>>, options?: BatchOptions & { columns?: undefined }): BatchRun<ResultChunk<Names>>;
-  batch(
-    items: Items<Readonly<Record<string, unknown>>>,
-    options: BatchOptions & { columns: Readonly<Record<string, string>> },
-  ): BatchRun<ResultChunk<Names>>;
-}
+/** An mget of some components (`client.mget(['property/value', 'property/rental_value'])`). */
+export type MgetCall<Names extends MgetComponent> = Call<MgetItem<Names>, ResultChunk<Names>>;
 
 /** `client.property.value`, `client.block.crime`...: every catalog endpoint of a level, by its target. */
 export type LevelCalls<L extends Level> = {

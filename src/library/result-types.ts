@@ -535,79 +535,7 @@ export interface ResultTypes {
     stand_alone_refi: boolean;
   }[];
   /** All available liens, including prior owners */
-  'property/mortgage_lien_all': {
-    amount: number;
-    apn: string;
-    arm_index:
-      | 'cd_6m'
-      | 'cofi'
-      | 'libor_1m'
-      | 'libor_1y'
-      | 'libor_2m'
-      | 'libor_3m'
-      | 'libor_6m'
-      | 'mta_12m'
-      | 'prime'
-      | 'tbill_10y'
-      | 'tbill_1y'
-      | 'tbill_3y'
-      | 'tbill_5y'
-      | 'tbill_6m'
-      | null;
-    due_date: string;
-    event_type: 'lien_concurrent_1' | 'lien_concurrent_2' | 'lien_stand_alone';
-    fifteen_yr: number;
-    thirty_yr: number;
-    fips: string;
-    grantee_1: string | null;
-    grantee_1_forenames: string | null;
-    grantee_2: string | null;
-    grantee_2_forenames: string | null;
-    grantor_1: string | null;
-    grantor_2: string | null;
-    hc_interest_rate: number;
-    interest_rate: number;
-    heloc: boolean;
-    lender_type:
-      | 'bank'
-      | 'credit_union'
-      | 'finance_company'
-      | 'government'
-      | 'individual_private_party'
-      | 'insurance'
-      | 'internet'
-      | 'lending_institution'
-      | 'mortgage_company'
-      | 'other_company'
-      | 'reo_foreclosure_company'
-      | 'seller'
-      | 'subprime_lender';
-    lien_type:
-      | 'arm'
-      | 'commercial'
-      | 'construction'
-      | 'conventional'
-      | 'fannie_mae_freddie_mac'
-      | 'farmers_home_administration'
-      | 'fha'
-      | 'land_contract'
-      | 'open_end'
-      | 'revolving_credit_line'
-      | 'second_to_cover_down_payment'
-      | 'seller_take_back'
-      | 'stand_alone_first'
-      | 'stand_alone_refi'
-      | 'stand_alone_second'
-      | 'state_veterans'
-      | 'usda'
-      | 'va';
-    mortgage_years: number;
-    record_book: string;
-    record_page: string;
-    record_doc: string;
-    record_date: string;
-    stand_alone_refi: boolean;
-  }[];
+  'property/mortgage_lien_all': ResultTypes['property/mortgage_lien'];
   /** Notices of default since the last sale, not rescinded */
   'property/nod': {
     last_default_date: string | null;
@@ -840,29 +768,7 @@ export interface ResultTypes {
     };
   };
   /** Sale value's position within the block's distribution */
-  'property/value_within_block': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-    service_value_percentile_range: {
-      name: string;
-      low: number | null;
-      high: number | null;
-    };
-    service_value_sqft_percentile_range: {
-      name: string;
-      low: number | null;
-      high: number | null;
-    };
-    client_value_percentile_range: {
-      name: string;
-      low: number | null;
-      high: number | null;
-    } | null;
-    client_value_sqft_percentile_range: {
-      name: string;
-      low: number | null;
-      high: number | null;
-    } | null;
-  };
+  'property/value_within_block': ResultTypes['property/rental_value_within_block'];
   /** Active liens itemized, with estimated loan-to-value and equity (beyond the spec: property/ltv_details by another name) */
   'property/ltv': ResultTypes['property/ltv_details'];
   /** Reported incidents near the block in the last two years (by property) */
@@ -961,23 +867,11 @@ export interface ResultTypes {
     nation_percentile: number;
   };
   /** Accumulated hurricane energy near the block (through 2016) */
-  'block/hazard_hurricane': {
-    accumulated_energy: number;
-    county_percentile: number;
-    nation_percentile: number;
-  };
+  'block/hazard_hurricane': ResultTypes['block/hazard_hail'];
   /** Accumulated tornado energy near the block */
-  'block/hazard_tornado': {
-    accumulated_energy: number;
-    county_percentile: number;
-    nation_percentile: number;
-  };
+  'block/hazard_tornado': ResultTypes['block/hazard_hail'];
   /** Accumulated wind energy near the block */
-  'block/hazard_wind': {
-    accumulated_energy: number;
-    county_percentile: number;
-    nation_percentile: number;
-  };
+  'block/hazard_wind': ResultTypes['block/hazard_hail'];
   /** Gross rental yield aggregated over the block */
   'block/hcri': {
     property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
@@ -1043,29 +937,7 @@ export interface ResultTypes {
     };
   };
   /** Distribution of sale values across the block */
-  'block/value_distribution': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-    value_5: number;
-    value_25: number;
-    value_50: number;
-    value_75: number;
-    value_95: number;
-    value_min: number;
-    value_max: number;
-    value_mean: number;
-    value_sd: number;
-    value_count: number;
-    value_sqft_5: number;
-    value_sqft_25: number;
-    value_sqft_50: number;
-    value_sqft_75: number;
-    value_sqft_95: number;
-    value_sqft_min: number;
-    value_sqft_max: number;
-    value_sqft_mean: number;
-    value_sqft_sd: number;
-    value_sqft_count: number;
-  };
+  'block/value_distribution': ResultTypes['block/rental_value_distribution'];
   /** Homes in the block by number of bathrooms (beyond the spec) */
   'block/histogram_baths': {
     property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
@@ -1076,41 +948,13 @@ export interface ResultTypes {
     }[];
   };
   /** Homes in the block by number of bedrooms (beyond the spec) */
-  'block/histogram_beds': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-    bins: {
-      bin_lower: number;
-      bin_upper: number;
-      count: number;
-    }[];
-  };
+  'block/histogram_beds': ResultTypes['block/histogram_baths'];
   /** Homes in the block by building area (sq ft) (beyond the spec) */
-  'block/histogram_building_area': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-    bins: {
-      bin_lower: number;
-      bin_upper: number;
-      count: number;
-    }[];
-  };
+  'block/histogram_building_area': ResultTypes['block/histogram_baths'];
   /** Homes in the block by sale value (beyond the spec) */
-  'block/histogram_value': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-    bins: {
-      bin_lower: number;
-      bin_upper: number;
-      count: number;
-    }[];
-  };
+  'block/histogram_value': ResultTypes['block/histogram_baths'];
   /** Homes in the block by sale value per sq ft (beyond the spec) */
-  'block/histogram_value_sqft': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-    bins: {
-      bin_lower: number;
-      bin_upper: number;
-      count: number;
-    }[];
-  };
+  'block/histogram_value_sqft': ResultTypes['block/histogram_baths'];
   /** Monthly typical value of the block's homes, a year back and forward (beyond the spec) */
   'block/value_ts': {
     time_series: {
@@ -1119,19 +963,9 @@ export interface ResultTypes {
     }[];
   };
   /** Monthly typical value of the block's homes, a year forward (beyond the spec) */
-  'block/value_ts_forecast': {
-    time_series: {
-      month: string;
-      value: number;
-    }[];
-  };
+  'block/value_ts_forecast': ResultTypes['block/value_ts'];
   /** Monthly typical value of the block's homes, a year back (beyond the spec) */
-  'block/value_ts_historical': {
-    time_series: {
-      month: string;
-      value: number;
-    }[];
-  };
+  'block/value_ts_historical': ResultTypes['block/value_ts'];
   /** Market figures of the ZIP for single- and multi-family homes (beyond the spec) */
   'zip/details': {
     single_family: {
@@ -1150,36 +984,9 @@ export interface ResultTypes {
     };
   };
   /** Gross rental yield aggregated over the ZIP (beyond the spec) */
-  'zip/hcri': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-    gross_yield_count: number;
-    gross_yield_average: number;
-    gross_yield_median: number;
-  };
+  'zip/hcri': ResultTypes['block/hcri'];
   /** ZIP home price index forecast at 3 to 36 months (beyond the spec) */
-  'zip/hpi_forecast': {
-    month_03: {
-      value: number;
-    };
-    month_06: {
-      value: number;
-    };
-    month_12: {
-      value: number;
-    };
-    month_18: {
-      value: number;
-    };
-    month_24: {
-      value: number;
-    };
-    month_30: {
-      value: number;
-    };
-    month_36: {
-      value: number;
-    };
-  };
+  'zip/hpi_forecast': ResultTypes['property/value_forecast'];
   /** ZIP home price index returns and growth over 1, 5 and 10 years (beyond the spec) */
   'zip/hpi_historical': {
     returns_1yr: number;
@@ -1190,26 +997,11 @@ export interface ResultTypes {
     cagr_10yr: number;
   };
   /** Monthly ZIP home price index, a year back and forward (beyond the spec) */
-  'zip/hpi_ts': {
-    time_series: {
-      month: string;
-      value: number;
-    }[];
-  };
+  'zip/hpi_ts': ResultTypes['block/value_ts'];
   /** Monthly ZIP home price index, a year forward (beyond the spec) */
-  'zip/hpi_ts_forecast': {
-    time_series: {
-      month: string;
-      value: number;
-    }[];
-  };
+  'zip/hpi_ts_forecast': ResultTypes['block/value_ts'];
   /** Monthly ZIP home price index, a year back (beyond the spec) */
-  'zip/hpi_ts_historical': {
-    time_series: {
-      month: string;
-      value: number;
-    }[];
-  };
+  'zip/hpi_ts_historical': ResultTypes['block/value_ts'];
   /** How much the ZIP home price index moves (beyond the spec) */
   'zip/volatility': {
     beta: number;
@@ -1227,26 +1019,11 @@ export interface ResultTypes {
     cagr_10yr: number;
   };
   /** Monthly metro home price index, a year back and forward (beyond the spec) */
-  'msa/hpi_ts': {
-    time_series: {
-      month: string;
-      value: number;
-    }[];
-  };
+  'msa/hpi_ts': ResultTypes['block/value_ts'];
   /** Monthly metro home price index, a year forward (beyond the spec) */
-  'msa/hpi_ts_forecast': {
-    time_series: {
-      month: string;
-      value: number;
-    }[];
-  };
+  'msa/hpi_ts_forecast': ResultTypes['block/value_ts'];
   /** Monthly metro home price index, a year back (beyond the spec) */
-  'msa/hpi_ts_historical': {
-    time_series: {
-      month: string;
-      value: number;
-    }[];
-  };
+  'msa/hpi_ts_historical': ResultTypes['block/value_ts'];
 }
 
 export type EndpointName = keyof ResultTypes;

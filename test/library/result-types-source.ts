@@ -69,9 +69,28 @@ function paramsType(endpoint: Endpoint): string {
   );
 }
 
-/** A property form or alias (`property/block_crime`, `property/ltv`) has the result of the endpoint it mirrors, by name. */
-const resultType = (endpoint: Endpoint): string =>
-  endpoint.mirrors ? `ResultTypes[${literal(endpoint.mirrors)}]` : schemaType(endpoint.result!);
+/**
+ * Each endpoint's result type. A property form or alias (`property/block_crime`, `property/ltv`)
+ * has the result of the endpoint it mirrors, by name; so has one whose shape an earlier endpoint
+ * already spelled out (the liens of mortgage_lien and mortgage_lien_all): one declaration a shape.
+ */
+function resultTypes(endpoints: readonly Endpoint[]): Map<string, string> {
+  const types = new Map<string, string>();
+  const firstWithShape = new Map<string, string>();
+  for (const endpoint of endpoints) {
+    if (endpoint.mirrors) {
+      types.set(endpoint.name, `ResultTypes[${literal(endpoint.mirrors)}]`);
+      continue;
+    }
+    const shape = schemaType(endpoint.result!);
+    const first = firstWithShape.get(shape);
+    // A shape worth a name: a bare `boolean` or `object` is shorter than a reference to it.
+    if (first !== undefined && shape.includes('\n')) types.set(endpoint.name, `ResultTypes[${literal(first)}]`);
+    else types.set(endpoint.name, shape);
+    if (first === undefined) firstWithShape.set(shape, endpoint.name);
+  }
+  return types;
+}
 
 /** The generated LevelOf reads an endpoint's level from its name: true of every catalog endpoint, checked here. */
 function checkNamesCarryLevels(): void {
@@ -86,6 +105,8 @@ const declaration = (doc: string, head: string, members: readonly Member[]) => `
 
 function source(): string {
   checkNamesCarryLevels();
+  const answered = ENDPOINTS.filter((endpoint) => endpoint.result);
+  const results = resultTypes(answered);
   const infoTypes = Object.keys(INFO_SCHEMAS).map((name) => ({
     name,
     type: name === 'address_info' ? addressInfoType() : schemaType(INFO_SCHEMAS[name as keyof typeof INFO_SCHEMAS]),
@@ -106,11 +127,7 @@ function source(): string {
     declaration(
       "Each catalog endpoint's result, by endpoint name (component_mget has no section of its own).",
       'export interface ResultTypes',
-      ENDPOINTS.filter((endpoint) => endpoint.result).map((endpoint) => ({
-        name: endpoint.name,
-        type: resultType(endpoint),
-        doc: endpoint.description,
-      })),
+      answered.map((endpoint) => ({ name: endpoint.name, type: results.get(endpoint.name)!, doc: endpoint.description })),
     ),
     'export type EndpointName = keyof ResultTypes;',
     declaration('The chunk members that describe the item itself.', 'export interface InfoTypes', infoTypes),
