@@ -145,7 +145,10 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
   // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
   const claimant = settings.job === undefined ? owner : `job ${settings.job}`;
-  const since = settings.job === undefined ? undefined : await store.beginJob(account, settings.job);
+  // What was bought since the run's job began is reused whatever --max-age says: it was bought for
+  // this job. A run of no job (a library batch) is a job of its own from now: an answer another
+  // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
+  const since = settings.job === undefined ? clock.now() : await store.beginJob(account, settings.job);
   const freshness: Freshness = { maxAgeMs: settings.maxAgeMs, since };
   const spend: SpendSettings = { account, run: owner, prices: settings.prices };
   // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
