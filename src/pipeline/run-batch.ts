@@ -139,10 +139,10 @@ export async function runBatch(
     stop(error);
   });
 
-  /** The record of a row its item's chunk answers: the row's own meta, and the status of every section. */
-  const answeredFrom = (pending: PendingItem, chunk: Chunk): OutputRecord => {
+  /** The record of a row the store answers whole: the row's own meta, and the status of every section. */
+  const keptRecord = (pending: PendingItem, chunk: Chunk): OutputRecord => {
     const own = chunkForRow(chunk, pending.prepared);
-    return { row: pending.prepared.row, status: statusOf(own, members), input: pending.prepared.columns, chunk: own };
+    return { row: pending.prepared.row, status: statusOf(own, members), input: pending.prepared.columns, chunk: own, kept: members };
   };
 
   const settle: Deliver = (part, records, answer) => {
@@ -210,7 +210,7 @@ export async function runBatch(
     savedByStore.usd += resolution.saving.usd;
     if (resolution.kind === 'kept') {
       stats.fromStore += 1;
-      const record = { ...answeredFrom(pending, resolution.chunk), kept: members };
+      const record = keptRecord(pending, resolution.chunk);
       dedupe?.settle(pending, { chunk: record.chunk!, status: record.status });
       addRecords(output, pending, record);
       return;
