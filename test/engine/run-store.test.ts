@@ -4,7 +4,7 @@ import { openRunStore } from '../../src/engine/run-store.js';
 import { targetForList, type QueryTarget } from '../../src/model/query-target.js';
 import type { Exchange } from '../../src/pipeline/send-batch.js';
 import { openStore } from '../../src/store/index.js';
-import { FakeClock } from '../helpers/fake-clock.js';
+import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import { propertyChunk } from '../store/helpers/chunks.js';
 import { tempStorePath } from '../store/helpers/temp-store.js';
 
@@ -76,5 +76,22 @@ describe("a batch run's store", () => {
     expect(two).toMatchObject({ kind: 'buy', sections: [0] });
     expect(three).toMatchObject({ kind: 'buy', sections: [0] });
     await rerun.close(1, 0.25);
+  });
+
+  it('a run of no job waits for the answer another run is buying, then takes it, with no age limit; an answer older than it is bought', async () => {
+    const path = tempStorePath();
+    const before = await runStore(path, new FakeClock(FAKE_EPOCH));
+    before.kept.record(answered(VALUE, [item('9 Main St', 9)], [propertyChunk('9 Main St', ['property/value'])]));
+    await before.kept.flush();
+    await before.close(0, 0);
+
+    const waiting = await runStore(path, new FakeClock(FAKE_EPOCH + 1_000), VALUE);
+    const buying = await runStore(path, new FakeClock(FAKE_EPOCH + 2_000), VALUE);
+    expect(await buying.kept.resolve([item('1 Main St', 1)])).toMatchObject([{ kind: 'buy' }]);
+    expect(await waiting.kept.resolve([item('1 Main St', 1), item('9 Main St', 9)])).toMatchObject([{ kind: 'wait' }, { kind: 'buy' }]);
+    buying.kept.record(answered(VALUE, [item('1 Main St', 1)], [propertyChunk('1 Main St', ['property/value'])]));
+    await buying.kept.flush();
+    expect(await waiting.kept.resolve([item('1 Main St', 1)])).toMatchObject([{ kind: 'kept' }]);
+    await Promise.all([buying.close(0, 0), waiting.close(1, 0.25)]);
   });
 });
