@@ -12,17 +12,8 @@ export type { RunSummary } from '../pipeline/summary.js';
 export type { Status } from '../model/status.js';
 export { startSandbox, type Sandbox, type SandboxSettings } from './start-sandbox.js';
 export { readRows, openRecordFile, type ReadOptions, type RecordFile, type WriteOptions } from './record-files.js';
-export type {
-  EndpointName,
-  InfoTypes,
-  ItemTypes,
-  LevelInfo,
-  LevelOf,
-  ParamTypes,
-  ResultChunk,
-  ResultTypes,
-  Section,
-} from './result-types.js';
+// The result, item and parameter types, and the catalog's named values (LienType...): generated from the catalog.
+export type * from './result-types.js';
 export {
   PropdataError,
   AuthError,

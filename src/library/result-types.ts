@@ -141,16 +141,7 @@ export interface ResultTypes {
       number_of_units: number;
       partial_bath_count: number;
       pool: boolean;
-      property_type:
-        | 'Single Family Residential'
-        | 'Townhouse'
-        | 'Condominium'
-        | 'Manufactured/Mobile Home'
-        | 'Multi-Family'
-        | 'Land'
-        | 'Timeshare'
-        | 'Commercial'
-        | 'Other';
+      property_type: PropertyType;
       roof_cover:
         | 'Brick'
         | 'Carpet'
@@ -241,16 +232,7 @@ export interface ResultTypes {
       parking_carport_count: number | null;
       parking_driveway_count: number | null;
       parking_garage_count: number | null;
-      property_type:
-        | 'Single Family Residential'
-        | 'Townhouse'
-        | 'Condominium'
-        | 'Manufactured/Mobile Home'
-        | 'Multi-Family'
-        | 'Land'
-        | 'Timeshare'
-        | 'Commercial'
-        | 'Other';
+      property_type: PropertyType;
       room_types: string[] | null;
       site_area_acres: number;
       stories_count: number;
@@ -272,46 +254,7 @@ export interface ResultTypes {
         is_distressed: boolean;
       };
     };
-    public_record: {
-      building_area_sq_ft: number;
-      has_basement: boolean | null;
-      has_pool: boolean | null;
-      number_of_bathrooms: number;
-      number_of_bedrooms: number;
-      parking_carport_count: number | null;
-      parking_driveway_count: number | null;
-      parking_garage_count: number | null;
-      property_type:
-        | 'Single Family Residential'
-        | 'Townhouse'
-        | 'Condominium'
-        | 'Manufactured/Mobile Home'
-        | 'Multi-Family'
-        | 'Land'
-        | 'Timeshare'
-        | 'Commercial'
-        | 'Other';
-      room_types: string[] | null;
-      site_area_acres: number;
-      stories_count: number;
-      year_built: number;
-      assessment: {
-        apn: string;
-        assessment_year: number;
-        owner_name: string;
-        tax_amount: number;
-        tax_year: number;
-        total_assessed_value: number;
-      } | null;
-      sale: {
-        list_date: string;
-        sale_date: string;
-        list_price: number;
-        sale_price: number;
-        is_reo: boolean;
-        is_distressed: boolean;
-      };
-    };
+    public_record: ResultTypes['property/details_enhanced']['listing_record'];
   };
   /** Open federal disaster declarations for the county */
   'property/fema_disaster_area': {
@@ -349,19 +292,7 @@ export interface ResultTypes {
     listing_price: number;
     has_price_considerations: true | null;
     listing_status_date: string;
-    listing_status:
-      | 'Coming Soon'
-      | 'Active'
-      | 'Closed'
-      | 'Sold'
-      | 'Pending'
-      | 'Contingent'
-      | 'Cancelled'
-      | 'Expired'
-      | 'Withdrawn'
-      | 'Deleted'
-      | 'Leased'
-      | 'Not Listed';
+    listing_status: SaleListingStatus;
   };
   /** Active liens itemized, with estimated loan-to-value and equity */
   'property/ltv_details': {
@@ -383,22 +314,7 @@ export interface ResultTypes {
     total_notice_ids: number[];
     current_liens: {
       arm_change_date: string | null;
-      arm_index:
-        | 'cd_6m'
-        | 'cofi'
-        | 'libor_1m'
-        | 'libor_1y'
-        | 'libor_2m'
-        | 'libor_3m'
-        | 'libor_6m'
-        | 'mta_12m'
-        | 'prime'
-        | 'tbill_10y'
-        | 'tbill_1y'
-        | 'tbill_3y'
-        | 'tbill_5y'
-        | 'tbill_6m'
-        | null;
+      arm_index: ArmIndex | null;
       due_date: string;
       grantee_1: string | null;
       grantee_1_forenames: string | null;
@@ -409,42 +325,11 @@ export interface ResultTypes {
       heloc: boolean;
       interest_rate: number;
       is_arm: boolean;
-      lender_type:
-        | 'bank'
-        | 'credit_union'
-        | 'finance_company'
-        | 'government'
-        | 'individual_private_party'
-        | 'insurance'
-        | 'internet'
-        | 'lending_institution'
-        | 'mortgage_company'
-        | 'other_company'
-        | 'reo_foreclosure_company'
-        | 'seller'
-        | 'subprime_lender';
+      lender_type: LenderType;
       lien_amount: number;
       lien_length_months: number;
       lien_months_completed_as_of_date: number;
-      lien_type:
-        | 'arm'
-        | 'commercial'
-        | 'construction'
-        | 'conventional'
-        | 'fannie_mae_freddie_mac'
-        | 'farmers_home_administration'
-        | 'fha'
-        | 'land_contract'
-        | 'open_end'
-        | 'revolving_credit_line'
-        | 'second_to_cover_down_payment'
-        | 'seller_take_back'
-        | 'stand_alone_first'
-        | 'stand_alone_refi'
-        | 'stand_alone_second'
-        | 'state_veterans'
-        | 'usda'
-        | 'va';
+      lien_type: LienType;
       monthly_payment: number;
       notice_ids: number[];
       outstanding_principal: number;
@@ -458,30 +343,15 @@ export interface ResultTypes {
     ltv: number;
     lien: number;
     value: number | null;
-    source: 'deed' | 'mls' | 'avm_block' | 'avm_blockgroup' | 'avm_zip' | 'avm_msa' | 'avm_state';
+    source: LtvSource;
   };
   /** Liens since the last arm's-length transaction (current owner) */
   'property/mortgage_lien': {
     amount: number;
     apn: string;
-    arm_index:
-      | 'cd_6m'
-      | 'cofi'
-      | 'libor_1m'
-      | 'libor_1y'
-      | 'libor_2m'
-      | 'libor_3m'
-      | 'libor_6m'
-      | 'mta_12m'
-      | 'prime'
-      | 'tbill_10y'
-      | 'tbill_1y'
-      | 'tbill_3y'
-      | 'tbill_5y'
-      | 'tbill_6m'
-      | null;
+    arm_index: ArmIndex | null;
     due_date: string;
-    event_type: 'lien_concurrent_1' | 'lien_concurrent_2' | 'lien_stand_alone';
+    event_type: LienEventType;
     fifteen_yr: number;
     thirty_yr: number;
     fips: string;
@@ -494,39 +364,8 @@ export interface ResultTypes {
     hc_interest_rate: number;
     interest_rate: number;
     heloc: boolean;
-    lender_type:
-      | 'bank'
-      | 'credit_union'
-      | 'finance_company'
-      | 'government'
-      | 'individual_private_party'
-      | 'insurance'
-      | 'internet'
-      | 'lending_institution'
-      | 'mortgage_company'
-      | 'other_company'
-      | 'reo_foreclosure_company'
-      | 'seller'
-      | 'subprime_lender';
-    lien_type:
-      | 'arm'
-      | 'commercial'
-      | 'construction'
-      | 'conventional'
-      | 'fannie_mae_freddie_mac'
-      | 'farmers_home_administration'
-      | 'fha'
-      | 'land_contract'
-      | 'open_end'
-      | 'revolving_credit_line'
-      | 'second_to_cover_down_payment'
-      | 'seller_take_back'
-      | 'stand_alone_first'
-      | 'stand_alone_refi'
-      | 'stand_alone_second'
-      | 'state_veterans'
-      | 'usda'
-      | 'va';
+    lender_type: LenderType;
+    lien_type: LienType;
     mortgage_years: number;
     record_book: string;
     record_page: string;
@@ -535,7 +374,7 @@ export interface ResultTypes {
     stand_alone_refi: boolean;
   }[];
   /** All available liens, including prior owners */
-  'property/mortgage_lien_all': ResultTypes['property/mortgage_lien'];
+  'property/mortgage_lien_all': NonNullable<ResultTypes['property/mortgage_lien']>[number][];
   /** Notices of default since the last sale, not rescinded */
   'property/nod': {
     last_default_date: string | null;
@@ -562,22 +401,11 @@ export interface ResultTypes {
   };
   /** Latest rental listing status */
   'property/rental_listing_status': {
-    listing_status:
-      | 'Coming Soon'
-      | 'Active'
-      | 'Closed'
-      | 'Sold'
-      | 'Pending'
-      | 'Contingent'
-      | 'Cancelled'
-      | 'Expired'
-      | 'Withdrawn'
-      | 'Deleted'
-      | 'Leased';
+    listing_status: RentalListingStatus;
     listing_date: string;
     listing_price: number;
     has_price_considerations: true | null;
-    lease_payment_frequency: 'Yearly' | 'Semi-Annually' | 'Monthly' | 'Quarterly' | 'Weekly' | 'Daily';
+    lease_payment_frequency: LeasePaymentFrequency;
   };
   /** Whether an active rental listing exists */
   'property/rental_on_market': {
@@ -585,7 +413,7 @@ export interface ResultTypes {
     listing_date: string;
     listing_price: number;
     has_price_considerations: true | null;
-    lease_payment_frequency: 'Yearly' | 'Semi-Annually' | 'Monthly' | 'Quarterly' | 'Weekly' | 'Daily';
+    lease_payment_frequency: LeasePaymentFrequency;
   };
   /** Monthly rental valuation with its confidence band */
   'property/rental_value': {
@@ -608,17 +436,13 @@ export interface ResultTypes {
   };
   /** Rental value's position within the block's distribution */
   'property/rental_value_within_block': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
+    property_type: BlockPropertyType;
     service_value_percentile_range: {
       name: string;
       low: number | null;
       high: number | null;
     };
-    service_value_sqft_percentile_range: {
-      name: string;
-      low: number | null;
-      high: number | null;
-    };
+    service_value_sqft_percentile_range: ResultTypes['property/rental_value_within_block']['service_value_percentile_range'];
     client_value_percentile_range: {
       name: string;
       low: number | null;
@@ -701,12 +525,7 @@ export interface ResultTypes {
   };
   /** Automated sale value with its confidence band */
   'property/value': {
-    value: {
-      price_mean: number;
-      price_upr: number;
-      price_lwr: number;
-      fsd: number;
-    };
+    value: ResultTypes['property/rental_value'];
   };
   /** Value after adding beds, baths, square feet or a pool */
   'property/value_details_adjusted': {
@@ -758,13 +577,7 @@ export interface ResultTypes {
       from_value: number;
       from_date: string;
       to_date: string;
-      adjusted_by: {
-        block: number;
-        blockgroup: number;
-        zip: number;
-        msa: number;
-        state: number;
-      };
+      adjusted_by: NonNullable<ResultTypes['property/value_hpi_adjusted']['client_value_adjusted']>['adjusted_by'];
     };
   };
   /** Sale value's position within the block's distribution */
@@ -838,21 +651,9 @@ export interface ResultTypes {
       county_percentile: number;
       nation_percentile: number;
     };
-    property: {
-      incidents: number;
-      county_percentile: number;
-      nation_percentile: number;
-    };
-    violent: {
-      incidents: number;
-      county_percentile: number;
-      nation_percentile: number;
-    };
-    other: {
-      incidents: number;
-      county_percentile: number;
-      nation_percentile: number;
-    };
+    property: ResultTypes['block/crime']['all'];
+    violent: ResultTypes['block/crime']['all'];
+    other: ResultTypes['block/crime']['all'];
   };
   /** Earthquake ground acceleration (10% in 50 years) and percentiles */
   'block/hazard_earthquake': {
@@ -874,14 +675,14 @@ export interface ResultTypes {
   'block/hazard_wind': ResultTypes['block/hazard_hail'];
   /** Gross rental yield aggregated over the block */
   'block/hcri': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
+    property_type: BlockPropertyType;
     gross_yield_count: number;
     gross_yield_average: number;
     gross_yield_median: number;
   };
   /** Distribution of rental values across the block */
   'block/rental_value_distribution': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
+    property_type: BlockPropertyType;
     value_5: number;
     value_25: number;
     value_50: number;
@@ -917,30 +718,18 @@ export interface ResultTypes {
     };
     within_miles_1: {
       count: number;
-      detail: {
-        site_name: string;
-        epa_site_id: string;
-        link: string;
-        npl_status: string;
-        updated_date: string;
-      }[];
+      detail: NonNullable<ResultTypes['block/superfund']['within_miles_0']['detail']>[number][];
     };
     within_miles_4: {
       count: number;
-      detail: {
-        site_name: string;
-        epa_site_id: string;
-        link: string;
-        npl_status: string;
-        updated_date: string;
-      }[];
+      detail: NonNullable<ResultTypes['block/superfund']['within_miles_0']['detail']>[number][];
     };
   };
   /** Distribution of sale values across the block */
   'block/value_distribution': ResultTypes['block/rental_value_distribution'];
   /** Homes in the block by number of bathrooms (beyond the spec) */
   'block/histogram_baths': {
-    property_type: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
+    property_type: BlockPropertyType;
     bins: {
       bin_lower: number;
       bin_upper: number;
@@ -948,13 +737,16 @@ export interface ResultTypes {
     }[];
   };
   /** Homes in the block by number of bedrooms (beyond the spec) */
-  'block/histogram_beds': ResultTypes['block/histogram_baths'];
+  'block/histogram_beds': {
+    property_type: BlockPropertyType;
+    bins: NonNullable<ResultTypes['block/histogram_baths']['bins']>[number][];
+  };
   /** Homes in the block by building area (sq ft) (beyond the spec) */
-  'block/histogram_building_area': ResultTypes['block/histogram_baths'];
+  'block/histogram_building_area': ResultTypes['block/histogram_beds'];
   /** Homes in the block by sale value (beyond the spec) */
-  'block/histogram_value': ResultTypes['block/histogram_baths'];
+  'block/histogram_value': ResultTypes['block/histogram_beds'];
   /** Homes in the block by sale value per sq ft (beyond the spec) */
-  'block/histogram_value_sqft': ResultTypes['block/histogram_baths'];
+  'block/histogram_value_sqft': ResultTypes['block/histogram_beds'];
   /** Monthly typical value of the block's homes, a year back and forward (beyond the spec) */
   'block/value_ts': {
     time_series: {
@@ -975,13 +767,7 @@ export interface ResultTypes {
       days_on_market_median: number;
       months_of_inventory_median: number;
     };
-    multi_family: {
-      inventory_total: number;
-      price_median: number;
-      estimated_sales_total: number;
-      days_on_market_median: number;
-      months_of_inventory_median: number;
-    };
+    multi_family: ResultTypes['zip/details']['single_family'];
   };
   /** Gross rental yield aggregated over the ZIP (beyond the spec) */
   'zip/hcri': ResultTypes['block/hcri'];
@@ -1045,7 +831,7 @@ export interface InfoTypes {
         msa: string | null;
         city: string;
         state: string;
-        geo_precision: 'rooftop' | 'zip9' | 'zip5' | 'unknown';
+        geo_precision: GeoPrecision;
         lat: number;
         lng: number;
         status: {
@@ -1239,12 +1025,7 @@ export interface ParamTypes {
     /** month of client_value (yyyy-mm-01) */
     client_date?: string;
   };
-  'property/value_within_block': {
-    /** caller's value (USD) to position within the block distribution */
-    client_value?: number;
-    /** caller's value per sq ft (USD) to position */
-    client_value_sqft?: number;
-  };
+  'property/value_within_block': ParamTypes['property/rental_value_within_block'];
   'property/component_mget': object;
   'property/ltv': object;
   'property/block_crime': object;
@@ -1255,54 +1036,21 @@ export interface ParamTypes {
   'property/block_hazard_wind': object;
   'property/block_hcri': {
     /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
+    property_type?: BlockPropertyType;
   };
-  'property/block_rental_value_distribution': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
+  'property/block_rental_value_distribution': ParamTypes['property/block_hcri'];
   'property/block_superfund': object;
-  'property/block_value_distribution': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'property/block_histogram_baths': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'property/block_histogram_beds': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'property/block_histogram_building_area': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'property/block_histogram_value': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'property/block_histogram_value_sqft': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'property/block_value_ts': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'property/block_value_ts_forecast': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'property/block_value_ts_historical': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
+  'property/block_value_distribution': ParamTypes['property/block_hcri'];
+  'property/block_histogram_baths': ParamTypes['property/block_hcri'];
+  'property/block_histogram_beds': ParamTypes['property/block_hcri'];
+  'property/block_histogram_building_area': ParamTypes['property/block_hcri'];
+  'property/block_histogram_value': ParamTypes['property/block_hcri'];
+  'property/block_histogram_value_sqft': ParamTypes['property/block_hcri'];
+  'property/block_value_ts': ParamTypes['property/block_hcri'];
+  'property/block_value_ts_forecast': ParamTypes['property/block_hcri'];
+  'property/block_value_ts_historical': ParamTypes['property/block_hcri'];
   'property/zip_details': object;
-  'property/zip_hcri': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
+  'property/zip_hcri': ParamTypes['property/block_hcri'];
   'property/zip_hpi_forecast': object;
   'property/zip_hpi_historical': object;
   'property/zip_hpi_ts': object;
@@ -1319,57 +1067,21 @@ export interface ParamTypes {
   'block/hazard_hurricane': object;
   'block/hazard_tornado': object;
   'block/hazard_wind': object;
-  'block/hcri': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'block/rental_value_distribution': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
+  'block/hcri': ParamTypes['property/block_hcri'];
+  'block/rental_value_distribution': ParamTypes['property/block_hcri'];
   'block/superfund': object;
-  'block/value_distribution': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'block/histogram_baths': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'block/histogram_beds': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'block/histogram_building_area': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'block/histogram_value': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'block/histogram_value_sqft': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'block/value_ts': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'block/value_ts_forecast': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
-  'block/value_ts_historical': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
+  'block/value_distribution': ParamTypes['property/block_hcri'];
+  'block/histogram_baths': ParamTypes['property/block_hcri'];
+  'block/histogram_beds': ParamTypes['property/block_hcri'];
+  'block/histogram_building_area': ParamTypes['property/block_hcri'];
+  'block/histogram_value': ParamTypes['property/block_hcri'];
+  'block/histogram_value_sqft': ParamTypes['property/block_hcri'];
+  'block/value_ts': ParamTypes['property/block_hcri'];
+  'block/value_ts_forecast': ParamTypes['property/block_hcri'];
+  'block/value_ts_historical': ParamTypes['property/block_hcri'];
   'block/component_mget': object;
   'zip/details': object;
-  'zip/hcri': {
-    /** SFD, TH, CND, INC or MFH (default SFD) */
-    property_type?: 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-  };
+  'zip/hcri': ParamTypes['property/block_hcri'];
   'zip/hpi_forecast': object;
   'zip/hpi_historical': object;
   'zip/hpi_ts': object;
@@ -1395,3 +1107,103 @@ export type LevelOf<Name extends string> = Name extends `${infer Level extends k
 export type ResultChunk<Names extends EndpointName> = LevelInfo[LevelOf<Names>] & { [Name in Names]: Section<ResultTypes[Name]> } & {
   meta?: string;
 };
+
+/** A value of the catalog's BLOCK_PROPERTY_TYPES (src/catalog/enums.ts). */
+export type BlockPropertyType = 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
+
+/** A value of the catalog's PROPERTY_TYPES (src/catalog/enums.ts). */
+export type PropertyType =
+  | 'Single Family Residential'
+  | 'Townhouse'
+  | 'Condominium'
+  | 'Manufactured/Mobile Home'
+  | 'Multi-Family'
+  | 'Land'
+  | 'Timeshare'
+  | 'Commercial'
+  | 'Other';
+
+/** A value of the catalog's ARM_INDEXES (src/catalog/enums.ts). */
+export type ArmIndex =
+  | 'cd_6m'
+  | 'cofi'
+  | 'libor_1m'
+  | 'libor_1y'
+  | 'libor_2m'
+  | 'libor_3m'
+  | 'libor_6m'
+  | 'mta_12m'
+  | 'prime'
+  | 'tbill_10y'
+  | 'tbill_1y'
+  | 'tbill_3y'
+  | 'tbill_5y'
+  | 'tbill_6m';
+
+/** A value of the catalog's LENDER_TYPES (src/catalog/enums.ts). */
+export type LenderType =
+  | 'bank'
+  | 'credit_union'
+  | 'finance_company'
+  | 'government'
+  | 'individual_private_party'
+  | 'insurance'
+  | 'internet'
+  | 'lending_institution'
+  | 'mortgage_company'
+  | 'other_company'
+  | 'reo_foreclosure_company'
+  | 'seller'
+  | 'subprime_lender';
+
+/** A value of the catalog's LIEN_TYPES (src/catalog/enums.ts). */
+export type LienType =
+  | 'arm'
+  | 'commercial'
+  | 'construction'
+  | 'conventional'
+  | 'fannie_mae_freddie_mac'
+  | 'farmers_home_administration'
+  | 'fha'
+  | 'land_contract'
+  | 'open_end'
+  | 'revolving_credit_line'
+  | 'second_to_cover_down_payment'
+  | 'seller_take_back'
+  | 'stand_alone_first'
+  | 'stand_alone_refi'
+  | 'stand_alone_second'
+  | 'state_veterans'
+  | 'usda'
+  | 'va';
+
+/** A value of the catalog's SALE_LISTING_STATUSES (src/catalog/enums.ts). */
+export type SaleListingStatus =
+  | 'Coming Soon'
+  | 'Active'
+  | 'Closed'
+  | 'Sold'
+  | 'Pending'
+  | 'Contingent'
+  | 'Cancelled'
+  | 'Expired'
+  | 'Withdrawn'
+  | 'Deleted'
+  | 'Leased'
+  | 'Not Listed';
+
+/** A value of the catalog's RENTAL_LISTING_STATUSES (src/catalog/enums.ts). */
+export type RentalListingStatus =
+  'Coming Soon' | 'Active' | 'Closed' | 'Sold' | 'Pending' | 'Contingent' | 'Cancelled' | 'Expired' | 'Withdrawn' | 'Deleted' | 'Leased';
+
+/** A value of the catalog's LEASE_PAYMENT_FREQUENCIES (src/catalog/enums.ts). */
+export type LeasePaymentFrequency = 'Yearly' | 'Semi-Annually' | 'Monthly' | 'Quarterly' | 'Weekly' | 'Daily';
+
+/** A value of the catalog's GEO_PRECISIONS (src/catalog/enums.ts). */
+export type GeoPrecision = 'rooftop' | 'zip9' | 'zip5' | 'unknown';
+
+/** A value of the catalog's LIEN_EVENT_TYPES (src/catalog/enums.ts). */
+export type LienEventType = 'lien_concurrent_1' | 'lien_concurrent_2' | 'lien_stand_alone';
+
+/** A value of the catalog's LTV_SOURCES (src/catalog/enums.ts). */
+export type LtvSource = 'deed' | 'mls' | 'avm_block' | 'avm_blockgroup' | 'avm_zip' | 'avm_msa' | 'avm_state';

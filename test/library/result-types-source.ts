@@ -10,8 +10,10 @@ import {
   type Endpoint,
   type Level,
   type Param,
+  type Schema,
 } from '../../src/catalog/index.js';
 import { addressInfoType } from './address-info-type.js';
+import { enumDeclarations, enumType } from './enum-types.js';
 import { docComment, literal, objectType, schemaType, type Member } from './schema-type.js';
 
 /**
@@ -53,7 +55,7 @@ function itemType(level: Level): string {
 }
 
 function paramType(param: Param): string {
-  if (param.enum) return param.enum.map(literal).join(' | ');
+  if (param.enum) return enumType(param.enum);
   if (param.allowed) return param.allowed.join(' | ');
   return param.type === 'int' || param.type === 'number' ? 'number' : 'string';
 }
@@ -70,26 +72,36 @@ function paramsType(endpoint: Endpoint): string {
 }
 
 /**
- * Each endpoint's result type. A property form or alias (`property/block_crime`, `property/ltv`)
- * has the result of the endpoint it mirrors, by name; so has one whose shape an earlier endpoint
- * already spelled out (the liens of mortgage_lien and mortgage_lien_all): one declaration a shape.
+ * Each endpoint's result, as a member of ResultTypes. A property form or alias
+ * (`property/block_crime`, `property/ltv`) has the result of the endpoint it mirrors, by name; a
+ * shape the catalog shares is written once (schema-type.ts Place), and so is a whole result an
+ * earlier endpoint has (namedOnce).
  */
-function resultTypes(endpoints: readonly Endpoint[]): Map<string, string> {
-  const types = new Map<string, string>();
-  const firstWithShape = new Map<string, string>();
-  for (const endpoint of endpoints) {
-    if (endpoint.mirrors) {
-      types.set(endpoint.name, `ResultTypes[${literal(endpoint.mirrors)}]`);
-      continue;
-    }
-    const shape = schemaType(endpoint.result!);
-    const first = firstWithShape.get(shape);
-    // A shape worth a name: a bare `boolean` or `object` is shorter than a reference to it.
-    if (first !== undefined && shape.includes('\n')) types.set(endpoint.name, `ResultTypes[${literal(first)}]`);
-    else types.set(endpoint.name, shape);
-    if (first === undefined) firstWithShape.set(shape, endpoint.name);
-  }
-  return types;
+function resultMembers(endpoints: readonly Endpoint[]): Member[] {
+  const written = new Map<Schema, string>();
+  const members = endpoints.map((endpoint) => ({
+    name: endpoint.name,
+    doc: endpoint.description,
+    type: endpoint.mirrors
+      ? `ResultTypes[${literal(endpoint.mirrors)}]`
+      : schemaType(endpoint.result!, { path: `ResultTypes[${literal(endpoint.name)}]`, written }),
+  }));
+  return namedOnce(members, 'ResultTypes');
+}
+
+/**
+ * Members whose type an earlier member already spelled out name that member instead
+ * (`'block/histogram_beds': ParamTypes['block/value_distribution']`): one declaration a shape.
+ * A one-line type (`object`, `boolean`) is shorter than a reference to it.
+ */
+function namedOnce(members: readonly Member[], owner: string): Member[] {
+  const first = new Map<string, string>();
+  return members.map((member) => {
+    const earlier = first.get(member.type);
+    if (earlier !== undefined && member.type.includes('\n')) return { ...member, type: `${owner}[${literal(earlier)}]` };
+    if (earlier === undefined) first.set(member.type, member.name);
+    return member;
+  });
 }
 
 /** The generated LevelOf reads an endpoint's level from its name: true of every catalog endpoint, checked here. */
@@ -105,8 +117,6 @@ const declaration = (doc: string, head: string, members: readonly Member[]) => `
 
 function source(): string {
   checkNamesCarryLevels();
-  const answered = ENDPOINTS.filter((endpoint) => endpoint.result);
-  const results = resultTypes(answered);
   const infoTypes = Object.keys(INFO_SCHEMAS).map((name) => ({
     name,
     type: name === 'address_info' ? addressInfoType() : schemaType(INFO_SCHEMAS[name as keyof typeof INFO_SCHEMAS]),
@@ -127,7 +137,7 @@ function source(): string {
     declaration(
       "Each catalog endpoint's result, by endpoint name (component_mget has no section of its own).",
       'export interface ResultTypes',
-      answered.map((endpoint) => ({ name: endpoint.name, type: results.get(endpoint.name)!, doc: endpoint.description })),
+      resultMembers(ENDPOINTS.filter((endpoint) => endpoint.result)),
     ),
     'export type EndpointName = keyof ResultTypes;',
     declaration('The chunk members that describe the item itself.', 'export interface InfoTypes', infoTypes),
@@ -140,7 +150,10 @@ function source(): string {
     declaration(
       "Each endpoint's parameters, by endpoint name.",
       'export interface ParamTypes',
-      ENDPOINTS.map((endpoint) => ({ name: endpoint.name, type: paramsType(endpoint) })),
+      namedOnce(
+        ENDPOINTS.map((endpoint) => ({ name: endpoint.name, type: paramsType(endpoint) })),
+        'ParamTypes',
+      ),
     ),
     docComment('The level of an endpoint, from its name (`property/value`: `property`).') +
       'export type LevelOf<Name extends string> = Name extends `${infer Level extends keyof LevelInfo}/${string}` ? Level : never;',
@@ -151,6 +164,7 @@ function source(): string {
     ) +
       'export type ResultChunk<Names extends EndpointName> = LevelInfo[LevelOf<Names>] &\n' +
       '  { [Name in Names]: Section<ResultTypes[Name]> } & { meta?: string };',
+    ...enumDeclarations(),
   ];
   return `${blocks.join('\n\n')}\n`;
 }
