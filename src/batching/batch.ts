@@ -15,6 +15,8 @@ export interface PendingItem {
    * (ascending), and the kept ones by chunk member. Absent: every section is bought.
    */
   plan?: { sections: readonly number[]; kept: Readonly<Record<string, unknown>> };
+  /** It waited for another job's answer past the limit: its claim takes even a live one over. */
+  force?: boolean;
 }
 
 /** Items with identical key sets lacking the same sections, at most the batch size: one POST. */

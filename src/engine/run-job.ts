@@ -17,7 +17,7 @@ import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
 import { RateLimiter } from '../throttle/rate-limiter.js';
 import { budgetLimits, type SpendingCaps } from './budget-limits.js';
 import type { Service } from './connect.js';
-import { openRunStore, type RunStore } from './run-store.js';
+import { CLAIM_WAIT_LIMIT_MS, openRunStore, type RunStore } from './run-store.js';
 
 /**
  * Distinct answers kept for deduplication: repeats within 5,000 distinct items are caught, and
@@ -231,6 +231,7 @@ export async function runJob(settings: JobSettings): Promise<JobOutcome> {
         {
           target,
           clock,
+          claimWaitLimitMs: CLAIM_WAIT_LIMIT_MS,
           batchSize: target.getOnly ? 1 : pace.batchSize,
           concurrency: pace.concurrency,
           maxHoldRows: Math.max(1_000, pace.batchSize * pace.concurrency * 4),

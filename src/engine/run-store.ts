@@ -3,9 +3,10 @@ import type { SendableItem } from '../batching/batch.js';
 import { joinChunk, keptParts } from '../model/chunk-frame.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { itemRefOf, type ItemRef } from '../model/section-refs.js';
-import type { KeptAnswers, Resolution, Saving } from '../pipeline/kept-answers.js';
+import type { KeptAnswers, Purchase, Resolution, Saving } from '../pipeline/kept-answers.js';
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
+import { takes } from '../store/claim-protocol.js';
 import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreProblems } from '../store/store-api.js';
 import type { RequestRecord } from '../store/spend.js';
 import type { Clock } from '../throttle/clock.js';
@@ -19,6 +20,14 @@ import type { SharedPacer } from '../throttle/shared-pacer.js';
 const CLAIM_LEASE_MS = 60_000;
 /** Claims are renewed three times a lease: one late renewal never lets a live run's claim lapse. */
 const CLAIM_RENEWAL_MS = CLAIM_LEASE_MS / 3;
+/**
+ * How long an item waits for another job's answer before this run buys it itself. A claim is taken
+ * as its batch is sent, so a live holder answers within its wait for the rate limit (at most
+ * --max-wait, 15 minutes, after which it stops and gives its claims up) and its retries; a dead
+ * one's claim lapses within a lease. Past both, something is wrong with the holder: better to buy
+ * an answer twice than to wait forever.
+ */
+export const CLAIM_WAIT_LIMIT_MS = 20 * 60_000;
 
 /**
  * A run's name in the spend log and its claims: when it started, on which machine, its process, and
@@ -92,6 +101,19 @@ export function lackingIn(store: Store, account: string, target: QueryTarget, fr
     );
     return found.map(lackingOf);
   };
+}
+
+/** What the run says of the claims it took from other jobs (PROTOCOL.md, rules 3 and 6). */
+function tookOverNotes({ lapsed, forced }: { lapsed: number; forced: number }): string[] {
+  const sections = (n: number) => `${n.toLocaleString('en-US')} section${n === 1 ? '' : 's'}`;
+  return [
+    ...(lapsed > 0 ? [`bought ${sections(lapsed)} another run had claimed and stopped renewing (it was stopped or killed)`] : []),
+    ...(forced > 0
+      ? [
+          `bought ${sections(forced)} another run still claimed after waiting ${CLAIM_WAIT_LIMIT_MS / 60_000} minutes for its answer: that run may buy them too`,
+        ]
+      : []),
+  ];
 }
 
 /** What a batch run asks of the store: the answers (KeptAnswers), the windows, the shared pacer, the budget, the job. */
@@ -188,33 +210,53 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     return saving;
   };
 
+  /** Sections this run bought though another job had claimed them: lapsed claims, and live ones a wait outlasted. */
+  const tookOver = { lapsed: 0, forced: 0 };
+
   const kept: KeptAnswers = {
     failure,
     async resolve(items) {
       const refs = items.map((item) => itemRefOf(target, item.item));
       const found = await store.find(account, refs, freshness);
       const lacking = found.map(lackingOf);
-      const wanted = refs.flatMap((ref, i) => lacking[i]!.map((s) => ({ item: ref.item, ...ref.sections[s]! })));
-      const outcomes = wanted.length > 0 ? await store.claim(account, claimant, wanted, freshness, CLAIM_LEASE_MS) : [];
-      const giveBack: SectionClaim[] = [];
+      const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
+      // Whether another job sends one of them now: then the item waits for that job's answer.
+      const held = wanted.length > 0 ? await store.held(account, claimant, wanted) : [];
       let next = 0;
-      const resolutions = found.map((item, i): Resolution => {
-        const claimed = outcomes.slice(next, (next += lacking[i]!.length));
+      return found.map((item, i): Resolution => {
         const keptAt = item.sections.flatMap((section, s) => (section === undefined ? [] : [s]));
         const bodies = keptAt.map((s) => item.sections[s]!.body);
         const saving = savingOf(bodies, keptAt);
         if (lacking[i]!.length === 0) return { kind: 'kept', chunk: joinChunk(item.frame!, members, bodies, undefined), saving };
-        // Another job is buying part of it (or has just bought it): what this run claimed goes back, and the item waits.
-        if (claimed.some((outcome) => outcome !== 'claimed')) {
-          lacking[i]!.forEach((s, c) => {
-            if (claimed[c] === 'claimed') giveBack.push({ item: refs[i]!.item, ...refs[i]!.sections[s]! });
-          });
-          return { kind: 'wait' };
-        }
-        return { kind: 'buy', sections: lacking[i]!, kept: Object.fromEntries(keptAt.map((s, k) => [members[s]!, bodies[k]])), saving };
+        const purchase: Purchase = {
+          kind: 'buy',
+          sections: lacking[i]!,
+          kept: Object.fromEntries(keptAt.map((s, k) => [members[s]!, bodies[k]])),
+          saving,
+        };
+        const waits = held.slice(next, (next += lacking[i]!.length)).some(Boolean);
+        return waits ? { kind: 'wait', purchase } : purchase;
       });
-      if (giveBack.length > 0) write(() => store.release(account, claimant, giveBack));
-      return resolutions;
+    },
+    async claim(requests) {
+      const claimed = requests.map(() => false);
+      for (const force of [false, true]) {
+        const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
+        const wanted = asked.map((i) => claimsOf(itemRefOf(target, requests[i]!.item.item), requests[i]!.sections));
+        if (asked.length === 0) continue;
+        const outcomes = await store.claim(account, claimant, wanted.flat(), freshness, CLAIM_LEASE_MS, { force });
+        let next = 0;
+        const giveBack: SectionClaim[] = [];
+        asked.forEach((i, k) => {
+          const mine = outcomes.slice(next, (next += wanted[k]!.length));
+          for (const outcome of mine) if (outcome === 'took over') tookOver[force ? 'forced' : 'lapsed'] += 1;
+          claimed[i] = mine.every(takes);
+          // Part of it is another's now, or kept meanwhile: what this run took goes back, and the item is looked up again.
+          if (!claimed[i]) giveBack.push(...wanted[k]!.filter((_, c) => takes(mine[c]!)));
+        });
+        if (giveBack.length > 0) write(() => store.release(account, claimant, giveBack));
+      }
+      return claimed;
     },
     record(exchange) {
       const at = requestTime();
@@ -247,7 +289,10 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     finishJob: async () => {
       if (settings.job !== undefined) await store.finishJob(account, settings.job);
     },
-    problems: () => store.problems(),
+    problems: () => {
+      const problems = store.problems();
+      return { ...problems, notes: [...problems.notes, ...tookOverNotes(tookOver)] };
+    },
     async close(fromStore, savedUsd) {
       clearInterval(heartbeat);
       try {

@@ -32,6 +32,8 @@ export interface BatchRunOptions {
   kept?: KeptAnswers;
   /** The run's clock: items waiting for another job's answer are looked up again on it. */
   clock: Clock;
+  /** How long an item waits for another job's answer before this run buys it itself (taking the claim over). */
+  claimWaitLimitMs?: number;
 }
 
 export interface BatchRunResult {
@@ -178,6 +180,7 @@ export async function runBatch(
     );
   };
 
+  /** Sends a batch once a sender is free: with a store, only the items whose sections it claims now (the others are looked up again). */
   const launch = async (batch: Batch) => {
     while (inFlight.size >= options.concurrency && !closed()) await Promise.race(inFlight);
     if (closed()) {
@@ -185,7 +188,9 @@ export async function runBatch(
       return;
     }
     const batchTarget = batch.sections ? partOfTarget(target, batch.sections) : target;
-    const task: Promise<void> = send(batch.items, batchTarget, stopping.signal, settle)
+    // In flight from here, so that no other launch takes this sender while the claim is made.
+    const task: Promise<void> = claimed(batch.items)
+      .then((items): Promise<BatchOutcome> | BatchOutcome => (items.length === 0 ? {} : send(items, batchTarget, stopping.signal, settle)))
       .then(({ stop: reason, drain }) => {
         if (reason === undefined) return;
         fatal ??= reason;
@@ -195,17 +200,52 @@ export async function runBatch(
     inFlight.add(task);
   };
 
-  /** Items another job is buying: looked up again every WAIT_POLL_MS until they are kept or free to buy. */
+  /** Of a batch's items, those whose sections are now this run's; the rest wait to be looked up again. */
+  const claimed = async (items: readonly PendingItem[]): Promise<readonly PendingItem[]> => {
+    if (!kept) return items;
+    let mine: boolean[];
+    try {
+      mine = await kept.claim(items.map(({ prepared, plan, force }) => ({ item: prepared, sections: plan!.sections, force })));
+    } catch (error) {
+      storeFailed = true;
+      stop(error);
+      notSent(items);
+      return [];
+    }
+    items.forEach((pending, i) => {
+      if (!mine[i]) wait(pending);
+    });
+    return items.filter((_, i) => mine[i]);
+  };
+
+  /** Items another job is sending: looked up again every WAIT_POLL_MS until they are kept or free to buy. */
   const waiting: PendingItem[] = [];
+  /** When each waiting item began to wait: past claimWaitLimitMs, it is bought whoever holds it. */
+  const waitingSince = new Map<PendingItem, number>();
   let polling: Promise<void> | undefined;
+  const wait = (pending: PendingItem) => {
+    if (!waitingSince.has(pending)) waitingSince.set(pending, options.clock.now());
+    waiting.push(pending);
+    if (polling) return;
+    // Items left waiting as a poll ends (put back by a launch meanwhile) start the next one.
+    polling = poll().finally(() => {
+      polling = undefined;
+      if (waiting.length > 0) wait(waiting.pop()!);
+    });
+  };
 
   /** What the store said of an item: written from it, batched to buy what it lacks, or left to wait. */
   const apply = async (pending: PendingItem, resolution: Resolution, into: Batcher): Promise<void> => {
     if (resolution.kind === 'wait') {
-      waiting.push(pending);
-      polling ??= poll().finally(() => (polling = undefined));
-      return;
+      const since = waitingSince.get(pending);
+      if (since === undefined || options.clock.now() - since < (options.claimWaitLimitMs ?? Infinity)) {
+        wait(pending);
+        return;
+      }
+      pending.force = true;
+      resolution = resolution.purchase;
     }
+    waitingSince.delete(pending);
     savedByStore.sections += resolution.saving.sections;
     savedByStore.usd += resolution.saving.usd;
     if (resolution.kind === 'kept') {
@@ -215,8 +255,9 @@ export async function runBatch(
       addRecords(output, pending, record);
       return;
     }
+    // A wait already counted what the store keeps of it.
+    if (pending.plan === undefined && resolution.sections.length < members.length) stats.partlyFromStore += 1;
     pending.plan = { sections: resolution.sections, kept: resolution.kept };
-    if (resolution.sections.length < members.length) stats.partlyFromStore += 1;
     for (const batch of into.add(pending)) await launch(batch);
   };
 
@@ -250,7 +291,7 @@ export async function runBatch(
       await resolve(waiting.splice(0), now);
       for (const batch of now.flush()) await launch(batch);
     }
-    if (waiting.length > 0) notSent(waiting.splice(0));
+    if (closed()) notSent(waiting.splice(0));
   }
 
   // A read error (an unclosed quote) ends the input, not the run: the rows read before it are
@@ -305,9 +346,10 @@ export async function runBatch(
 
     if (closed()) notSent(block.splice(0));
     else await resolveBlock();
-    while (polling) await polling;
+    // What this run holds goes out first: another job waiting for it must never wait on this run's waits.
     for (const batch of batcher.flush()) await launch(batch);
-    while (inFlight.size > 0) await Promise.all(inFlight);
+    // A launch may put items back to wait, and a poll may launch more.
+    while (polling || inFlight.size > 0) await (polling ?? Promise.all(inFlight));
   } finally {
     options.signal?.removeEventListener('abort', onSignal);
   }

@@ -14,11 +14,14 @@ export interface EncodedAnswer {
   sections: { endpoint: string; params: string; body: string }[];
 }
 
+/** What is kept of an answer: its frame, and each section that has an answer's shape (one that has not would be read back as damaged). */
 export function encode(answer: KeptAnswer): EncodedAnswer {
   return {
     identity: answer.item,
     frame: JSON.stringify(answer.frame),
-    sections: answer.sections.map(({ ref, body }) => ({ endpoint: ref.endpoint, params: ref.params, body: JSON.stringify(body) })),
+    sections: answer.sections
+      .filter(({ body }) => isAnswerSection(body))
+      .map(({ ref, body }) => ({ endpoint: ref.endpoint, params: ref.params, body: JSON.stringify(body) })),
   };
 }
 
@@ -33,10 +36,28 @@ export function decode(stored: unknown): { value: unknown } | undefined {
   }
 }
 
+/**
+ * Whether a section has the shape an answer has (spec: Response format): an object whose api_code
+ * is 0 with a result, or 204 (no content, nothing billed). Anything else, though it is JSON (`[]`,
+ * `{"api_code":"zero"}`, a result gone), was changed since it was kept: it is not an answer, and
+ * served as one it would turn an `ok` row into something else without a word (PROTOCOL.md, rule 2).
+ */
+export function isAnswerSection(body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const { api_code: code, result } = body as { api_code?: unknown; result?: unknown };
+  return code === 204 || (code === 0 && result !== undefined && result !== null);
+}
+
+/** A kept section read back: its body when it is JSON with the shape of an answer, else undefined (damaged). */
+export function decodeSection(stored: unknown): { value: unknown } | undefined {
+  const decoded = decode(stored);
+  return decoded && isAnswerSection(decoded.value) ? decoded : undefined;
+}
+
 /** An item of which nothing is found (`damaged`: of its sections, how many were kept but unreadable). */
 export const nothingFound = (ref: ItemRef, damaged = 0): FoundItem => ({ sections: ref.sections.map(() => undefined), damaged });
 
-/** A kept section as a driver's query returns it, fresh already. */
+/** A kept section as a driver's query returns it, fresh already (its arrival at or after freshFrom). */
 export interface KeptRow {
   at: number;
   body: unknown;
@@ -54,7 +75,7 @@ export function foundItem(asked: readonly SectionRef[], frame: unknown, rowOf: (
   asked.forEach((ref, i) => {
     const row = rowOf(ref);
     if (!row) return;
-    const body = decode(row.body);
+    const body = decodeSection(row.body);
     if (!body) {
       damaged += 1;
       return;

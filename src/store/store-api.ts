@@ -34,13 +34,22 @@ export interface Store {
   find(account: string, items: readonly ItemRef[], freshness: Freshness): Promise<FoundItem[]>;
 
   /**
-   * Claims sections this process is about to buy, so that another job on the same store (on this
-   * machine or another) waits for this one's answer instead of buying it too. Atomic per section:
-   * a section kept fresh meanwhile is `kept` (not claimed: find it and use it), one claimed by a
-   * live claim of another owner is `held`, otherwise it is now this owner's (`claimed`; claiming
-   * again what one holds renews it). A claim lapses `leaseMs` after it was made or last renewed.
+   * Claims sections this process is sending now (PROTOCOL.md), so that another job on the same store
+   * (on this machine or another) waits for this one's answer instead of buying it too. Atomic per
+   * section, decided by the protocol's rules (claim-protocol.ts) under the section's lock: a section
+   * kept fresh is `kept` (not claimed: find it and use it); one claimed by a live claim of another
+   * owner is `held`; otherwise it is now this owner's, `claimed` (claiming again what one holds
+   * renews it) or `took over` (another owner's claim had lapsed; or, with `force`, was still live: a
+   * waiter past its limit). A claim lapses `leaseMs` after it was made or last renewed.
    */
-  claim(account: string, owner: string, sections: readonly SectionClaim[], freshness: Freshness, leaseMs: number): Promise<ClaimResult[]>;
+  claim(
+    account: string,
+    owner: string,
+    sections: readonly SectionClaim[],
+    freshness: Freshness,
+    leaseMs: number,
+    options?: { force?: boolean },
+  ): Promise<ClaimResult[]>;
 
   /** Extends every live claim of `owner` by `leaseMs` from now (the run's heartbeat). */
   renewClaims(owner: string, leaseMs: number): Promise<void>;
@@ -129,12 +138,13 @@ export interface SectionClaim extends SectionRef {
   item: string;
 }
 
-export type ClaimResult = 'claimed' | 'held' | 'kept';
+export type ClaimResult = 'claimed' | 'took over' | 'held' | 'kept';
 
 /**
- * Which kept sections count. A section counts when it arrived within `maxAgeMs` of now (--max-age;
- * undefined: age alone never qualifies), or at or after `since` (the start of the job the run
- * continues; undefined: none). Times are the store's clock: the database's for a shared store.
+ * Which kept sections count (freshness.ts, the one rule). A section counts when it arrived within
+ * `maxAgeMs` of now (--max-age; undefined: age alone never qualifies), or at or after `since` (the
+ * start of the job the run continues; undefined: none). Times are the store's clock: the database's
+ * for a shared store.
  */
 export interface Freshness {
   maxAgeMs?: number | undefined;

@@ -88,7 +88,14 @@ describe("a batch run's store", () => {
     const waiting = await runStore(path, new FakeClock(FAKE_EPOCH + 1_000), VALUE);
     const buying = await runStore(path, new FakeClock(FAKE_EPOCH + 2_000), VALUE);
     expect(await buying.kept.resolve([item('1 Main St', 1)])).toMatchObject([{ kind: 'buy' }]);
-    expect(await waiting.kept.resolve([item('1 Main St', 1), item('9 Main St', 9)])).toMatchObject([{ kind: 'wait' }, { kind: 'buy' }]);
+    // Looked up, nothing is claimed: both would buy it, and the first to send it claims it.
+    expect(await waiting.kept.resolve([item('1 Main St', 1)])).toMatchObject([{ kind: 'buy' }]);
+    expect(await buying.kept.claim([{ item: item('1 Main St', 1), sections: [0] }])).toEqual([true]);
+    expect(await waiting.kept.claim([{ item: item('1 Main St', 1), sections: [0] }])).toEqual([false]);
+    expect(await waiting.kept.resolve([item('1 Main St', 1), item('9 Main St', 9)])).toMatchObject([
+      { kind: 'wait', purchase: { kind: 'buy', sections: [0] } },
+      { kind: 'buy' },
+    ]);
     buying.kept.record(answered(VALUE, [item('1 Main St', 1)], [propertyChunk('1 Main St', ['property/value'])]));
     await buying.kept.flush();
     expect(await waiting.kept.resolve([item('1 Main St', 1)])).toMatchObject([{ kind: 'kept' }]);

@@ -29,7 +29,7 @@ describe('a store in a PostgreSQL database', () => {
     await Promise.all(stores.map((store) => store.close()));
     const schema = new URL(url).searchParams.get('schema')!;
     const { rows } = await database.admin.query(`SELECT version FROM ${schema}.schema_version`);
-    expect(rows).toEqual([{ version: 1 }]);
+    expect(rows).toEqual([{ version: 2 }]);
     const existing = await openExistingStore(url, { readonly: true });
     expect(existing?.location).toBe(location);
     await existing?.close();
@@ -41,7 +41,7 @@ describe('a store in a PostgreSQL database', () => {
     const schema = new URL(url).searchParams.get('schema')!;
     await database.admin.query(`UPDATE ${schema}.schema_version SET version = 99`);
     await expect(openStore(url)).rejects.toThrow(
-      /a newer propdata set it up \(schema 99; this one knows up to 1\); upgrade propdata, or run with --no-store/,
+      /a newer propdata set it up \(schema 99; this one knows up to 2\); upgrade propdata, or run with --no-store/,
     );
   });
 

@@ -141,7 +141,9 @@ describe("the database's clock, an hour away from the run's", () => {
         cost: 0.25,
       },
       windows: [{ periodSeconds: 6, limit: 250, remaining: 200, resetAt }],
-      answers: [{ item: item.item, frame: [['address_info', {}], null], sections: [{ ref: item.sections[0]!, body: { api_code: 0 } }] }],
+      answers: [
+        { item: item.item, frame: [['address_info', {}], null], sections: [{ ref: item.sections[0]!, body: { api_code: 0, result: {} } }] },
+      ],
     });
     const [found] = await store.find(ACCOUNT, [item], { maxAgeMs: 60_000 });
     expect(Math.abs(found!.sections[0]!.at - Date.now())).toBeLessThan(5_000);

@@ -1,68 +1,100 @@
+import type { PoolClient } from 'pg';
+import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
+import { freshFrom } from '../freshness.js';
 import type { ClaimResult, Freshness, SectionClaim } from '../store-api.js';
 import type { Database } from './database.js';
-
-const keyOf = (claim: SectionClaim) => `${claim.item}\n${claim.endpoint}\n${claim.params}`;
 
 /** The sections as three arrays (identity, endpoint, parameters), for unnest. */
 const arrays = (claims: readonly SectionClaim[]) => [claims.map((c) => c.item), claims.map((c) => c.endpoint), claims.map((c) => c.params)];
 
 /**
- * Sections being bought, and by whom until when, on the database's clock: another job, on any
- * machine, that needs one waits for its answer instead of buying it too. Each method is one
- * statement; `claim` decides every section in it atomically (INSERT ... ON CONFLICT takes each
- * section's row lock), so two jobs never both claim one.
+ * A claim's locks are waited for no longer than this: they are held for the few milliseconds of
+ * one claim, so a longer wait means a job stopped mid-transaction, which the database cuts off
+ * after IDLE_TIMEOUT.
+ */
+const LOCK_TIMEOUT = '20s';
+const IDLE_TIMEOUT = '10s';
+
+interface StateRow {
+  owner: string | null;
+  expires: number | null;
+  at: number | null;
+  body: string | null;
+  now: number;
+}
+
+/**
+ * The claims' state in the database (PROTOCOL.md), on the database's clock: another job, on any
+ * machine, that needs a section being bought waits for its answer instead of buying it too. A claim
+ * is one transaction: each section's advisory lock taken first (in one order for every job), then
+ * its claim and kept section read (a statement of its own, so its snapshot sees every answer
+ * committed before the locks were had), decided by the protocol, and written. Reading before
+ * locking let a job see the section neither kept nor claimed while another stored its answer and
+ * released its claim, and buy it again (READ COMMITTED gives each statement its own snapshot).
  */
 export class ClaimTable {
   readonly #db: Database;
   readonly #s: string;
+  readonly #schemaLiteral: string;
 
-  constructor(db: Database, s: string) {
+  constructor(db: Database, s: string, schemaLiteral: string) {
     this.#db = db;
     this.#s = s;
+    this.#schemaLiteral = schemaLiteral;
   }
 
-  /**
-   * Each section: `kept` when a fresh, readable answer is kept; `held` by a live claim of another
-   * owner; otherwise now `owner`'s until `leaseMs` from now (a lapsed claim is taken over). A
-   * section named twice is decided once; sections go in key order, so two jobs lock them alike.
-   */
   async claim(
     accountId: number,
     owner: string,
     sections: readonly SectionClaim[],
     freshness: Freshness,
-    leaseMs: number,
+    { leaseMs, force = false }: { leaseMs: number; force?: boolean },
   ): Promise<ClaimResult[]> {
+    const { distinct, place } = distinctSections(sections);
+    const outcomes = await this.#db.transaction(async (client) => {
+      await this.#lock(client, accountId, distinct);
+      const states = await this.#read(client, accountId, distinct);
+      const now = states[0]!.now;
+      const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force };
+      const decided = states.map((row) => decideClaim(stateOf(row), context));
+      const taken = distinct.filter((_, i) => takes(decided[i]!));
+      if (taken.length > 0) await this.#write(client, accountId, owner, taken, now + leaseMs);
+      return decided;
+    });
+    return place.map((i) => outcomes[i]!);
+  }
+
+  /** Each section's lock, in the order given (distinctSections: one order for every job), for the rest of the transaction. */
+  async #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): Promise<void> {
+    const keys = sections.map((c) => client.escapeLiteral(`${c.item}\n${c.endpoint}\n${c.params}`)).join(',');
+    await client.query(
+      `SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'; SET LOCAL idle_in_transaction_session_timeout = '${IDLE_TIMEOUT}';
+       SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ${accountId} ' || k, 0))
+       FROM unnest(ARRAY[${keys}]::text[]) WITH ORDINALITY AS x(k, ord) ORDER BY ord`,
+    );
+  }
+
+  async #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): Promise<StateRow[]> {
     const s = this.#s;
-    const distinct = [...new Map(sections.map((claim) => [keyOf(claim), claim])).values()].sort((a, b) =>
-      keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0,
+    const { rows } = await client.query<StateRow>(
+      `SELECT c.owner, c.expires, k.at, k.body, ${s}.now_ms() AS now
+       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
+       LEFT JOIN ${s}.claims c ON c.account = $1 AND c.identity = w.identity AND c.endpoint = w.endpoint AND c.params = w.params
+       LEFT JOIN ${s}.items i ON i.account = $1 AND i.identity = w.identity
+       LEFT JOIN ${s}.sections k ON k.item = i.id AND k.endpoint = w.endpoint AND k.params = w.params
+       ORDER BY w.ord`,
+      [accountId, ...arrays(sections)],
     );
-    const rows = await this.#db.query<{ outcome: ClaimResult }>(
-      `WITH wanted AS (
-         SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
-       ),
-       kept AS (
-         SELECT w.ord FROM wanted w
-         JOIN ${s}.items i ON i.account = $1 AND i.identity = w.identity
-         JOIN ${s}.sections k ON k.item = i.id AND k.endpoint = w.endpoint AND k.params = w.params
-         WHERE ${s}.fresh(k.at, $6, $7) AND ${s}.readable(k.body)
-       ),
-       claimed AS (
-         INSERT INTO ${s}.claims AS c (account, identity, endpoint, params, owner, expires)
-         SELECT $1, w.identity, w.endpoint, w.params, $5, ${s}.now_ms() + $8 FROM wanted w WHERE w.ord NOT IN (SELECT ord FROM kept)
-         ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
-         WHERE c.owner = excluded.owner OR c.expires <= ${s}.now_ms()
-         RETURNING c.identity, c.endpoint, c.params
-       )
-       SELECT CASE
-         WHEN w.ord IN (SELECT ord FROM kept) THEN 'kept'
-         WHEN EXISTS (SELECT 1 FROM claimed c WHERE c.identity = w.identity AND c.endpoint = w.endpoint AND c.params = w.params) THEN 'claimed'
-         ELSE 'held' END AS outcome
-       FROM wanted w ORDER BY w.ord`,
-      [accountId, ...arrays(distinct), owner, freshness.maxAgeMs ?? null, freshness.since ?? null, leaseMs],
+    return rows;
+  }
+
+  async #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): Promise<void> {
+    await client.query(
+      `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
+       SELECT $1, w.identity, w.endpoint, w.params, $5, $6 FROM unnest($2::text[], $3::text[], $4::text[]) AS w(identity, endpoint, params)
+       ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`,
+      [accountId, ...arrays(sections), owner, expires],
     );
-    const outcomes = new Map(distinct.map((claim, i) => [keyOf(claim), rows[i]!.outcome]));
-    return sections.map((claim) => outcomes.get(keyOf(claim))!);
   }
 
   async renew(owner: string, leaseMs: number): Promise<void> {
@@ -88,17 +120,27 @@ export class ClaimTable {
     );
   }
 
+  /** Which sections a live claim of another owner holds (the claims and the database's now, read together; isLive decides). */
   async held(account: string, owner: string, sections: readonly SectionClaim[]): Promise<boolean[]> {
     const s = this.#s;
-    const rows = await this.#db.query<{ held: boolean }>(
-      `SELECT EXISTS (
-         SELECT 1 FROM ${s}.claims c
-         WHERE c.account = (SELECT id FROM ${s}.accounts WHERE name = $1) AND c.identity = w.identity AND c.endpoint = w.endpoint
-           AND c.params = w.params AND c.owner <> $2 AND c.expires > ${s}.now_ms()
-       ) AS held
-       FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord) ORDER BY w.ord`,
-      [account, owner, ...arrays(sections)],
+    const rows = await this.#db.query<{ owner: string | null; expires: number | null; now: number }>(
+      `SELECT c.owner, c.expires, ${s}.now_ms() AS now
+       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
+       LEFT JOIN ${s}.claims c ON c.account = (SELECT id FROM ${s}.accounts WHERE name = $1)
+         AND c.identity = w.identity AND c.endpoint = w.endpoint AND c.params = w.params
+       ORDER BY w.ord`,
+      [account, ...arrays(sections)],
     );
-    return rows.map((row) => row.held);
+    return rows.map((row) => {
+      const { claim } = stateOf({ ...row, at: null, body: null });
+      return claim !== undefined && claim.owner !== owner && isLive(claim, row.now);
+    });
   }
+}
+
+function stateOf(row: StateRow): SectionState {
+  return {
+    claim: row.owner === null ? undefined : { owner: row.owner, expires: row.expires! },
+    kept: row.at === null ? undefined : { at: row.at, body: row.body },
+  };
 }

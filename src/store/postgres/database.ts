@@ -12,6 +12,7 @@ const ATTEMPTS = 3;
  *
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;
+ * - `transaction`: several round trips in one transaction (a claim), tried again alike;
  * - `session`: a client for several round trips (the pacer's transaction, the migrations).
  */
 export class Database {
@@ -55,11 +56,31 @@ export class Database {
   }
 
   async query<R extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<R[]> {
-    for (let attempt = 1; ; attempt += 1) {
+    return this.#retried(() => this.session(async (client) => (await client.query<R>(text, [...values])).rows));
+  }
+
+  /**
+   * `work` between BEGIN and COMMIT on one client. A failure leaves the client closed, not
+   * returned (session), which ends the transaction: nothing half done is committed.
+   */
+  async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return this.#retried(() =>
+      this.session(async (client) => {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      }),
+    );
+  }
+
+  /** Runs `attempt` again when the database undid it to break a deadlock. */
+  async #retried<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries += 1) {
       try {
-        return await this.session(async (client) => (await client.query<R>(text, [...values])).rows);
+        return await attempt();
       } catch (error) {
-        if (attempt >= ATTEMPTS || !(error instanceof PropdataError) || !isTransient(error.cause)) throw error;
+        if (tries >= ATTEMPTS || !(error instanceof PropdataError) || !isTransient(error.cause)) throw error;
       }
     }
   }

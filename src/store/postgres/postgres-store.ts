@@ -13,6 +13,7 @@ import type {
   StoreInfo,
   StoreProblems,
 } from '../store-api.js';
+import { freshFrom } from '../freshness.js';
 import { windowsAsOf } from '../windows.js';
 import { ClaimTable } from './claims.js';
 import type { DatabaseClock } from './database-clock.js';
@@ -58,7 +59,7 @@ export class PostgresStore implements Store {
     this.#db = db;
     this.#s = s;
     this.#clock = clock;
-    this.#claims = new ClaimTable(db, s);
+    this.#claims = new ClaimTable(db, s, schemaLiteral);
     this.#spend = new SpendLog(db, s);
     this.#maintenance = new Maintenance(db, { s, schema, location });
     this.#pacer = { db, s, schemaLiteral, clock };
@@ -81,7 +82,9 @@ export class PostgresStore implements Store {
   }
 
   async find(account: string, items: readonly ItemRef[], freshness: Freshness): Promise<FoundItem[]> {
-    const found = await findItems(this.#db, this.#s, account, items, freshness);
+    // The database's now as this run sees it (DatabaseClock: within half a round trip), for the one rule of freshness.
+    const now = this.#clock.toDatabase(this.#clock.runNow());
+    const found = await findItems(this.#db, this.#s, account, items, freshFrom(freshness, now));
     for (const item of found) this.#damaged += item.damaged;
     return found;
   }
@@ -92,9 +95,10 @@ export class PostgresStore implements Store {
     sections: readonly SectionClaim[],
     freshness: Freshness,
     leaseMs: number,
+    { force = false }: { force?: boolean } = {},
   ): Promise<ClaimResult[]> {
     if (sections.length === 0) return [];
-    return this.#claims.claim(await this.#accountId(account), owner, sections, freshness, leaseMs);
+    return this.#claims.claim(await this.#accountId(account), owner, sections, freshness, { leaseMs, force });
   }
 
   renewClaims(owner: string, leaseMs: number): Promise<void> {

@@ -108,6 +108,9 @@ export const MIGRATIONS: readonly ((s: string) => string)[] = [
   -- account's advisory lock is held, so no two jobs, on any machine, reserve the same room.
   CREATE TABLE ${s}.pacer (account integer PRIMARY KEY, at bigint NOT NULL, state text NOT NULL);
   `,
+  // 2: freshness is decided by one rule in TypeScript (store/freshness.ts), which every driver
+  // applies as a bound on the arrival: the SQL copy of it is gone.
+  (s) => `DROP FUNCTION ${s}.fresh(bigint, bigint, bigint);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,7 @@
 import type { ReportedWindow } from '../../throttle/rate-headers.js';
 import { encode, foundItem, nothingFound } from '../kept-text.js';
 import { toMicros } from '../spend.js';
-import type { FoundItem, Freshness, ItemRef, StoreEntry } from '../store-api.js';
+import type { FoundItem, ItemRef, StoreEntry } from '../store-api.js';
 import type { Database } from './database.js';
 
 interface FoundRow {
@@ -14,23 +14,24 @@ interface FoundRow {
 }
 
 /**
- * What the store holds of each item's sections, fresh by `freshness` at the database's now: one
- * statement for the lot, whatever the number of items (each item's fresh sections, and its frame).
+ * What the store holds of each item's sections that arrived at or after `freshFrom` (freshness.ts,
+ * on the database's clock): one statement for the lot, whatever the number of items (each item's
+ * fresh sections, and its frame).
  */
 export async function findItems(
   db: Database,
   s: string,
   account: string,
   items: readonly ItemRef[],
-  freshness: Freshness,
+  freshFrom: number,
 ): Promise<FoundItem[]> {
   if (items.length === 0) return [];
   const rows = await db.query<FoundRow>(
     `SELECT w.ord, i.frame, k.endpoint, k.params, k.at, k.body
      FROM unnest($2::text[]) WITH ORDINALITY AS w(identity, ord)
      JOIN ${s}.items i ON i.identity = w.identity AND i.account = (SELECT id FROM ${s}.accounts WHERE name = $1)
-     LEFT JOIN ${s}.sections k ON k.item = i.id AND ${s}.fresh(k.at, $3, $4)`,
-    [account, items.map((ref) => ref.item), freshness.maxAgeMs ?? null, freshness.since ?? null],
+     LEFT JOIN ${s}.sections k ON k.item = i.id AND k.at >= $3`,
+    [account, items.map((ref) => ref.item), freshFrom],
   );
   const byItem = new Map<number, FoundRow[]>();
   for (const row of rows) byItem.set(row.ord, [...(byItem.get(row.ord) ?? []), row]);

@@ -1,17 +1,19 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { NameIds } from '../name-ids.js';
+import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type ClaimRow, type SectionState } from '../claim-protocol.js';
 import type { ClaimResult, SectionClaim } from '../store-api.js';
 
 type ClaimKey = [account: number, identity: string, endpoint: number, params: string];
 
 /**
- * Sections being bought, and by whom until when: another run that needs one waits for its answer
- * instead of buying it too. Every method runs inside the caller's transaction; `claim` inside a
- * write transaction taken before its reads (BEGIN IMMEDIATE), so two runs never both claim one.
+ * The claims' state in the file (PROTOCOL.md): whose each section is, until when. Every method runs
+ * inside the caller's transaction; `claim` inside a write transaction taken before its reads (BEGIN
+ * IMMEDIATE: the file's one lock, held from the first read to the commit), so the protocol's
+ * decision stands when it is written.
  */
 export class ClaimTable {
   readonly #endpoints: NameIds;
-  readonly #current: Statement<ClaimKey, { owner: string; expires: number }>;
+  readonly #current: Statement<ClaimKey, ClaimRow>;
   readonly #put: Statement<[...ClaimKey, string, number]>;
   readonly #renew: Statement<[number, string, number]>;
   readonly #remove: Statement<[...ClaimKey, string]>;
@@ -21,7 +23,7 @@ export class ClaimTable {
   constructor(db: Database, endpoints: NameIds) {
     this.#endpoints = endpoints;
     const key = 'account = ? AND identity = ? AND endpoint = ? AND params = ?';
-    this.#current = db.prepare<ClaimKey, { owner: string; expires: number }>(`SELECT owner, expires FROM claims WHERE ${key}`);
+    this.#current = db.prepare<ClaimKey, ClaimRow>(`SELECT owner, expires FROM claims WHERE ${key}`);
     this.#put = db.prepare(
       `INSERT INTO claims (account, identity, endpoint, params, owner, expires) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`,
@@ -33,25 +35,24 @@ export class ClaimTable {
   }
 
   /**
-   * Claims each section unless it is kept fresh (`kept`) or held by a live claim of another owner.
-   * Lapsed claims of crashed runs are dropped first: the table holds only what is being bought.
+   * Each section decided by the protocol (decideClaim) from its claim and its kept section
+   * (`kept`), and written when it becomes `owner`'s. Lapsed claims are read before they are
+   * dropped (a taking over is said), then the table keeps only what is being bought.
    */
   claim(
     account: number,
-    owner: string,
     sections: readonly SectionClaim[],
-    { now, leaseMs, kept }: { now: number; leaseMs: number; kept: (section: SectionClaim) => boolean },
+    context: ClaimContext & { leaseMs: number; kept: (section: SectionClaim) => SectionState['kept'] },
   ): ClaimResult[] {
-    this.#lapse.run(now);
-    return sections.map((section) => {
-      if (kept(section)) return 'kept';
+    const { distinct, place } = distinctSections(sections);
+    const outcomes = distinct.map((section) => {
       const key: ClaimKey = [account, section.item, this.#endpoints.ensure(section.endpoint), section.params];
-      // Lapsed claims are gone: any left is live.
-      const holder = this.#current.get(...key)?.owner;
-      if (holder !== undefined && holder !== owner) return 'held';
-      this.#put.run(...key, owner, now + leaseMs);
-      return 'claimed';
+      const outcome = decideClaim({ claim: this.#current.get(...key), kept: context.kept(section) }, context);
+      if (takes(outcome)) this.#put.run(...key, context.owner, context.now + context.leaseMs);
+      return outcome;
     });
+    this.#lapse.run(context.now);
+    return place.map((i) => outcomes[i]!);
   }
 
   renew(owner: string, leaseMs: number, now: number): void {
@@ -74,7 +75,7 @@ export class ClaimTable {
     return sections.map((section) => {
       const endpoint = this.#endpoints.find(section.endpoint);
       const current = endpoint === undefined ? undefined : this.#current.get(account, section.item, endpoint, section.params);
-      return current !== undefined && current.owner !== owner && current.expires > now;
+      return current !== undefined && current.owner !== owner && isLive(current, now);
     });
   }
 }

@@ -28,17 +28,17 @@ interface SectionRow {
 export class SectionTable {
   readonly #endpoints: NameIds;
   readonly #findItem: Statement<[number, string], ItemRow>;
-  readonly #freshSections: Statement<[number, number, number], SectionRow>;
+  readonly #freshSections: Statement<[number, number], SectionRow>;
   readonly #putItem: Statement<[number, string, number, string], number>;
   readonly #putSection: Statement<[number, number, string, number, string]>;
-  readonly #keptFresh: Statement<[number, string, number, string, number, number], number>;
+  readonly #kept: Statement<[number, string, number, string], { at: number; body: unknown }>;
 
   constructor(db: Database, endpoints: NameIds) {
     this.#endpoints = endpoints;
     this.#findItem = db.prepare<[number, string], ItemRow>('SELECT id, frame FROM items WHERE account = ? AND identity = ?');
     // Stale sections stay in the file: only the fresh ones are read.
-    this.#freshSections = db.prepare<[number, number, number], SectionRow>(
-      'SELECT endpoint, params, at, body FROM sections WHERE item = ? AND (at > ? OR at >= ?)',
+    this.#freshSections = db.prepare<[number, number], SectionRow>(
+      'SELECT endpoint, params, at, body FROM sections WHERE item = ? AND at >= ?',
     );
     this.#putItem = db
       .prepare<[number, string, number, string], number>(
@@ -56,23 +56,21 @@ export class SectionTable {
        ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
        WHERE excluded.at >= sections.at OR NOT ${READABLE('sections.body')}`,
     );
-    this.#keptFresh = db
-      .prepare<[number, string, number, string, number, number], number>(
-        `SELECT 1 FROM items i JOIN sections s ON s.item = i.id
-         WHERE i.account = ? AND i.identity = ? AND s.endpoint = ? AND s.params = ? AND (s.at > ? OR s.at >= ?) AND ${READABLE('s.body')}`,
-      )
-      .pluck();
+    this.#kept = db.prepare<[number, string, number, string], { at: number; body: unknown }>(
+      `SELECT s.at, s.body FROM items i JOIN sections s ON s.item = i.id
+       WHERE i.account = ? AND i.identity = ? AND s.endpoint = ? AND s.params = ?`,
+    );
   }
 
   /**
-   * What is kept of one item's sections, fresh after `newerThan` or since `since` (freshnessBounds):
-   * the sections asked, in order, each undefined when missing, stale or unreadable, and the frame
-   * when any section is returned.
+   * What is kept of one item's sections that arrived at or after `freshFrom` (freshness.ts): the
+   * sections asked, in order, each undefined when missing, stale or unreadable, and the frame when
+   * any section is returned.
    */
-  find(account: number, identity: string, asked: readonly SectionRef[], newerThan: number, since: number): FoundItem {
+  find(account: number, identity: string, asked: readonly SectionRef[], freshFrom: number): FoundItem {
     const item = this.#findItem.get(account, identity);
     if (!item) return { sections: asked.map(() => undefined), damaged: 0 };
-    const rows = this.#freshSections.all(item.id, newerThan, since);
+    const rows = this.#freshSections.all(item.id, freshFrom);
     return foundItem(asked, item.frame, (ref) => {
       const endpoint = this.#endpoints.find(ref.endpoint);
       return rows.find((candidate) => candidate.endpoint === endpoint && candidate.params === ref.params);
@@ -87,9 +85,9 @@ export class SectionTable {
     }
   }
 
-  /** Whether a section is kept, readable and fresh (a claim's check). */
-  isKeptFresh(account: number, identity: string, ref: SectionRef, newerThan: number, since: number): boolean {
+  /** A kept section as stored, whatever its age or state, for the claim protocol to judge. */
+  kept(account: number, identity: string, ref: SectionRef): { at: number; body: unknown } | undefined {
     const endpoint = this.#endpoints.find(ref.endpoint);
-    return endpoint !== undefined && this.#keptFresh.get(account, identity, endpoint, ref.params, newerThan, since) !== undefined;
+    return endpoint === undefined ? undefined : this.#kept.get(account, identity, endpoint, ref.params);
   }
 }

@@ -2,7 +2,7 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { PropdataError } from '../../errors/index.js';
 import type { ReportedWindow } from '../../throttle/rate-headers.js';
 import type { SharedPacer } from '../../throttle/shared-pacer.js';
-import { freshnessBounds } from '../freshness.js';
+import { freshFrom } from '../freshness.js';
 import { encode, nothingFound } from '../kept-text.js';
 import { NameIds } from '../name-ids.js';
 import { PacerTable } from '../pacer.js';
@@ -125,11 +125,11 @@ export class SqliteStore implements Store {
       this.#reading(() => {
         const id = this.#accounts.find(account);
         if (id === undefined) return items.map((ref) => nothingFound(ref));
-        const { newerThan, since } = freshnessBounds(freshness, this.#now());
+        const from = freshFrom(freshness, this.#now());
         return items.map((ref) => {
           let found: FoundItem;
           try {
-            found = this.#sections.find(id, ref.item, ref.sections, newerThan, since);
+            found = this.#sections.find(id, ref.item, ref.sections, from);
           } catch (error) {
             // A page SQLite cannot read: this item's sections are bought again, the run goes on.
             if (!isDamage(error)) throw error;
@@ -143,14 +143,20 @@ export class SqliteStore implements Store {
     );
   }
 
-  claim(account: string, owner: string, sections: readonly SectionClaim[], freshness: Freshness, leaseMs: number): Promise<ClaimResult[]> {
+  claim(
+    account: string,
+    owner: string,
+    sections: readonly SectionClaim[],
+    freshness: Freshness,
+    leaseMs: number,
+    { force = false }: { force?: boolean } = {},
+  ): Promise<ClaimResult[]> {
     return settled(() =>
       this.#writing(() => {
         const id = this.#accounts.ensure(account);
         const now = this.#now();
-        const { newerThan, since } = freshnessBounds(freshness, now);
-        const kept = (section: SectionClaim) => this.#sections.isKeptFresh(id, section.item, section, newerThan, since);
-        return this.#claims.claim(id, owner, sections, { now, leaseMs, kept });
+        const kept = (section: SectionClaim) => this.#sections.kept(id, section.item, section);
+        return this.#claims.claim(id, sections, { owner, now, freshFrom: freshFrom(freshness, now), force, leaseMs, kept });
       }),
     );
   }

@@ -17,12 +17,12 @@ storeContract('PostgreSQL', {
     return {
       store: await open(),
       open,
-      async damage(account, item, ref) {
+      async damage(account, item, ref, text = 'deadbeef{') {
         const { rowCount } = await database.admin.query(
-          `UPDATE ${schema}.sections SET body = 'deadbeef{'
+          `UPDATE ${schema}.sections SET body = $5
            WHERE item = (SELECT id FROM ${schema}.items WHERE identity = $1 AND account = (SELECT id FROM ${schema}.accounts WHERE name = $2))
              AND endpoint = $3 AND params = $4`,
-          [item, account, ref.endpoint, ref.params],
+          [item, account, ref.endpoint, ref.params, text],
         );
         if (rowCount !== 1) throw new Error(`no section to damage (${rowCount})`);
       },

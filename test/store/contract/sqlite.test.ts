@@ -10,17 +10,17 @@ storeContract('SQLite', {
     return {
       store: await openStore(path, { now }),
       open: () => openStore(path, { now }),
-      damage: (account, item, ref) =>
+      damage: (account, item, ref, text) =>
         new Promise<void>((resolve) => {
           const db = new Sqlite(path);
           try {
             const changed = db
               .prepare(
-                `UPDATE sections SET body = x'deadbeefdeadbeef'
+                `UPDATE sections SET body = coalesce(?, x'deadbeefdeadbeef')
                  WHERE item = (SELECT id FROM items WHERE identity = ? AND account = (SELECT id FROM accounts WHERE name = ?))
                    AND endpoint = (SELECT id FROM endpoints WHERE name = ?) AND params = ?`,
               )
-              .run(item, account, ref.endpoint, ref.params).changes;
+              .run(text ?? null, item, account, ref.endpoint, ref.params).changes;
             if (changed !== 1) throw new Error(`no section to damage (${changed})`);
             resolve();
           } finally {

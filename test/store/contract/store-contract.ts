@@ -27,8 +27,8 @@ export interface DriverHandle {
   store: Store;
   /** Another connection to the same database, on the same clock: another process. Closed by the caller. */
   open(): Promise<Store>;
-  /** Makes one kept section unreadable, as damage on disk would. */
-  damage(account: string, item: string, ref: SectionRef): Promise<void>;
+  /** Makes one kept section unreadable, as damage on disk would, or writes `text` over it (a hand edit). */
+  damage(account: string, item: string, ref: SectionRef, text?: string): Promise<void>;
 }
 
 /** A driver under test: a new, empty database whose store reads `now` for every time it keeps or compares. */
@@ -159,6 +159,33 @@ export function storeContract(name: string, driver: StoreDriver): void {
         expect((await store.usage({ by: 'run', account: A })).total).toMatchObject({ requests: 1, cost: 0.25 });
       });
 
+      it.each([
+        ['a list', []],
+        ['an api_code that is no number', { api_code: 'zero', result: { value: 1 } }],
+        ['an answer without its result', { api_code: 0, api_code_description: 'ok' }],
+        ['a string', 'ok'],
+      ])('does not keep a section that is not an answer (%s), nor serves it', async (_, body) => {
+        const ref = itemRefOf(VALUE_AND_RENTAL, home('405 Dyer Ave'));
+        await store.record(entryOf([answerOf(ref, [body, section(2)])]));
+        const [found] = await store.find(A, [ref], { maxAgeMs: HOUR });
+        expect(found!.sections).toEqual([undefined, { body: section(2), at: START }]);
+        expect(await store.claim(A, 'run-1', claimsOf(ref), { maxAgeMs: HOUR }, MINUTE)).toEqual(['claimed', 'kept']);
+      });
+
+      it.each(['[]', '{"api_code":"zero"}', '{"api_code":0,"result":null}'])(
+        'reads a kept section changed into JSON that is no answer (%s) as damaged: counted, claimable, replaced',
+        async (text) => {
+          const ref = itemRefOf(VALUE_AND_RENTAL, home('405 Dyer Ave'));
+          await store.record(entryOf([answerOf(ref, [section(1), section(2)])]));
+          await handle.damage(A, ref.item, ref.sections[0]!, text);
+          const [found] = await store.find(A, [ref], { maxAgeMs: HOUR });
+          expect(found).toMatchObject({ sections: [undefined, { body: section(2) }], damaged: 1 });
+          expect(await store.claim(A, 'run-1', claimsOf(ref), { maxAgeMs: HOUR }, MINUTE)).toEqual(['claimed', 'kept']);
+          await store.record(entryOf([answerOf(itemRefOf(VALUE, home('405 Dyer Ave')), [section(3)])]));
+          expect((await store.find(A, [ref], { maxAgeMs: HOUR }))[0]).toMatchObject({ sections: [{ body: section(3) }, {}], damaged: 0 });
+        },
+      );
+
       it('reads a damaged section as missing, counts it, and replaces it when bought again', async () => {
         const ref = itemRefOf(VALUE_AND_RENTAL, home('405 Dyer Ave'));
         await store.record(entryOf([answerOf(ref, [section(1), section(2)])]));
@@ -208,9 +235,26 @@ export function storeContract(name: string, driver: StoreDriver): void {
         expect(await store.claim(A, 'run-2', [value!], {}, MINUTE)).toEqual(['held']);
         await later(11 * SECOND);
         expect(await store.held(A, 'run-2', [value!])).toEqual([false]);
-        // A lapsed claim is not renewed: another may have bought the section meanwhile.
+        // A lapsed claim is not renewed: another may have bought the section meanwhile. Taking it is said.
         await store.renewClaims('run-1', HOUR);
-        expect(await store.claim(A, 'run-2', [value!], {}, MINUTE)).toEqual(['claimed']);
+        expect(await store.claim(A, 'run-2', [value!], {}, MINUTE)).toEqual(['took over']);
+        expect(await store.held(A, 'run-1', [value!])).toEqual([true]);
+      });
+
+      it('takes a live claim over only when forced (a waiter past its limit), and says so', async () => {
+        await store.claim(A, 'run-1', [value!], {}, HOUR);
+        expect(await store.claim(A, 'run-2', [value!, rental!], {}, MINUTE, { force: true })).toEqual(['took over', 'claimed']);
+        expect(await store.held(A, 'run-1', [value!])).toEqual([true]);
+        // Forced or not, a kept section is kept: nobody buys what the store holds fresh.
+        await store.record(
+          entryOf([answerOf(itemRefOf(VALUE, home('405 Dyer Ave')), [section(1)])], { owner: 'run-2', settles: [value!] }),
+        );
+        expect(await store.claim(A, 'run-1', [value!], { maxAgeMs: HOUR }, MINUTE, { force: true })).toEqual(['kept']);
+      });
+
+      it('decides a section named twice once', async () => {
+        expect(await store.claim(A, 'run-1', [value!, rental!, value!], {}, MINUTE)).toEqual(['claimed', 'claimed', 'claimed']);
+        expect(await store.claim(A, 'run-2', [rental!, value!, rental!], {}, MINUTE)).toEqual(['held', 'held', 'held']);
       });
 
       it('gives claims up on release, or settles them with the answer it records, its owner’s only', async () => {
