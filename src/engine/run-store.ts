@@ -29,12 +29,18 @@ const CLAIM_RENEWAL_MS = CLAIM_LEASE_MS / 3;
  */
 export const CLAIM_WAIT_LIMIT_MS = 20 * 60_000;
 
+/** The time in the latest run name this process gave. */
+let lastNamed = 0;
+
 /**
  * A run's name in the spend log and its claims: when it started, on which machine, its process, and
  * what ran it (`label`: the CLI's command line, a library caller's name for it; `usage --by run` shows it).
  */
 export function runName(now: number, label: string): string {
-  return `${new Date(now).toISOString()} ${hostname()} ${process.pid} ${label}`;
+  // Two runs a process starts in one millisecond (library batches) are named a millisecond apart:
+  // a name is whose claims are whose, and which requests are which in the spend log.
+  lastNamed = Math.max(Math.floor(now), lastNamed + 1);
+  return `${new Date(lastNamed).toISOString()} ${hostname()} ${process.pid} ${label}`;
 }
 
 /** What was called, as the spend log names it: an endpoint, or an mget's sections joined with commas. */
@@ -260,7 +266,11 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     },
     record(exchange) {
       const at = requestTime();
-      const settles = exchange.sent.flatMap((item) => claimsOf(itemRefOf(exchange.target, item.item)));
+      // Only what this answer settles: an item it brought no answer for (a 429, a 5xx, a 400 being
+      // narrowed down) is sent again, and keeps its claim until then (PROTOCOL.md, rule 5).
+      const settles = exchange.sent.flatMap((item, i) =>
+        exchange.answers?.[i] === undefined ? [] : claimsOf(itemRefOf(exchange.target, item.item)),
+      );
       write(() =>
         store.record({
           request: requestRecordOf(spend, exchange, at),

@@ -101,4 +101,21 @@ describe("a batch run's store", () => {
     expect(await waiting.kept.resolve([item('1 Main St', 1)])).toMatchObject([{ kind: 'kept' }]);
     await Promise.all([buying.close(0, 0), waiting.close(1, 0.25)]);
   });
+
+  it('keeps a claim through a refused request (429): released only by the answer that settles it, or by giving it up', async () => {
+    const path = tempStorePath();
+    const clock = new FakeClock(FAKE_EPOCH);
+    const buying = await runStore(path, clock, VALUE, 60_000);
+    const other = await runStore(path, clock, VALUE, 60_000);
+    const home = item('1 Main St', 1);
+    expect(await buying.kept.claim([{ item: home, sections: [0] }])).toEqual([true]);
+    buying.kept.record({ ...answered(VALUE, [home], []), status: 429, answers: undefined, chunks: undefined });
+    await buying.kept.flush();
+    // The refused request is sent again: the other run must still wait for it, not buy it too.
+    expect(await other.kept.claim([{ item: home, sections: [0] }])).toEqual([false]);
+    buying.kept.record(answered(VALUE, [home], [propertyChunk('1 Main St', ['property/value'])]));
+    await buying.kept.flush();
+    expect(await other.kept.resolve([home])).toMatchObject([{ kind: 'kept' }]);
+    await Promise.all([buying.close(0, 0), other.close(1, 0.25)]);
+  });
 });
