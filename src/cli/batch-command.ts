@@ -31,7 +31,8 @@ import { checkRunPaths } from '../output/check-paths.js';
 import { writeReport } from '../output/report-file.js';
 import { lockOutput } from '../output/output-lock.js';
 import { commandLine, resumeCommand } from './resume-command.js';
-import { storePathFrom } from '../store/store-path.js';
+import { formatDuration } from '../pipeline/format-duration.js';
+import { journalDirFor, storePathFrom } from '../store/store-path.js';
 import { resolveRunDefaults, runStorePath } from './run-defaults.js';
 import { formatSummary, type RunSummary } from '../pipeline/summary.js';
 
@@ -335,6 +336,8 @@ async function runLocked(
               job: jobOf(options, recordShape),
               maxAgeMs: runDefaults.maxAgeMs,
               runLabel: commandLine(argv),
+              journal: journalDirFor(storePath, io.env),
+              outageWaitMs: options.storeWait ?? JOB_DEFAULTS.storeWaitMs,
             },
           }
         : {}),
@@ -361,6 +364,15 @@ async function runLocked(
           progress = await startProgress(io, run.stats, run.limiter, Boolean(options.quiet));
         },
         retry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
+        // Said even with --quiet: an unattended run's log should show why it paused.
+        storeLost: (reason, waitMs) =>
+          messages.error(
+            `propdata: the store stopped answering: ${reason.reason}; sending paused until it answers again, for ${formatDuration(waitMs / 60_000)} at most (--store-wait)`,
+          ),
+        storeBack: (afterMs, journaled) =>
+          messages.error(
+            `propdata: the store answers again after ${formatDuration(afterMs / 60_000)}; sending goes on${journaled > 0 ? ` (what ${journaled === 1 ? 'one request' : `${journaled} requests`} answered meanwhile is stored)` : ''}`,
+          ),
       },
     });
   } finally {

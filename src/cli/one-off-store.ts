@@ -106,8 +106,8 @@ export async function openOneOffStore(settings: OneOffStoreSettings): Promise<On
         return;
       }
       // The store is not open: the record is left beside it, for its next opening to apply.
-      const { writePending } = await import('../store/pending.js');
-      writePending(path, entryOf(exchange));
+      const { pendingDir, writePending } = await import('../store/pending.js');
+      writePending(pendingDir(path), entryOf(exchange));
     },
     async close() {
       if (!store) return;

@@ -239,6 +239,11 @@ export const STORE_OPTIONS = [
     description: "stop before the account's cost this UTC month, at list price, would pass this (default: config max-cost-month)",
     parse: positiveNumber,
   },
+  {
+    flags: '--store-wait <duration>',
+    description: `how long a batch waits for a store that stopped answering (a database restarting, failing over) before it stops; sending pauses meanwhile, and what is answered is kept on this machine (default ${durationText(JOB_DEFAULTS.storeWaitMs)})`,
+    parse: duration,
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /** `usage` and `store` work on a store, never without one: --store FILE alone. */

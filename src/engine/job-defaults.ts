@@ -22,4 +22,10 @@ export const JOB_DEFAULTS = {
   maxWaitMs: DEFAULT_MAX_WAIT_MS.batch,
   /** The deadline of a whole response, body included. */
   timeoutMs: DEFAULT_TIMEOUTS.responseMs,
+  /**
+   * How long a batch waits for a store that stopped answering before it stops (sending paused
+   * meanwhile): a database restarts in seconds, and a managed one fails over in 30 to 60; five
+   * minutes rides out both with room, and is still short beside a night's run.
+   */
+  storeWaitMs: 5 * 60_000,
 } as const;

@@ -11,6 +11,7 @@ import { runBatch, type BatchRunResult } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
 import { completedOutcome, summarize, type RunSummary } from '../pipeline/summary.js';
+import type { StoreError } from '../errors/index.js';
 import type { StoreProblems } from '../store/store-api.js';
 import type { Clock } from '../throttle/clock.js';
 import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
@@ -40,6 +41,10 @@ export interface JobStore {
   maxAgeMs?: number;
   /** What ran it, for its name in the spend log. */
   runLabel: string;
+  /** This machine's journal of the store (journalDirFor): answers it could not take yet, applied as the run opens it. */
+  journal: string;
+  /** How long the run waits for a store that stopped answering before it stops (--store-wait). */
+  outageWaitMs: number;
 }
 
 /** How a job sends: batches, connections, pace, retries. */
@@ -64,6 +69,10 @@ export interface JobEvents {
   rateLimitWait?(ms: number): void;
   /** A request reached the service: what it asked, its status, and its cost at list price (sections answered with data). */
   response?(exchange: Exchange, costUsd: number): void;
+  /** The store stopped answering: sending waits for it this long at most. */
+  storeLost?(reason: StoreError, waitMs: number): void;
+  /** The store answers again, after this long; the answers journaled meanwhile (requests) are in it. */
+  storeBack?(afterMs: number, journaled: number): void;
 }
 
 export interface JobSettings {
@@ -124,11 +133,29 @@ function addCounts(a: Record<Status, number>, b: Record<Status, number>): Record
   return Object.fromEntries(STATUSES.map((status) => [status, a[status] + b[status]])) as Record<Status, number>;
 }
 
-/** The store for a job, opened (and created) where its path says. */
-async function openJobStore(store: JobStore, target: QueryTarget, prices: Record<string, number>, clock: Clock): Promise<RunStore> {
-  const { openStore } = await import('../store/index.js');
-  const opened = await openStore(store.path, { now: () => clock.now() });
+/**
+ * The store for a job, opened (and created) where its path says, riding out outages; what this
+ * machine journaled while it was away (an earlier run's) goes into it first.
+ */
+async function openJobStore(
+  store: JobStore,
+  target: QueryTarget,
+  prices: Record<string, number>,
+  clock: Clock,
+  events: JobEvents | undefined,
+): Promise<RunStore> {
+  const { openStore, OutageTolerantStore, foldPending } = await import('../store/index.js');
+  const opened = new OutageTolerantStore(await openStore(store.path, { now: () => clock.now() }), {
+    journal: store.journal,
+    waitMs: store.outageWaitMs,
+    clock,
+    events: {
+      lost: (reason, waitMs) => events?.storeLost?.(reason, waitMs),
+      back: (afterMs, journaled) => events?.storeBack?.(afterMs, journaled),
+    },
+  });
   try {
+    await foldPending(opened, store.journal);
     return await openRunStore({
       store: opened,
       account: store.account,
@@ -156,7 +183,7 @@ async function openJobStore(store: JobStore, target: QueryTarget, prices: Record
 export async function runJob(settings: JobSettings): Promise<JobOutcome> {
   const { target, clock, pace } = settings;
   const sectionPrices = sectionPricesOf(target, settings.prices);
-  const runStore = settings.store ? await openJobStore(settings.store, target, sectionPrices, clock) : undefined;
+  const runStore = settings.store ? await openJobStore(settings.store, target, sectionPrices, clock, settings.events) : undefined;
   const stats = new RunStats(clock);
   let result: BatchRunResult | undefined;
   let outcome: JobOutcome;

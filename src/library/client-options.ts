@@ -22,6 +22,8 @@ export interface ClientOptions {
   store?: string | false;
   /** Reuse a kept answer younger than this many milliseconds instead of buying it again. Default: none (age alone never makes an answer reusable). */
   maxAge?: number;
+  /** How long, in ms, a batch waits for a store that stopped answering before it stops (sending pauses meanwhile). Default: 5 minutes. */
+  storeWait?: number;
   /** Retries after a 5xx, a timeout or a dropped connection. Default 5. */
   maxRetries?: number;
   /** The longest wait, in milliseconds, for a rate window to reset; beyond it a batch stops with a QuotaWaitError. Default 15 minutes. */

@@ -10,7 +10,8 @@ import { mgetTarget, parseComponents, sectionKeys, singleEndpointTarget, type Qu
 import type { OutputRecord } from '../model/record.js';
 import { sectionPricesOf } from '../pipeline/pricing.js';
 import { accountOf } from '../store/account.js';
-import { storePathFrom } from '../store/store-path.js';
+import { JOB_DEFAULTS } from '../engine/job-defaults.js';
+import { journalDirFor, storePathFrom } from '../store/store-path.js';
 import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 import { batchRun, type BatchRun, type RecordCost } from './batch-run.js';
 import { CLIENT_DEFAULTS, type BatchOptions, type CallOptions, type ClientOptions } from './client-options.js';
@@ -109,6 +110,8 @@ export function clientOn(options: ClientOptions, clock: Clock): Client {
                 ...(call.job !== undefined ? { job: call.job } : {}),
                 ...(maxAge !== undefined ? { maxAgeMs: maxAge } : {}),
                 runLabel: options.label ?? defaultLabel(),
+                journal: journalDirFor(storePath, env),
+                outageWaitMs: options.storeWait ?? JOB_DEFAULTS.storeWaitMs,
               },
             }
           : {}),

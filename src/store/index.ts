@@ -19,4 +19,6 @@ export { USAGE_GROUPINGS } from './spend.js';
 export { WINDOWS_FRESH_MS } from './windows.js';
 export { accountId, accountOf, SANDBOX_ACCOUNT } from './account.js';
 export { currentAccount } from './current-account.js';
-export { defaultStorePath, storePathFrom } from './store-path.js';
+export { defaultStorePath, journalDirFor, storePathFrom } from './store-path.js';
+export { OutageTolerantStore, type OutageEvents } from './outage.js';
+export { foldPending } from './pending.js';

@@ -7,29 +7,34 @@ const WRITING = '.writing';
 /** A file left half written by a process that died is removed after this long. */
 const ABANDONED_MS = 3_600_000;
 
-/** Entries written without opening the store, beside it: `propdata.db.pending/`. */
+/** Entries a SQLite store's next opening applies, beside its file: `propdata.db.pending/`. */
 export function pendingDir(storePath: string): string {
   return `${storePath}.pending`;
 }
 
 /**
- * Leaves an entry for the store's next opening to apply (foldPending), without opening it: a
- * one-off records its request this way. Loading SQLite and the store's code and opening the file
- * took 50 to 60 ms after a one-off's answer, a third of its wall time (BENCHMARKS.md, start-up);
- * this takes one small file. Private to the user, as the store is.
+ * Leaves an entry in `dir` (this machine's journal of a store: pendingDir, or journalDirFor) for
+ * the store's next opening, or its return from an outage, to apply (foldPending), without the store:
+ *
+ * - a one-off records its request this way: loading SQLite and the store's code and opening the
+ *   file took 50 to 60 ms after a one-off's answer, a third of its wall time (BENCHMARKS.md,
+ *   start-up); this takes one small file;
+ * - a run keeps here what is answered while its store is out of reach (store/outage.ts): a kill
+ *   then loses none of it, and any later run applies it.
+ *
+ * Private to the user, as the store is.
  */
-export function writePending(storePath: string, entry: StoreEntry): void {
-  const dir = pendingDir(storePath);
+export function writePending(dir: string, entry: StoreEntry): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const name = `${entry.request.at}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   writeFileSync(join(dir, `${name}${WRITING}`), JSON.stringify(entry), { mode: 0o600 });
   renameSync(join(dir, `${name}${WRITING}`), join(dir, `${name}.json`));
 }
 
-/** Whether entries are waiting to be applied: a read-only opening applies them first. */
-export function hasPending(storePath: string): boolean {
+/** Whether entries are waiting in `dir` to be applied: a read-only opening applies them first. */
+export function hasPending(dir: string): boolean {
   try {
-    return readdirSync(pendingDir(storePath)).some((name) => name.endsWith('.json'));
+    return readdirSync(dir).some((name) => name.endsWith('.json'));
   } catch {
     return false;
   }
@@ -46,17 +51,18 @@ function entryOf(written: StoreEntry): StoreEntry {
 }
 
 /**
- * Applies the entries left beside the store, oldest first, each recorded once (Store.record
- * changes nothing for a request recorded already); then removes its file. Several processes may
- * fold at once, or a process may die between a commit and the removal: either is harmless.
+ * Applies the entries left in `dir`, oldest first, each recorded once (Store.record changes
+ * nothing for a request recorded already); then removes its file. Several processes may fold at
+ * once, or a process may die between a commit and the removal: either is harmless. Returns how
+ * many it applied.
  */
-export async function foldPending(store: Store, storePath: string): Promise<void> {
-  const dir = pendingDir(storePath);
+export async function foldPending(store: Store, dir: string): Promise<number> {
   let names: string[];
+  let applied = 0;
   try {
     names = readdirSync(dir).sort();
   } catch {
-    return;
+    return 0;
   }
   for (const name of names) {
     const path = join(dir, name);
@@ -74,7 +80,9 @@ export async function foldPending(store: Store, storePath: string): Promise<void
     }
     await store.record(entryOf(entry));
     removeQuietly(path);
+    applied += 1;
   }
+  return applied;
 }
 
 function ageOf(path: string): number {

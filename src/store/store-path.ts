@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { readConfigFile } from '../config/config-file.js';
-import { isDatabaseUrl } from '../config/database-url.js';
+import { isDatabaseUrl, withoutPassword } from '../config/database-url.js';
+import { pendingDir } from './pending.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -17,9 +19,25 @@ function platformDataDir(env: Env, platform: NodeJS.Platform, home: string): str
   return join(absolute(env.XDG_DATA_HOME) ?? join(home, '.local', 'share'), 'propdata');
 }
 
+/** `$PROPDATA_HOME`, which defaults to the platform's data directory. */
+function dataDir(env: Env, platform: NodeJS.Platform, home: string): string {
+  return env.PROPDATA_HOME ? resolve(env.PROPDATA_HOME) : platformDataDir(env, platform, home);
+}
+
 /** `$PROPDATA_HOME/propdata.db`; PROPDATA_HOME defaults to the platform's data directory. */
 export function defaultStorePath(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
-  return join(env.PROPDATA_HOME ? resolve(env.PROPDATA_HOME) : platformDataDir(env, platform, home), 'propdata.db');
+  return join(dataDir(env, platform, home), 'propdata.db');
+}
+
+/**
+ * Where this machine keeps what a store has not taken yet (store/pending.ts): beside a file, or, for
+ * a database every machine shares, in `$PROPDATA_HOME/journal/`, one folder per database and schema
+ * (named by a digest of its URL without the password: the folder's name holds no secret).
+ */
+export function journalDirFor(location: string, env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  if (!isDatabaseUrl(location)) return pendingDir(location);
+  const digest = createHash('sha256').update(withoutPassword(location)).digest('hex').slice(0, 16);
+  return join(dataDir(env, platform, home), 'journal', digest);
 }
 
 /**

@@ -31,8 +31,8 @@ async function requests(path: string): Promise<number> {
 describe('records left beside the store (a one-off does not open it)', () => {
   it('are applied by its next opening, a read-only one included: spend, windows and answer, and their files removed', async () => {
     const path = tempStorePath();
-    writePending(path, oneOff('405 Dyer Ave'));
-    writePending(path, oneOff('43 Valmonte Plaza'));
+    writePending(pendingDir(path), oneOff('405 Dyer Ave'));
+    writePending(pendingDir(path), oneOff('43 Valmonte Plaza'));
     expect(existsSync(path)).toBe(false);
     expect(statSync(pendingDir(path)).mode & 0o777).toBe(0o700);
     // `propdata usage` opens an existing store read-only: the records alone make one.
@@ -54,7 +54,7 @@ describe('records left beside the store (a one-off does not open it)', () => {
 
   it('are applied once, even when a process died after applying one and before removing its file', async () => {
     const path = tempStorePath();
-    writePending(path, oneOff('405 Dyer Ave'));
+    writePending(pendingDir(path), oneOff('405 Dyer Ave'));
     const [name] = readdirSync(pendingDir(path));
     const copy = join(path, '..', 'kept-copy.json');
     copyFileSync(join(pendingDir(path), name!), copy);
@@ -71,7 +71,7 @@ describe('records left beside the store (a one-off does not open it)', () => {
     const path = tempStorePath();
     // A batch has the store open when the one-off leaves its record; it keeps a newer answer of the same item.
     const batch = await openStore(path, { now: () => NOW + 60_000 });
-    writePending(path, oneOff('405 Dyer Ave', NOW, 1));
+    writePending(pendingDir(path), oneOff('405 Dyer Ave', NOW, 1));
     await batch.record({ request: request(NOW + 60_000, 'batch'), windows: [], answers: [answerOf(refOf('405 Dyer Ave'), [section(2)])] });
     await batch.close();
     const store = await openStore(path, { now: () => NOW + 120_000 });
@@ -82,7 +82,7 @@ describe('records left beside the store (a one-off does not open it)', () => {
   it('written by a propdata before schema 3 count their spend; their answer, filed by command, is dropped as the store’s were', async () => {
     const path = tempStorePath();
     const { answers: _answers, ...spend } = oneOff('405 Dyer Ave');
-    writePending(path, {
+    writePending(pendingDir(path), {
       ...spend,
       answer: { key: 'v2/property/value|{}', sections: ['property/value'], chunk: {} },
     } as unknown as StoreEntry);
@@ -94,7 +94,7 @@ describe('records left beside the store (a one-off does not open it)', () => {
 
   it('never include a file still being written', async () => {
     const path = tempStorePath();
-    writePending(path, oneOff('405 Dyer Ave'));
+    writePending(pendingDir(path), oneOff('405 Dyer Ave'));
     writeFileSync(join(pendingDir(path), `${NOW}-1-half.writing`), '{"request": {"at"');
     await (await openStore(path)).close();
     expect(await requests(path)).toBe(1);

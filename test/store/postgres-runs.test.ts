@@ -114,46 +114,84 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
     },
   );
 
-  it('a database lost mid-run is a fatal stop like any other: what was answered is written, and --resume continues, buying nothing twice', async () => {
+  /** Once the run has recorded a few requests, the database stops taking its connections and drops those it has; `cut` resolves then. */
+  async function cutWhenRecorded(schema: string) {
+    const name = new URL(database.url).pathname.slice(1);
+    const server = new pg.Client({ connectionString: postgresServer() });
+    await server.connect();
+    const cut = (async () => {
+      for (;;) {
+        const recorded = await database.admin
+          .query<{ count: string }>(`SELECT count(*) FROM ${schema}.requests`)
+          .catch(() => ({ rows: [{ count: '0' }] }));
+        if (Number(recorded.rows[0]!.count) >= 3) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await server.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'propdata'`, [
+        name,
+      ]);
+    })();
+    return {
+      cut,
+      restore: async () => {
+        await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      },
+      end: () => server.end(),
+    };
+  }
+
+  it('a database lost for a few seconds mid-run: sending pauses, the run goes on once it is back, exit 0, nothing bought twice', async () => {
+    const env = { ...(await sandbox.start({ latencyMs: [20, 20] })), ...machine() };
+    const store = storeUrl('outage');
+    const { input, at } = workspace(200);
+    const database = await cutWhenRecorded('outage');
+    try {
+      const back = database.cut.then(() => new Promise((resolve) => setTimeout(resolve, 3_000))).then(() => database.restore());
+      const run = await runMain(
+        ['property', 'value', '-i', input, '-o', at('out.csv'), '--store', store, '--batch-size', '10', '--concurrency', '1'],
+        {
+          env,
+        },
+      );
+      await back;
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(
+        /the store stopped answering: .*; sending paused until it answers again, for 5 min at most \(--store-wait\)/,
+      );
+      expect(run.stderr).toMatch(/the store answers again after \d+ s; sending goes on/);
+      expect(readFileSync(at('out.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(201);
+      expect(sandbox.current.usage()).toMatchObject({ components: 200, chargedAgain: { sections: 0 } });
+    } finally {
+      await database.restore();
+      await database.end();
+    }
+  });
+
+  it('a database lost longer than --store-wait stops the run: what was answered is kept on this machine, and a rerun without --resume buys nothing twice', async () => {
     const env = { ...(await sandbox.start({ latencyMs: [20, 20] })), ...machine() };
     const store = storeUrl('midrun');
     const { input, at } = workspace(200);
     const args = ['property', 'value', '-i', input, '-o', at('out.csv'), '--store', store, '--batch-size', '10', '--concurrency', '1'];
-    const name = new URL(database.url).pathname.slice(1);
-    const server = new pg.Client({ connectionString: postgresServer() });
-    await server.connect();
+    const database = await cutWhenRecorded('midrun');
     try {
-      // Once a few requests are recorded, the database stops taking the run's connections and drops those it has.
-      const cut = (async () => {
-        for (;;) {
-          const recorded = await database.admin
-            .query<{ count: string }>('SELECT count(*) FROM midrun.requests')
-            .catch(() => ({ rows: [{ count: '0' }] }));
-          if (Number(recorded.rows[0]!.count) >= 3) break;
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-        await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-        await server.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'propdata'`, [
-          name,
-        ]);
-      })();
-      const stopped = await runMain(args, { env });
-      await cut;
+      const stopped = await runMain([...args, '--store-wait', '2s'], { env });
+      await database.cut;
       expect(stopped.code).toBe(1);
       expect(stopped.stderr).toMatch(/cannot use the store postgres:\/\/propdata@127\.0\.0\.1:\d+\/\S+: .*--no-store/);
-      expect(stopped.stderr).toContain('--resume');
+      expect(stopped.stderr).toContain('--store-wait');
       const written = readFileSync(at('out.csv'), 'utf8').trimEnd().split('\n').length - 1;
       expect(written).toBeGreaterThan(0);
       expect(written).toBeLessThan(200);
 
-      await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
-      const resumed = await runMain([...args, '--resume', '-q'], { env });
-      expect(resumed.code).toBe(0);
+      await database.restore();
+      const again = await runMain([...args, '-q'], { env });
+      expect(again.code).toBe(0);
       expect(readFileSync(at('out.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(201);
       expect(sandbox.current.usage()).toMatchObject({ components: 200, chargedAgain: { sections: 0 } });
     } finally {
-      await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
-      await server.end();
+      await database.restore();
+      await database.end();
     }
   });
 });

@@ -31,7 +31,7 @@ export function registerEstimateCommand(program: Command, context: CommandContex
         ...BATCH_OPTIONS.filter((option) => !/--(output|format|report|resume|dry-run|excel)\b/.test(option.flags)),
         ...paramOptions([]),
         // With --max-age, rows the store would answer are not counted: that needs the store and the account.
-        ...STORE_OPTIONS.filter((option) => !/--max-cost-month\b/.test(option.flags)),
+        ...STORE_OPTIONS.filter((option) => !/--(max-cost-month|store-wait)\b/.test(option.flags)),
         ...ACCOUNT_OPTIONS,
         { flags: '--json', description: 'the estimate as one JSON object on stdout' },
       ],

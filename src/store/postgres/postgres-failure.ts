@@ -11,6 +11,24 @@ const detailOf = (error: unknown): string => (error instanceof Error ? error.mes
 /** SQLSTATE of a statement the database chose to undo for another's sake (a deadlock's victim): run as it is again, it goes through. */
 export const isTransient = (error: unknown): boolean => ['40P01', '40001'].includes(codeOf(error));
 
+/** Network failures of a connection: the database or the way to it is down, for now. */
+const UNREACHABLE = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN'];
+
+/**
+ * Whether the database is unreachable or restarting (worth waiting for: a restart, a failover, a
+ * network cut), rather than refusing what it was asked (a login, a privilege, a missing database, a
+ * full disk), which no wait mends. SQLSTATE class 08 is a connection lost; 57P01 to 57P03 a server
+ * shutting down or starting; 53300 its connections all taken. node-postgres says "Connection
+ * terminated" of a connection cut under it, and "timeout" of one that stopped answering.
+ */
+export function isOutage(error: unknown): boolean {
+  const code = codeOf(error);
+  if (UNREACHABLE.includes(code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
+  // An administrator closed the database to connections for a while (ALTER DATABASE ... ALLOW_CONNECTIONS false).
+  if (code === '55000' && /not currently accepting connections/i.test(detailOf(error))) return true;
+  return code === '' && /connection terminated|timeout|Connection ended|not queryable/i.test(detailOf(error));
+}
+
 /** What went wrong, and what to do about it, for the one line a user reads (never the URL's password: only `location` names it). */
 function reason(error: unknown): string {
   const code = codeOf(error);
@@ -35,5 +53,9 @@ function reason(error: unknown): string {
 
 /** One clear line naming --no-store, for any failure of the database: never a silent fallback to pacing alone. */
 export function databaseFailure(location: string, error: unknown): StoreError {
-  return new StoreError(`cannot use the store ${location}: ${reason(error)}; or run with --no-store`, error);
+  const why = reason(error);
+  return new StoreError(`cannot use the store ${location}: ${why}; or run with --no-store`, error, {
+    outage: isOutage(error),
+    reason: why,
+  });
 }

@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { PropdataError, StoreError } from '../../errors/index.js';
-import { foldPending, hasPending } from '../pending.js';
+import { foldPending, hasPending, pendingDir } from '../pending.js';
 import type { Store, StoreOptions } from '../store-api.js';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
 import { storeFailure } from './sqlite-failure.js';
@@ -55,7 +55,7 @@ export async function openSqliteStore(path: string, options: StoreOptions = {}):
   const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
   // Entries written beside the store (one-offs' records) are applied at its next opening; a
   // read-only one (usage) would miss them, so it applies them first, with a writing one.
-  if (options.readonly && hasPending(path)) await (await openSqliteStore(path, { ...options, readonly: false })).close();
+  if (options.readonly && hasPending(pendingDir(path))) await (await openSqliteStore(path, { ...options, readonly: false })).close();
   const readonly = options.readonly ?? false;
   let db: Database | undefined;
   try {
@@ -74,7 +74,7 @@ export async function openSqliteStore(path: string, options: StoreOptions = {}):
     db.pragma(`wal_autocheckpoint = ${WAL_PAGES}`);
     checkVersion(path, readonly ? schemaVersion(db) : migrate(db), readonly);
     const store = new SqliteStore(db, { path, busyTimeoutMs, now: options.now ?? Date.now });
-    if (!readonly) await foldPending(store, path);
+    if (!readonly) await foldPending(store, pendingDir(path));
     return store;
   } catch (error) {
     if (db?.open) db.close();
@@ -87,5 +87,5 @@ export async function openSqliteStore(path: string, options: StoreOptions = {}):
  * made): commands that only read or remove from it never create it otherwise.
  */
 export async function openExistingSqliteStore(path: string, options: StoreOptions = {}): Promise<Store | undefined> {
-  return existsSync(path) || hasPending(path) ? openSqliteStore(path, options) : undefined;
+  return existsSync(path) || hasPending(pendingDir(path)) ? openSqliteStore(path, options) : undefined;
 }

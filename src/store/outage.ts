@@ -1,0 +1,193 @@
+import { StoreError } from '../errors/index.js';
+import type { Clock } from '../throttle/clock.js';
+import type { SharedPacer } from '../throttle/shared-pacer.js';
+import { foldPending, writePending } from './pending.js';
+import type { Store, StoreEntry, StoreProblems } from './store-api.js';
+
+/** The first wait before the store is tried again once it stopped answering, doubled each time up to OUTAGE_MAX_DELAY_MS. */
+const OUTAGE_FIRST_DELAY_MS = 500;
+/** Often enough to carry on within seconds of a restart; seldom enough to leave a recovering database alone. */
+const OUTAGE_MAX_DELAY_MS = 10_000;
+
+export interface OutageSettings {
+  /** This machine's journal of the store (store-path.ts, journalDirFor): answers it could not take yet. */
+  journal: string;
+  /** How long a run waits for a store that stopped answering before it stops (--store-wait). */
+  waitMs: number;
+  clock: Clock;
+  /** Told once as the store stops answering, and once as it answers again. */
+  events?: OutageEvents;
+}
+
+export interface OutageEvents {
+  lost?(reason: StoreError, waitMs: number): void;
+  back?(afterMs: number, journaled: number): void;
+}
+
+const requests = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
+
+const isOutage = (error: unknown): error is StoreError => error instanceof StoreError && error.outage;
+
+/**
+ * A store that rides out an outage (a database restarting, failing over, cut off for a while): a
+ * call that finds it unreachable waits and tries again, with backoff, for up to `waitMs`; sending,
+ * which waits for the store's lookups, claims and pacer, pauses meanwhile, and the run goes on
+ * once the store answers. What is answered meanwhile is kept in this machine's journal at once
+ * (record), so neither a kill nor the end of the wait loses it: the store takes it as it comes back,
+ * or at its next opening by any run, with or without --resume. Claims are neither renewed nor
+ * released while it is away (they lapse by themselves). A failure that is not an outage, or an
+ * outage longer than `waitMs`, is the run's stop, as before.
+ */
+export class OutageTolerantStore implements Store {
+  readonly location: string;
+  readonly #store: Store;
+  readonly #settings: OutageSettings;
+  /** When the store stopped answering, why, and how many journaled entries it has taken since; undefined while it answers. */
+  #outage: { since: number; reason: StoreError; applied: number } | undefined;
+  /** An attempt at applying the journal, shared by every call waiting for the store. */
+  #folding: Promise<void> | undefined;
+  #journaled = 0;
+  readonly #notes: string[] = [];
+
+  constructor(store: Store, settings: OutageSettings) {
+    this.location = store.location;
+    this.#store = store;
+    this.#settings = settings;
+  }
+
+  /** `work` on the store; through an outage, tried again until it answers or the wait is over. */
+  async #call<T>(work: () => Promise<T>): Promise<T> {
+    for (let delay = OUTAGE_FIRST_DELAY_MS; ; delay = Math.min(delay * 2, OUTAGE_MAX_DELAY_MS)) {
+      try {
+        // Back from an outage, the journal goes in first: nothing is read that it would change.
+        if (this.#outage) await this.#foldJournal();
+        const result = await work();
+        if (this.#outage) this.#recovered();
+        return result;
+      } catch (error) {
+        if (!isOutage(error)) throw error;
+        this.#lost(error);
+      }
+      const { since, reason } = this.#outage!;
+      const { clock, waitMs } = this.#settings;
+      const left = since + waitMs - clock.now();
+      if (left <= 0) throw this.#gaveUp(reason);
+      await clock.sleep(Math.min(delay, left));
+    }
+  }
+
+  #lost(reason: StoreError): void {
+    if (this.#outage) return;
+    this.#outage = { since: this.#settings.clock.now(), reason, applied: 0 };
+    this.#settings.events?.lost?.(reason, this.#settings.waitMs);
+  }
+
+  /** Applies this machine's journal, one attempt at a time however many calls wait: it fails as any call does while the store is away. */
+  #foldJournal(): Promise<void> {
+    this.#folding ??= foldPending(this.#store, this.#settings.journal)
+      .then((applied) => {
+        if (this.#outage) this.#outage.applied += applied;
+      })
+      .finally(() => (this.#folding = undefined));
+    return this.#folding;
+  }
+
+  #recovered(): void {
+    const { since, applied } = this.#outage!;
+    this.#outage = undefined;
+    const afterMs = this.#settings.clock.now() - since;
+    this.#notes.push(
+      `the store ${this.location} was out of reach for ${Math.ceil(afterMs / 1000)} s; sending paused meanwhile` +
+        (applied > 0 ? `, and the ${requests(applied)} answered meanwhile, kept on this machine, were stored` : ''),
+    );
+    this.#settings.events?.back?.(afterMs, applied);
+  }
+
+  #gaveUp(reason: StoreError): StoreError {
+    const seconds = Math.round(this.#settings.waitMs / 1000);
+    const why = `${reason.reason}, for ${seconds} s (--store-wait); what was answered meanwhile is kept on this machine, and the next run stores it`;
+    return new StoreError(`cannot use the store ${this.location}: ${why}; or run with --no-store`, reason.cause, {
+      outage: true,
+      reason: why,
+    });
+  }
+
+  /** Keeps an entry in the journal, for the store to take when it is back. */
+  #journal(entry: StoreEntry): void {
+    writePending(this.#settings.journal, entry);
+    this.#journaled += 1;
+  }
+
+  /** Something that may wait for the store's return or lapse by itself: skipped while it is away. */
+  async #unlessAway(work: () => Promise<void>): Promise<void> {
+    if (this.#outage) return;
+    try {
+      await work();
+    } catch (error) {
+      if (!isOutage(error)) throw error;
+      this.#lost(error);
+    }
+  }
+
+  async record(entry: StoreEntry): Promise<void> {
+    if (this.#outage) {
+      this.#journal(entry);
+      return;
+    }
+    try {
+      await this.#store.record(entry);
+    } catch (error) {
+      if (!isOutage(error)) throw error;
+      // Committed or not, it is kept: applied again, an entry changes nothing (Store.record).
+      this.#journal(entry);
+      this.#lost(error);
+    }
+  }
+
+  find: Store['find'] = (...args) => this.#call(() => this.#store.find(...args));
+  claim: Store['claim'] = (...args) => this.#call(() => this.#store.claim(...args));
+  held: Store['held'] = (...args) => this.#call(() => this.#store.held(...args));
+  renewClaims: Store['renewClaims'] = (...args) => this.#unlessAway(() => this.#store.renewClaims(...args));
+  releaseAll: Store['releaseAll'] = (...args) => this.#unlessAway(() => this.#store.releaseAll(...args));
+  release: Store['release'] = (...args) => this.#unlessAway(() => this.#store.release(...args));
+  beginJob: Store['beginJob'] = (...args) => this.#call(() => this.#store.beginJob(...args));
+  finishJob: Store['finishJob'] = (...args) => this.#call(() => this.#store.finishJob(...args));
+  jobSince: Store['jobSince'] = (...args) => this.#call(() => this.#store.jobSince(...args));
+  recordReuse: Store['recordReuse'] = (...args) => this.#call(() => this.#store.recordReuse(...args));
+  usage: Store['usage'] = (...args) => this.#call(() => this.#store.usage(...args));
+  monthToDateCost: Store['monthToDateCost'] = (...args) => this.#call(() => this.#store.monthToDateCost(...args));
+  accounts: Store['accounts'] = () => this.#call(() => this.#store.accounts());
+  loadWindows: Store['loadWindows'] = (...args) => this.#call(() => this.#store.loadWindows(...args));
+  info: Store['info'] = (...args) => this.#call(() => this.#store.info(...args));
+  prune: Store['prune'] = (...args) => this.#call(() => this.#store.prune(...args));
+  clear: Store['clear'] = (...args) => this.#call(() => this.#store.clear(...args));
+
+  /** The shared pacer, each of its calls riding out an outage as the store's do: grants wait while it is away. */
+  pacer(account: string, owner: string): SharedPacer {
+    const pacer = this.#store.pacer(account, owner);
+    return {
+      join: () => this.#call(() => pacer.join()),
+      reserve: (request) => this.#call(() => pacer.reserve(request)),
+      report: (reservation, reported) => this.#call(() => pacer.report(reservation, reported)),
+      refund: (reservation) => this.#call(() => pacer.refund(reservation)),
+      leave: () => this.#unlessAway(() => pacer.leave()),
+    };
+  }
+
+  problems(): StoreProblems {
+    const problems = this.#store.problems();
+    const away =
+      this.#outage && this.#journaled > 0
+        ? [
+            `${requests(this.#journaled)} answered are kept on this machine (${this.#settings.journal}) until the store ${this.location} takes them: the next run stores them`,
+          ]
+        : [];
+    return { ...problems, notes: [...problems.notes, ...this.#notes, ...away] };
+  }
+
+  /** A store back by now takes the journal before it closes; one still away leaves it for the next run. */
+  async close(): Promise<void> {
+    if (this.#outage) await this.#foldJournal().catch(() => undefined);
+    await this.#store.close();
+  }
+}
