@@ -1,5 +1,5 @@
 import { stateCode } from '../../catalog/index.js';
-import { canonicalStreet, canonicalUnit, normaliseWords, titleCase } from './address-words.js';
+import { asciiWords, canonicalStreet, canonicalUnit, normaliseWords, numberFirst, titleCase } from './address-words.js';
 import { countyOf, countyPremium, streetBlock, syntheticMetroArea, zipOffset } from './area-draws.js';
 import {
   STATES,
@@ -64,9 +64,12 @@ function splitAddressLine(address: string): { street: string; city?: string; sta
 function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, changes: string[]): AddressParts | string {
   const line = splitAddressLine(identifiers.address ?? '');
   if (!identifiers.zipcode && line.zip) changes.push('zipcode taken from the address line');
-  const street = canonicalStreet(normaliseWords(line.street));
-  if (street.includes('nomatch')) return 'address not found in the address database';
-  if (!/^\d/.test(street)) return 'address has no building number';
+  const words = normaliseWords(line.street);
+  if (words.includes('nomatch')) return 'address not found in the address database';
+  const numbered = numberFirst(words);
+  if (numbered === undefined) return 'address has no building number';
+  if (numbered !== words) changes.push('building number moved before the street name');
+  const street = canonicalStreet(numbered);
 
   const zipGiven = identifiers.zipcode ?? line.zip;
   const stateGiven = identifiers.state ?? line.state;
@@ -83,8 +86,8 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
   } else if (cityGiven && requestedState) {
     state = requestedState;
     // Drawn by street, so every house on a street of a city with several ZIPs gets the same one.
-    const streetName = street.replace(/^\d+\s*/, '');
-    zip = zipForCity(cityGiven, state, (count) => Math.floor(fractionOf('zip-for-city', streetName, cityGiven, state ?? '') * count));
+    const [streetName, cityName] = [asciiWords(street.replace(/^\d+\s*/, '')), asciiWords(cityGiven)];
+    zip = zipForCity(cityName, state, (count) => Math.floor(fractionOf('zip-for-city', streetName, cityName, state ?? '') * count));
     if (!zip) return `no zipcode known in ${state}`;
     changes.push('zipcode derived from city and state');
   } else {
@@ -99,7 +102,7 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
 
 /** The census block of a street: every house number on one street in one ZIP shares it, a fifth of them the next block. */
 function blockIdOf(parts: AddressParts, random: Random): string {
-  const { tract, block } = streetBlock(parts.zip, parts.street.replace(/^\d+\s*/, ''));
+  const { tract, block } = streetBlock(parts.zip, asciiWords(parts.street.replace(/^\d+\s*/, '')));
   return `${countyOf(parts.state, parts.zip)}${tract}${String(block + (random.chance(0.2) ? 1 : 0)).padStart(4, '0')}`;
 }
 
@@ -113,7 +116,8 @@ function zipCentreOf(parts: AddressParts): { lat: number; lng: number } {
 }
 
 function placeOf(parts: AddressParts): Place {
-  const key = `${parts.street}|${parts.unit}|${parts.zip}`;
+  // Spelt in ASCII, as the slug is: the house asked with or without its accents, or by its slug, is one.
+  const key = asciiWords(`${parts.street}|${parts.unit}|${parts.zip}`);
   const random = randomFor('place', key);
   const blockId = blockIdOf(parts, random);
   const countyFips = blockId.slice(0, 5);
