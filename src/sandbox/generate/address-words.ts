@@ -95,6 +95,20 @@ export function asciiWords(words: string): string {
     .trim();
 }
 
+/** A city's first word as the ZIP table spells it: "St. Louis" is its "Saint Louis". */
+const CITY_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['st', 'saint'],
+  ['ste', 'sainte'],
+  ['ft', 'fort'],
+  ['mt', 'mount'],
+]);
+
+/** A normalised city name as cities are looked up by: in ASCII, "st"/"ft"/"mt" first spelt out ("st louis" -> "saint louis"). */
+export function cityKey(words: string): string {
+  const [first, ...rest] = asciiWords(words).split(' ');
+  return [CITY_ABBREVIATIONS.get(first!) ?? first, ...rest].join(' ');
+}
+
 /** Words naming a road by its number ("route 37", "county road 12"): a trailing number there is not a building's. */
 const NUMBERED_ROADS = new Set(['route', 'rte', 'highway', 'hwy', 'interstate', 'county', 'fm', 'sr', 'us']);
 
@@ -110,6 +124,24 @@ export function numberFirst(words: string): string | undefined {
   if (parts.length < 2 || !/^\d+[a-z]?$/.test(last) || parts.some((word) => NUMBERED_ROADS.has(word))) return undefined;
   return [last, ...parts.slice(0, -1)].join(' ');
 }
+
+const DIRECTIONAL_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['north', 'n'],
+  ['south', 's'],
+  ['east', 'e'],
+  ['west', 'w'],
+  ['northeast', 'ne'],
+  ['northwest', 'nw'],
+  ['southeast', 'se'],
+  ['southwest', 'sw'],
+]);
+
+/** Street words with each directional abbreviated ("1040 west 27th ave" -> "1040 w 27th ave"): one form to look a street up by. */
+export const abbreviateDirectionals = (words: string) =>
+  words
+    .split(' ')
+    .map((word) => DIRECTIONAL_ABBREVIATIONS.get(word) ?? word)
+    .join(' ');
 
 export const isStreetSuffix = (word: string) => ABBREVIATIONS.has(word) || SUFFIXES.has(word);
 export const isDirectional = (word: string) => DIRECTIONALS.has(word);

@@ -271,12 +271,12 @@ function sharedLeadingWords(a: readonly string[], b: readonly string[]): number 
 const cityZips = new Remembered<readonly string[]>();
 
 /**
- * The ZIPs a city given without one may have. The table names each ZIP by its postal city only,
+ * The ZIPs a city (by its cityKey) given without one may have. The table names each ZIP by its postal city only,
  * so a city it does not name (Palos Verdes Estates, postal city Palos Verdes Peninsula) takes the
  * ZIPs of the cities sharing its first two or more words, and a city with no such neighbour any
  * ZIP of its state.
  */
-function zipsOfCity(city: string, state: string): readonly string[] {
+export function zipsOfCity(city: string, state: string): readonly string[] {
   return cityZips.get(`${city}|${state}`, () => nearestCityZips(city, state));
 }
 
