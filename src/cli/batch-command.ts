@@ -12,7 +12,7 @@ import type { BatchOptions } from './commands/query-options.js';
 import { EXIT, InputError, PropdataError } from '../errors/index.js';
 import { openInput } from '../input/open-input.js';
 import { checkColumnOptions, checkHeaderFeedsIdentifiers } from '../input/column-options.js';
-import { delimiterName } from '../input/delimiter.js';
+import { delimiterNote } from '../input/delimiter.js';
 import { createPreparer } from '../input/prepare.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { IdentifierRepairs } from '../input/xlsx-identifiers.js';
@@ -59,11 +59,7 @@ async function prepareInput(target: QueryTarget, options: BatchOptions, params: 
     encoding: options.encoding,
     identifiers: { level: target.level, endpoints: target.paramEndpoints, map: options.map ?? {}, metaColumn: options.metaColumn },
   });
-  if (input.detectedDelimiter !== undefined && !options.quiet) {
-    io.stderr.write(
-      `propdata: reading the CSV with the ${delimiterName(input.detectedDelimiter)} as its delimiter, as its header line has it (--delimiter chooses another)\n`,
-    );
-  }
+  if (input.delimiter !== undefined && !options.quiet) io.stderr.write(`propdata: ${delimiterNote(input.delimiter)}\n`);
   if (input.decodedAs !== undefined && !options.quiet) {
     io.stderr.write(
       `propdata: ${options.input} is not UTF-8: reading it as ${input.decodedAs}, as Excel saves a CSV (--encoding chooses another)\n`,

@@ -29,6 +29,30 @@ export function delimiterName(delimiter: string): string {
           : `"${delimiter}"`;
 }
 
+/** What chose a CSV's delimiter: --delimiter, Excel's `sep=;` first line, a .tsv/.tab name, or the header line. */
+export type DelimiterSource = 'option' | 'sep-line' | 'file-name' | 'header';
+
+export interface ChosenDelimiter {
+  char: string;
+  source: DelimiterSource;
+}
+
+const SAID_BY: Readonly<Record<DelimiterSource, (char: string) => string>> = {
+  option: () => 'as --delimiter says',
+  'sep-line': (char) => `as its first line sep=${char} says`,
+  'file-name': () => 'as its .tsv or .tab name says',
+  header: () => 'as its header line has it',
+};
+
+/**
+ * The one line stderr gets for a delimiter that is not a comma, whatever chose it: a file read
+ * with the wrong one is one column per line, and this names the one used and how to choose another.
+ */
+export function delimiterNote({ char, source }: ChosenDelimiter): string {
+  const other = source === 'option' ? '' : ' (--delimiter chooses another)';
+  return `reading the CSV with the ${delimiterName(char)} as its delimiter, ${SAID_BY[source](char)}${other}`;
+}
+
 /**
  * The delimiter of a CSV from its first non-blank line (the header): the candidate that occurs
  * most often outside quotes, a comma on a tie or when none occurs. A European spreadsheet's

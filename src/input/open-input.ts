@@ -15,7 +15,7 @@ import {
   WINDOWS_1252,
 } from './charset.js';
 import { readCsv } from './csv-reader.js';
-import { sniffDelimiter } from './delimiter.js';
+import { sniffDelimiter, type ChosenDelimiter } from './delimiter.js';
 import type { InputFormat, InputSource } from './input-source.js';
 import type { InputRow } from './row.js';
 import { readJsonl, scanJsonlKeys } from './jsonl-reader.js';
@@ -50,8 +50,8 @@ export interface OpenedInput extends InputSource {
   seekable: boolean;
   /** A regular file's size and how far the reader has got through it: the progress bar's measure. */
   progress?: ReadProgress;
-  /** A CSV's delimiter when it was found from the header line and is not a comma: the caller says so. */
-  detectedDelimiter?: string;
+  /** A CSV's delimiter when it is not a comma, and what chose it: the caller says so. */
+  delimiter?: ChosenDelimiter;
   /** The encoding a CSV that is not UTF-8 was read in, when no byte order mark or --encoding chose it: the caller says so. */
   decodedAs?: string;
 }
@@ -87,7 +87,7 @@ function tracked(opened: OpenedInput, options: OpenInputOptions): OpenedInput {
   if (!opened.progress) return opened;
   PROGRESS_OF_ROWS.set(opened.rows, opened.progress);
   // The same file, format, delimiter and sheet: rows counted by the rules that read them.
-  const again = { ...options, format: opened.format, ...(opened.detectedDelimiter ? { delimiter: opened.detectedDelimiter } : {}) };
+  const again = { ...options, format: opened.format, ...(opened.delimiter ? { delimiter: opened.delimiter.char } : {}) };
   REREADERS.set(opened.progress, () => openInput(again));
   return opened;
 }
@@ -202,8 +202,8 @@ async function openCsv(options: OpenInputOptions, start: CsvStart): Promise<Open
   const chosen = start.given ?? start.marked ?? ((fromFile ? await isUtf8File(fromFile) : startsAsUtf8(head)) ? UTF8 : undefined);
   const charset = chosen ?? WINDOWS_1252;
   const separator = SEPARATOR_LINE.exec(text)?.[1];
-  const named = options.delimiter ?? separator ?? delimiterFor(options.path);
-  const delimiter = named ?? sniffDelimiter(text);
+  const chosenDelimiter = chooseDelimiter(options, separator, text);
+  const delimiter = chosenDelimiter.char;
   const sourceBytes = { bytes: 0 };
   const decoded = isUtf8Name(charset) ? stream : decodeChunks(stream as AsyncIterable<Buffer>, charset, sourceBytes);
   return {
@@ -216,9 +216,17 @@ async function openCsv(options: OpenInputOptions, start: CsvStart): Promise<Open
       ...(separator === undefined ? {} : { firstLine: 2 }),
       ...(decoded === stream ? {} : { sourceBytes }),
     }),
-    ...(named === undefined && delimiter !== ',' ? { detectedDelimiter: delimiter } : {}),
+    ...(delimiter === ',' ? {} : { delimiter: chosenDelimiter }),
     ...(chosen === undefined ? { decodedAs: WINDOWS_1252 } : {}),
   };
+}
+
+/** --delimiter, else Excel's `sep=` line, else a .tsv name, else the header line. */
+function chooseDelimiter(options: OpenInputOptions, separator: string | undefined, text: string): ChosenDelimiter {
+  if (options.delimiter !== undefined) return { char: options.delimiter, source: 'option' };
+  if (separator !== undefined) return { char: separator, source: 'sep-line' };
+  const byName = delimiterFor(options.path);
+  return byName === undefined ? { char: sniffDelimiter(text), source: 'header' } : { char: byName, source: 'file-name' };
 }
 
 /**

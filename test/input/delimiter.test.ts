@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { sniffDelimiter } from '../../src/input/delimiter.js';
 import { parseDelimiter } from '../../src/input/delimiter.js';
@@ -44,7 +45,7 @@ describe('CSV inputs a newcomer brings', () => {
     });
   });
 
-  it('reads a tab-delimited file under --delimiter tab without a word', async () => {
+  it('reads a tab-delimited file under --delimiter tab, and names it', async () => {
     const input = file('tabs.csv', 'address\tzipcode\n405 DYER AVE\t21136\n');
     const result = await runMain([
       'property',
@@ -58,8 +59,50 @@ describe('CSV inputs a newcomer brings', () => {
       '--sandbox',
       '--no-store',
     ]);
-    expect(result.stderr).not.toContain('as its delimiter');
+    expect(result.stderr).toContain('propdata: reading the CSV with the tab as its delimiter, as --delimiter says\n');
     expect(JSON.parse(result.stdout.trim()) as unknown).toMatchObject({ _status: 'ok' });
+  });
+
+  it('names the delimiter of an Excel CSV whose first line is sep=; (CRLF, Windows-1252), in one line', async () => {
+    const input = join(dir, 'excel-sep.csv');
+    const text = 'sep=;\r\naddress;zipcode;owner\r\n405 DYER AVE;21136;Zoë Müller\r\n43 Valmonte Plaza;90274;Ann\r\n';
+    writeFileSync(input, iconv.encode(text, 'windows-1252'));
+    const result = await runMain(['property', 'value', '--input', input, '--format', 'jsonl', '--sandbox', '--no-store']);
+    expect(result.code, result.stderr).toBe(0);
+    const notes = result.stderr.split('\n').filter((line) => line.includes('as its delimiter'));
+    expect(notes).toEqual([
+      'propdata: reading the CSV with the semicolon as its delimiter, as its first line sep=; says (--delimiter chooses another)',
+    ]);
+    const records = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { _status: string; _input: Record<string, string> });
+    expect(records.map((record) => [record._status, record._input.owner])).toEqual([
+      ['ok', 'Zoë Müller'],
+      ['ok', 'Ann'],
+    ]);
+  });
+
+  it('names a tab found from a .tsv name, and says nothing of a comma', async () => {
+    const tsv = await runMain([
+      'property',
+      'value',
+      '--input',
+      file('homes.tsv', 'address\tzipcode\n405 DYER AVE\t21136\n'),
+      '--sandbox',
+      '--no-store',
+    ]);
+    expect(tsv.stderr).toContain('reading the CSV with the tab as its delimiter, as its .tsv or .tab name says');
+    const comma = await runMain([
+      'property',
+      'value',
+      '--input',
+      file('homes.csv', 'address,zipcode\n405 DYER AVE,21136\n'),
+      '--sandbox',
+      '--no-store',
+    ]);
+    expect(comma.code).toBe(0);
+    expect(comma.stderr).not.toContain('as its delimiter');
   });
 
   it('refuses a file without a header row in one message, before sending anything', async () => {

@@ -65,6 +65,52 @@ describe('address resolution', () => {
     expect((await chunkFor({ slug: 'not-a-slug' })).address_info.status).toMatchObject({ match: false, errors: ['slug not recognised'] });
   });
 
+  it('keeps accented letters in the address, spells the slug in ASCII, and knows the house either way', async () => {
+    const chenier = await chunkFor({ address: '3 Rue Chénier', zipcode: '70116' });
+    expect(chenier.address_info).toMatchObject({
+      address: '3 Rue Chénier',
+      address_full: '3 Rue Chénier New Orleans LA 70116',
+      slug: '3-Rue-Chenier-New-Orleans-LA-70116',
+    });
+    const cafe = await chunkFor({ address: '9 CAFÉ LANE', city: 'Cañon City', state: 'CO' });
+    expect(cafe.address_info).toMatchObject({
+      address: '9 Café Ln',
+      city: 'Cañon City',
+      zipcode: '81212',
+      slug: '9-Cafe-Ln-Canon-City-CO-81212',
+    });
+    // Typed as a letter and a combining accent, without the accent, or asked by the slug: one house.
+    const value = chenier['property/value'];
+    const sameHouse: Record<string, string>[] = [
+      { address: '3 Rue Che\u0301nier', zipcode: '70116' },
+      { address: '3 Rue Chenier', zipcode: '70116' },
+      { slug: chenier.address_info.slug },
+    ];
+    for (const query of sameHouse) {
+      const again = await chunkFor(query);
+      expect(again['property/value'], JSON.stringify(query)).toEqual(value);
+      expect(again.address_info.block_id).toBe(chenier.address_info.block_id);
+    }
+    expect((await chunkFor({ address: '1 Straße Ærø Łódź', zipcode: '70116' })).address_info.slug).toBe(
+      '1-Strasse-Aero-Lodz-New-Orleans-LA-70116',
+    );
+  });
+
+  it('takes a building number after the street name (Spanish style) as the US writes it, first', async () => {
+    const pena = await chunkFor({ address: 'Calle Peña 12', zipcode: '00901' });
+    expect(pena.address_info).toMatchObject({ address: '12 Calle Peña', city: 'San Juan', slug: '12-Calle-Pena-San-Juan-PR-00901' });
+    expect(pena.address_info.status.changes).toContain('building number moved before the street name');
+    const leading = await chunkFor({ address: '12 Calle Peña', zipcode: '00901' });
+    expect(leading['property/value']).toEqual(pena['property/value']);
+    expect(leading.address_info.status.changes).not.toContain('building number moved before the street name');
+    expect((await chunkFor({ address: 'Calle Peña 12B, San Juan, PR 00901' })).address_info.address).toBe('12b Calle Peña');
+    // A road named by its number has no building number, wherever the number stands.
+    for (const address of ['State Route 37', 'County Road 12', 'Calle Peña'])
+      expect((await chunkFor({ address, zipcode: '00901' })).address_info.status.errors, address).toEqual([
+        'address has no building number',
+      ]);
+  });
+
   it('reads a unit back from the slug it issued', async () => {
     const { address_info: info } = await chunkFor({ address: '100 W Pennsylvania Ave', unit: 'Apartment 4B', zipcode: '21204' });
     expect(info).toMatchObject({ unit: 'APT 4B', slug: '100-W-Pennsylvania-Ave-APT-4B-Towson-MD-21204' });

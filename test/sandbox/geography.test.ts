@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { LANDMARKS } from './fixtures/landmarks.js';
 import { REAL_ADDRESSES } from './fixtures/real-addresses.js';
 import { call, dataSandbox, VALMONTE } from './http.js';
 
@@ -30,6 +31,57 @@ describe('real geography', () => {
       expect(city).toMatchObject({ slug: zip.slug, block_id: zip.block_id, lat: zip.lat, lng: zip.lng, zipcode: expected.zipcode });
     });
     expect(byZip.filter((info: any) => info.status.match).length).toBeGreaterThanOrEqual(17);
+  });
+
+  it('resolves twenty well-known addresses in cities of many ZIPs to one ZIP, block and slug, by ZIP or by city and state', async () => {
+    expect(new Set(LANDMARKS.map(({ city }) => city)).size).toBeLessThan(LANDMARKS.length);
+    const byZip = await infoFor(LANDMARKS.map(({ address, zipcode }) => ({ address, zipcode })));
+    const askedOtherwise = [
+      LANDMARKS.map(({ address, city, state }) => ({ address, city, state })),
+      LANDMARKS.map(({ address, city, state }) => ({ address: `${address}, ${city}, ${state}` })),
+      LANDMARKS.map(({ address, city, state }) => ({ address: address.toUpperCase(), city: city.toUpperCase(), state })),
+    ];
+    const unmatched = byZip.filter((info: any) => !info.status.match).length;
+    expect(unmatched).toBeLessThanOrEqual(2);
+    for (const items of askedOtherwise) {
+      const infos = await infoFor(items);
+      LANDMARKS.forEach((landmark, index) => {
+        const [zip, other] = [byZip[index], infos[index]];
+        expect(other.status.match, landmark.name).toBe(zip.status.match);
+        if (!zip.status.match) return;
+        expect(zip.zipcode).toBe(landmark.zipcode);
+        expect(other, `${landmark.name}: ${JSON.stringify(items[index])}`).toMatchObject({
+          zipcode: zip.zipcode,
+          block_id: zip.block_id,
+          slug: zip.slug,
+          lat: zip.lat,
+          lng: zip.lng,
+        });
+      });
+    }
+  });
+
+  it('gives a house the address book does not know the ZIP of its nearest known neighbour on the street, and one ZIP every time', async () => {
+    const [near, again, unknown, unknownAgain] = await infoFor([
+      { address: '200 S Wacker Dr', city: 'Chicago', state: 'IL' },
+      { address: '200 S Wacker Drive', city: 'Chicago', state: 'Illinois' },
+      { address: '4 Nowhere Known Ln', city: 'Chicago', state: 'IL' },
+      { address: '4 Nowhere Known Lane', city: 'chicago', state: 'IL' },
+    ]);
+    expect(near).toMatchObject({ zipcode: '60606', city: 'Chicago' });
+    expect(again).toMatchObject({ zipcode: near.zipcode, block_id: near.block_id, slug: near.slug });
+    expect(unknown.zipcode).toMatch(/^60[67]\d\d$/);
+    expect(unknownAgain).toMatchObject({ zipcode: unknown.zipcode, block_id: unknown.block_id, slug: unknown.slug });
+  });
+
+  it('spells a city given under another name as its postal city: St. Louis is Saint Louis, by ZIP or by city', async () => {
+    const [[byZip], [byCity]] = await Promise.all([
+      infoFor([{ address: '700 Clark Ave', zipcode: '63102' }]),
+      infoFor([{ address: '700 Clark Ave', city: 'St. Louis', state: 'MO' }]),
+    ]);
+    expect(byZip).toMatchObject({ city: 'Saint Louis', slug: '700-Clark-Ave-Saint-Louis-MO-63102' });
+    expect(byCity).toMatchObject({ city: byZip.city, zipcode: byZip.zipcode, slug: byZip.slug, block_id: byZip.block_id });
+    expect(byCity.status.changes).toContain('city spelt as its postal name');
   });
 
   it('resolves Pasadena and Las Vegas ZIPs to their real city, county and position', async () => {

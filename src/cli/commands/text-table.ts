@@ -17,7 +17,7 @@ export interface TableLayout {
 const MIN_FLEXIBLE = 10;
 
 /** `text` in lines of at most `room` characters, broken at spaces (a longer word is cut). */
-function wrap(text: string, room: number): string[] {
+export function wrap(text: string, room: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {

@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
 import { storeForMessages } from '../../config/database-url.js';
 import type { Usage, UsageFigures, UsageGrouping } from '../../store/index.js';
-import { USAGE_GROUPINGS } from '../../store/spend.js';
+import { monthOf, USAGE_GROUPINGS } from '../../store/spend.js';
+import { Chalk } from 'chalk';
+import { SYSTEM_CLOCK } from '../../throttle/clock.js';
+import { resolveRunDefaults } from '../run-defaults.js';
+import { usageChart } from './usage-chart.js';
 import { addOptions } from '../add-options.js';
-import { ACCOUNT_OPTIONS, pastTime, STORE_FILE_OPTIONS } from '../options.js';
+import { ACCOUNT_OPTIONS, pastTime, positiveNumber, STORE_FILE_OPTIONS } from '../options.js';
 import type { OptionSpec, OptionValues } from '../../options/option-spec.js';
 import type { CommandContext } from './command-context.js';
 import { checkAccountIn, REPORT_ACCOUNT_OPTION, reportedAccount } from './report-account.js';
@@ -18,6 +22,11 @@ const USAGE_OPTIONS = [
   },
   { flags: '--by <grouping>', description: 'what a row totals', choices: USAGE_GROUPINGS, defaultValue: 'month' },
   { flags: '--json', description: 'print {"total": {...}, "rows": [...]} as JSON' },
+  {
+    flags: '--max-cost-month <usd>',
+    description: "the month's budget a terminal's chart (--by day or month) is drawn against (default: config max-cost-month)",
+    parse: positiveNumber,
+  },
   { flags: '--all-accounts', description: "every account in the store, not only the current credentials'" },
   REPORT_ACCOUNT_OPTION,
   ...STORE_FILE_OPTIONS,
@@ -56,10 +65,13 @@ export function registerUsageCommand(program: Command, context: CommandContext):
         '',
         'Days and months are UTC. Cost is at list price (the catalog, or --price when the run gave it).',
         "The current credentials' account by default; with none configured, every account.",
+        'In a terminal, --by day and --by month draw the cost as bars, against the monthly budget',
+        '(--max-cost-month, else config max-cost-month) when one is set; a pipe gets the table.',
         '',
         'Examples:',
         '  $ propdata usage',
         '  $ propdata usage --since 30d --by day',
+        '  $ propdata usage --by day --max-cost-month 150',
         '  $ propdata usage --since 2026-11-01 --by endpoint --json',
         '  $ propdata usage --all-accounts --by run',
         '  $ propdata usage --account "sandbox (built in)"',
@@ -72,15 +84,17 @@ export function registerUsageCommand(program: Command, context: CommandContext):
     const account = await reportedAccount(options, io.env);
     const path = storePathFrom(options.store, io.env);
     const store = await openExistingStore(path, { readonly: true });
+    const width = terminalWidth(io.stdout);
+    // A chart for a terminal; a pipe or a file gets the table, one greppable line a row.
+    const chart = !options.json && width !== undefined && (options.by === 'day' || options.by === 'month');
+    const now = (io.clock ?? SYSTEM_CLOCK).now();
     let usage: Usage;
+    let monthToDate = 0;
     try {
       if (store && options.account !== undefined) await checkAccountIn(store, options.account);
-      usage =
-        (await store?.usage({
-          by: options.by,
-          ...(options.since === undefined ? {} : { since: options.since }),
-          ...(account ? { account } : {}),
-        })) ?? EMPTY;
+      const whose = account ? { account } : {};
+      usage = (await store?.usage({ by: options.by, ...(options.since === undefined ? {} : { since: options.since }), ...whose })) ?? EMPTY;
+      if (store && chart) monthToDate = (await store.usage({ by: 'month', since: monthOf(now)[0], ...whose })).total.cost;
     } finally {
       await store?.close();
     }
@@ -89,7 +103,13 @@ export function registerUsageCommand(program: Command, context: CommandContext):
       io.stdout.write(`${JSON.stringify({ total: usage.total, rows }, null, 2)}\n`);
       return;
     }
-    io.stdout.write(formatUsage(usage, options.by, terminalWidth(io.stdout)));
+    if (chart) {
+      const { maxCostMonth } = await resolveRunDefaults({ maxCostMonth: options.maxCostMonth }, async () =>
+        (await import('../../config/config-file.js')).readConfigFile(io.env),
+      );
+      const paint = new Chalk({ level: io.env.NO_COLOR ? 0 : 1 });
+      io.stdout.write(usageChart({ by: options.by, usage, width, now, monthToDate, budget: maxCostMonth, paint }));
+    } else io.stdout.write(formatUsage(usage, options.by, width));
     const whose = account ? `account ${account} (--all-accounts for every one)` : 'every account';
     io.stdout.write(`\n${store ? whose : `nothing recorded yet: no store at ${storeForMessages(path)}`}\n`);
   });

@@ -53,13 +53,95 @@ const DIRECTIONALS = new Set([
   'southwest',
 ]);
 
-/** Lower case, punctuation to spaces, spaces collapsed: "43  Valmonte Plaza," -> "43 valmonte plaza". */
+/**
+ * Lower case, punctuation to spaces, spaces collapsed: "43  Valmonte Plaza," -> "43 valmonte plaza".
+ * Letters of any alphabet are words, accents kept: "3 Rue Chénier" is "3 rue chénier", not "3 rue
+ * ch nier" (composed first, so an accent typed as a combining mark stays with its letter).
+ */
 export function normaliseWords(text: string): string {
   return text
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
+    .replace(/[^\p{L}\p{M}0-9]+/gu, ' ')
     .trim();
 }
+
+/** Latin letters that NFKD does not take apart into a plain letter and an accent. */
+const UNACCENTED: ReadonlyMap<string, string> = new Map([
+  ['ß', 'ss'],
+  ['æ', 'ae'],
+  ['œ', 'oe'],
+  ['ø', 'o'],
+  ['ł', 'l'],
+  ['đ', 'd'],
+  ['ð', 'd'],
+  ['þ', 'th'],
+  ['ı', 'i'],
+]);
+
+/**
+ * Normalised words spelt in ASCII, by transliteration: "peña" -> "pena", "straße" -> "strasse".
+ * What a slug is made of (a URL keeps it as it is), and what a property is known by: "3 Rue Chénier"
+ * and "3 Rue Chenier", and the slug issued for either, are one house. Letters of other alphabets,
+ * which have no such spelling here, are left out.
+ */
+export function asciiWords(words: string): string {
+  if (/^[\x20-\x7e]*$/.test(words)) return words;
+  return words
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\x20-\x7e]/g, (letter) => UNACCENTED.get(letter) ?? ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+}
+
+/** A city's first word as the ZIP table spells it: "St. Louis" is its "Saint Louis". */
+const CITY_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['st', 'saint'],
+  ['ste', 'sainte'],
+  ['ft', 'fort'],
+  ['mt', 'mount'],
+]);
+
+/** A normalised city name as cities are looked up by: in ASCII, "st"/"ft"/"mt" first spelt out ("st louis" -> "saint louis"). */
+export function cityKey(words: string): string {
+  const [first, ...rest] = asciiWords(words).split(' ');
+  return [CITY_ABBREVIATIONS.get(first!) ?? first, ...rest].join(' ');
+}
+
+/** Words naming a road by its number ("route 37", "county road 12"): a trailing number there is not a building's. */
+const NUMBERED_ROADS = new Set(['route', 'rte', 'highway', 'hwy', 'interstate', 'county', 'fm', 'sr', 'us']);
+
+/**
+ * Street words with the building number first, as the US writes it: where the number follows the
+ * street name (Spanish and Puerto Rican style, "calle peña 12") and none leads, it is moved to the
+ * front ("12 calle peña"). Undefined when there is no building number on either side.
+ */
+export function numberFirst(words: string): string | undefined {
+  if (/^\d/.test(words)) return words;
+  const parts = words.split(' ');
+  const last = parts.at(-1)!;
+  if (parts.length < 2 || !/^\d+[a-z]?$/.test(last) || parts.some((word) => NUMBERED_ROADS.has(word))) return undefined;
+  return [last, ...parts.slice(0, -1)].join(' ');
+}
+
+const DIRECTIONAL_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['north', 'n'],
+  ['south', 's'],
+  ['east', 'e'],
+  ['west', 'w'],
+  ['northeast', 'ne'],
+  ['northwest', 'nw'],
+  ['southeast', 'se'],
+  ['southwest', 'sw'],
+]);
+
+/** Street words with each directional abbreviated ("1040 west 27th ave" -> "1040 w 27th ave"): one form to look a street up by. */
+export const abbreviateDirectionals = (words: string) =>
+  words
+    .split(' ')
+    .map((word) => DIRECTIONAL_ABBREVIATIONS.get(word) ?? word)
+    .join(' ');
 
 export const isStreetSuffix = (word: string) => ABBREVIATIONS.has(word) || SUFFIXES.has(word);
 export const isDirectional = (word: string) => DIRECTIONALS.has(word);

@@ -184,6 +184,8 @@ const KNOWN_ZIP3: Readonly<Record<string, KnownPlace>> = {
   '902': known('Palos Verdes Estates', 1.9, '06037', '31080', '31084', 33.787, -118.392),
   '941': known('San Francisco', 1.7, '06075', '41860', '41884', 37.775, -122.419),
   '981': known('Seattle', 1.3, '53033', '42660', '42644', 47.606, -122.332),
+  // Not in the ZIP table, which leaves out the territories: 009xx is San Juan's, not a made-up town's.
+  '009': known('San Juan', 1.3, '72127', '41980', null, 18.466, -66.106),
 };
 
 const TOWN_NAMES = [
@@ -269,12 +271,12 @@ function sharedLeadingWords(a: readonly string[], b: readonly string[]): number 
 const cityZips = new Remembered<readonly string[]>();
 
 /**
- * The ZIPs a city given without one may have. The table names each ZIP by its postal city only,
+ * The ZIPs a city (by its cityKey) given without one may have. The table names each ZIP by its postal city only,
  * so a city it does not name (Palos Verdes Estates, postal city Palos Verdes Peninsula) takes the
  * ZIPs of the cities sharing its first two or more words, and a city with no such neighbour any
  * ZIP of its state.
  */
-function zipsOfCity(city: string, state: string): readonly string[] {
+export function zipsOfCity(city: string, state: string): readonly string[] {
   return cityZips.get(`${city}|${state}`, () => nearestCityZips(city, state));
 }
 

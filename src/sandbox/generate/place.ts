@@ -1,5 +1,6 @@
 import { stateCode } from '../../catalog/index.js';
-import { canonicalStreet, canonicalUnit, normaliseWords, titleCase } from './address-words.js';
+import { asciiWords, canonicalStreet, cityKey, canonicalUnit, normaliseWords, numberFirst, titleCase } from './address-words.js';
+import { knownZip } from './address-book.js';
 import { countyOf, countyPremium, streetBlock, syntheticMetroArea, zipOffset } from './area-draws.js';
 import {
   STATES,
@@ -61,12 +62,24 @@ function splitAddressLine(address: string): { street: string; city?: string; sta
   };
 }
 
+/**
+ * The canonical street of an address line ("43 Valmonte Plaza, Palos Verdes Estates, CA" -> "43
+ * valmonte plz"), or why there is none. What the address book is made with too.
+ */
+export function streetOfLine(address: string, changes: string[] = []): string | { error: string } {
+  const words = normaliseWords(splitAddressLine(address).street);
+  if (words.includes('nomatch')) return { error: 'address not found in the address database' };
+  const numbered = numberFirst(words);
+  if (numbered === undefined) return { error: 'address has no building number' };
+  if (numbered !== words) changes.push('building number moved before the street name');
+  return canonicalStreet(numbered);
+}
+
 function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, changes: string[]): AddressParts | string {
   const line = splitAddressLine(identifiers.address ?? '');
   if (!identifiers.zipcode && line.zip) changes.push('zipcode taken from the address line');
-  const street = canonicalStreet(normaliseWords(line.street));
-  if (street.includes('nomatch')) return 'address not found in the address database';
-  if (!/^\d/.test(street)) return 'address has no building number';
+  const street = streetOfLine(identifiers.address ?? '', changes);
+  if (typeof street !== 'string') return street.error;
 
   const zipGiven = identifiers.zipcode ?? line.zip;
   const stateGiven = identifiers.state ?? line.state;
@@ -82,24 +95,48 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
     if (requestedState && requestedState !== state) changes.push(`state corrected from ${requestedState} to ${state} to match the zipcode`);
   } else if (cityGiven && requestedState) {
     state = requestedState;
-    // Drawn by street, so every house on a street of a city with several ZIPs gets the same one.
-    const streetName = street.replace(/^\d+\s*/, '');
-    zip = zipForCity(cityGiven, state, (count) => Math.floor(fractionOf('zip-for-city', streetName, cityGiven, state ?? '') * count));
+    zip = zipOfHouse(street, cityGiven, state);
     if (!zip) return `no zipcode known in ${state}`;
     changes.push('zipcode derived from city and state');
   } else {
     return 'address alone is ambiguous: add zipcode, or city and state';
   }
-  const city = cityGiven || normaliseWords(postalCity(zip));
-  if (!cityGiven) changes.push('city set from the zipcode');
+  const city = cityOf(cityGiven, zip, changes);
   if (street !== (identifiers.address ?? '').trim().toLowerCase())
     changes.push('address normalised (case, punctuation, spacing, street suffix)');
   return { street, unit: canonicalUnit(normaliseWords(identifiers.unit ?? '')), city, state, zip };
 }
 
+/**
+ * The ZIP of a house asked by city and state: the address book's for a house it knows, as the same
+ * house asked by ZIP has; else one drawn by street, so every house on a street of a city with
+ * several ZIPs gets the same one.
+ */
+function zipOfHouse(street: string, city: string, state: string): string | undefined {
+  const [streetName, cityName] = [asciiWords(street.replace(/^\d+\s*/, '')), cityKey(city)];
+  return (
+    knownZip(asciiWords(street), cityName, state) ??
+    zipForCity(cityName, state, (count) => Math.floor(fractionOf('zip-for-city', streetName, cityName, state) * count))
+  );
+}
+
+/**
+ * The city of an address: the one given, else the ZIP's postal city. A city given that is the
+ * postal city under another spelling ("St. Louis" for "Saint Louis") is spelt as the postal
+ * city, as the service's answers (and so the slug) have it; one that differs from it only by its
+ * accents ("Cañon City") is kept, as the ZIP table has none.
+ */
+function cityOf(given: string, zip: string, changes: string[]): string {
+  const postal = normaliseWords(postalCity(zip));
+  if (!given) changes.push('city set from the zipcode');
+  else if (cityKey(given) === cityKey(postal) && asciiWords(given) !== asciiWords(postal)) changes.push('city spelt as its postal name');
+  else return given;
+  return postal;
+}
+
 /** The census block of a street: every house number on one street in one ZIP shares it, a fifth of them the next block. */
 function blockIdOf(parts: AddressParts, random: Random): string {
-  const { tract, block } = streetBlock(parts.zip, parts.street.replace(/^\d+\s*/, ''));
+  const { tract, block } = streetBlock(parts.zip, asciiWords(parts.street.replace(/^\d+\s*/, '')));
   return `${countyOf(parts.state, parts.zip)}${tract}${String(block + (random.chance(0.2) ? 1 : 0)).padStart(4, '0')}`;
 }
 
@@ -113,7 +150,8 @@ function zipCentreOf(parts: AddressParts): { lat: number; lng: number } {
 }
 
 function placeOf(parts: AddressParts): Place {
-  const key = `${parts.street}|${parts.unit}|${parts.zip}`;
+  // Spelt in ASCII, as the slug is: the house asked with or without its accents, or by its slug, is one.
+  const key = asciiWords(`${parts.street}|${parts.unit}|${parts.zip}`);
   const random = randomFor('place', key);
   const blockId = blockIdOf(parts, random);
   const countyFips = blockId.slice(0, 5);

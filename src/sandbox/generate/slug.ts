@@ -1,4 +1,13 @@
-import { canonicalStreet, canonicalUnit, isDirectional, isStreetSuffix, isUnitAt, normaliseWords, titleCase } from './address-words.js';
+import {
+  asciiWords,
+  canonicalStreet,
+  canonicalUnit,
+  isDirectional,
+  isStreetSuffix,
+  isUnitAt,
+  normaliseWords,
+  titleCase,
+} from './address-words.js';
 import { postalCity } from './geography.js';
 
 /** A canonical address: normalised words, the identity every property's data derives from. */
@@ -16,9 +25,13 @@ export function fullAddressOf(parts: AddressParts): string {
   return [titleCase(parts.street), ...unit, titleCase(parts.city), parts.state, parts.zip].join(' ');
 }
 
-/** The service's slug: the full address with hyphens, `43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274`. */
+/**
+ * The service's slug: the full address with hyphens, `43-Valmonte-Plz-Palos-Verdes-Estates-CA-90274`,
+ * spelt in ASCII so that it goes into a URL as it is: `3-Rue-Chenier-...` for "3 Rue Chénier".
+ */
 export function slugOf(parts: AddressParts): string {
-  return fullAddressOf(parts).replace(/ /g, '-');
+  const ascii = { ...parts, street: asciiWords(parts.street), unit: asciiWords(parts.unit), city: asciiWords(parts.city) };
+  return fullAddressOf(ascii).replace(/ /g, '-');
 }
 
 /**
@@ -42,7 +55,7 @@ function partsOfSandboxSlug(slug: string): AddressParts | undefined {
 function streetLength(words: readonly string[], zip: string): number {
   const unitAt = words.findIndex((_, index) => index >= 2 && isUnitAt(words, index));
   if (unitAt > 0) return unitAt;
-  const city = normaliseWords(postalCity(zip)).split(' ');
+  const city = asciiWords(normaliseWords(postalCity(zip))).split(' ');
   if (words.length > city.length && words.slice(-city.length).join(' ') === city.join(' ')) return words.length - city.length;
   const suffixAt = words.findLastIndex((word, index) => index >= 2 && index < words.length - 1 && isStreetSuffix(word));
   if (suffixAt < 0) return words.length - 1;
