@@ -2,16 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { Store } from '../../src/store/store-api.js';
 import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
-import type { SharedPacer, ShareRequest } from '../../src/throttle/shared-pacer.js';
-import { idealLastSend } from '../bench/fixed-windows.mjs';
-import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
-import { jain, job, seeded } from '../helpers/one-account.js';
+import type { ShareRequest } from '../../src/throttle/shared-pacer.js';
 import { databasePerFile, freshSchema } from '../helpers/postgres.js';
-import { strictService } from '../helpers/strict-service.js';
 
 /**
- * The pacer across machines: jobs on several machines reserving in one PostgreSQL store, each
- * machine with its own connections, as one machine's jobs do in its SQLite file.
+ * What only a database's driver has: a clock of its own, which every machine converts to. The
+ * pacer's scenarios run on both drivers (test/store/pacing/).
  */
 const database = databasePerFile();
 const stores: Store[] = [];
@@ -21,101 +17,6 @@ afterEach(async () => {
 });
 
 const ACCOUNT = 'https://api.example.com key:0123456789abcdef';
-
-/**
- * A machine's store on the test's fake clock (its database's clock too). Virtual time stands still
- * while any machine's pacer is waiting for the database, as real time would barely move in a round
- * trip: otherwise the clock could leap to the next timer while a reservation is on its way.
- */
-function machinesOn(clock: FakeClock) {
-  let waiting = 0;
-  const held = <T>(call: Promise<T>): Promise<T> => {
-    if (waiting++ === 0) clock.pause();
-    return call.finally(() => {
-      if (--waiting === 0) clock.resume();
-    });
-  };
-  const url = freshSchema(database.url);
-  /** `measuredOffMs`: how far off this machine measures the database's clock (a fraction of a round trip). */
-  return async (measuredOffMs = 0) => {
-    const store = await openPostgresStore(url, { now: () => clock.now() + measuredOffMs, databaseNow: () => clock.now() });
-    stores.push(store);
-    return (owner: string): SharedPacer => {
-      const pacer = store.pacer(ACCOUNT, owner);
-      return {
-        join: () => held(pacer.join()),
-        reserve: (request) => held(pacer.reserve(request)),
-        report: (reservation, reported) => held(pacer.report(reservation, reported)),
-        refund: (reservation) => held(pacer.refund(reservation)),
-        leave: () => held(pacer.leave()),
-      };
-    };
-  };
-}
-
-describe('jobs on two machines sharing one PostgreSQL store', () => {
-  for (const limits of [
-    [{ limit: 250, periodSeconds: 6 }],
-    [
-      { limit: 50, periodSeconds: 1 },
-      { limit: 250, periodSeconds: 10 },
-    ],
-  ]) {
-    const name = limits.map((l) => `${l.limit}/${l.periodSeconds}`).join('+');
-    it(`four started together fill every window to its limit between them, without a 429, in fair shares, each machine measuring the database's clock a little off (${name})`, async () => {
-      const random = seeded(29);
-      const start = FAKE_EPOCH + Math.floor(random() * 10_000);
-      const clock = new FakeClock(start);
-      const service = strictService(limits, clock);
-      const machine = machinesOn(clock);
-      const [hostA, hostB] = [await machine(0.3), await machine(-0.4)];
-      const results = await Promise.all(
-        [hostA('a1'), hostA('a2'), hostB('b1'), hostB('b2')].map((pacer) =>
-          job(start + Math.floor(random() * 500), 500, service, clock, random, 2 + Math.floor(random() * 5), pacer),
-        ),
-      );
-      expect(service.refused).toBe(0);
-      const first = service.counted[0]!.at;
-      const last = service.counted.at(-1)!.at;
-      const ideal = idealLastSend(
-        first,
-        service.counted.map((c) => c.components),
-        limits,
-      );
-      expect((ideal - first) / (last - first)).toBeGreaterThanOrEqual(0.97);
-      expect(jain(results.map((r) => r.components / (r.lastAnswer - first)))).toBeGreaterThanOrEqual(0.95);
-    });
-  }
-
-  it('a job that dies holding a share gives it up: the others take whole windows once it has been silent for two of them', async () => {
-    const clock = new FakeClock(FAKE_EPOCH + 10);
-    const machine = machinesOn(clock);
-    const [hostA, hostB] = [await machine(), await machine()];
-    const window = { periodMs: 6_000, limit: 250, resetAt: FAKE_EPOCH + 6_000 };
-    const ask = (wanted: number, demand = wanted): ShareRequest => ({
-      wanted,
-      demand,
-      unit: 1,
-      windows: [window],
-      policy: DEFAULT_THROTTLE_POLICY,
-    });
-    const [dead, alive] = [hostA('dead'), hostB('alive')];
-    await dead.join();
-    await alive.join();
-    await clock.sleep(DEFAULT_THROTTLE_POLICY.startGraceMs);
-    // Both want the whole window: each is held to half of it.
-    expect(await dead.reserve(ask(1, 250))).toMatchObject({ components: 1 });
-    expect(await alive.reserve(ask(250))).toMatchObject({ components: 125 });
-    // `dead` is killed: it never leaves. While it may still be alive, its half stays its own...
-    await clock.sleep(6_000);
-    window.resetAt += 6_000;
-    expect(await alive.reserve(ask(250))).toMatchObject({ components: 125 });
-    // ...and once it has been silent for two windows (and the reservations' keeping time), the others have it.
-    await clock.sleep(2 * 6_000);
-    window.resetAt += 2 * 6_000;
-    expect(await alive.reserve(ask(250))).toMatchObject({ components: 250 });
-  });
-});
 
 describe("the database's clock, an hour away from the run's", () => {
   const HOUR = 3_600_000;
