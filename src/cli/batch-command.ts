@@ -367,7 +367,7 @@ async function runLocked(
           ),
         storeBack: (afterMs, journaled) =>
           messages.error(
-            `propdata: the store answers again after ${formatDuration(afterMs / 60_000)}; sending goes on${journaled > 0 ? ` (what ${journaled === 1 ? 'one request' : `${journaled} requests`} answered meanwhile is stored)` : ''}`,
+            `propdata: the store answers again after ${Math.ceil(afterMs / 1000)} s; sending goes on${journaled > 0 ? ` (what ${journaled === 1 ? 'one request' : `${journaled} requests`} answered meanwhile is stored)` : ''}`,
           ),
       },
     });
