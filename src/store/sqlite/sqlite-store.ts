@@ -75,9 +75,10 @@ export class SqliteStore implements Store {
     this.#now = now;
     this.#accounts = new NameIds(db, 'accounts');
     const endpoints = new NameIds(db, 'endpoints');
-    this.#ids = [this.#accounts, endpoints];
+    const owners = new NameIds(db, 'owners');
+    this.#ids = [this.#accounts, endpoints, owners];
     this.#sections = new SectionTable(db, endpoints);
-    this.#claims = new ClaimTable(db, endpoints);
+    this.#claims = new ClaimTable(db, endpoints, owners);
     this.#jobs = new JobTable(db);
     this.#spend = new SpendLog(db, this.#accounts);
     this.#windows = new WindowMemory(db, this.#accounts);
