@@ -32,15 +32,20 @@ export const CLAIM_WAIT_LIMIT_MS = 20 * 60_000;
 /** The time in the latest run name this process gave. */
 let lastNamed = 0;
 
-/**
- * A run's name in the spend log and its claims: when it started, on which machine, its process, and
- * what ran it (`label`: the CLI's command line, a library caller's name for it; `usage --by run` shows it).
- */
-export function runName(now: number, label: string): string {
+/** Which run it is: when it started, on which machine, its process. */
+function runId(now: number): string {
   // Two runs a process starts in one millisecond (library batches) are named a millisecond apart:
   // a name is whose claims are whose, and which requests are which in the spend log.
   lastNamed = Math.max(Math.floor(now), lastNamed + 1);
-  return `${new Date(lastNamed).toISOString()} ${hostname()} ${process.pid} ${label}`;
+  return `${new Date(lastNamed).toISOString()} ${hostname()} ${process.pid}`;
+}
+
+/**
+ * A run's name in the spend log and its claims: which run it is (runId), and what ran it (`label`:
+ * the CLI's command line, a library caller's name for it; `usage --by run` shows it).
+ */
+export function runName(now: number, label: string): string {
+  return `${runId(now)} ${label}`;
 }
 
 /** What was called, as the spend log names it: an endpoint, or an mget's sections joined with commas. */
@@ -73,13 +78,30 @@ export function requestRecordOf(spend: SpendSettings, exchange: Exchange, at: nu
   };
 }
 
+type RefOf = (target: QueryTarget, item: SendableItem['item']) => ItemRef;
+
+/**
+ * itemRefOf, each item's ref made once per target: a run asks for an item's ref as it looks it up,
+ * claims it, records its answer and releases it (an item's identity is JSON made from it).
+ */
+function itemRefs(): RefOf {
+  const byTarget = new WeakMap<QueryTarget, WeakMap<SendableItem['item'], ItemRef>>();
+  return (target, item) => {
+    let refs = byTarget.get(target);
+    if (!refs) byTarget.set(target, (refs = new WeakMap()));
+    let ref = refs.get(item);
+    if (!ref) refs.set(item, (ref = itemRefOf(target, item)));
+    return ref;
+  };
+}
+
 /** The answers a request brought, as the store keeps them: each usable chunk's frame and answered sections, by the item's identity. */
-export function keptAnswersOf(exchange: Exchange): KeptAnswer[] {
+export function keptAnswersOf(exchange: Exchange, refOf: RefOf = itemRefOf): KeptAnswer[] {
   const members = sectionKeys(exchange.target);
   const kept: KeptAnswer[] = [];
   exchange.answers?.forEach((chunk, i) => {
     if (chunk === undefined) return;
-    const ref = itemRefOf(exchange.target, exchange.sent[i]!.item);
+    const ref = refOf(exchange.target, exchange.sent[i]!.item);
     const { frame, sections } = keptParts(chunk, members);
     const answered = sections.flatMap((body, s) => (body === undefined ? [] : [{ ref: ref.sections[s]!, body }]));
     if (answered.length > 0) kept.push({ item: ref.item, frame, sections: answered });
@@ -169,7 +191,9 @@ export interface RunStoreSettings {
 export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
   const { store, account, target, clock } = settings;
   const members = sectionKeys(target);
-  const owner = runName(clock.now(), settings.runLabel);
+  const refOf = itemRefs();
+  const id = runId(clock.now());
+  const owner = `${id} ${settings.runLabel}`;
   // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
   // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
   const claimant = settings.job === undefined ? owner : `job ${settings.job}`;
@@ -182,7 +206,9 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
   let lastAt = 0;
   const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
-  const pacer = store.pacer(settings.pacingAccount ?? account, owner);
+  // The pacer's state names its owner in each of its reservations, read and written back at each
+  // grant: the run's id alone, not its command line (the state was 12 KB at 100 requests a second).
+  const pacer = store.pacer(settings.pacingAccount ?? account, id);
 
   // Store writes go one after another in the background; the first failure stops the run.
   let writing: Promise<void> = Promise.resolve();
@@ -222,7 +248,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const kept: KeptAnswers = {
     failure,
     async resolve(items) {
-      const refs = items.map((item) => itemRefOf(target, item.item));
+      const refs = items.map((item) => refOf(target, item.item));
       const found = await store.find(account, refs, freshness);
       const lacking = found.map(lackingOf);
       const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
@@ -248,7 +274,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       const claimed = requests.map(() => false);
       for (const force of [false, true]) {
         const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
-        const wanted = asked.map((i) => claimsOf(itemRefOf(target, requests[i]!.item.item), requests[i]!.sections));
+        const wanted = asked.map((i) => claimsOf(refOf(target, requests[i]!.item.item), requests[i]!.sections));
         if (asked.length === 0) continue;
         const outcomes = await store.claim(account, claimant, wanted.flat(), freshness, CLAIM_LEASE_MS, { force });
         let next = 0;
@@ -269,20 +295,20 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       // Only what this answer settles: an item it brought no answer for (a 429, a 5xx, a 400 being
       // narrowed down) is sent again, and keeps its claim until then (PROTOCOL.md, rule 5).
       const settles = exchange.sent.flatMap((item, i) =>
-        exchange.answers?.[i] === undefined ? [] : claimsOf(itemRefOf(exchange.target, item.item)),
+        exchange.answers?.[i] === undefined ? [] : claimsOf(refOf(exchange.target, item.item)),
       );
       write(() =>
         store.record({
           request: requestRecordOf(spend, exchange, at),
           windows: exchange.windows,
-          answers: keptAnswersOf(exchange),
+          answers: keptAnswersOf(exchange, refOf),
           owner: claimant,
           settles,
         }),
       );
     },
     release(items) {
-      const claims = items.flatMap(({ item, sections }) => claimsOf(itemRefOf(target, item.item), sections));
+      const claims = items.flatMap(({ item, sections }) => claimsOf(refOf(target, item.item), sections));
       write(() => store.release(account, claimant, claims));
     },
     flush: async () => {
