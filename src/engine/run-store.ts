@@ -7,7 +7,7 @@ import type { KeptAnswers, Purchase, Resolution, Saving } from '../pipeline/kept
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import { takes } from '../store/claim-protocol.js';
-import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreProblems } from '../store/store-api.js';
+import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreEntry, StoreProblems } from '../store/store-api.js';
 import type { RequestRecord } from '../store/spend.js';
 import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
@@ -144,6 +144,41 @@ function tookOverNotes({ lapsed, forced }: { lapsed: number; forced: number }): 
   ];
 }
 
+/**
+ * Requests' entries handed to the store a group at a time: a write takes every entry handed over
+ * until it starts, so that while the store writes one group the next gathers, and a fast run writes
+ * many requests a commit (Store.recordMany). The items of entries not written yet are known: a
+ * lookup of one of them waits for its group (an answer another lookup cannot see yet would be
+ * bought again).
+ */
+function recordGroups(store: Store, write: (work: () => Promise<void>) => void) {
+  let gathering: StoreEntry[] = [];
+  const unwritten = new Map<string, number>();
+  const itemsOf = (entries: readonly StoreEntry[]) => entries.flatMap((entry) => (entry.settles ?? []).map((claim) => claim.item));
+  return {
+    add(entry: StoreEntry): void {
+      for (const item of itemsOf([entry])) unwritten.set(item, (unwritten.get(item) ?? 0) + 1);
+      gathering.push(entry);
+      if (gathering.length > 1) return;
+      write(async () => {
+        const group = gathering;
+        gathering = [];
+        try {
+          await store.recordMany(group);
+        } finally {
+          for (const item of itemsOf(group)) {
+            const left = unwritten.get(item)! - 1;
+            if (left > 0) unwritten.set(item, left);
+            else unwritten.delete(item);
+          }
+        }
+      });
+    },
+    /** Whether any of these items is in an entry not written yet. */
+    holds: (items: readonly string[]): boolean => unwritten.size > 0 && items.some((item) => unwritten.has(item)),
+  };
+}
+
 /** What a batch run asks of the store: the answers (KeptAnswers), the windows, the shared pacer, the budget, the job. */
 export interface RunStore {
   readonly kept: KeptAnswers;
@@ -224,6 +259,11 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
         fail(error);
       });
   };
+  const records = recordGroups(store, write);
+  /** Items in answers handed over and not written yet are looked up once they are. */
+  const written = async (refs: readonly ItemRef[]) => {
+    if (records.holds(refs.map((ref) => ref.item))) await writing;
+  };
 
   // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
@@ -249,6 +289,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     failure,
     async resolve(items) {
       const refs = items.map((item) => refOf(target, item.item));
+      await written(refs);
       const found = await store.find(account, refs, freshness);
       const lacking = found.map(lackingOf);
       const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
@@ -274,8 +315,10 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       const claimed = requests.map(() => false);
       for (const force of [false, true]) {
         const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
-        const wanted = asked.map((i) => claimsOf(refOf(target, requests[i]!.item.item), requests[i]!.sections));
+        const refs = asked.map((i) => refOf(target, requests[i]!.item.item));
+        const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
         if (asked.length === 0) continue;
+        await written(refs);
         const outcomes = await store.claim(account, claimant, wanted.flat(), freshness, CLAIM_LEASE_MS, { force });
         let next = 0;
         const giveBack: SectionClaim[] = [];
@@ -297,15 +340,13 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       const settles = exchange.sent.flatMap((item, i) =>
         exchange.answers?.[i] === undefined ? [] : claimsOf(refOf(exchange.target, item.item)),
       );
-      write(() =>
-        store.record({
-          request: requestRecordOf(spend, exchange, at),
-          windows: exchange.windows,
-          answers: keptAnswersOf(exchange, refOf),
-          owner: claimant,
-          settles,
-        }),
-      );
+      records.add({
+        request: requestRecordOf(spend, exchange, at),
+        windows: exchange.windows,
+        answers: keptAnswersOf(exchange, refOf),
+        owner: claimant,
+        settles,
+      });
     },
     release(items) {
       const claims = items.flatMap(({ item, sections }) => claimsOf(refOf(target, item.item), sections));
