@@ -8,6 +8,8 @@ import { paidNotWritten } from './figures/paid-not-written.mjs';
 import { pacing } from './figures/pacing.mjs';
 import { parallel } from './figures/parallel.mjs';
 import { postgres } from './figures/postgres.mjs';
+import { postgresSpeed } from './figures/postgres-speed.mjs';
+import { starts } from './figures/starts.mjs';
 import { startup } from './figures/startup.mjs';
 import { store } from './figures/store.mjs';
 import { storeOps } from './figures/store-ops.mjs';
@@ -22,6 +24,7 @@ const FIGURES = {
   overhead,
   pacing,
   parallel,
+  starts,
   postgres,
   sweep,
   memory,
@@ -30,6 +33,7 @@ const FIGURES = {
   store,
   storeOps,
   storeSpeed,
+  postgresSpeed,
 };
 
 const wanted = process.argv.slice(2);
