@@ -10,13 +10,8 @@ import type { FoundItem, SectionRef } from '../store-api.js';
  */
 const READABLE = (column: string) => `json_valid(${column})`;
 
-interface FoundRow {
-  frame: unknown;
-  endpoint: number | null;
-  params: string | null;
-  at: number | null;
-  body: unknown;
-}
+/** An item's frame and one of its fresh sections (null where it has none), as an array: no object a row to make. */
+type FoundRow = [frame: unknown, endpoint: number | null, params: string | null, at: number | null, body: unknown];
 
 /** Where an item is: its key (identity-key.ts), its account and its identity, as every statement here finds it. */
 type ItemAt = [key: number, account: number, identity: string];
@@ -46,10 +41,12 @@ export class SectionTable {
     this.#endpoints = endpoints;
     // The item's frame and its fresh sections, in one statement: stale sections stay in the file,
     // only the fresh ones are read.
-    this.#found = db.prepare<[number, ...ItemAt], FoundRow>(
-      `SELECT i.frame, s.endpoint, s.params, s.at, s.body FROM items i LEFT JOIN sections s ON s.item = i.id AND s.at >= ?
-       WHERE i.key = ? AND i.account = ? AND i.identity = ?`,
-    );
+    this.#found = db
+      .prepare<[number, ...ItemAt], FoundRow>(
+        `SELECT i.frame, s.endpoint, s.params, s.at, s.body FROM items i LEFT JOIN sections s ON s.item = i.id AND s.at >= ?
+         WHERE i.key = ? AND i.account = ? AND i.identity = ?`,
+      )
+      .raw();
     // An answer may be recorded after a newer one (a one-off's, applied at the store's next
     // opening): the newer frame stays, unless it is damaged.
     this.#updateItem = db
@@ -78,10 +75,10 @@ export class SectionTable {
   find(account: number, identity: string, asked: readonly SectionRef[], freshFrom: number): FoundItem {
     const rows = this.#found.all(freshFrom, identityKey(identity), account, identity);
     if (rows.length === 0) return { sections: asked.map(() => undefined), damaged: 0 };
-    return foundItem(asked, rows[0]!.frame, (ref) => {
+    return foundItem(asked, rows[0]![0], (ref) => {
       const endpoint = this.#endpoints.find(ref.endpoint);
-      const row = rows.find((candidate) => candidate.endpoint === endpoint && candidate.params === ref.params);
-      return row && { at: row.at!, body: row.body };
+      const row = rows.find(([, rowEndpoint, params]) => rowEndpoint === endpoint && params === ref.params);
+      return row && { at: row[3]!, body: row[4] };
     });
   }
 
