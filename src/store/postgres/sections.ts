@@ -107,6 +107,58 @@ function entryArrays(entries: readonly DatabaseEntry[]) {
 }
 
 /**
+ * A group's requests, answers' items, windows and settled claims (entryArrays: $1 to $19), each
+ * request's only if it is new; returns the numbers of the new ones.
+ */
+const WRITE_REQUESTS = (s: string) =>
+  `WITH entry AS (
+     SELECT * FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::bigint[],
+                          $10::bigint[], $11::text[], $12::text[])
+       WITH ORDINALITY AS e(account, at, run, endpoint, items, components, status, billed, cost, arrived, windows, owner, n)
+   ),
+   request AS (
+     INSERT INTO ${s}.requests AS r (at, run, account, endpoint, items, components, status, billed, cost)
+     SELECT at, run, account, endpoint, items, components, status, billed, cost FROM entry
+     ON CONFLICT (account, at, run) DO NOTHING
+     RETURNING r.account, r.at, r.run
+   ),
+   new AS (
+     SELECT e.n, e.account, coalesce(e.arrived, ${s}.now_ms()) AS arrived, e.windows, e.owner
+     FROM entry e JOIN request r ON r.account = e.account AND r.at = e.at AND r.run = e.run
+   ),
+   kept_items AS (
+     INSERT INTO ${s}.items AS i (account, identity, at, frame)
+     SELECT DISTINCT ON (new.account, a.identity) new.account, a.identity, new.arrived, a.frame
+     FROM unnest($13::int[], $14::text[], $15::text[]) AS a(n, identity, frame) JOIN new USING (n)
+     ORDER BY new.account, a.identity, a.n DESC
+     ON CONFLICT (account, identity) DO UPDATE SET
+       at = greatest(i.at, excluded.at),
+       frame = CASE WHEN excluded.at >= i.at OR NOT ${s}.readable(i.frame) THEN excluded.frame ELSE i.frame END
+   ),
+   kept_windows AS (
+     INSERT INTO ${s}.windows AS w (account, at, windows)
+     SELECT DISTINCT ON (account) account, arrived, windows FROM new WHERE windows IS NOT NULL ORDER BY account, n DESC
+     ON CONFLICT (account) DO UPDATE SET at = excluded.at, windows = excluded.windows WHERE excluded.at >= w.at
+   ),
+   settled AS (
+     DELETE FROM ${s}.claims c USING unnest($16::int[], $17::text[], $18::text[], $19::text[]) AS x(n, identity, endpoint, params), new
+     WHERE new.n = x.n AND new.owner IS NOT NULL AND c.account = new.account AND c.owner = new.owner
+       AND c.identity = x.identity AND c.endpoint = x.endpoint AND c.params = x.params
+   )
+   SELECT n FROM new`;
+
+/** The sections of the new requests' answers ($1 to $7, a row each), joined to their items by the items' index. */
+const WRITE_SECTIONS = (s: string) =>
+  `INSERT INTO ${s}.sections AS k (item, endpoint, params, at, body)
+     SELECT DISTINCT ON (i.id, x.endpoint, x.params) i.id, x.endpoint, x.params, coalesce(x.arrived, ${s}.now_ms()), x.body
+     FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
+       AS x(n, account, identity, endpoint, params, body, arrived)
+     JOIN ${s}.items i ON i.account = x.account AND i.identity = x.identity
+     ORDER BY i.id, x.endpoint, x.params, x.n DESC
+     ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
+     WHERE excluded.at >= k.at OR NOT ${s}.readable(k.body)`;
+
+/**
  * What requests left, in one transaction: each one's spend record, and, only for those that are new
  * (a request is recorded once), their answers (each section replacing an older or unreadable one,
  * never a newer one), the windows they stated, and the release of the claims they settle. An item
@@ -126,49 +178,12 @@ export async function recordEntries(db: Database, s: string, entries: readonly D
   const { entry, answers, sections, settles } = entryArrays(entries);
   await db.transaction(async (client) => {
     const { rows } = await client.query<{ n: number }>(
-      prepared(
-        `WITH entry AS (
-         SELECT * FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::bigint[],
-                              $10::bigint[], $11::text[], $12::text[])
-           WITH ORDINALITY AS e(account, at, run, endpoint, items, components, status, billed, cost, arrived, windows, owner, n)
-       ),
-       request AS (
-         INSERT INTO ${s}.requests AS r (at, run, account, endpoint, items, components, status, billed, cost)
-         SELECT at, run, account, endpoint, items, components, status, billed, cost FROM entry
-         ON CONFLICT (account, at, run) DO NOTHING
-         RETURNING r.account, r.at, r.run
-       ),
-       new AS (
-         SELECT e.n, e.account, coalesce(e.arrived, ${s}.now_ms()) AS arrived, e.windows, e.owner
-         FROM entry e JOIN request r ON r.account = e.account AND r.at = e.at AND r.run = e.run
-       ),
-       kept_items AS (
-         INSERT INTO ${s}.items AS i (account, identity, at, frame)
-         SELECT DISTINCT ON (new.account, a.identity) new.account, a.identity, new.arrived, a.frame
-         FROM unnest($13::int[], $14::text[], $15::text[]) AS a(n, identity, frame) JOIN new USING (n)
-         ORDER BY new.account, a.identity, a.n DESC
-         ON CONFLICT (account, identity) DO UPDATE SET
-           at = greatest(i.at, excluded.at),
-           frame = CASE WHEN excluded.at >= i.at OR NOT ${s}.readable(i.frame) THEN excluded.frame ELSE i.frame END
-       ),
-       kept_windows AS (
-         INSERT INTO ${s}.windows AS w (account, at, windows)
-         SELECT DISTINCT ON (account) account, arrived, windows FROM new WHERE windows IS NOT NULL ORDER BY account, n DESC
-         ON CONFLICT (account) DO UPDATE SET at = excluded.at, windows = excluded.windows WHERE excluded.at >= w.at
-       ),
-       settled AS (
-         DELETE FROM ${s}.claims c USING unnest($16::int[], $17::text[], $18::text[], $19::text[]) AS x(n, identity, endpoint, params), new
-         WHERE new.n = x.n AND new.owner IS NOT NULL AND c.account = new.account AND c.owner = new.owner
-           AND c.identity = x.identity AND c.endpoint = x.endpoint AND c.params = x.params
-       )
-       SELECT n FROM new`,
-        [
-          ...[entry.account, entry.at, entry.run, entry.endpoint, entry.items, entry.components, entry.status, entry.billed, entry.cost],
-          ...[entry.arrived, entry.windows, entry.owner],
-          ...[answers.n, answers.identity, answers.frame],
-          ...[settles.n, settles.identity, settles.endpoint, settles.params],
-        ],
-      ),
+      prepared(WRITE_REQUESTS(s), [
+        ...[entry.account, entry.at, entry.run, entry.endpoint, entry.items, entry.components, entry.status, entry.billed, entry.cost],
+        ...[entry.arrived, entry.windows, entry.owner],
+        ...[answers.n, answers.identity, answers.frame],
+        ...[settles.n, settles.identity, settles.endpoint, settles.params],
+      ]),
     );
     // Only the sections of new requests, each with its entry's account and arrival (ordinality is a bigint: a number here).
     const written = new Set(rows.map((row) => row.n));
@@ -176,22 +191,12 @@ export async function recordEntries(db: Database, s: string, entries: readonly D
     if (kept.length === 0) return;
     const column = (values: unknown[]) => kept.map((i) => values[i]);
     await client.query(
-      prepared(
-        `INSERT INTO ${s}.sections AS k (item, endpoint, params, at, body)
-         SELECT DISTINCT ON (i.id, x.endpoint, x.params) i.id, x.endpoint, x.params, coalesce(x.arrived, ${s}.now_ms()), x.body
-         FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
-           AS x(n, account, identity, endpoint, params, body, arrived)
-         JOIN ${s}.items i ON i.account = x.account AND i.identity = x.identity
-         ORDER BY i.id, x.endpoint, x.params, x.n DESC
-         ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
-         WHERE excluded.at >= k.at OR NOT ${s}.readable(k.body)`,
-        [
-          column(sections.n),
-          column(sections.n.map((n) => entry.account[(n as number) - 1])),
-          ...[sections.identity, sections.endpoint, sections.params, sections.body].map(column),
-          column(sections.n.map((n) => entry.arrived[(n as number) - 1])),
-        ],
-      ),
+      prepared(WRITE_SECTIONS(s), [
+        column(sections.n),
+        column(sections.n.map((n) => entry.account[(n as number) - 1])),
+        ...[sections.identity, sections.endpoint, sections.params, sections.body].map(column),
+        column(sections.n.map((n) => entry.arrived[(n as number) - 1])),
+      ]),
     );
   });
 }
