@@ -1,5 +1,5 @@
 import { resolveConnection, type Connection } from '../config/connection.js';
-import type { RequestLogEntry, ServiceClient } from '../client/service-client.js';
+import type { RequestLogEntry, Service as ServiceApi } from '../client/service-client.js';
 import type { EngineLog } from './engine-log.js';
 import type { RateWindow } from '../sandbox/options.js';
 import { VERSION } from './version.js';
@@ -17,7 +17,7 @@ export interface ConnectionOptions {
 }
 
 export interface Service {
-  client: ServiceClient;
+  client: ServiceApi;
   connection: Connection;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { EXIT, PropdataError } from '../errors/index.js';
+import { asError, EXIT, PropdataError } from '../errors/index.js';
 import type { JobOutcome } from './run-job.js';
 
 /**
@@ -10,7 +10,7 @@ export function exitCodeOf(outcome: Pick<JobOutcome, 'fatal' | 'interrupted' | '
   const { fatal } = outcome;
   if (fatal !== undefined) {
     if (fatal instanceof PropdataError) return fatal.exitCode;
-    throw fatal instanceof Error ? fatal : new Error(JSON.stringify(fatal));
+    throw asError(fatal);
   }
   if (outcome.interrupted) return EXIT.interrupted;
   return outcome.records.invalid_input + outcome.records.error > 0 ? EXIT.someItemsFailed : EXIT.ok;

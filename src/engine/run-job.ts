@@ -3,7 +3,7 @@ import type { QueryTarget } from '../model/query-target.js';
 import { STATUSES, type Status } from '../model/status.js';
 import type { OutputWriter } from '../output/open-output.js';
 import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
-import { inputProgress } from '../input/open-input.js';
+import { inputProgress } from '../input/read-progress.js';
 import { Budget } from '../pipeline/budget.js';
 import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { billedCost, pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
@@ -45,6 +45,11 @@ export interface JobStore {
   journal: string;
   /** How long the run waits for a store that stopped answering before it stops (--store-wait). */
   outageWaitMs: number;
+  /**
+   * Leave the store unopened (a SQLite file only): what is bought is left beside it for its next
+   * opening (run-store-beside.ts). For a one-off with nothing to look up, on a file no other process has open.
+   */
+  beside?: boolean;
 }
 
 /** How a job sends: batches, connections, pace, retries. */
@@ -105,6 +110,8 @@ export interface JobSettings {
    * their answers (a file beside a store); otherwise an answer nobody can take is not waited for.
    */
   finishInFlightOnOutputFailure: boolean;
+  /** A request of one item without meta goes as the spec's one-item GET (a one-off's), not a POST. */
+  oneItemGet?: boolean;
   events?: JobEvents;
 }
 
@@ -144,6 +151,10 @@ async function openJobStore(
   clock: Clock,
   events: JobEvents | undefined,
 ): Promise<RunStore> {
+  if (store.beside) {
+    const { runStoreBeside } = await import('./run-store-beside.js');
+    return runStoreBeside({ path: store.path, account: store.account, target, prices, clock, runLabel: store.runLabel });
+  }
   const { openStore, OutageTolerantStore, foldPending } = await import('../store/index.js');
   const opened = new OutageTolerantStore(await openStore(store.path, { now: () => clock.now() }), {
     journal: store.journal,
@@ -203,7 +214,8 @@ export async function runJob(settings: JobSettings): Promise<JobOutcome> {
     const remembered = await runStore?.windows();
     if (remembered) limiter.remember(remembered);
     // Other runs of this account on this store: one pacer for all.
-    if (runStore) limiter.shareWith(runStore.pacer());
+    const shared = runStore?.pacer();
+    if (shared) limiter.shareWith(shared);
 
     const writer = await settings.openWriter();
     await settings.events?.started?.({ stats, limiter });
@@ -242,6 +254,7 @@ export async function runJob(settings: JobSettings): Promise<JobOutcome> {
               signal,
               ...(runStore && settings.finishInFlightOnOutputFailure ? {} : { abandon: outputFailure.signal }),
               budget,
+              ...(settings.oneItemGet ? { oneItemGet: true } : {}),
               onRetry: (reason) => settings.events?.retry?.(reason),
               onRateLimitWait: (until) => settings.events?.rateLimitWait?.(Math.max(0, until - clock.now())),
               onResponse: (exchange: Exchange) => {

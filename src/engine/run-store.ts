@@ -127,8 +127,8 @@ export interface RunStore {
   readonly kept: KeptAnswers;
   /** The windows the service last reported for this account, if still fresh. */
   windows(): Promise<ReportedWindow[] | undefined>;
-  /** The pacer shared with the account's other runs on this store (RateLimiter.shareWith). */
-  pacer(): SharedPacer;
+  /** The pacer shared with the account's other runs on this store (RateLimiter.shareWith); none when the store is not opened. */
+  pacer(): SharedPacer | undefined;
   /** Month-to-date cost of the account at list price, for --max-cost-month. */
   monthToDateCost(): Promise<number>;
   /** The run wrote every row with a final answer: the job is complete, and its next run is a new one. */

@@ -14,12 +14,13 @@ export const EXIT = {
 export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   ok: 'success (for a batch: every record `ok`, `partial` or `no_content`)',
   fatal:
-    'fatal: service error (401, 403, credit exhausted, rate limits no pacing can keep; a service no request of a batch ever reached; for a one-off also 5xx, network or an unreadable answer after retries), an input that cannot be read on (empty, not text, a header naming a column twice, an unclosed quote: the rows before it are written, the message says which are missing), a store or an output that fails (a full disk: what was answered is kept or written, and the same command continues), unexpected failure',
+    'fatal: service error (401, 403, credit exhausted, rate limits no pacing can keep; a service no request of a batch ever reached; for a one-off also a 400, 5xx, network or an unusable answer after retries), an input that cannot be read on (empty, not text, a header naming a column twice, an unclosed quote: the rows before it are written, the message says which are missing), a store or an output that fails (a full disk: what was answered is kept or written, and the same command continues), unexpected failure',
   usage: 'usage: bad flags, unknown endpoint, invalid identifiers for a one-off, missing credentials',
   someItemsFailed:
     "a batch completed, but some records are `invalid_input` or `error` (a batch's 5xx, network failures or unreadable answers after retries are `error` rows)",
   budgetReached:
     "a budget: a batch stopped before passing `--max-components`, `--max-cost` or `--max-cost-month` (the same command continues it), a one-off was refused for one, or one is below one item's price",
-  quotaWait: 'a batch stopped because the rate limit resets later than `--max-wait` allows (the same command continues it once it has)',
+  quotaWait:
+    'the rate limit resets later than `--max-wait` allows: a batch stopped (the same command continues it once it has), or a one-off was not sent (the message says when to try again)',
   interrupted: 'interrupted (Ctrl-C, SIGTERM, SIGHUP)',
 };

@@ -22,3 +22,4 @@ export { ItemTooWideError } from './item-too-wide-error.js';
 export { ItemFailedError } from './item-failed-error.js';
 export { StoreError } from './store-error.js';
 export { UnusableRateLimitError } from './unusable-rate-limit-error.js';
+export { asError } from './as-error.js';

@@ -5,7 +5,7 @@ import type { Chunk } from '../model/chunk.js';
 import type { OutputRecord } from '../model/record.js';
 import type { Status } from '../model/status.js';
 import type { RunSummary } from '../pipeline/summary.js';
-import { UsageError } from '../errors/index.js';
+import { UsageError, asError } from '../errors/index.js';
 import { RecordQueue } from './record-queue.js';
 
 /** One record per item, in input order, whatever happened to it. */
@@ -62,8 +62,6 @@ async function* rowsOf(items: Iterable<unknown> | AsyncIterable<unknown>): Async
 }
 
 /** What stopped a batch, thrown as an Error whatever it was (an abort's reason can be any value). */
-const asError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error(String(reason)));
-
 /** The caller left the loop: the batch stops as on Ctrl-C. */
 class LoopLeft extends Error {
   constructor() {

@@ -48,6 +48,11 @@ export interface SendContext {
   onRateLimitWait?: (until: number) => void;
   /** After every response that reached the service, whatever its status (to record spend and windows). */
   onResponse?: (exchange: Exchange) => void;
+  /**
+   * A request of one item without meta goes as the spec's one-item GET (identifiers and parameters
+   * in the query string), as a one-off's does; otherwise a POST. Report products go as a GET always.
+   */
+  oneItemGet?: boolean;
 }
 
 /** The context of one batch: the run's, and what its items are asked for. */
@@ -71,6 +76,8 @@ export interface Exchange {
   components: number;
   /** The chunks of a 200, as parsed (one per item; anything else in a bad answer). */
   chunks?: readonly unknown[];
+  /** The 200's body as the service sent it (a one-off prints it byte for byte). */
+  body?: string;
 }
 
 /**
@@ -171,6 +178,16 @@ async function sendInParts(items: readonly PendingItem[], context: BatchContext,
   await Promise.all(sending);
 }
 
+/**
+ * Whether a part goes as a GET: report products take no POST (spec: their batches are of one item),
+ * and a one-off's item goes in the spec's one-item form unless it carries meta, which exists only
+ * on POST items.
+ */
+function sentAsGet(part: readonly PendingItem[], context: BatchContext): boolean {
+  if (part.length !== 1) return false;
+  return Boolean(context.target.getOnly) || (Boolean(context.oneItemGet) && part[0]!.prepared.item.meta === undefined);
+}
+
 /** One request for `part` under `reservation`, then whatever its answer calls for. */
 async function sendPart(
   part: readonly PendingItem[],
@@ -191,9 +208,8 @@ async function sendPart(
     const sentAt = clock.now();
     try {
       const signal = context.abandon ? { signal: context.abandon } : {};
-      // Report products take no POST (spec): their batches are of one item, sent as a GET.
       response = await client.send(
-        target.getOnly && part.length === 1
+        sentAsGet(part, context)
           ? { method: 'GET', path: target.path, query: { ...itemToSend(target, part[0]!.prepared.item), ...target.query }, ...signal }
           : {
               method: 'POST',
@@ -240,7 +256,12 @@ async function sendPart(
       chunks,
     );
     records = succeeded(part, theirs, sectionKeys(target));
-    context.onResponse?.({ ...exchange, chunks, answers: records.map((record) => (record.status === 'error' ? undefined : record.chunk)) });
+    context.onResponse?.({
+      ...exchange,
+      chunks,
+      answers: records.map((record) => (record.status === 'error' ? undefined : record.chunk)),
+      body: response.body,
+    });
     // Deduplication reads an answer's text by place: only where chunk i is item i's.
     body = theirs === chunks ? response.body : undefined;
   } catch (error) {

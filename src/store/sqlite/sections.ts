@@ -46,7 +46,7 @@ export class SectionTable {
         // opening): the newer frame stays, unless it is damaged.
         `INSERT INTO items (account, identity, at, frame) VALUES (?, ?, ?, ?)
          ON CONFLICT (account, identity) DO UPDATE SET
-           at = max(at, excluded.at),
+           at = CASE WHEN typeof(at) = 'integer' THEN max(at, excluded.at) ELSE excluded.at END,
            frame = CASE WHEN excluded.at >= at OR NOT ${READABLE('frame')} THEN excluded.frame ELSE frame END
          RETURNING id`,
       )
@@ -54,7 +54,7 @@ export class SectionTable {
     this.#putSection = db.prepare<[number, number, string, number, string]>(
       `INSERT INTO sections (item, endpoint, params, at, body) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
-       WHERE excluded.at >= sections.at OR NOT ${READABLE('sections.body')}`,
+       WHERE excluded.at >= sections.at OR NOT ${READABLE('sections.body')} OR typeof(sections.at) <> 'integer'`,
     );
     this.#kept = db.prepare<[number, string, number, string], { at: number; body: unknown }>(
       `SELECT s.at, s.body FROM items i JOIN sections s ON s.item = i.id
