@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,6 +131,25 @@ describe('one writer per file, whatever its name', () => {
     await lock(join(a, 'out.csv'));
     writeFileSync(join(a, 'deep', 'out.csv'), 'address\n');
     await expect(lockOutput(`${a}/deep/er/../out.csv`)).rejects.toThrow(/is being written by propdata pid/);
+  });
+
+  it('refuses the same file seen through a bind mount (where this user may mount: CI runs as root)', async (context) => {
+    const [a, b] = [workdir(), workdir()];
+    writeFileSync(join(a, 'out.csv'), 'address\n');
+    // The file itself mounted over another in another directory: no lock beside it is shared.
+    writeFileSync(join(b, 'mounted.csv'), '');
+    try {
+      execFileSync('mount', ['--bind', join(a, 'out.csv'), join(b, 'mounted.csv')], { stdio: 'ignore' });
+    } catch {
+      context.skip('mounting needs root');
+    }
+    onTestFinished(() => {
+      execFileSync('umount', [join(b, 'mounted.csv')]);
+    });
+    await lock(join(a, 'out.csv'));
+    await expect(lockOutput(join(b, 'mounted.csv'))).rejects.toThrow(
+      /mounted\.csv is being written by propdata pid \d+.*\(as .*out\.csv\)/,
+    );
   });
 
   it('holds a file made after the lock, and a file renamed over the output, once told to', async () => {
