@@ -166,6 +166,10 @@ describe('propdata usage and propdata store', () => {
     expect(info.stdout).toMatch(
       /\nnote: 6 answers have an unreadable time \(not a moment in milliseconds\): left out of OLDEST and NEWEST\n$/,
     );
+    // --verbose, which an unexpected error's line suggests, is taken here too.
+    const verbose = await runMain(['store', 'info', '--verbose'], { env });
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout).toBe(info.stdout);
   });
 
   it('a store that cannot be opened is one line naming --no-store, exit 1', async () => {
