@@ -29,7 +29,7 @@ import { accountId, accountOf } from '../store/account.js';
 import { openResumeWriter } from '../resume/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
 import { writeReport } from '../output/report-file.js';
-import { lockOutput } from '../output/output-lock.js';
+import { lockOutput, type OutputLock } from '../output/output-lock.js';
 import { commandLine, resumeCommand } from './resume-command.js';
 import { formatDuration } from '../pipeline/format-duration.js';
 import { journalDirFor, storePathFrom } from '../store/store-path.js';
@@ -221,7 +221,7 @@ export async function runBatchCommand(
   const lock = isFileOutput(options.output) ? await lockOutput(options.output, (error) => outputFailure.abort(error)) : undefined;
   try {
     if (lock?.tookOverFrom) messages.info(`propdata: took over the lock of ${lock.tookOverFrom}, which is no longer running`);
-    return await runLocked(target, options, { io, messages, argv, outputFailure }, prepared, params);
+    return await runLocked(target, options, { io, messages, argv, outputFailure, lock }, prepared, params);
   } finally {
     await lock?.release();
   }
@@ -253,7 +253,13 @@ function storeLines(job: JobOutcome): string | undefined {
 async function runLocked(
   target: QueryTarget,
   options: BatchOptions,
-  { io, messages, argv, outputFailure }: { io: Io; messages: Messages; argv: readonly string[]; outputFailure: AbortController },
+  {
+    io,
+    messages,
+    argv,
+    outputFailure,
+    lock,
+  }: { io: Io; messages: Messages; argv: readonly string[]; outputFailure: AbortController; lock: OutputLock | undefined },
   { rows, prepare, inputColumns, metaColumn, seekable, repairs, padded }: Prepared,
   params: Record<string, string>,
 ): Promise<number> {
@@ -311,9 +317,15 @@ async function runLocked(
           sheets: options.sheets,
           shortNames: Boolean(options.shortNames),
         };
-        writer = plan.state
+        const opened = plan.state
           ? await openResumeWriter({ ...settings, path: options.output!, startRow: plan.startRow, retryRows: plan.retryRows })
           : await openOutput(settings);
+        // The file is there now (made, or replaced by a merge of retried records): another name of it is refused from here on.
+        await lock?.holdIdentity().catch(async (error: unknown) => {
+          await opened.close().catch(() => undefined);
+          throw error;
+        });
+        writer = opened;
         if (plan.retryRows.length > 0)
           messages.info(
             `propdata: sending ${plan.retryRows.length} rows again whose records are error or not_sent (the first: row ${plan.retryRows[0]})`,

@@ -131,6 +131,16 @@ export const CONNECTION_OPTIONS = [
   },
 ] as const satisfies readonly OptionSpec[];
 
+/**
+ * `--verbose` on a command that sends nothing (store, usage, config...): main() prints an
+ * unexpected error's stack trace with it, and suggests it on every command (program.ts adds it
+ * wherever a command has no --verbose of its own).
+ */
+export const STACK_TRACE_OPTION = {
+  flags: '--verbose',
+  description: 'with an unexpected error, print its stack trace',
+} as const satisfies OptionSpec;
+
 export const ONE_OFF_OPTIONS = [
   { flags: '--json', description: 'print the JSON chunks exactly as received (the default when stdout is not a terminal)' },
 ] as const satisfies readonly OptionSpec[];

@@ -292,6 +292,8 @@ export async function runJob(settings: JobSettings): Promise<JobOutcome> {
         (error: unknown) => error,
       );
       if (closing !== undefined && !outputFailure.signal.aborted) outputFailure.abort(closing);
+      // The counts and the next row are the file's: what a failure kept from it is not counted.
+      output.takeBack(writer.unwritten?.() ?? []);
     }
 
     const failure: unknown = outputFailure.signal.aborted ? outputFailure.signal.reason : undefined;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { isDatabaseUrl, parseDatabaseUrl, storeForMessages } from '../../config/database-url.js';
+import { holdsPassword, isDatabaseUrl, parseDatabaseUrl, storeForMessages } from '../../config/database-url.js';
 import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
 import { parseBaseUrl } from '../../config/connection.js';
 import { valueFromText } from '../../config/secret-file.js';
@@ -76,11 +76,11 @@ export function registerConfigCommand(program: Command, context: CommandContext)
     )
     .action(async (name: string, given: string) => {
       const setting = settingName(name);
-      // The secret as a word of the command: in the process list while it runs, and in the shell's history.
-      if (given !== '-' && findSetting(setting)!.secret)
+      // The secret (or a store's password) as a word of the command: in the process list while it runs, and in the shell's history.
+      if (given !== '-' && (findSetting(setting)!.secret || (setting === 'store' && holdsPassword(given))))
         context.messages.info(
           'propdata: warning: a secret on the command line can be read by other users of this machine (ps) while it runs, ' +
-            'and stays in your shell history; next time: propdata config set secret - < FILE',
+            `and stays in your shell history; next time: propdata config set ${setting} - < FILE`,
         );
       const read = given === '-' ? await readValue(context) : given;
       const value = setting === 'store' ? storeSetting(read) : read;

@@ -1,6 +1,7 @@
 import type { ReportedWindow } from '../../throttle/rate-headers.js';
 import type { SharedPacer } from '../../throttle/shared-pacer.js';
 import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
+import { unreadableTimesNote } from '../readable-time.js';
 import type {
   ClaimResult,
   ClearScope,
@@ -53,6 +54,8 @@ export class PostgresStore implements Store {
   /** Account ids by name: rows are never deleted, so an id found stays right on every machine. */
   readonly #accountIds = new Map<string, number>();
   #damaged = 0;
+  /** What `info` found that the user should know (answers with an unreadable time). */
+  readonly #notes: string[] = [];
 
   constructor({ db, location, schema, s, schemaLiteral, clock }: PostgresStoreSettings) {
     this.location = location;
@@ -194,8 +197,10 @@ export class PostgresStore implements Store {
     return postgresPacer(this.#pacer, () => this.#accountId(account), owner);
   }
 
-  info(account?: string): Promise<StoreInfo> {
-    return this.#maintenance.info(account);
+  async info(account?: string): Promise<StoreInfo> {
+    const { info, unreadableTimes } = await this.#maintenance.info(account);
+    if (unreadableTimes > 0) this.#notes.push(unreadableTimesNote(unreadableTimes));
+    return info;
   }
 
   prune(olderThanMs: number): Promise<number> {
@@ -208,7 +213,7 @@ export class PostgresStore implements Store {
 
   /** A damaged section here is a text someone changed by hand: the database itself reports no damage of its own. */
   problems(): StoreProblems {
-    return { damaged: this.#damaged, notes: [] };
+    return { damaged: this.#damaged, notes: [...this.#notes] };
   }
 
   close(): Promise<void> {

@@ -6,6 +6,7 @@ import { freshFrom } from '../freshness.js';
 import { encode, nothingFound } from '../kept-text.js';
 import { NameIds } from '../name-ids.js';
 import { PacerTable } from '../pacer.js';
+import { unreadableTimesNote } from '../readable-time.js';
 import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
 import type {
   ClaimResult,
@@ -268,7 +269,13 @@ export class SqliteStore implements Store {
   }
 
   info(account?: string): Promise<StoreInfo> {
-    return settled(() => this.#reading(() => this.#maintenance.info(account)));
+    return settled(() =>
+      this.#reading(() => {
+        const { info, unreadableTimes } = this.#maintenance.info(account);
+        if (unreadableTimes > 0) this.#notes.push(unreadableTimesNote(unreadableTimes));
+        return info;
+      }),
+    );
   }
 
   prune(olderThanMs: number): Promise<number> {
