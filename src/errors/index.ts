@@ -1,4 +1,3 @@
-export { EXIT, EXIT_MEANINGS } from './exit-codes.js';
 export { PropdataError } from './propdata-error.js';
 export { UsageError } from './usage-error.js';
 export { InputError } from './input-error.js';

@@ -32,5 +32,4 @@ export {
   ServiceError,
   StoreError,
   UnusableRateLimitError,
-  EXIT,
 } from '../errors/index.js';

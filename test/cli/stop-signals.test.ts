@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/errors/index.js';
+import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
 import { SignalStop } from '../../src/cli/stop-signal.js';
 import { chunkFor } from '../helpers/scripted-server.js';
 
@@ -113,7 +113,8 @@ describe('stop signals', () => {
 
   it('names the signal in the abort reason, and carries exit code 130', () => {
     const stop = new SignalStop('SIGTERM');
-    expect(stop).toMatchObject({ signal: 'SIGTERM', exitCode: EXIT.interrupted, message: 'stopped by SIGTERM' });
+    expect(stop).toMatchObject({ signal: 'SIGTERM', message: 'stopped by SIGTERM' });
+    expect(exitCodeFor(stop)).toBe(EXIT.interrupted);
     expect(new SignalStop('SIGINT').message).toBe('stopped by Ctrl-C (SIGINT)');
     const controller = new AbortController();
     controller.abort(stop);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { interpretResponse } from '../../src/client/interpret-response.js';
 import type { RawResponse } from '../../src/client/service-client.js';
 import {
@@ -30,7 +31,7 @@ describe('interpretResponse', () => {
     expect(error).toBeInstanceOf(ForbiddenError);
     expect((error as ForbiddenError).status).toBe(403);
     expect((error as ForbiddenError).code).toBe('E_FORBIDDEN');
-    expect((error as ForbiddenError).exitCode).toBe(1);
+    expect(exitCodeFor(error)).toBe(1);
     expect((error as ForbiddenError).serviceMessage).toBe('Forbidden: IP not allowed');
     expect((error as Error).message).toContain('Forbidden: IP not allowed');
     expect(thrown(403)).toBeInstanceOf(ForbiddenError);
