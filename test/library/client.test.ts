@@ -8,9 +8,12 @@ import {
   AuthError,
   BudgetReachedError,
   createClient,
+  CreditExhaustedError,
   ItemFailedError,
   openRecordFile,
+  PropdataError,
   readRows,
+  ServiceError,
   UsageError,
   type BatchRecord,
   type ClientOptions,
@@ -95,9 +98,23 @@ describe('one item', () => {
     const { client } = await clientOf({ secret: 'wrong-secret-0123456789', logger }, sandboxes.current);
     const failure = await client.property.value({ address: '43 Valmonte Plaza', zipcode: '90274' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AuthError);
-    expect((failure as AuthError).code).toBe('E_AUTH');
+    expect(failure).toBeInstanceOf(ServiceError);
+    expect(failure).toBeInstanceOf(PropdataError);
+    expect(failure).toMatchObject({ code: 'E_AUTH', status: 401, requestId: undefined });
+    // The answer's own headers, as the sandbox sent them (it gives no request id, as the spec names none).
+    expect((failure as AuthError).headers).toMatchObject({ 'content-length': '0', 'x-ratelimit-limit': '1000000' });
+    expect(failure).not.toHaveProperty('exitCode');
     expect(lines.length).toBeGreaterThan(0);
     expect([...lines, (failure as Error).message].join('\n')).not.toContain('wrong-secret-0123456789');
+  });
+
+  it("throws a CreditExhaustedError with the 402's status and headers once the credit is spent", async () => {
+    await sandboxes.start({ credit: 0 });
+    const { client } = await clientOf({}, sandboxes.current);
+    const failure = await client.property.value({ address: '43 Valmonte Plaza', zipcode: '90274' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CreditExhaustedError);
+    expect(failure).toMatchObject({ code: 'E_CREDIT_EXHAUSTED', status: 402 });
+    expect((failure as CreditExhaustedError).headers['content-type']).toMatch(/json/);
   });
 
   it('throws an ItemFailedError when the service keeps failing the item', async () => {
