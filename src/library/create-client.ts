@@ -19,6 +19,12 @@ import { LibraryLog } from './library-log.js';
 import type { RecordQueue } from './record-queue.js';
 import type { RunEvent } from './run-events.js';
 
+/** The service with a call's own deadline on each of its requests (CallOptions.timeout). */
+const withDeadline = (service: Service, timeoutMs: number): Service => ({
+  ...service,
+  client: { send: (request) => service.client.send({ ...request, timeoutMs }) },
+});
+
 /** The run's name in the spend log when the caller gives none: the script that runs it. */
 const defaultLabel = () => `library ${basename(process.argv[1] ?? 'node')}`;
 
@@ -99,7 +105,7 @@ export function clientOn(options: ClientOptions, clock: Clock): Client {
         target,
         rows,
         prepare,
-        service: connected,
+        service: call.timeout === undefined ? connected : withDeadline(connected, call.timeout),
         openWriter: () => Promise.resolve(queue),
         ...(storePath !== undefined
           ? {
@@ -123,8 +129,8 @@ export function clientOn(options: ClientOptions, clock: Clock): Client {
           concurrency: options.concurrency ?? CLIENT_DEFAULTS.concurrency,
           ratePerMinute: options.rate ?? CLIENT_DEFAULTS.rate,
           dedupe: options.dedupe ?? CLIENT_DEFAULTS.dedupe,
-          maxRetries: options.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
-          maxWaitMs: options.maxWait ?? CLIENT_DEFAULTS.maxWait,
+          maxRetries: call.maxRetries ?? options.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
+          maxWaitMs: call.maxWait ?? options.maxWait ?? CLIENT_DEFAULTS.maxWait,
         },
         clock,
         signal,

@@ -11,6 +11,7 @@ import {
   CreditExhaustedError,
   ItemFailedError,
   openRecordFile,
+  QuotaWaitError,
   PropdataError,
   readRows,
   ServiceError,
@@ -22,6 +23,7 @@ import {
 import { openRecordFile as openWorkbookFile, readRows as readWorkbookRows } from '../../src/library/xlsx.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { chunkFor, scriptedServerPerTest, type Script, type ScriptedReply } from '../helpers/scripted-server.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { clientOn } from '../../src/library/create-client.js';
 import { tempStorePath } from '../store/helpers/temp-store.js';
@@ -225,6 +227,67 @@ describe('a batch', () => {
   it('has no summary before its records are read', async () => {
     const { client } = await clientOf();
     await expect(client.property.value.batch(homes(1)).summary()).rejects.toThrow(/read first/);
+  });
+});
+
+describe('per-call options', () => {
+  const servers = scriptedServerPerTest();
+  const HOME = { address: '43 Valmonte Plaza', zipcode: '90274' };
+  const ANSWER = JSON.stringify([chunkFor(['property/value'])]);
+
+  /** A client of the test's scripted server on a fake clock: backoffs and rate-limit waits take no time. */
+  async function scripted(script: Script, options: ClientOptions = {}) {
+    const clock = new FakeClock();
+    const env = await servers.serve(script);
+    const client = clientOn({ baseUrl: env.PROPDATA_BASE_URL, key: 'key-1', secret: 'secret-1', store: false, ...options }, clock);
+    closing.push(() => client.close());
+    return { client, server: servers.current, clock };
+  }
+
+  it("maxRetries: a call's own count of retries after a 5xx, for one item and for a batch", async () => {
+    const { client, server } = await scripted(() => ({ status: 503, body: '{"message":"down"}' }));
+    await expect(client.property.value(HOME, { maxRetries: 1 })).rejects.toThrow(ItemFailedError);
+    expect(server.requests).toHaveLength(2);
+    const records = await collect(client.property.value.batch([HOME], { maxRetries: 3 }));
+    expect(records.map((record) => record.status)).toEqual(['error']);
+    expect(server.requests).toHaveLength(2 + 4);
+  });
+
+  it("timeout: a call's own deadline for each response, longer or shorter than the client's", async () => {
+    // Every answer comes 200 ms late (real time: the deadline is kept on the system's clock).
+    const late = () => new Promise<ScriptedReply>((resolve) => setTimeout(() => resolve({ status: 200, body: ANSWER }), 200));
+    const { client } = await scripted(late, { timeout: 50, maxRetries: 0 });
+    await expect(client.property.value(HOME)).rejects.toThrow(/timed out after 0\.05 s/);
+    const chunk = await client.property.value(HOME, { timeout: 10_000 });
+    expect(chunk['property/value'].api_code).toBe(0);
+    const records = await collect(client.property.value.batch([HOME, HOME], { timeout: 10_000 }));
+    expect(records.map((record) => record.status)).toEqual(['ok', 'ok']);
+  });
+
+  it("maxWait: a call's own longest wait for the rate limit, beyond which it stops with a QuotaWaitError", async () => {
+    // Two 429s whose window resets in five minutes, then answers.
+    const refused = (_: unknown, index: number): ScriptedReply =>
+      index < 2
+        ? {
+            status: 429,
+            body: '{"message":"rate limit exceeded"}',
+            headers: {
+              'x-ratelimit-period': '3600',
+              'x-ratelimit-limit': '10',
+              'x-ratelimit-remaining': '0',
+              'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 300),
+            },
+          }
+        : { status: 200, body: ANSWER };
+    const { client, server, clock } = await scripted(refused);
+    const stopped = await client.property.value(HOME, { maxWait: 60_000 }).catch((error: unknown) => error);
+    expect(stopped).toBeInstanceOf(QuotaWaitError);
+    expect(server.requests).toHaveLength(1);
+    // The client's own maxWait (15 minutes) waits the five out, in virtual time, and is answered.
+    const chunk = await client.property.value(HOME);
+    expect(chunk['property/value'].api_code).toBe(0);
+    expect(server.requests).toHaveLength(3);
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(295_000);
   });
 });
 
