@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
+import { levelCallsSource } from './level-calls.js';
 import { resultTypesSource } from './result-types.js';
 
 /** A file of src/ rendered from the catalog: checked in, so the library needs no catalog at run time and a change shows in its diff. */
@@ -17,6 +18,7 @@ export const REGENERATE = 'npm run generate';
 
 export const GENERATED_FILES: readonly GeneratedFile[] = [
   { path: 'src/library/result-types.ts', generator: 'test/generate/result-types.ts', source: resultTypesSource },
+  { path: 'src/library/level-calls.ts', generator: 'test/generate/level-calls.ts', source: levelCallsSource },
 ];
 
 const header = (file: GeneratedFile) =>

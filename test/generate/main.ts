@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_FILES, render } from './generated-files.js';
 
@@ -11,7 +11,7 @@ const root = process.cwd();
 for (const file of GENERATED_FILES) {
   const path = join(root, file.path);
   const rendered = await render(file, root);
-  const before = readFileSync(path, 'utf8');
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   if (rendered === before) {
     console.log(`${file.path}: unchanged`);
   } else {
