@@ -11,6 +11,7 @@ export type { Logger } from './library-log.js';
 export type { RunSummary } from '../pipeline/summary.js';
 export type { Status } from '../model/status.js';
 export { startSandbox, type Sandbox, type SandboxSettings } from './start-sandbox.js';
+export type { RateWindow } from '../sandbox/index.js';
 export { readRows, openRecordFile, type ReadOptions, type RecordFile, type WriteOptions } from './record-files.js';
 // The result, item and parameter types, and the catalog's named values (LienType...): generated from the catalog.
 export type * from './result-types.js';
