@@ -57,6 +57,20 @@ async function collect<C>(records: AsyncIterable<BatchRecord<C>>): Promise<Batch
   return all;
 }
 
+/** Reads `run` until it ends or throws, calling `each` on every record: the rows read, and what the loop threw. */
+async function readUntilStopped<C>(run: AsyncIterable<BatchRecord<C>>, each: (record: BatchRecord<C>) => void = () => undefined) {
+  const rows: number[] = [];
+  try {
+    for await (const record of run) {
+      rows.push(record.row);
+      each(record);
+    }
+  } catch (error) {
+    return { rows, thrown: error };
+  }
+  return { rows, thrown: undefined };
+}
+
 const rowsOf = (records: readonly { row: number }[]) => records.map((record) => record.row);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -165,16 +179,13 @@ describe('a batch', () => {
   it('throws the condition that stopped it after the records written before it, and its summary says so', async () => {
     const { client, sandbox } = await clientOf({ maxComponents: 25, batchSize: 10, concurrency: 1 });
     const run = client.property.value.batch(homes(60));
-    const records: BatchRecord[] = [];
-    const failure = await (async () => {
-      for await (const record of run) records.push(record);
-    })().catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(BudgetReachedError);
+    const { rows, thrown } = await readUntilStopped(run);
+    expect(thrown).toBeInstanceOf(BudgetReachedError);
     expect(sandbox.usage().components).toBeLessThanOrEqual(25);
-    expect(rowsOf(records)).toEqual(range(1, records.length));
-    expect(records.length).toBe(sandbox.usage().components);
+    expect(rows).toEqual(range(1, rows.length));
+    expect(rows.length).toBe(sandbox.usage().components);
     const summary = await run.summary();
-    expect(summary).toMatchObject({ outcome: 'stopped', nextRow: records.length + 1 });
+    expect(summary).toMatchObject({ outcome: 'stopped', nextRow: rows.length + 1 });
   });
 
   it('stops sending on break: nothing goes out after the requests in flight, and a rerun of the job buys only the rest', async () => {
@@ -205,23 +216,31 @@ describe('a batch', () => {
     expect(sandbox.usage().chargedAgain.sections).toBe(0);
   });
 
-  it("tells the caller of responses, progress and its end, and ends on the caller's signal with its reason", async () => {
+  it('tells the caller of responses, progress and its end', async () => {
     const events: RunEvent[] = [];
     const { client } = await clientOf({ batchSize: 5, concurrency: 1, onEvent: (event) => events.push(event) });
     await collect(client.property.value.batch(homes(12)));
     expect(events.filter((event) => event.type === 'response').length).toBe(3);
     expect(events.at(-1)).toMatchObject({ type: 'end', summary: { outcome: 'completed', records: { ok: expect.any(Number) } } });
+  });
+
+  it("yields no record after the caller's signal aborts it, keeps what was in flight, and throws the reason", async () => {
+    const { client, sandbox } = await clientOf({ batchSize: 100, concurrency: 4 });
     const stop = new AbortController();
-    const run = client.property.value.batch(homes(100), { signal: stop.signal });
-    const seen: number[] = [];
-    const ended = await (async () => {
-      for await (const record of run) {
-        seen.push(record.row);
-        if (record.row === 3) stop.abort(new Error('enough'));
-      }
-    })().catch((error: unknown) => error);
-    expect((ended as Error).message).toBe('enough');
-    expect(seen.slice(0, 3)).toEqual([1, 2, 3]);
+    const run = client.property.value.batch(homes(2_000), { signal: stop.signal });
+    // The engine has answered far more by row 50: they wait in the queue, and none is handed over.
+    const { rows, thrown } = await readUntilStopped(run, (record) => {
+      if (record.row === 50) stop.abort(new Error('enough'));
+    });
+    expect((thrown as Error).message).toBe('enough');
+    expect(rows).toEqual(range(1, 50));
+    expect((await run.summary()).outcome).toBe('interrupted');
+    // Nothing bought is lost: a rerun with maxAge takes every answered item from the store.
+    const bought = sandbox.usage().components;
+    expect(bought).toBeGreaterThan(50);
+    const again = await collect(client.property.value.batch(homes(bought), { maxAge: 3_600_000 }));
+    expect(again.every((record) => record.fromStore)).toBe(true);
+    expect(sandbox.usage().components).toBe(bought);
   });
 
   it('has no summary before its records are read', async () => {
@@ -356,6 +375,30 @@ describe("at the service's pace", () => {
     // 200 components at 20 a second: ten windows, the first one free.
     expect(clock.elapsed()).toBeGreaterThanOrEqual(9_000);
     expect(clock.elapsed()).toBeLessThan(12_000);
+  });
+
+  it('an abort while the caller waits for the next record ends the wait: no record after it, nothing sent after what was in flight', async () => {
+    const { client, sandbox, clock } = await paced({ batchSize: 10, concurrency: 2 });
+    const stop = new AbortController();
+    // Aborted as the fourth answer comes in, before its records are delivered: the loop is waiting for them.
+    let responses = 0;
+    const onEvent = (event: RunEvent) => {
+      if (event.type === 'response' && ++responses === 4) stop.abort(new Error('closing time'));
+    };
+    const run = client.property.value.batch(homes(200), { signal: stop.signal, onEvent });
+    let afterAbort = 0;
+    const { rows, thrown } = await readUntilStopped(run, () => {
+      if (stop.signal.aborted) afterAbort += 1;
+    });
+    expect((thrown as Error).message).toBe('closing time');
+    expect(afterAbort).toBe(0);
+    // At most the three answers before it were handed over; the fourth's, and any other in flight, are not.
+    expect(rows.length).toBeLessThanOrEqual(30);
+    const sent = sandbox.usage().components;
+    expect(sent).toBeLessThanOrEqual(50);
+    await clock.sleep(10_000);
+    expect(sandbox.usage().components).toBe(sent);
+    expect((await run.summary()).outcome).toBe('interrupted');
   });
 
   it('a break while the batch waits for its window sends nothing more, however long the caller then waits', async () => {
