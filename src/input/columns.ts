@@ -153,20 +153,3 @@ export function createColumnResolver(settings: ColumnSettings): (columns: readon
     return plan;
   };
 }
-
-/**
- * What each column does, one line per column, for `--verbose` and `--dry-run`:
- * `zip -> zipcode (alias)`, `use -> passed through`. Also names --map columns the input lacks.
- */
-export function describeMapping(columns: readonly string[], settings: ColumnSettings): string[] {
-  const plan = createColumnResolver(settings)(columns);
-  const lines = new Map<string, string>();
-  for (const { column, target, via } of plan.assigned) lines.set(column, `${column} -> ${target.name} (${via})`);
-  for (const { column, note } of plan.passthrough) lines.set(column, `${column} -> passed through${note ? ` (${note})` : ''}`);
-  const described = columns.map((column) => lines.get(column)!);
-  const present = new Set(columns.map(normaliseName));
-  for (const column of Object.keys(settings.map)) {
-    if (!present.has(normaliseName(column))) described.push(`--map ${column}: the input has no such column`);
-  }
-  return described;
-}
