@@ -54,7 +54,7 @@ const DIRECTIONALS = new Set([
 ]);
 
 /** Lower case, punctuation to spaces, spaces collapsed: "43  Valmonte Plaza," -> "43 valmonte plaza". */
-export function normaliseWords(text: string): string {
+export function normalizeWords(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
@@ -65,7 +65,7 @@ export const isStreetSuffix = (word: string) => ABBREVIATIONS.has(word) || SUFFI
 export const isDirectional = (word: string) => DIRECTIONALS.has(word);
 
 /**
- * Normalised street words with the suffix abbreviated: the last word, or the one before a trailing
+ * Normalized street words with the suffix abbreviated: the last word, or the one before a trailing
  * directional ("1745 t street southeast" -> "1745 t st southeast"). A street that is only a
  * suffix word after the number ("100 court") keeps it as its name.
  */
@@ -77,7 +77,7 @@ export function canonicalStreet(words: string): string {
   return parts.join(' ');
 }
 
-/** Normalised words with each word's first letter capitalised: "43 valmonte plz" -> "43 Valmonte Plz". */
+/** Normalized words with each word's first letter capitalised: "43 valmonte plz" -> "43 Valmonte Plz". */
 export const titleCase = (words: string) =>
   words
     .split(' ')
@@ -106,7 +106,7 @@ export const isUnitAt = (words: readonly string[], index: number) =>
   UNIT_DESIGNATORS.has(words[index] ?? '') && /\d|^[a-z]$/.test(words[index + 1] ?? '');
 
 /**
- * Normalised unit words in one form: the designator abbreviated, "unit" when none is given
+ * Normalized unit words in one form: the designator abbreviated, "unit" when none is given
  * ("4b" -> "unit 4b", "Apartment 4" -> "apt 4"), so a unit reads back from a slug as it was issued.
  */
 export function canonicalUnit(words: string): string {

