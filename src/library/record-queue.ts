@@ -41,14 +41,16 @@ export class RecordQueue implements OutputWriter {
    * `signal` is aborted (a wait for a record ends with it).
    */
   async take(signal?: AbortSignal): Promise<OutputRecord | undefined> {
-    const wake = () => this.#wakeTaker();
-    signal?.addEventListener('abort', wake, { once: true });
-    try {
-      while (this.#records.length === 0 && !this.#closed && !signal?.aborted) {
-        await new Promise<void>((resolve) => (this.#taker = resolve));
+    const waiting = () => this.#records.length === 0 && !this.#closed && !signal?.aborted;
+    // Listened to only while waiting: most records are taken from a queue that has them.
+    if (waiting()) {
+      const wake = () => this.#wakeTaker();
+      signal?.addEventListener('abort', wake, { once: true });
+      try {
+        while (waiting()) await new Promise<void>((resolve) => (this.#taker = resolve));
+      } finally {
+        signal?.removeEventListener('abort', wake);
       }
-    } finally {
-      signal?.removeEventListener('abort', wake);
     }
     if (signal?.aborted) return undefined;
     const record = this.#records.shift();
