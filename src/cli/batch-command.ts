@@ -2,14 +2,14 @@ import { resolve } from 'node:path';
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { connect } from '../engine/connect.js';
 import { budgetLimits } from '../engine/budget-limits.js';
-import { exitCodeOf } from '../engine/exit-code.js';
 import { DEDUPE_CAPACITY, runJob, type JobOutcome } from '../engine/run-job.js';
 import { lackingIn } from '../engine/run-store.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams } from './query-params.js';
 import type { BatchOptions } from './commands/query-options.js';
-import { EXIT, InputError, PropdataError } from '../errors/index.js';
+import { InputError, PropdataError } from '../errors/index.js';
+import { EXIT, exitCodeFor, exitCodeOf } from './exit-codes.js';
 import { openInput } from '../input/open-input.js';
 import { checkColumnOptions, checkHeaderFeedsIdentifiers } from '../input/column-options.js';
 import { delimiterNote } from '../input/delimiter.js';
@@ -454,7 +454,7 @@ async function reportJob(job: JobOutcome, { options, messages, argv, writer, pla
   const code = exitCodeOf(job);
   // A workbook that could not be finished is not whole, however well the rows went.
   if (code === EXIT.ok || code === EXIT.someItemsFailed) {
-    if (unfinished !== undefined) return unfinished instanceof PropdataError ? unfinished.exitCode : EXIT.fatal;
+    if (unfinished !== undefined) return unfinished instanceof PropdataError ? exitCodeFor(unfinished) : EXIT.fatal;
   }
   return code;
 }

@@ -9,12 +9,9 @@ import type { OptionSpec } from '../options/option-spec.js';
 
 const DEFAULT_SANDBOX_WINDOWS = DEFAULT_RATE_LIMITS.map((window) => `${window.limit}/${window.periodSeconds}`).join(',');
 
-/**
- * Commands are assembled from lists of option declarations (options/option-spec.ts). Each list is
- * declared `as const satisfies readonly OptionSpec[]`, so that OptionValues<typeof LIST> is the
- * type its handler receives. Defaults come from the modules that own them.
- */
-export type OptionDef = OptionSpec;
+// Commands are assembled from lists of option declarations (options/option-spec.ts). Each list is
+// declared `as const satisfies readonly OptionSpec[]`, so that OptionValues<typeof LIST> is the
+// type its handler receives. Defaults come from the modules that own them.
 
 /** `--param-name`: the flag spelling of a catalog name. */
 export const flagName = (name: string) => name.replace(/_/g, '-');

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { EXIT, EXIT_MEANINGS } from '../errors/index.js';
 import type { OptionSpec } from '../options/option-spec.js';
 import { code, markdownTable, prose } from '../options/readme-table.js';
 import { SANDBOX_OPTIONS } from '../sandbox/options.js';
+import { EXIT, EXIT_MEANINGS } from './exit-codes.js';
 import { BATCH_OPTIONS, CONNECTION_OPTIONS, STORE_OPTIONS } from './options.js';
 
 /**

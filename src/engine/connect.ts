@@ -1,5 +1,5 @@
 import { resolveConnection, type Connection } from '../config/connection.js';
-import type { RequestLogEntry, Service as ServiceApi } from '../client/service-client.js';
+import type { RequestLogEntry, Service as Sender } from '../client/service-client.js';
 import type { EngineLog } from './engine-log.js';
 import type { RateWindow } from '../sandbox/options.js';
 import { VERSION } from './version.js';
@@ -17,7 +17,8 @@ export interface ConnectionOptions {
 }
 
 export interface Service {
-  client: ServiceApi;
+  /** Sends each request once (a ServiceClient; a library call's wraps it to give its requests its own deadline). */
+  client: Sender;
   connection: Connection;
   close(): Promise<void>;
 }

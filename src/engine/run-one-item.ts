@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { asError, ItemFailedError } from '../errors/index.js';
+import { asError } from '../errors/as-error.js';
+import { ItemFailedError } from '../errors/index.js';
 import type { PreparedItem } from '../input/row.js';
 import type { Chunk } from '../model/chunk.js';
 import type { OutputRecord } from '../model/record.js';

@@ -1,9 +1,8 @@
-export { EXIT, EXIT_MEANINGS } from './exit-codes.js';
 export { PropdataError } from './propdata-error.js';
 export { UsageError } from './usage-error.js';
 export { InputError } from './input-error.js';
 export { ConfigError } from './config-error.js';
-export { ServiceError } from './service-error.js';
+export { ServiceError, type ResponseHeaders } from './service-error.js';
 export { BadRequestError } from './bad-request-error.js';
 export { AuthError } from './auth-error.js';
 export { ForbiddenError } from './forbidden-error.js';
@@ -22,4 +21,3 @@ export { ItemTooWideError } from './item-too-wide-error.js';
 export { ItemFailedError } from './item-failed-error.js';
 export { StoreError } from './store-error.js';
 export { UnusableRateLimitError } from './unusable-rate-limit-error.js';
-export { asError } from './as-error.js';

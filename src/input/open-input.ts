@@ -72,7 +72,6 @@ function delimiterFor(path: string): string | undefined {
   return extension === '.tsv' || extension === '.tab' ? '\t' : undefined;
 }
 
-
 /** How to read a regular file's rows a second time, by the progress of its first reader. */
 const REREADERS = new WeakMap<ReadProgress, () => Promise<OpenedInput>>();
 

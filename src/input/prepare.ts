@@ -15,7 +15,7 @@ import {
 import { UsageError } from '../errors/index.js';
 import { createColumnResolver, listColumns, type ColumnSettings } from './columns.js';
 import { undecodedText } from './encoding.js';
-import { cleanText, identifierNormaliser, metaText, notTextOrNumber, repairZip, type Normaliser } from './normalise.js';
+import { cleanText, identifierNormalizer, metaText, notTextOrNumber, repairZip, type Normalizer } from './normalize.js';
 import type { InputRow, PreparedItem } from './row.js';
 
 export interface PreparePlan {
@@ -43,7 +43,7 @@ const OPEN_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
 const OPEN_PARAM = (name: string): Param => ({ name, type: 'string', description: 'passed through' });
 
 type Slot =
-  | { kind: 'identifier'; name: string; column: string; identifier: Identifier; normalise: Normaliser }
+  | { kind: 'identifier'; name: string; column: string; identifier: Identifier; normalize: Normalizer }
   | { kind: 'param'; name: string; column: string; param: Param; fixed: string | number | undefined }
   | { kind: 'fixed'; name: string; value: string | number }
   | { kind: 'meta'; name: string; column: string };
@@ -98,7 +98,7 @@ function identifierProblem(identifier: Identifier, value: string): string | unde
 /**
  * The preparer: a pure function from an input row to a request item or the reason it cannot be
  * sent. Column roles are resolved once per distinct set of columns (one header for a CSV), so the
- * per-row work is reading, normalising and checking the cells that are sent.
+ * per-row work is reading, normalizing and checking the cells that are sent.
  */
 export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedItem {
   const spec = LEVEL_SPECS[plan.level];
@@ -124,7 +124,7 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
       fed.add(target.name);
       if (target.kind === 'identifier') {
         const { identifier } = target;
-        slots.push({ kind: 'identifier', name: target.name, column, identifier, normalise: identifierNormaliser(identifier) });
+        slots.push({ kind: 'identifier', name: target.name, column, identifier, normalize: identifierNormalizer(identifier) });
       } else if (target.kind === 'param') {
         slots.push({ kind: 'param', name: target.name, column, param: target.param, fixed: fixed.get(target.name) });
       } else {
@@ -240,7 +240,7 @@ export function createPreparer(plan: PreparePlan): (row: InputRow) => PreparedIt
         (wrong ??= []).push(`${slot.name} must be text or a number, not ${notSendable}`);
         if (slot.kind === 'identifier') (rejected ??= new Set()).add(slot.name);
       } else if (slot.kind === 'identifier') {
-        let value = slot.normalise(raw);
+        let value = slot.normalize(raw);
         if (value === undefined) continue;
         // Slots are in name order: state, when the row has one, is already in the item.
         if (slot.name === 'zipcode' && value.length < 5) {

@@ -14,7 +14,7 @@ import type { RequestRecord, ReuseRecord, Usage, UsageQuery } from './spend.js';
  * The one rule the store exists for: an answer the account has paid for is never bought again
  * while it is fresh enough, whichever command, run, process or machine asks for it. So what is kept
  * is a **section** (one endpoint's answer for one item), filed under the item's identity (level and
- * normalised identifiers, never the command that bought it), the endpoint, and that endpoint's own
+ * normalized identifiers, never the command that bought it), the endpoint, and that endpoint's own
  * parameters. `property value`, an `mget` naming value among others, a one-off and `call
  * v2/property/value` all find the same section.
  *

@@ -1,3 +1,16 @@
+import type { JobOutcome } from '../engine/run-job.js';
+import { asError } from '../errors/as-error.js';
+import {
+  BudgetReachedError,
+  ConfigError,
+  ItemTooWideError,
+  PropdataError,
+  QuotaWaitError,
+  RequestAbortedError,
+  UsageError,
+} from '../errors/index.js';
+import { SignalStop } from './stop-signal.js';
+
 /** Exit codes, documented in the README (its table is rendered from EXIT_MEANINGS). */
 export const EXIT = {
   ok: 0,
@@ -24,3 +37,32 @@ export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
     'the rate limit resets later than `--max-wait` allows: a batch stopped (the same command continues it once it has), or a one-off was not sent (the message says when to try again)',
   interrupted: 'interrupted (Ctrl-C, SIGTERM, SIGHUP)',
 };
+
+/**
+ * The exit code of the condition that stopped the CLI: the library's errors carry none, so the
+ * mapping from class to code lives here, with the codes. Whatever is not named is fatal (1), and
+ * so is what is no PropdataError at all (a failure of propdata itself).
+ */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof ItemTooWideError) return EXIT.usage;
+  if (error instanceof BudgetReachedError) return EXIT.budgetReached;
+  if (error instanceof QuotaWaitError) return EXIT.quotaWait;
+  // A stop by signal, or a request cancelled (the only reason to cancel is an interruption).
+  if (error instanceof SignalStop || error instanceof RequestAbortedError) return EXIT.interrupted;
+  return EXIT.fatal;
+}
+
+/**
+ * The exit code a job's outcome means (the README's table): the stopping condition's own, 130 for
+ * a stop by signal, 3 when rows failed, else 0. A stop by something that is not a PropdataError is
+ * a failure of propdata itself: it is thrown, for main() to report as one.
+ */
+export function exitCodeOf(outcome: Pick<JobOutcome, 'fatal' | 'interrupted' | 'records'>): number {
+  const { fatal } = outcome;
+  if (fatal !== undefined) {
+    if (fatal instanceof PropdataError) return exitCodeFor(fatal);
+    throw asError(fatal);
+  }
+  if (outcome.interrupted) return EXIT.interrupted;
+  return outcome.records.invalid_input + outcome.records.error > 0 ? EXIT.someItemsFailed : EXIT.ok;
+}
