@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { keysMigration } from './keys.js';
 import { codeOf } from './postgres-failure.js';
 
 /**
@@ -108,6 +109,8 @@ export const MIGRATIONS: readonly ((s: string) => string)[] = [
   -- account's advisory lock is held, so no two jobs, on any machine, reserve the same room.
   CREATE TABLE ${s}.pacer (account integer PRIMARY KEY, at bigint NOT NULL, state text NOT NULL);
   `,
+  // 2: a gateway's client keys and their spend.
+  keysMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
