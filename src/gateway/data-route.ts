@@ -11,6 +11,7 @@ import { callReply, GatewayStopping } from './call-reply.js';
 import { readClientRequest, type ClientRequest } from './client-request.js';
 import type { GatewayParts, Handled } from './gateway-parts.js';
 import { forbiddenSection } from './key-endpoints.js';
+import type { UpstreamResult } from './upstream.js';
 
 /** The largest body taken: 100 items of any sensible size, with room for long meta values. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -49,6 +50,67 @@ function budgetMessage(parts: GatewayParts, key: ClientKey, whose: 'key' | 'acco
 }
 
 /**
+ * What stops a call: the client leaving, the gateway stopping, and its wait limit (past which a
+ * request waiting for its turn, or for another's purchase, is answered 429 with when to come back).
+ */
+function callSignal(parts: GatewayParts, response: ServerResponse, maxWaitMs: number): { signal: AbortSignal; dispose: () => void } {
+  const { clock, upstream } = parts.settings;
+  const controller = new AbortController();
+  const abort = (reason: unknown) => controller.abort(reason);
+  const onClose = () => {
+    if (!response.writableFinished) abort(new Error('the client closed the connection'));
+  };
+  const onStopping = () => abort(new GatewayStopping());
+  response.once('close', onClose);
+  parts.stopping.addEventListener('abort', onStopping, { once: true });
+  const nextReset = () => Math.min(clock.now() + 1000, ...upstream.windows().map((window) => window.resetAt));
+  const cancelDeadline = startTimer(clock, maxWaitMs, () => abort(new QuotaWaitError(nextReset(), maxWaitMs)));
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      cancelDeadline();
+      response.off('close', onClose);
+      parts.stopping.removeEventListener('abort', onStopping);
+    },
+  };
+}
+
+/**
+ * The call through the upstream, within the budgets: what the key (and the account) may still
+ * spend is held for it while it runs, so that calls in flight together cannot pass a budget.
+ */
+async function fetchWithinBudget(
+  parts: GatewayParts,
+  key: ClientKey,
+  asked: ClientRequest,
+  limits: { maxAgeMs: number | undefined; maxWaitMs: number; signal: AbortSignal },
+): Promise<{ result: UpstreamResult; whose: 'key' | 'account' }> {
+  const { book, activity, settings } = parts;
+  const allowance = allowanceOf(parts, key);
+  const worstCase = asked.items.length * itemCostOf(asked.target, sectionPricesOf(asked.target)).price;
+  const reserved = allowance === undefined ? 0 : Math.min(allowance.usd, worstCase);
+  book.reserve(key.name, reserved);
+  activity.begin(key.name, settings.clock.now());
+  let result: UpstreamResult | undefined;
+  try {
+    result = await settings.upstream.fetch({
+      target: asked.target,
+      items: asked.items,
+      params: {},
+      client: key.name,
+      ...limits,
+      ...(allowance ? { maxCost: reserved } : {}),
+    });
+    book.add(key.name, asked.sections.map((endpoint) => endpoint.name).join(','), result.spend);
+  } finally {
+    book.release(key.name, reserved);
+    const answered = result?.answers.filter((answer) => answer.kind === 'answer').length ?? 0;
+    activity.end(key.name, settings.clock.now(), answered, result?.spend.fromStore ?? 0);
+  }
+  return { result, whose: allowance?.whose ?? 'key' };
+}
+
+/**
  * One client's data request, once its key is known: read by the service's rules, checked against
  * the key's endpoints and budgets, answered through the upstream (the store first), within the
  * request's wait limit. Whatever stops it (the client leaving, the gateway stopping, the wait
@@ -61,59 +123,25 @@ async function answerCall(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<Handled> {
-  const { settings, book, activity } = parts;
-  const { clock, upstream } = settings;
+  const { settings } = parts;
   const maxAgeMs = headerDuration(request, MAX_AGE_HEADER, settings.maxAgeMs);
   const maxWait = headerDuration(request, MAX_WAIT_HEADER, settings.maxWaitMs);
   for (const given of [maxAgeMs, maxWait]) if (typeof given === 'object') return { key: key.name, reply: errorReply(400, given.problem) };
   const maxWaitMs = Math.min(settings.maxWaitMs, maxWait as number);
-
-  const controller = new AbortController();
-  const abort = (reason: unknown) => controller.abort(reason);
-  const onClose = () => {
-    if (!response.writableFinished) abort(new Error('the client closed the connection'));
-  };
-  const onStopping = () => abort(new GatewayStopping());
-  response.once('close', onClose);
-  parts.stopping.addEventListener('abort', onStopping, { once: true });
-  // Past its limit, a request waiting for its turn (or for another's purchase) is answered 429 with when to come back.
-  const nextReset = () => Math.min(clock.now() + 1000, ...upstream.windows().map((window) => window.resetAt));
-  const cancelDeadline = startTimer(clock, maxWaitMs, () => abort(new QuotaWaitError(nextReset(), maxWaitMs)));
-
-  const allowance = allowanceOf(parts, key);
-  const worstCase = asked.items.length * itemCostOf(asked.target, sectionPricesOf(asked.target)).price;
-  const reserved = allowance === undefined ? 0 : Math.min(allowance.usd, worstCase);
-  book.reserve(key.name, reserved);
-  activity.begin(key.name, clock.now());
-  let answered = 0;
-  let fromStore = 0;
+  const { signal, dispose } = callSignal(parts, response, maxWaitMs);
+  let fetched: Awaited<ReturnType<typeof fetchWithinBudget>>;
   try {
-    const result = await upstream.fetch({
-      target: asked.target,
-      items: asked.items,
-      params: {},
-      client: key.name,
-      maxAgeMs: maxAgeMs as number | undefined,
-      maxWaitMs,
-      ...(allowance ? { maxCost: reserved } : {}),
-      signal: controller.signal,
-    });
-    book.add(key.name, asked.sections.map((endpoint) => endpoint.name).join(','), result.spend);
-    answered = result.answers.filter((answer) => answer.kind === 'answer').length;
-    fromStore = result.spend.fromStore;
-    const reply = callReply(result, {
-      rateHeaders: upstream.rateHeaders(),
-      now: clock.now(),
-      budgetMessage: () => budgetMessage(parts, key, allowance?.whose ?? 'key'),
-    });
-    return { key: key.name, reply: withIgnoredKeys(reply, asked.ignoredKeys), items: asked.items.length, fromStore };
+    fetched = await fetchWithinBudget(parts, key, asked, { maxAgeMs: maxAgeMs as number | undefined, maxWaitMs, signal });
   } finally {
-    cancelDeadline();
-    book.release(key.name, reserved);
-    activity.end(key.name, clock.now(), answered, fromStore);
-    response.off('close', onClose);
-    parts.stopping.removeEventListener('abort', onStopping);
+    dispose();
   }
+  const { result, whose } = fetched;
+  const reply = callReply(result, {
+    rateHeaders: settings.upstream.rateHeaders(),
+    now: settings.clock.now(),
+    budgetMessage: () => budgetMessage(parts, key, whose),
+  });
+  return { key: key.name, reply: withIgnoredKeys(reply, asked.ignoredKeys), items: asked.items.length, fromStore: result.spend.fromStore };
 }
 
 /** Keys the spec does not list were left out of what was sent: named, as the sandbox names them. */

@@ -50,6 +50,28 @@ export interface FixtureOptions {
 /** The Authorization header of a key and secret. */
 export const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 
+/** A gateway in front of `sandbox`, on a store at `storePath`, as `propdata serve` opens one. */
+export function gatewayFor(sandbox: RunningSandbox, storePath: string, options: FixtureOptions['gateway'] = {}): Promise<OpenGateway> {
+  return openGateway({
+    connection: { baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, timeout: 60 },
+    env: {},
+    log: new LibraryLog(undefined),
+    storePath,
+    host: '127.0.0.1',
+    port: 0,
+    adminKey: ADMIN_KEY,
+    maxAgeMs: 30 * 86_400_000,
+    maxWaitMs: 50_000,
+    maxCostMonth: undefined,
+    ratePerMinute: 250,
+    maxRetries: 5,
+    concurrency: 8,
+    runLabel: 'serve test',
+    clock: SYSTEM_CLOCK,
+    ...options,
+  });
+}
+
 /**
  * A sandbox (strict, wide open, ample credit unless told otherwise), a store in a temp directory with
  * the keys issued, and a gateway on both, as `propdata serve` opens one; closed after the test.
@@ -66,24 +88,7 @@ export function gatewayPerTest() {
     const sandbox = await startSandbox({ rateLimits: WIDE_OPEN, credit: 1_000_000, strict: true, ...options.sandbox });
     const storePath = options.storePath ?? tempStorePath();
     const secrets = await issueKeys(storePath, options.keys ?? [{ name: 'alice' }]);
-    const gateway = await openGateway({
-      connection: { baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, timeout: 60 },
-      env: {},
-      log: new LibraryLog(undefined),
-      storePath,
-      host: '127.0.0.1',
-      port: 0,
-      adminKey: ADMIN_KEY,
-      maxAgeMs: 30 * 86_400_000,
-      maxWaitMs: 50_000,
-      maxCostMonth: undefined,
-      ratePerMinute: 250,
-      maxRetries: 5,
-      concurrency: 8,
-      runLabel: 'serve test',
-      clock: SYSTEM_CLOCK,
-      ...options.gateway,
-    });
+    const gateway = await gatewayFor(sandbox, storePath, options.gateway);
     started.push({ sandbox, gateway });
     return {
       sandbox,
