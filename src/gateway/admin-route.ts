@@ -34,9 +34,12 @@ export function statusOf(parts: GatewayParts): GatewayStatus {
 
 const file = (body: string, contentType: string): Handled => ({ reply: { status: 200, body, contentType, headers: PAGE_HEADERS } });
 
+/** A browser asks for it of every page: no icon, and no login (its credentials are the admin's, no client key). */
+const FAVICON = '/favicon.ico';
+
 /** The paths the operator's status page is served at. */
 export function isAdminPath(pathname: string): boolean {
-  return pathname === '/' || pathname === STATUS_PATH || pathname === PAGE_PATHS.script || pathname === PAGE_PATHS.style;
+  return ['/', STATUS_PATH, PAGE_PATHS.script, PAGE_PATHS.style, FAVICON].includes(pathname);
 }
 
 /**
@@ -46,6 +49,7 @@ export function isAdminPath(pathname: string): boolean {
 export async function adminRoute(parts: GatewayParts, request: IncomingMessage, pathname: string): Promise<Handled> {
   if (pathname === PAGE_PATHS.script) return file(STATUS_JS, 'text/javascript; charset=utf-8');
   if (pathname === PAGE_PATHS.style) return file(STATUS_CSS, 'text/css; charset=utf-8');
+  if (pathname === FAVICON) return { reply: { status: 204 } };
   const login = await parts.logins.admin(request);
   if ('refused' in login) {
     return { reply: { status: 401, headers: ASK_FOR_LOGIN }, ...(login.refused === 'wrong' ? { refusal: 'wrong admin key' } : {}) };

@@ -112,7 +112,7 @@ async function handle(parts: GatewayParts, request: IncomingMessage, response: S
   if (!response.destroyed) writeReply(response, handled.reply, COMMON_HEADERS);
   const now = settings.clock.now();
   const { status } = handled.reply;
-  if (status !== 200 && (status !== 401 || handled.refusal))
+  if (status >= 300 && (status !== 401 || handled.refusal))
     parts.activity.refused({
       at: now,
       ...(handled.key ? { key: handled.key } : {}),

@@ -34,6 +34,7 @@ export const STATUS_HTML = `<!doctype html>
   </section>
   <section class="wide">
     <h2>Spend per key <small>USD at list price</small></h2>
+    <p class="legend"><i class="today"></i>today<i class="month"></i>this month (UTC)<i class="budget"></i>the key's month budget</p>
     <div id="spend" class="rows"></div>
     <p id="account" class="note"></p>
   </section>
@@ -63,7 +64,7 @@ main { display: grid; grid-template-columns: repeat(auto-fit, minmax(380px, 1fr)
 section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 18px; }
 section.wide { grid-column: 1 / -1; }
 .rows { display: grid; gap: 10px; }
-.row { display: grid; grid-template-columns: 150px 1fr 170px; align-items: center; gap: 12px; }
+.row { display: grid; grid-template-columns: 140px 1fr 290px; align-items: center; gap: 12px; }
 .label { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .figure { font-variant-numeric: tabular-nums; text-align: right; color: var(--muted); }
 .figure b { color: var(--ink); }
@@ -71,9 +72,13 @@ section.wide { grid-column: 1 / -1; }
 .bar .fill { position: absolute; inset: 0 auto 0 0; background: var(--fill); border-radius: 7px; transition: width 0.4s; }
 .bar .fill.today { background: var(--warm); }
 .bar .budget { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--bad); }
+#windows .row { grid-template-columns: 120px 1fr 220px; }
 .pair { display: grid; gap: 4px; }
 .big { font-size: 28px; font-weight: 700; }
 .note { color: var(--muted); margin: 12px 0 0; }
+.legend { color: var(--muted); font-size: 13px; margin: 0 0 10px; }
+.legend i { display: inline-block; width: 10px; height: 10px; border-radius: 5px; margin: 0 4px 0 10px; vertical-align: -1px; }
+.legend i.today { background: var(--warm); } .legend i.month { background: var(--fill); } .legend i.budget { background: var(--bad); width: 3px; border-radius: 0; }
 table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); }
 th { color: var(--muted); font-weight: 600; font-size: 13px; }
@@ -85,6 +90,10 @@ export const STATUS_JS = `'use strict';
   const byId = (id) => document.getElementById(id);
   const usd = (n) => n.toFixed(2);
   const time = (ms) => new Date(ms).toISOString().slice(11, 19) + ' UTC';
+  const PERIODS = { 1: 'second', 60: 'minute', 3600: 'hour', 86400: 'day' };
+  const per = (seconds) => 'per ' + (PERIODS[seconds] || seconds + ' s');
+  const span = (seconds) =>
+    seconds < 120 ? seconds + ' s' : seconds < 7200 ? Math.round(seconds / 60) + ' min' : Math.floor(seconds / 3600) + ' h ' + Math.round((seconds % 3600) / 60) + ' min';
   const make = (tag, className, text) => {
     const element = document.createElement(tag);
     if (className) element.className = className;
@@ -120,14 +129,16 @@ export const STATUS_JS = `'use strict';
     const elapsed = Date.now() - fetchedAt;
     for (const w of status.windows) {
       const resetsIn = Math.max(0, Math.ceil((w.resetAt - status.now - elapsed) / 1000));
-      box.append(row(w.limit + ' per ' + w.periodSeconds + ' s', bar(w.used / w.limit), figure([['used', String(w.used)], ['', ' of '], ['limit', String(w.limit)], ['resets', ' · ' + resetsIn + ' s']]), { window: String(w.periodSeconds) }));
+      const figures = figure([['used', String(w.used)], ['', ' of '], ['limit', String(w.limit)], ['resets', ' · resets in ' + span(resetsIn)]]);
+      box.append(row(w.limit + ' ' + per(w.periodSeconds), bar(w.used / w.limit), figures, { window: String(w.periodSeconds) }));
     }
   }
 
   function spend(status) {
     const box = byId('spend');
     box.replaceChildren();
-    const top = Math.max(0.01, ...status.spend.keys.map((k) => Math.max(k.month, k.budgetMonth ?? 0)));
+    // A tenth to spare, so that a budget's line stands inside its bar.
+    const top = 1.1 * Math.max(0.01, ...status.spend.keys.map((k) => Math.max(k.month, k.budgetMonth ?? 0)));
     for (const k of status.spend.keys) {
       const chart = make('div', 'pair');
       const month = bar(k.month / top);
@@ -137,8 +148,9 @@ export const STATUS_JS = `'use strict';
         month.append(line);
       }
       chart.append(bar(k.today / top, 'today'), month);
-      const budget = k.budgetMonth === null ? '' : ' / ' + usd(k.budgetMonth);
-      box.append(row(k.key, chart, figure([['today', usd(k.today)], ['', ' today · '], ['month', usd(k.month)], ['budget', budget], ['', ' month']]), { key: k.key }));
+      const budget = k.budgetMonth === null ? '' : ' of ' + usd(k.budgetMonth);
+      const figures = figure([['today', usd(k.today)], ['', ' today · '], ['month', usd(k.month)], ['budget', budget], ['', ' this month']]);
+      box.append(row(k.key, chart, figures, { key: k.key }));
     }
     if (status.spend.keys.length === 0) box.append(make('p', 'note', 'No keys yet: propdata keys add <name>.'));
     const cap = status.spend.maxCostMonth === null ? 'no month budget (--max-cost-month)' : 'budget ' + usd(status.spend.maxCostMonth) + ' USD';
