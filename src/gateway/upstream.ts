@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { META } from '../catalog/index.js';
 import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
 import type { Service } from '../client/service-client.js';
@@ -99,7 +100,11 @@ export interface UpstreamSettings {
   maxRetries: number;
   /** The longest any call waits for the rate limit. */
   maxWaitMs: number;
-  /** The gateway's name in the spend log (`usage --by run`): what ran it. */
+  /**
+   * What runs it (`serve 127.0.0.1:8710`): its name in the spend log (`usage --by run`), and with
+   * the host's name, the owner of its claims. One gateway at a time answers to a name on a host: the
+   * next one takes its claims over.
+   */
   runLabel: string;
   /** Told of every request that reached the service, after the store has it. */
   onExchange?(exchange: Exchange): void;
@@ -148,8 +153,8 @@ export async function openUpstream(settings: UpstreamSettings): Promise<Upstream
   const pacer = store.pacer(pacingAccount, gatewayRun);
   limiter.shareWith(pacer);
   const share = new FairShare();
-  const viewFor = callStore(store, gatewayRun, clock);
-  let calls = 0;
+  // The gateway's claims are its own, whatever its process: the next gateway here takes them over.
+  const viewFor = callStore(store, { run: gatewayRun, claimant: `${hostname()} ${settings.runLabel}` }, clock);
 
   async function fetch(call: UpstreamCall): Promise<UpstreamResult> {
     const { target } = call;
@@ -158,8 +163,6 @@ export async function openUpstream(settings: UpstreamSettings): Promise<Upstream
     const stats = new RunStats(clock);
     const records: OutputRecord[] = [];
     const output = new OrderedOutput({ write: (record) => void records.push(record) }, stats);
-    // Each call claims what it buys under a name of its own: a call waits for another's answer.
-    calls += 1;
     const runStore = await openRunStore({
       store: viewFor(),
       account,
@@ -168,7 +171,7 @@ export async function openUpstream(settings: UpstreamSettings): Promise<Upstream
       maxAgeMs: call.maxAgeMs,
       prices,
       clock,
-      runLabel: `${settings.runLabel} call ${calls}`,
+      runLabel: settings.runLabel,
     });
     const prepare = createPreparer({
       level: target.level,

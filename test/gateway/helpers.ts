@@ -50,7 +50,9 @@ export interface FixtureOptions {
 /** The Authorization header of a key and secret. */
 export const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 
-/** A gateway in front of `sandbox`, on a store at `storePath`, as `propdata serve` opens one. */
+let gateways = 0;
+
+/** A gateway in front of `sandbox`, on a store at `storePath`, as `propdata serve` opens one: each a name of its own. */
 export function gatewayFor(sandbox: RunningSandbox, storePath: string, options: FixtureOptions['gateway'] = {}): Promise<OpenGateway> {
   return openGateway({
     connection: { baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, timeout: 60 },
@@ -66,7 +68,7 @@ export function gatewayFor(sandbox: RunningSandbox, storePath: string, options: 
     ratePerMinute: 250,
     maxRetries: 5,
     concurrency: 8,
-    runLabel: 'serve test',
+    runLabel: `serve test ${(gateways += 1)}`,
     clock: SYSTEM_CLOCK,
     ...options,
   });

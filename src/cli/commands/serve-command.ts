@@ -89,7 +89,8 @@ async function serve(options: ServeOptions, context: CommandContext): Promise<vo
     ratePerMinute: options.rate,
     maxRetries: options.maxRetries,
     concurrency: options.concurrency,
-    runLabel: `serve ${options.host}:${options.port}`,
+    // A gateway on a port of the system's choosing is one of a kind: its process tells it apart.
+    runLabel: `serve ${options.host}:${options.port}${options.port === 0 ? ` pid ${process.pid}` : ''}`,
     clock: io.clock ?? SYSTEM_CLOCK,
     ...(options.quiet ? {} : { onRequest: (entry: GatewayRequestLog) => out(requestLine(entry)) }),
     onProblem: (message) => messages.error(`propdata serve: ${message}`),
