@@ -10,12 +10,6 @@ import type { ReportedWindow } from '../throttle/rate-headers.js';
  */
 export class AccountWindows {
   #windows: ReportedWindow[] = [];
-  /** Components a minute assumed until the service has stated its windows (--rate). */
-  readonly #ratePerMinute: number;
-
-  constructor(ratePerMinute: number) {
-    this.#ratePerMinute = ratePerMinute;
-  }
 
   observe(reported: readonly ReportedWindow[]): void {
     if (reported.length === 0) return;
@@ -52,11 +46,12 @@ export class AccountWindows {
   /**
    * When `components` more could go, at the earliest, at `now`: at once while every window has
    * that much left, else at the reset of the window that has not, and as many periods later as the
-   * rest needs. Before the service states its windows, at the assumed rate.
+   * rest needs. Before the service has stated its windows, at once: --rate is a guess for pacing
+   * the first requests, not grounds for refusing any (the request's own wait limit still holds).
    */
   readyAt(components: number, now: number): { at: number; periodSeconds?: number } {
     const windows = this.at(now);
-    if (windows.length === 0) return { at: now + Math.max(0, components - 1) * (60_000 / this.#ratePerMinute) };
+    if (windows.length === 0) return { at: now };
     let latest: { at: number; periodSeconds?: number } = { at: now };
     for (const window of windows) {
       const beyond = components - Math.max(0, window.remaining);

@@ -144,7 +144,7 @@ export async function openUpstream(settings: UpstreamSettings): Promise<Upstream
     { ...DEFAULT_THROTTLE_POLICY, initialPerMinute: settings.ratePerMinute, maxWaitMs: settings.maxWaitMs },
     clock,
   );
-  const windows = new AccountWindows(settings.ratePerMinute);
+  const windows = new AccountWindows();
   const remembered = await store.loadWindows(pacingAccount);
   if (remembered) {
     limiter.remember(remembered);
