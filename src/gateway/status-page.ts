@@ -16,7 +16,7 @@ export const STATUS_HTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>propdata gateway</title>
 <link rel="stylesheet" href="${PAGE_PATHS.style}">
-<script src="${PAGE_PATHS.script}" defer></script>
+<script type="module" src="${PAGE_PATHS.script}"></script>
 </head>
 <body>
 <header>
@@ -85,133 +85,132 @@ th { color: var(--muted); font-weight: 600; font-size: 13px; }
 td.empty { color: var(--muted); }
 `;
 
-export const STATUS_JS = `'use strict';
-(() => {
-  const byId = (id) => document.getElementById(id);
-  const usd = (n) => n.toFixed(2);
-  const time = (ms) => new Date(ms).toISOString().slice(11, 19) + ' UTC';
-  const PERIODS = { 1: 'second', 60: 'minute', 3600: 'hour', 86400: 'day' };
-  const per = (seconds) => 'per ' + (PERIODS[seconds] || seconds + ' s');
-  const span = (seconds) =>
-    seconds < 120 ? seconds + ' s' : seconds < 7200 ? Math.round(seconds / 60) + ' min' : Math.floor(seconds / 3600) + ' h ' + Math.round((seconds % 3600) / 60) + ' min';
-  const make = (tag, className, text) => {
-    const element = document.createElement(tag);
-    if (className) element.className = className;
-    if (text !== undefined) element.textContent = text;
-    return element;
-  };
-  const bar = (share, kind) => {
-    const outer = make('div', 'bar');
-    const fill = make('div', 'fill' + (kind ? ' ' + kind : ''));
-    fill.style.width = Math.max(0, Math.min(100, share * 100)).toFixed(1) + '%';
-    outer.append(fill);
-    return outer;
-  };
-  const row = (label, chart, figure, data) => {
-    const element = make('div', 'row');
-    for (const [name, value] of Object.entries(data)) element.dataset[name] = value;
-    element.append(make('div', 'label', label), chart, figure);
-    return element;
-  };
-  const figure = (parts) => {
-    const element = make('div', 'figure');
-    for (const [className, text] of parts) element.append(className === 'b' ? make('b', null, text) : make('span', className, text));
-    return element;
-  };
+// A module: deferred, strict, and its names its own.
+export const STATUS_JS = `
+const byId = (id) => document.getElementById(id);
+const usd = (n) => n.toFixed(2);
+const time = (ms) => new Date(ms).toISOString().slice(11, 19) + ' UTC';
+const PERIODS = { 1: 'second', 60: 'minute', 3600: 'hour', 86400: 'day' };
+const per = (seconds) => 'per ' + (PERIODS[seconds] || seconds + ' s');
+const span = (seconds) =>
+  seconds < 120 ? seconds + ' s' : seconds < 7200 ? Math.round(seconds / 60) + ' min' : Math.floor(seconds / 3600) + ' h ' + Math.round((seconds % 3600) / 60) + ' min';
+const make = (tag, className, text) => {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  if (text !== undefined) element.textContent = text;
+  return element;
+};
+const bar = (share, kind) => {
+  const outer = make('div', 'bar');
+  const fill = make('div', 'fill' + (kind ? ' ' + kind : ''));
+  fill.style.width = Math.max(0, Math.min(100, share * 100)).toFixed(1) + '%';
+  outer.append(fill);
+  return outer;
+};
+const row = (label, chart, figure, data) => {
+  const element = make('div', 'row');
+  for (const [name, value] of Object.entries(data)) element.dataset[name] = value;
+  element.append(make('div', 'label', label), chart, figure);
+  return element;
+};
+const figure = (parts) => {
+  const element = make('div', 'figure');
+  for (const [className, text] of parts) element.append(className === 'b' ? make('b', null, text) : make('span', className, text));
+  return element;
+};
 
-  let last;
-  let fetchedAt = 0;
+let last;
+let fetchedAt = 0;
 
-  function windows(status) {
-    const box = byId('windows');
-    box.replaceChildren();
-    if (status.windows.length === 0) box.append(make('p', 'note', 'No answer from the service yet: its windows are not known.'));
-    const elapsed = Date.now() - fetchedAt;
-    for (const w of status.windows) {
-      const resetsIn = Math.max(0, Math.ceil((w.resetAt - status.now - elapsed) / 1000));
-      const figures = figure([['used', String(w.used)], ['', ' of '], ['limit', String(w.limit)], ['resets', ' · resets in ' + span(resetsIn)]]);
-      box.append(row(w.limit + ' ' + per(w.periodSeconds), bar(w.used / w.limit), figures, { window: String(w.periodSeconds) }));
-    }
+function windows(status) {
+  const box = byId('windows');
+  box.replaceChildren();
+  if (status.windows.length === 0) box.append(make('p', 'note', 'No answer from the service yet: its windows are not known.'));
+  const elapsed = Date.now() - fetchedAt;
+  for (const w of status.windows) {
+    const resetsIn = Math.max(0, Math.ceil((w.resetAt - status.now - elapsed) / 1000));
+    const figures = figure([['used', String(w.used)], ['', ' of '], ['limit', String(w.limit)], ['resets', ' · resets in ' + span(resetsIn)]]);
+    box.append(row(w.limit + ' ' + per(w.periodSeconds), bar(w.used / w.limit), figures, { window: String(w.periodSeconds) }));
   }
+}
 
-  function spend(status) {
-    const box = byId('spend');
-    box.replaceChildren();
-    // A tenth to spare, so that a budget's line stands inside its bar.
-    const top = 1.1 * Math.max(0.01, ...status.spend.keys.map((k) => Math.max(k.month, k.budgetMonth ?? 0)));
-    for (const k of status.spend.keys) {
-      const chart = make('div', 'pair');
-      const month = bar(k.month / top);
-      if (k.budgetMonth !== null) {
-        const line = make('div', 'budget');
-        line.style.left = Math.min(100, (k.budgetMonth / top) * 100).toFixed(1) + '%';
-        month.append(line);
-      }
-      chart.append(bar(k.today / top, 'today'), month);
-      const budget = k.budgetMonth === null ? '' : ' of ' + usd(k.budgetMonth);
-      const figures = figure([['today', usd(k.today)], ['', ' today · '], ['month', usd(k.month)], ['budget', budget], ['', ' this month']]);
-      box.append(row(k.key, chart, figures, { key: k.key }));
+function spend(status) {
+  const box = byId('spend');
+  box.replaceChildren();
+  // A tenth to spare, so that a budget's line stands inside its bar.
+  const top = 1.1 * Math.max(0.01, ...status.spend.keys.map((k) => Math.max(k.month, k.budgetMonth ?? 0)));
+  for (const k of status.spend.keys) {
+    const chart = make('div', 'pair');
+    const month = bar(k.month / top);
+    if (k.budgetMonth !== null) {
+      const line = make('div', 'budget');
+      line.style.left = Math.min(100, (k.budgetMonth / top) * 100).toFixed(1) + '%';
+      month.append(line);
     }
-    if (status.spend.keys.length === 0) box.append(make('p', 'note', 'No keys yet: propdata keys add <name>.'));
-    const cap = status.spend.maxCostMonth === null ? 'no month budget (--max-cost-month)' : 'budget ' + usd(status.spend.maxCostMonth) + ' USD';
-    byId('account').textContent = 'The account this month: ' + usd(status.spend.accountMonth) + ' USD at list price, every job and gateway on the store; ' + cap + '.';
+    chart.append(bar(k.today / top, 'today'), month);
+    const budget = k.budgetMonth === null ? '' : ' of ' + usd(k.budgetMonth);
+    const figures = figure([['today', usd(k.today)], ['', ' today · '], ['month', usd(k.month)], ['budget', budget], ['', ' this month']]);
+    box.append(row(k.key, chart, figures, { key: k.key }));
   }
+  if (status.spend.keys.length === 0) box.append(make('p', 'note', 'No keys yet: propdata keys add <name>.'));
+  const cap = status.spend.maxCostMonth === null ? 'no month budget (--max-cost-month)' : 'budget ' + usd(status.spend.maxCostMonth) + ' USD';
+  byId('account').textContent = 'The account this month: ' + usd(status.spend.accountMonth) + ' USD at list price, every job and gateway on the store; ' + cap + '.';
+}
 
-  function store(status) {
-    const box = byId('store');
-    box.replaceChildren();
-    const rate = status.store.hitRate;
-    const text = rate === null ? 'no items yet' : (rate * 100).toFixed(1) + ' %';
-    box.append(make('div', 'big', text), bar(rate ?? 0), make('p', 'note', status.store.fromStore + ' of ' + status.store.items + ' items answered from the store since ' + time(status.startedAt)));
-    box.firstChild.id = 'hit-rate';
+function store(status) {
+  const box = byId('store');
+  box.replaceChildren();
+  const rate = status.store.hitRate;
+  const text = rate === null ? 'no items yet' : (rate * 100).toFixed(1) + ' %';
+  box.append(make('div', 'big', text), bar(rate ?? 0), make('p', 'note', status.store.fromStore + ' of ' + status.store.items + ' items answered from the store since ' + time(status.startedAt)));
+  box.firstChild.id = 'hit-rate';
+}
+
+function table(id, rows, empty) {
+  const body = byId(id).tBodies[0];
+  body.replaceChildren();
+  for (const cells of rows) {
+    const tr = make('tr');
+    for (const cell of cells) tr.append(make('td', null, cell));
+    body.append(tr);
   }
-
-  function table(id, rows, empty) {
-    const body = byId(id).tBodies[0];
-    body.replaceChildren();
-    for (const cells of rows) {
-      const tr = make('tr');
-      for (const cell of cells) tr.append(make('td', null, cell));
-      body.append(tr);
-    }
-    if (rows.length === 0) {
-      const tr = make('tr');
-      const td = make('td', 'empty', empty);
-      td.colSpan = byId(id).tHead.rows[0].cells.length;
-      tr.append(td);
-      body.append(tr);
-    }
+  if (rows.length === 0) {
+    const tr = make('tr');
+    const td = make('td', 'empty', empty);
+    td.colSpan = byId(id).tHead.rows[0].cells.length;
+    tr.append(td);
+    body.append(tr);
   }
+}
 
-  function render(status) {
-    windows(status);
-    spend(status);
-    store(status);
-    table('clients', status.clients.map((c) => [c.key, String(c.inFlight), String(c.requests), String(c.items), String(c.fromStore), time(c.lastSeen)]), 'none in the last minute');
-    table('refusals', status.refusals.map((r) => [time(r.at), r.key ?? '(no key)', String(r.status), r.reason]), 'none');
+function render(status) {
+  windows(status);
+  spend(status);
+  store(status);
+  table('clients', status.clients.map((c) => [c.key, String(c.inFlight), String(c.requests), String(c.items), String(c.fromStore), time(c.lastSeen)]), 'none in the last minute');
+  table('refusals', status.refusals.map((r) => [time(r.at), r.key ?? '(no key)', String(r.status), r.reason]), 'none');
+  const state = byId('state');
+  state.className = 'state';
+  state.textContent = status.clients.length + ' active · ' + status.slowedAddresses + ' addresses slowed for failed logins · as of ' + time(status.now);
+}
+
+async function refresh() {
+  try {
+    const response = await fetch('${STATUS_PATH}', { cache: 'no-store' });
+    if (!response.ok) throw new Error('HTTP ' + response.status);
+    last = await response.json();
+    fetchedAt = Date.now();
+    render(last);
+    document.body.dataset.ready = 'true';
+  } catch (error) {
     const state = byId('state');
-    state.className = 'state';
-    state.textContent = status.clients.length + ' active · ' + status.slowedAddresses + ' addresses slowed for failed logins · as of ' + time(status.now);
+    state.className = 'state failed';
+    state.textContent = 'cannot read the status: ' + error.message;
   }
+}
 
-  async function refresh() {
-    try {
-      const response = await fetch('${STATUS_PATH}', { cache: 'no-store' });
-      if (!response.ok) throw new Error('HTTP ' + response.status);
-      last = await response.json();
-      fetchedAt = Date.now();
-      render(last);
-      document.body.dataset.ready = 'true';
-    } catch (error) {
-      const state = byId('state');
-      state.className = 'state failed';
-      state.textContent = 'cannot read the status: ' + error.message;
-    }
-  }
-
-  // Between two reads the countdowns keep moving.
-  setInterval(() => last && windows(last), 250);
-  setInterval(refresh, 1000);
-  refresh();
-})();
+// Between two reads the countdowns keep moving.
+setInterval(() => last && windows(last), 250);
+setInterval(refresh, 1000);
+refresh();
 `;

@@ -11,7 +11,7 @@ import type { OutputRecord } from '../model/record.js';
 import { Budget } from '../pipeline/budget.js';
 import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { billedCost, itemCostOf, sectionPricesOf } from '../pipeline/pricing.js';
-import { runBatch } from '../pipeline/run-batch.js';
+import { runBatch, type SendFunction } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
 import type { UsageFigures } from '../store/spend.js';
@@ -139,7 +139,7 @@ function answersOf(records: readonly OutputRecord[], items: number, members: num
 export async function openUpstream(settings: UpstreamSettings): Promise<Upstream> {
   const { store, account, clock } = settings;
   const pacingAccount = settings.pacingAccount ?? account;
-  const gatewayRun = runName(clock.now(), settings.runLabel);
+  const run = runName(clock.now(), settings.runLabel);
   const limiter = new RateLimiter(
     { ...DEFAULT_THROTTLE_POLICY, initialPerMinute: settings.ratePerMinute, maxWaitMs: settings.maxWaitMs },
     clock,
@@ -150,107 +150,124 @@ export async function openUpstream(settings: UpstreamSettings): Promise<Upstream
     limiter.remember(remembered);
     windows.observe(remembered);
   }
-  const pacer = store.pacer(pacingAccount, gatewayRun);
+  const pacer = store.pacer(pacingAccount, run);
   limiter.shareWith(pacer);
-  const share = new FairShare();
-  // The gateway's claims are its own, whatever its process: the next gateway here takes them over.
-  const viewFor = callStore(store, { run: gatewayRun, claimant: `${hostname()} ${settings.runLabel}` }, clock);
-
-  async function fetch(call: UpstreamCall): Promise<UpstreamResult> {
-    const { target } = call;
-    const prices = sectionPricesOf(target);
-    const spend = emptySpend();
-    const stats = new RunStats(clock);
-    const records: OutputRecord[] = [];
-    const output = new OrderedOutput({ write: (record) => void records.push(record) }, stats);
-    const runStore = await openRunStore({
-      store: viewFor(),
-      account,
-      pacingAccount,
-      target,
-      maxAgeMs: call.maxAgeMs,
-      prices,
-      clock,
-      runLabel: settings.runLabel,
-    });
-    const prepare = createPreparer({
-      level: target.level,
-      endpoints: target.paramEndpoints,
-      fixedParams: { ...call.params },
-      map: {},
-      metaColumn: META.name,
-      fromItems: true,
-    });
-    const budget = call.maxCost === undefined ? undefined : new Budget({ maxCost: call.maxCost }, itemCostOf(target, prices));
-    const limit = {
-      readyAt: (components: number) => windows.readyAt(components, clock.now()),
-      now: () => clock.now(),
-      maxWaitMs: call.maxWaitMs,
-    };
-    const onResponse = (exchange: Exchange) => {
-      runStore.kept.record(exchange);
-      windows.observe(exchange.windows);
-      const { billed, cost } = billedCost(exchange.chunks, prices);
-      Object.assign(spend, {
-        requests: spend.requests + 1,
-        components: spend.components + exchange.components,
-        billed: spend.billed + billed,
-        cost: spend.cost + cost,
-      });
-      settings.onExchange?.(exchange);
-    };
-    let stop: unknown;
-    try {
-      const result = await runBatch(
-        rowsOf(call.items),
-        prepare,
-        (items, batchTarget, signal, deliver) =>
-          sendBatch(
-            items,
-            batchTarget,
-            {
-              client: settings.service,
-              limiter: fairPacer(limiter, share, call.client, limit),
-              sectionPrices: prices,
-              retry: { ...DEFAULT_RETRY_POLICY, maxRetries: settings.maxRetries, maxWaitMs: call.maxWaitMs },
-              stats,
-              clock,
-              signal,
-              ...(budget ? { budget } : {}),
-              onResponse,
-            },
-            deliver,
-          ),
-        output,
-        stats,
-        {
-          target,
-          clock,
-          batchSize: BATCH_SIZE,
-          concurrency: CALL_CONCURRENCY,
-          maxHoldRows: BATCH_SIZE,
-          dedupeCapacity: BATCH_SIZE,
-          signal: call.signal,
-          kept: runStore.kept,
-        },
-      );
-      stop = result.fatal ?? (result.interrupted ? call.signal.reason : undefined);
-      spend.fromStore = stats.fromStore;
-      spend.saved = result.savedByStore.usd;
-    } finally {
-      await runStore.close(0, 0);
-    }
-    return { answers: answersOf(records, call.items.length, sectionKeys(target).length), ...(stop !== undefined ? { stop } : {}), spend };
-  }
-
+  const session: Session = {
+    settings,
+    pacingAccount,
+    limiter,
+    windows,
+    share: new FairShare(),
+    // The gateway's claims are its own, whatever its process: the next gateway here takes them over.
+    viewFor: callStore(store, { run, claimant: `${hostname()} ${settings.runLabel}` }, clock),
+  };
   return {
-    fetch,
-    run: gatewayRun,
+    fetch: (call) => fetchFor(session, call),
+    run,
     windows: () => windows.at(clock.now()),
     rateHeaders: () => windows.headers(clock.now()),
-    waiting: () => share.waiting(),
+    waiting: () => session.share.waiting(),
     close: () => pacer.leave(),
   };
+}
+
+/** What lives as long as the gateway: the one limiter and what it knows of the windows, the fair queue, the store's views. */
+interface Session {
+  settings: UpstreamSettings;
+  pacingAccount: string;
+  limiter: RateLimiter;
+  windows: AccountWindows;
+  share: FairShare;
+  viewFor: () => Store;
+}
+
+/** How one call sends a batch: sendBatch on the client's fair turn at the gateway's limiter, within the call's budget and wait. */
+function senderFor(
+  session: Session,
+  call: UpstreamCall,
+  parts: { stats: RunStats; prices: Record<string, number>; onResponse: (exchange: Exchange) => void },
+): SendFunction {
+  const { settings, limiter, share, windows } = session;
+  const { clock } = settings;
+  const budget = call.maxCost === undefined ? undefined : new Budget({ maxCost: call.maxCost }, itemCostOf(call.target, parts.prices));
+  const limit = {
+    readyAt: (components: number) => windows.readyAt(components, clock.now()),
+    now: () => clock.now(),
+    maxWaitMs: call.maxWaitMs,
+  };
+  return (items, batchTarget, signal, deliver) =>
+    sendBatch(
+      items,
+      batchTarget,
+      {
+        client: settings.service,
+        limiter: fairPacer(limiter, share, call.client, limit),
+        sectionPrices: parts.prices,
+        retry: { ...DEFAULT_RETRY_POLICY, maxRetries: settings.maxRetries, maxWaitMs: call.maxWaitMs },
+        stats: parts.stats,
+        clock,
+        signal,
+        ...(budget ? { budget } : {}),
+        onResponse: parts.onResponse,
+      },
+      deliver,
+    );
+}
+
+/** One call through the engine's pipeline: its items as rows, the store's answers first, each record in order. */
+async function fetchFor(session: Session, call: UpstreamCall): Promise<UpstreamResult> {
+  const { settings } = session;
+  const { target } = call;
+  const { clock } = settings;
+  const prices = sectionPricesOf(target);
+  const spend = emptySpend();
+  const stats = new RunStats(clock);
+  const records: OutputRecord[] = [];
+  const output = new OrderedOutput({ write: (record) => void records.push(record) }, stats);
+  const runStore = await openRunStore({
+    store: session.viewFor(),
+    account: settings.account,
+    pacingAccount: session.pacingAccount,
+    target,
+    maxAgeMs: call.maxAgeMs,
+    prices,
+    clock,
+    runLabel: settings.runLabel,
+  });
+  const onResponse = (exchange: Exchange) => {
+    runStore.kept.record(exchange);
+    session.windows.observe(exchange.windows);
+    const { billed, cost } = billedCost(exchange.chunks, prices);
+    Object.assign(spend, { requests: spend.requests + 1, components: spend.components + exchange.components });
+    Object.assign(spend, { billed: spend.billed + billed, cost: spend.cost + cost });
+    settings.onExchange?.(exchange);
+  };
+  const prepare = createPreparer({
+    level: target.level,
+    endpoints: target.paramEndpoints,
+    fixedParams: { ...call.params },
+    map: {},
+    metaColumn: META.name,
+    fromItems: true,
+  });
+  let stop: unknown;
+  try {
+    const result = await runBatch(rowsOf(call.items), prepare, senderFor(session, call, { stats, prices, onResponse }), output, stats, {
+      target,
+      clock,
+      batchSize: BATCH_SIZE,
+      concurrency: CALL_CONCURRENCY,
+      maxHoldRows: BATCH_SIZE,
+      dedupeCapacity: BATCH_SIZE,
+      signal: call.signal,
+      kept: runStore.kept,
+    });
+    stop = result.fatal ?? (result.interrupted ? call.signal.reason : undefined);
+    Object.assign(spend, { fromStore: stats.fromStore, saved: result.savedByStore.usd });
+  } finally {
+    await runStore.close(0, 0);
+  }
+  return { answers: answersOf(records, call.items.length, sectionKeys(target).length), ...(stop !== undefined ? { stop } : {}), spend };
 }
 
 /** A call's items as the pipeline reads rows: numbered from 1, in order, each in columns that inherit nothing. */

@@ -79,6 +79,41 @@ function formatKeys(keys: ReturnType<typeof listed>[], width: number | undefined
   return textTable(rows, { rightAligned: [2, 3], width, flexible: [4] });
 }
 
+/** `keys add`: a new key and its secret, shown once; the store keeps the hash. */
+async function addKey(name: string, options: OptionValues<typeof ADD_OPTIONS>, context: CommandContext): Promise<void> {
+  const { io } = context;
+  const problem = keyNameProblem(name);
+  if (problem) throw new UsageError(problem);
+  const secret = newSecret();
+  const key: ClientKey = {
+    name,
+    secretHash: await hashSecret(secret),
+    ...(options.budgetMonth !== undefined ? { budgetMonth: options.budgetMonth } : {}),
+    ...(options.endpoints !== undefined ? { endpoints: options.endpoints } : {}),
+    created: Date.now(),
+  };
+  const added = await withStore(options.store, context, (store) => store.keys.add(key));
+  if (!added) throw new UsageError(`a live key named ${name} exists: revoke it first (propdata keys revoke ${name}) to issue it again`);
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ key: name, secret })}\n`);
+    return;
+  }
+  const limits = [
+    options.budgetMonth === undefined ? 'no budget of its own' : `a budget of ${options.budgetMonth.toFixed(2)} USD a month`,
+    options.endpoints === undefined ? 'every endpoint' : `endpoints ${options.endpoints.join(',')}`,
+  ];
+  io.stdout.write(
+    [
+      `key ${name} issued: ${limits.join('; ')}`,
+      `  key:    ${name}`,
+      `  secret: ${secret}`,
+      'The secret is shown this once: the store keeps only its hash. A client sends them as its API key and secret,',
+      "with the gateway's address as its base URL (PROPDATA_BASE_URL, PROPDATA_API_KEY, PROPDATA_API_SECRET for propdata).",
+      '',
+    ].join('\n'),
+  );
+}
+
 export function registerKeysCommand(program: Command, context: CommandContext): void {
   const { io } = context;
   const keys = program
@@ -102,38 +137,7 @@ export function registerKeysCommand(program: Command, context: CommandContext): 
 
   const add = keys.command('add').argument('<name>').description('issue a key and its secret for a person or a job');
   addOptions(add, ADD_OPTIONS, io.env);
-  add.action(async (name: string, options: OptionValues<typeof ADD_OPTIONS>) => {
-    const problem = keyNameProblem(name);
-    if (problem) throw new UsageError(problem);
-    const secret = newSecret();
-    const key: ClientKey = {
-      name,
-      secretHash: await hashSecret(secret),
-      ...(options.budgetMonth !== undefined ? { budgetMonth: options.budgetMonth } : {}),
-      ...(options.endpoints !== undefined ? { endpoints: options.endpoints } : {}),
-      created: Date.now(),
-    };
-    const added = await withStore(options.store, context, (store) => store.keys.add(key));
-    if (!added) throw new UsageError(`a live key named ${name} exists: revoke it first (propdata keys revoke ${name}) to issue it again`);
-    if (options.json) {
-      io.stdout.write(`${JSON.stringify({ key: name, secret })}\n`);
-      return;
-    }
-    const limits = [
-      options.budgetMonth === undefined ? 'no budget of its own' : `a budget of ${options.budgetMonth.toFixed(2)} USD a month`,
-      options.endpoints === undefined ? 'every endpoint' : `endpoints ${options.endpoints.join(',')}`,
-    ];
-    io.stdout.write(
-      [
-        `key ${name} issued: ${limits.join('; ')}`,
-        `  key:    ${name}`,
-        `  secret: ${secret}`,
-        'The secret is shown this once: the store keeps only its hash. A client sends them as its API key and secret,',
-        "with the gateway's address as its base URL (PROPDATA_BASE_URL, PROPDATA_API_KEY, PROPDATA_API_SECRET for propdata).",
-        '',
-      ].join('\n'),
-    );
-  });
+  add.action((name: string, options: OptionValues<typeof ADD_OPTIONS>) => addKey(name, options, context));
 
   const list = keys.command('list').description("every key, live or revoked, with its budget and this month's spend");
   addOptions(list, LIST_OPTIONS, io.env);
