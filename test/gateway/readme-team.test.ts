@@ -95,7 +95,7 @@ describe("the README's team setup", () => {
       served.stdout.on('data', (part: Buffer) => (log += part.toString()));
       served.stderr.on('data', (part: Buffer) => (log += part.toString()));
       // Closed once every process of the block is done with its output: the sh, and the gateway it started.
-    const exited = new Promise<number | null>((resolve) => served.on('close', (code) => resolve(code)));
+      const exited = new Promise<number | null>((resolve) => served.on('close', (code) => resolve(code)));
       await new Promise<void>((resolve, reject) => {
         const poll = setInterval(() => {
           if (log.includes('listening on')) {
