@@ -1,4 +1,4 @@
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { envFor } from '../helpers/sandbox-per-test.js';
-import { freePort } from './serve-process.js';
+import { freePort, testCertificate } from './serve-process.js';
 
 /**
  * The README's team setup, its commands as written but for the gateway's address (this machine's,
@@ -51,29 +51,7 @@ describe("the README's team setup", () => {
       const bin = join(dir, 'bin');
       mkdirSync(bin);
       symlinkSync(BIN, join(bin, 'propdata'));
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '2',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-          '-keyout',
-          join(dir, 'gw.key'),
-          '-out',
-          join(dir, 'gw.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
+      testCertificate(dir);
       writeFileSync(join(dir, 'homes.csv'), 'address,zipcode\n43 Valmonte Plaza,90274\n7500 Melrose Ave,90046\n1 Main St,21201\n');
       sandbox = await startSandbox({ credit: 1_000_000 });
       const port = String(await freePort());

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sr
 import { runMain } from '../helpers/run-main.js';
 import { tempStorePath } from '../store/helpers/temp-store.js';
 import { basic, issueKeys } from './helpers.js';
-import { freePort, spawnServe, type ServeProcess } from './serve-process.js';
+import { freePort, spawnServe, testCertificate, type ServeProcess } from './serve-process.js';
 
 const json = { 'content-type': 'application/json' };
 const homes = (from: number, to: number) =>
@@ -70,30 +69,7 @@ describe('a gateway, safe by default', () => {
 
   it('serves HTTPS with the certificate and key it is given', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'propdata-tls-'));
-    const [cert, key] = [join(dir, 'gw.pem'), join(dir, 'gw.key')];
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-      ],
-      { stdio: 'ignore' },
-    );
+    const { cert, key } = testCertificate(dir);
     const to = await upstream();
     const store = tempStorePath();
     const { alice } = await issueKeys(store, [{ name: 'alice' }]);

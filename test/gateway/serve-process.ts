@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
@@ -41,4 +42,13 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A self-signed certificate for 127.0.0.1 and its key, made by openssl in `dir`: gw.pem and gw.key. */
+export function testCertificate(dir: string): { cert: string; key: string } {
+  const [cert, key] = [join(dir, 'gw.pem'), join(dir, 'gw.key')];
+  const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'];
+  execFileSync('openssl', ['req', '-x509', ...ec, '-nodes', '-days', '2', ...subject, '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  return { cert, key };
 }
