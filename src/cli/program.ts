@@ -7,7 +7,9 @@ import { registerEndpointCommands } from './commands/endpoint-commands.js';
 import { registerEndpointsCommand } from './commands/endpoints-command.js';
 import { registerEstimateCommand } from './commands/estimate-command.js';
 import { registerMgetCommand } from './commands/mget-command.js';
+import { registerKeysCommand } from './commands/keys-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
+import { registerServeCommand } from './commands/serve-command.js';
 import { registerStoreCommand } from './commands/store-command.js';
 import { registerUsageCommand } from './commands/usage-command.js';
 import { unknownCommandError } from './commands/unknown-command.js';
@@ -88,6 +90,8 @@ export function buildProgram(context: CommandContext): Command {
   registerStoreCommand(program, context);
   registerConfigCommand(program, context);
   registerSandboxCommand(program, context);
+  registerServeCommand(program, context);
+  registerKeysCommand(program, context);
   registerCompletionCommand(program, context);
   acceptVerbose(program);
   // A first word that is no command: commander's own refusal cannot suggest `property value` for `value`.

@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Endpoint } from '../catalog/index.js';
-import { UsageError } from '../errors/index.js';
 import { authenticate, type Access } from './auth.js';
 import { Ledger, type SandboxUsage } from './billing.js';
 import { Faults, serverErrorPage } from './faults.js';
+import { listenOn, urlOf } from './listen.js';
 import { chunkBuilder, type BuiltChunk, type TestListCheck } from './generate/chunk.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 import { RateWindows } from './rate-windows.js';
+import { errorReply as message, readBody, writeReply, type Reply } from './replies.js';
 import { RequestRejected, parseGet, parsePost } from './request-validation.js';
 import { USAGE_PATH, endpointAt } from './routes.js';
 import { testListCheck } from './test-list.js';
@@ -26,55 +26,9 @@ const MAX_BODY_BYTES = 5_000_000;
 
 export const CREDIT_EXHAUSTED_MESSAGE = 'Your credit is exhausted: add payment information to switch to a pay-as-you-go plan';
 
-interface Reply {
-  status: number;
-  /** JSON-serialisable, or a string sent as is (HTML pages), or undefined for an empty body. */
-  body?: unknown;
-  contentType?: string;
-  headers?: Record<string, string>;
-}
-
-function readBody(request: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    request.on('data', (part: Buffer) => {
-      size += part.length;
-      if (size <= MAX_BODY_BYTES) parts.push(part);
-    });
-    request.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(parts).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-/**
- * An error reply: `code` (the HTTP status) beside `message`, as the service's own client reads
- * them; it raises its exceptions from `code` and swallows an error body without one.
- */
-const message = (status: number, text: string, headers?: Record<string, string>): Reply => ({
-  status,
-  body: { code: status, message: text },
-  headers,
-});
-
 /** Names the keys a request carried that the spec does not list and the sandbox ignored. */
 export const IGNORED_KEYS_HEADER = 'X-Sandbox-Ignored-Keys';
 
-/** A port taken or a host that is not this machine's is the user's to fix: one line, exit 2. */
-function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  const where = `${host}:${port}`;
-  if (error.code === 'EADDRINUSE')
-    return new UsageError(`sandbox: ${where} is in use; choose another --port (0 picks a free one)`, 'E_SANDBOX_LISTEN');
-  if (error.code === 'EACCES')
-    return new UsageError(`sandbox: not allowed to listen on ${where}; choose a --port above 1023`, 'E_SANDBOX_LISTEN');
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-    return new UsageError(
-      `sandbox: cannot listen on ${where}: --host must be an address of this machine, such as 127.0.0.1`,
-      'E_SANDBOX_LISTEN',
-    );
-  }
-  return error;
-}
 /** What a delivered section answers: the item's identifiers and the endpoint's own parameters (a sibling component's do not matter). */
 function subjectOf(
   endpoint: Endpoint,
@@ -133,7 +87,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    const body = await readBody(request);
+    const body = await readBody(request, MAX_BODY_BYTES);
     const latency = faults.latencyMs();
     if (latency > 0) await settings.sleep(latency);
     const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
@@ -171,11 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 
   function send(response: ServerResponse, reply: Reply): void {
-    const payload = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-    const headers: Record<string, string | number> = { ...rate.headers(), ...reply.headers, 'Content-Length': Buffer.byteLength(payload) };
-    if (payload !== '') headers['Content-Type'] = reply.contentType ?? 'application/json; charset=utf-8';
-    response.writeHead(reply.status, headers);
-    response.end(payload);
+    writeReply(response, reply, rate.headers());
   }
 
   const server = createServer((request, response) => {
@@ -183,17 +133,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (!response.headersSent) send(response, message(500, `sandbox error: ${error instanceof Error ? error.message : String(error)}`));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(listenFailure(error, settings.host, settings.port)));
-    server.listen(settings.port, settings.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  // Listening on every interface (0.0.0.0, ::): the URL for this machine is the loopback one, which
-  // propdata accepts over plain http (a wildcard address is not one to connect to).
-  const reachable = settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host === '::' ? '::1' : settings.host;
-  const host = reachable.includes(':') ? `[${reachable}]` : reachable;
+  const port = await listenOn(server, settings.host, settings.port, 'sandbox');
   return {
-    url: `http://${host}:${port}`,
+    url: urlOf('http', settings.host, port),
     key: settings.key,
     secret: settings.secret,
     usage: () => ledger.usage(),

@@ -14,6 +14,7 @@ export type {
   StoreOptions,
   StoreProblems,
 } from './store-api.js';
+export type { ClientKey, KeySpend, KeyStore, KeyUsageQuery } from './key-store.js';
 export type { RequestRecord, ReuseRecord, Usage, UsageFigures, UsageGrouping, UsageQuery } from './spend.js';
 export { USAGE_GROUPINGS } from './spend.js';
 export { WINDOWS_FRESH_MS } from './windows.js';

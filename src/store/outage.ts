@@ -40,6 +40,8 @@ const isOutage = (error: unknown): error is StoreError => error instanceof Store
  */
 export class OutageTolerantStore implements Store {
   readonly location: string;
+  /** A gateway's client keys: not a run's business, passed through as they are. */
+  readonly keys: Store['keys'];
   readonly #store: Store;
   readonly #settings: OutageSettings;
   /** When the store stopped answering, why, and how many journaled entries it has taken since; undefined while it answers. */
@@ -51,6 +53,7 @@ export class OutageTolerantStore implements Store {
 
   constructor(store: Store, settings: OutageSettings) {
     this.location = store.location;
+    this.keys = store.keys;
     this.#store = store;
     this.#settings = settings;
   }

@@ -2,6 +2,7 @@ import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import type { Frame } from '../model/chunk-frame.js';
 import type { ItemRef, SectionRef } from '../model/section-refs.js';
+import type { KeyStore } from './key-store.js';
 import type { RequestRecord, ReuseRecord, Usage, UsageQuery } from './spend.js';
 
 /**
@@ -102,6 +103,11 @@ export interface Store {
   loadWindows(account: string): Promise<ReportedWindow[] | undefined>;
   /** The pacer `owner` (one run) shares with the account's other runs on this store. */
   pacer(account: string, owner: string): SharedPacer;
+
+  // --- a gateway's client keys ---------------------------------------------------------------
+
+  /** The keys `propdata serve` accepts and what each spent (key-store.ts). */
+  readonly keys: KeyStore;
 
   // --- upkeep --------------------------------------------------------------------------------
 

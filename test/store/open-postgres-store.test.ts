@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openExistingStore, openStore } from '../../src/store/index.js';
+import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
 import { databasePerFile, freshSchema, postgresPassword } from '../helpers/postgres.js';
 import { runMain } from '../helpers/run-main.js';
 import { itemRefOf } from '../../src/model/section-refs.js';
@@ -31,7 +32,7 @@ describe('a store in a PostgreSQL database', () => {
     await Promise.all(stores.map((store) => store.close()));
     const schema = new URL(url).searchParams.get('schema')!;
     const { rows } = await database.admin.query(`SELECT version FROM ${schema}.schema_version`);
-    expect(rows).toEqual([{ version: 2 }]);
+    expect(rows).toEqual([{ version: SCHEMA_VERSION }]);
     const existing = await openExistingStore(url, { readonly: true });
     expect(existing?.location).toBe(location);
     await existing?.close();
@@ -43,7 +44,9 @@ describe('a store in a PostgreSQL database', () => {
     const schema = new URL(url).searchParams.get('schema')!;
     await database.admin.query(`UPDATE ${schema}.schema_version SET version = 99`);
     await expect(openStore(url)).rejects.toThrow(
-      /a newer propdata set it up \(schema 99; this one knows up to 2\); upgrade propdata, or run with --no-store/,
+      new RegExp(
+        `a newer propdata set it up \\(schema 99; this one knows up to ${SCHEMA_VERSION}\\); upgrade propdata, or run with --no-store`,
+      ),
     );
   });
 

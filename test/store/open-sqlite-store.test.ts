@@ -40,7 +40,20 @@ describe('opening the store', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
     const tables = db.prepare('SELECT name FROM sqlite_master WHERE type = ? ORDER BY name').pluck().all('table');
-    expect(tables).toEqual(['accounts', 'claims', 'endpoints', 'items', 'jobs', 'pacer', 'requests', 'reused', 'sections', 'windows']);
+    expect(tables).toEqual([
+      'accounts',
+      'claims',
+      'client_keys',
+      'endpoints',
+      'items',
+      'jobs',
+      'key_spend',
+      'pacer',
+      'requests',
+      'reused',
+      'sections',
+      'windows',
+    ]);
     db.close();
   });
 

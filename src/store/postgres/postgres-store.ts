@@ -1,5 +1,6 @@
 import type { ReportedWindow } from '../../throttle/rate-headers.js';
 import type { SharedPacer } from '../../throttle/shared-pacer.js';
+import type { KeyStore } from '../key-store.js';
 import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
 import { unreadableTimesNote } from '../readable-time.js';
 import type {
@@ -19,6 +20,7 @@ import { windowsAsOf } from '../windows.js';
 import { ClaimTable } from './claims.js';
 import type { DatabaseClock } from './database-clock.js';
 import type { Database } from './database.js';
+import { PostgresKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import { postgresPacer, type PacerTableSettings } from './postgres-pacer.js';
 import { findItems, recordEntry } from './sections.js';
@@ -44,6 +46,7 @@ export interface PostgresStoreSettings {
  */
 export class PostgresStore implements Store {
   readonly location: string;
+  readonly keys: KeyStore;
   readonly #db: Database;
   readonly #s: string;
   readonly #clock: DatabaseClock;
@@ -66,6 +69,7 @@ export class PostgresStore implements Store {
     this.#spend = new SpendLog(db, s);
     this.#maintenance = new Maintenance(db, { s, schema, location });
     this.#pacer = { db, s, schemaLiteral, clock };
+    this.keys = new PostgresKeyStore(db, s, (name) => this.#accountId(name));
   }
 
   /** The account's id, added if new. */

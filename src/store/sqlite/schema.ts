@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { KEYS_MIGRATION } from './keys.js';
 
 /**
  * The schema, one migration per version, applied in order from the file's `user_version`. Released
@@ -115,6 +116,8 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account, job)
   );
   `,
+  // 4: a gateway's client keys and their spend.
+  KEYS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,6 +7,7 @@ import { encode, nothingFound } from '../kept-text.js';
 import { NameIds } from '../name-ids.js';
 import { PacerTable } from '../pacer.js';
 import { unreadableTimesNote } from '../readable-time.js';
+import type { KeyStore } from '../key-store.js';
 import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
 import type {
   ClaimResult,
@@ -22,6 +23,7 @@ import type {
 } from '../store-api.js';
 import { ClaimTable } from './claims.js';
 import { JobTable } from './jobs.js';
+import { SqliteKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import { SectionTable } from './sections.js';
 import { SpendLog } from './spend-log.js';
@@ -49,6 +51,7 @@ function settled<T>(work: () => T): Promise<T> {
  */
 export class SqliteStore implements Store {
   readonly location: string;
+  readonly keys: KeyStore;
   readonly #db: Database;
   readonly #busyTimeoutMs: number;
   readonly #now: () => number;
@@ -87,6 +90,10 @@ export class SqliteStore implements Store {
     this.#transaction = db.transaction((work: () => unknown) => work());
     this.#beginRead = db.prepare('BEGIN');
     this.#endRead = db.prepare('ROLLBACK');
+    this.keys = new SqliteKeyStore(db, this.#accounts, {
+      read: (work) => settled(() => this.#reading(work)),
+      write: (work) => settled(() => this.#writing(work)),
+    });
   }
 
   /** Runs `work` and maps a failure of SQLite to its one-line error; the caller's own errors pass as they are. */

@@ -21,7 +21,7 @@ const SETTINGS = [
 const JOBS = [2, 4, 8];
 
 /** Jain's fairness index: 1 when every job had the same throughput, 1/n when one had it all. */
-function jain(values) {
+export function jain(values) {
   const sum = values.reduce((a, b) => a + b, 0);
   const squares = values.reduce((a, b) => a + b * b, 0);
   return squares > 0 ? (sum * sum) / (values.length * squares) : 1;
