@@ -2,7 +2,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { main } from '../dist/cli/main.js';
 import { SignalStop, STOP_SIGNALS } from '../dist/cli/stop-signal.js';
-import { EXIT } from '../dist/errors/index.js';
+import { EXIT } from '../dist/cli/exit-codes.js';
 import { cannotWrite } from '../dist/output/sink.js';
 
 // A batch keeps about 30 MB alive but makes garbage as fast as the service answers, and V8 lets

@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
-import { connect } from '../engine/connect.js';
+import { connect, type Service } from '../engine/connect.js';
 import { budgetLimits } from '../engine/budget-limits.js';
-import { exitCodeOf } from '../engine/exit-code.js';
-import { DEDUPE_CAPACITY, runJob, type JobOutcome } from '../engine/run-job.js';
+import { DEDUPE_CAPACITY, runJob, type JobEvents, type JobOutcome, type JobStore } from '../engine/run-job.js';
 import { lackingIn } from '../engine/run-store.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams } from './query-params.js';
 import type { BatchOptions } from './commands/query-options.js';
-import { EXIT, InputError, PropdataError } from '../errors/index.js';
+import { InputError, PropdataError } from '../errors/index.js';
+import { EXIT, exitCodeFor, exitCodeOf } from './exit-codes.js';
 import { openInput } from '../input/open-input.js';
 import { checkColumnOptions, checkHeaderFeedsIdentifiers } from '../input/column-options.js';
 import { delimiterNote } from '../input/delimiter.js';
@@ -18,7 +18,7 @@ import type { InputRow, PreparedItem } from '../input/row.js';
 import type { IdentifierRepairs } from '../input/xlsx-identifiers.js';
 import { openOutput, type OutputWriter } from '../output/open-output.js';
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
-import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
 import { estimateRun, formatEstimate } from '../pipeline/estimate.js';
 import { planOutput, type OutputPlan } from '../resume/output-plan.js';
 import { sectionPricesOf } from '../pipeline/pricing.js';
@@ -29,11 +29,11 @@ import { accountId, accountOf } from '../store/account.js';
 import { openResumeWriter } from '../resume/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
 import { writeReport } from '../output/report-file.js';
-import { lockOutput } from '../output/output-lock.js';
+import { lockOutput, type OutputLock } from '../output/output-lock.js';
 import { commandLine, resumeCommand } from './resume-command.js';
 import { formatDuration } from '../pipeline/format-duration.js';
 import { journalDirFor, storePathFrom } from '../store/store-path.js';
-import { resolveRunDefaults, runStorePath } from './run-defaults.js';
+import { resolveRunDefaults, runStorePath, type RunDefaults } from './run-defaults.js';
 import { formatSummary, type RunSummary } from '../pipeline/summary.js';
 
 interface Prepared {
@@ -221,7 +221,7 @@ export async function runBatchCommand(
   const lock = isFileOutput(options.output) ? await lockOutput(options.output, (error) => outputFailure.abort(error)) : undefined;
   try {
     if (lock?.tookOverFrom) messages.info(`propdata: took over the lock of ${lock.tookOverFrom}, which is no longer running`);
-    return await runLocked(target, options, { io, messages, argv, outputFailure }, prepared, params);
+    return await runLocked(target, options, { io, messages, argv, outputFailure, lock }, prepared, params);
   } finally {
     await lock?.release();
   }
@@ -249,22 +249,18 @@ function storeLines(job: JobOutcome): string | undefined {
   return lines.length > 0 ? lines.join('\n') : undefined;
 }
 
-/** The batch proper, once its output is ours alone: the output planned, the engine's run, then what it means for the terminal. */
-async function runLocked(
-  target: QueryTarget,
+/** What the plan of the output means, said before the run: returns false when there is nothing to do (a complete output, no age limit). */
+function announcePlan(
+  plan: OutputPlan,
   options: BatchOptions,
-  { io, messages, argv, outputFailure }: { io: Io; messages: Messages; argv: readonly string[]; outputFailure: AbortController },
-  { rows, prepare, inputColumns, metaColumn, seekable, repairs, padded }: Prepared,
-  params: Record<string, string>,
-): Promise<number> {
-  const recordShape = recordShapeOf(target, options, params, inputColumns, metaColumn);
-  const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
-  const storePath = runStorePath(options.store, io.env, runDefaults);
-  const plan = await planOutput({ ...options, inputSeekable: seekable }, recordShape);
+  messages: Messages,
+  runDefaults: RunDefaults,
+  storePath: string | undefined,
+): boolean {
   // A complete output holds the answers it can: only an age limit makes rewriting it worth anything.
   if (plan.complete && runDefaults.maxAgeMs === undefined) {
     messages.info(`propdata: nothing to resume: ${options.output} is complete (with --max-age, --resume refreshes it from the store)`);
-    return EXIT.ok;
+    return false;
   }
   const fromStore = storePath === undefined ? '' : ' (what earlier runs bought comes from the store)';
   if (plan.afresh) messages.info(`propdata: --resume: ${plan.afresh}; writing ${options.output ?? 'the output'} afresh${fromStore}`);
@@ -278,8 +274,100 @@ async function runLocked(
       `propdata: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records)${fromStore}; --resume appends to it instead`,
     );
   }
+  return true;
+}
+
+/** Opens the run's output as its plan says (afresh, appended, or a resumable file with its run state), once the run may start. */
+function outputOpener(
+  target: QueryTarget,
+  options: BatchOptions,
+  { io, messages, lock }: { io: Io; messages: Messages; lock: OutputLock | undefined },
+  { plan, inputColumns, metaColumn }: { plan: OutputPlan; inputColumns: readonly string[]; metaColumn: string | undefined },
+): () => Promise<OutputWriter> {
+  return async () => {
+    if (plan.state) await writeRunState(options.output!, plan.state);
+    const settings = {
+      path: options.output,
+      format: options.format,
+      stdout: io.stdout,
+      inputColumns,
+      level: target.level,
+      sections: sectionKeys(target),
+      withMeta: metaColumn !== undefined,
+      append: plan.append,
+      excel: Boolean(options.excel),
+      sheets: options.sheets,
+      shortNames: Boolean(options.shortNames),
+    };
+    const opened = plan.state
+      ? await openResumeWriter({ ...settings, path: options.output!, startRow: plan.startRow, retryRows: plan.retryRows })
+      : await openOutput(settings);
+    // The file is there now (made, or replaced by a merge of retried records): another name of it is refused from here on.
+    await lock?.holdIdentity().catch(async (error: unknown) => {
+      await opened.close().catch(() => undefined);
+      throw error;
+    });
+    if (plan.retryRows.length > 0)
+      messages.info(
+        `propdata: sending ${plan.retryRows.length} rows again whose records are error or not_sent (the first: row ${plan.retryRows[0]})`,
+      );
+    return opened;
+  };
+}
+
+/** The store a batch keeps its answers in: the account's, under the job this command on this input and output is. */
+function batchStore(
+  storePath: string | undefined,
+  options: BatchOptions,
+  { io, argv, service }: { io: Io; argv: readonly string[]; service: Service },
+  { job, maxAgeMs }: { job: string; maxAgeMs: number | undefined },
+): JobStore | undefined {
+  if (storePath === undefined) return undefined;
+  return {
+    path: storePath,
+    account: accountOf(service.connection, Boolean(options.sandbox)),
+    ...(options.sandbox ? { pacingAccount: accountId(service.connection.baseUrl, service.connection.key) } : {}),
+    job,
+    maxAgeMs,
+    runLabel: commandLine(argv),
+    journal: journalDirFor(storePath, io.env),
+    outageWaitMs: options.storeWait ?? JOB_DEFAULTS.storeWaitMs,
+  };
+}
+
+/** What the terminal shows of a running batch: its progress, retries under --verbose, and the store going and coming back. */
+function batchEvents(messages: Messages, started: JobEvents['started']): JobEvents {
+  return {
+    ...(started ? { started } : {}),
+    retry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
+    // Said even with --quiet: an unattended run's log should show why it paused.
+    storeLost: (reason, waitMs) =>
+      messages.error(
+        `propdata: the store stopped answering: ${reason.reason}; sending paused until it answers again, for ${formatDuration(waitMs / 60_000)} at most (--store-wait)`,
+      ),
+    storeBack: (afterMs, journaled) =>
+      messages.error(
+        `propdata: the store answers again after ${Math.ceil(afterMs / 1000)} s; sending goes on${journaled > 0 ? ` (what ${journaled === 1 ? 'one request' : `${journaled} requests`} answered meanwhile is stored)` : ''}`,
+      ),
+  };
+}
+
+/** The batch proper, once its output is ours alone: the output planned, the engine's run, then what it means for the terminal. */
+async function runLocked(
+  target: QueryTarget,
+  options: BatchOptions,
+  context: { io: Io; messages: Messages; argv: readonly string[]; outputFailure: AbortController; lock: OutputLock | undefined },
+  { rows, prepare, inputColumns, metaColumn, seekable, repairs, padded }: Prepared,
+  params: Record<string, string>,
+): Promise<number> {
+  const { io, messages, argv } = context;
+  const recordShape = recordShapeOf(target, options, params, inputColumns, metaColumn);
+  const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
+  const storePath = runStorePath(options.store, io.env, runDefaults);
+  const plan = await planOutput({ ...options, inputSeekable: seekable }, recordShape);
+  if (!announcePlan(plan, options, messages, runDefaults, storePath)) return EXIT.ok;
   const service = await connect(options, { env: io.env, log: messages }, options.concurrency);
-  const clock = io.clock ?? SYSTEM_CLOCK;
+  const openWriter = outputOpener(target, options, context, { plan, inputColumns, metaColumn });
   let writer: OutputWriter | undefined;
   let progress: { stop(): void } | undefined;
   let stats: RunStats | undefined;
@@ -291,52 +379,22 @@ async function runLocked(
   io.signal?.addEventListener('abort', acknowledgeStop, { once: true });
   let job: JobOutcome;
   try {
+    const store = batchStore(
+      storePath,
+      options,
+      { io, argv, service },
+      { job: jobOf(options, recordShape), maxAgeMs: runDefaults.maxAgeMs },
+    );
     job = await runJob({
       target,
       rows,
       prepare,
       service,
-      openWriter: async () => {
-        if (plan.state) await writeRunState(options.output!, plan.state);
-        const settings = {
-          path: options.output,
-          format: options.format,
-          stdout: io.stdout,
-          inputColumns,
-          level: target.level,
-          sections: sectionKeys(target),
-          withMeta: metaColumn !== undefined,
-          append: plan.append,
-          excel: Boolean(options.excel),
-          sheets: options.sheets,
-          shortNames: Boolean(options.shortNames),
-        };
-        writer = plan.state
-          ? await openResumeWriter({ ...settings, path: options.output!, startRow: plan.startRow, retryRows: plan.retryRows })
-          : await openOutput(settings);
-        if (plan.retryRows.length > 0)
-          messages.info(
-            `propdata: sending ${plan.retryRows.length} rows again whose records are error or not_sent (the first: row ${plan.retryRows[0]})`,
-          );
-        return writer;
-      },
+      openWriter: async () => (writer = await openWriter()),
       startRow: plan.startRow,
       retryRows: plan.retryRows,
       ...(plan.earlier ? { earlier: plan.earlier } : {}),
-      ...(storePath !== undefined
-        ? {
-            store: {
-              path: storePath,
-              account: accountOf(service.connection, Boolean(options.sandbox)),
-              ...(options.sandbox ? { pacingAccount: accountId(service.connection.baseUrl, service.connection.key) } : {}),
-              job: jobOf(options, recordShape),
-              maxAgeMs: runDefaults.maxAgeMs,
-              runLabel: commandLine(argv),
-              journal: journalDirFor(storePath, io.env),
-              outageWaitMs: options.storeWait ?? JOB_DEFAULTS.storeWaitMs,
-            },
-          }
-        : {}),
+      ...(store ? { store } : {}),
       caps: { maxComponents: options.maxComponents, maxCost: options.maxCost, maxCostMonth: runDefaults.maxCostMonth },
       ...(options.price ? { prices: options.price } : {}),
       pace: {
@@ -347,29 +405,17 @@ async function runLocked(
         maxRetries: options.maxRetries,
         maxWaitMs: options.maxWait ?? JOB_DEFAULTS.maxWaitMs,
       },
-      clock,
+      clock: io.clock ?? SYSTEM_CLOCK,
       ...(io.signal ? { signal: io.signal } : {}),
-      outputFailure: outputFailure.signal,
+      outputFailure: context.outputFailure.signal,
       // A file that fails (a full disk) with a store beside it: requests in flight finish and their
       // answers are kept for the next run. Otherwise (no store, or stdout's reader gone, as with
       // `| head`) an answer nobody can take is not waited for.
       finishInFlightOnOutputFailure: isFileOutput(options.output),
-      events: {
-        started: async (run) => {
-          stats = run.stats;
-          progress = await startProgress(io, run.stats, run.limiter, Boolean(options.quiet));
-        },
-        retry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
-        // Said even with --quiet: an unattended run's log should show why it paused.
-        storeLost: (reason, waitMs) =>
-          messages.error(
-            `propdata: the store stopped answering: ${reason.reason}; sending paused until it answers again, for ${formatDuration(waitMs / 60_000)} at most (--store-wait)`,
-          ),
-        storeBack: (afterMs, journaled) =>
-          messages.error(
-            `propdata: the store answers again after ${Math.ceil(afterMs / 1000)} s; sending goes on${journaled > 0 ? ` (what ${journaled === 1 ? 'one request' : `${journaled} requests`} answered meanwhile is stored)` : ''}`,
-          ),
-      },
+      events: batchEvents(messages, async (run) => {
+        stats = run.stats;
+        progress = await startProgress(io, run.stats, run.limiter, Boolean(options.quiet));
+      }),
     });
   } finally {
     io.signal?.removeEventListener('abort', acknowledgeStop);
@@ -442,7 +488,7 @@ async function reportJob(job: JobOutcome, { options, messages, argv, writer, pla
   const code = exitCodeOf(job);
   // A workbook that could not be finished is not whole, however well the rows went.
   if (code === EXIT.ok || code === EXIT.someItemsFailed) {
-    if (unfinished !== undefined) return unfinished instanceof PropdataError ? unfinished.exitCode : EXIT.fatal;
+    if (unfinished !== undefined) return unfinished instanceof PropdataError ? exitCodeFor(unfinished) : EXIT.fatal;
   }
   return code;
 }

@@ -1,3 +1,4 @@
+import { holdsPassword } from '../config/database-url.js';
 import type { Messages } from './io.js';
 
 /**
@@ -10,19 +11,43 @@ export const CREDENTIAL_FLAGS = ['--key', '--secret'] as const;
 export const SAFER_SOURCES =
   'the environment (PROPDATA_API_KEY, PROPDATA_API_SECRET), `propdata config set key|secret -` (from stdin), or --secret-file FILE';
 
+/** The safer ways to give a store's password. */
+const SAFER_PASSWORD_SOURCES = 'PGPASSWORD or ~/.pgpass for the password, or PROPDATA_STORE for the whole URL';
+
+/** The options of `argv`: the words before `--` (after it, words are operands). */
+function optionsOf(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  return end === -1 ? argv : argv.slice(0, end);
+}
+
 /** The credential flags given in `argv` (before `--`: after it, words are operands), in either spelling (`--key K`, `--key=K`). */
 export function credentialFlagsIn(argv: readonly string[]): string[] {
-  const end = argv.indexOf('--');
-  const options = end === -1 ? argv : argv.slice(0, end);
+  const options = optionsOf(argv);
   return CREDENTIAL_FLAGS.filter((flag) => options.some((arg) => arg === flag || arg.startsWith(`${flag}=`)));
 }
 
-/** Once, on stderr, not with --quiet: credentials on the command line are readable by others while the command runs. */
+/** Whether a `--store` in `argv` (`--store URL`, `--store=URL`) is a database URL holding a password. */
+function storePasswordIn(argv: readonly string[]): boolean {
+  const options = optionsOf(argv);
+  return options.some((arg, i) =>
+    arg === '--store' ? holdsPassword(options[i + 1] ?? '') : arg.startsWith('--store=') && holdsPassword(arg.slice(8)),
+  );
+}
+
+/**
+ * Once each, on stderr, not with --quiet: credentials on the command line, and a store's password
+ * in a --store URL, are readable by others while the command runs. (From the environment or the
+ * config, they are not.)
+ */
 export function warnOfCredentialFlags(argv: readonly string[], messages: Messages): void {
   const given = credentialFlagsIn(argv);
-  if (given.length === 0) return;
-  messages.info(
-    `propdata: warning: ${given.join(' and ')} on the command line can be read by other users of this machine ` +
-      `(ps, /proc/PID/cmdline) while it runs; use ${SAFER_SOURCES}`,
-  );
+  const readable = '(ps, /proc/PID/cmdline) while it runs';
+  if (given.length > 0)
+    messages.info(
+      `propdata: warning: ${given.join(' and ')} on the command line can be read by other users of this machine ${readable}; use ${SAFER_SOURCES}`,
+    );
+  if (storePasswordIn(argv))
+    messages.info(
+      `propdata: warning: the password in --store can be read by other users of this machine ${readable}; use ${SAFER_PASSWORD_SOURCES}`,
+    );
 }

@@ -31,6 +31,19 @@ export function attachOptions(command: Command): void {
   attach?.();
 }
 
+/** Runs `complete` once `command` has its options: now, or right after its deferred ones are attached. */
+export function whenOptionsAttached(command: Command, complete: () => void): void {
+  const attach = pending.get(command);
+  if (attach === undefined) {
+    complete();
+    return;
+  }
+  pending.set(command, () => {
+    attach();
+    complete();
+  });
+}
+
 /** Every command below `command` built whole: for a walk of the tree such as the completion script. */
 export function attachAllOptions(command: Command): void {
   attachOptions(command);

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
-import { EXIT, PropdataError } from '../errors/index.js';
+import { PropdataError } from '../errors/index.js';
 import type { CommandContext } from './commands/command-context.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
 import { Messages, type Io } from './io.js';
 import { warnOfCredentialFlags } from './credential-flags.js';
 import { buildProgram } from './program.js';
@@ -40,7 +41,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof PropdataError) {
       messages.error(`propdata: ${error.message}`);
       if (messages.verbose && error.stack) messages.error(error.stack);
-      return error.exitCode;
+      return exitCodeFor(error);
     }
     const detail = error instanceof Error ? error.message : String(error);
     if (messages.verbose && error instanceof Error && error.stack) {

@@ -1,20 +1,18 @@
 import { DEFAULT_RATE_LIMITS, parseCredit, parseRateLimits, SANDBOX_DEFAULTS } from '../sandbox/options.js';
 import { parseDelimiter } from '../input/delimiter.js';
 import { InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_MAX_WAIT_MS } from '../client/retry-policy.js';
+import { DEFAULT_MAX_WAIT_MS } from '../policy/policy.js';
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { CONNECTION_SETTINGS } from '../config/settings.js';
 import { findEndpoint, LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
 import type { OptionSpec } from '../options/option-spec.js';
+import { parseDuration } from '../options/duration.js';
 
 const DEFAULT_SANDBOX_WINDOWS = DEFAULT_RATE_LIMITS.map((window) => `${window.limit}/${window.periodSeconds}`).join(',');
 
-/**
- * Commands are assembled from lists of option declarations (options/option-spec.ts). Each list is
- * declared `as const satisfies readonly OptionSpec[]`, so that OptionValues<typeof LIST> is the
- * type its handler receives. Defaults come from the modules that own them.
- */
-export type OptionDef = OptionSpec;
+// Commands are assembled from lists of option declarations (options/option-spec.ts). Each list is
+// declared `as const satisfies readonly OptionSpec[]`, so that OptionValues<typeof LIST> is the
+// type its handler receives. Defaults come from the modules that own them.
 
 /** `--param-name`: the flag spelling of a catalog name. */
 export const flagName = (name: string) => name.replace(/_/g, '-');
@@ -23,8 +21,14 @@ export const flagName = (name: string) => name.replace(/_/g, '-');
 export const optionKey = (name: string) => new Option(`--${flagName(name)}`).attributeName();
 
 /** `15m` for 900000: a duration as the flags take it, for help texts. */
-function durationText(ms: number): string {
-  const [unit, size] = ms % 3_600_000 === 0 ? ['h', 3_600_000] : ms % 60_000 === 0 ? ['m', 60_000] : ['s', 1_000];
+export function durationText(ms: number): string {
+  const [unit, size] = (
+    [
+      ['d', 86_400_000],
+      ['h', 3_600_000],
+      ['m', 60_000],
+    ] as const
+  ).find(([, span]) => ms % span === 0) ?? ['s', 1_000];
   return `${ms / size}${unit}`;
 }
 
@@ -46,13 +50,12 @@ export function positiveNumber(value: string): number {
   return number;
 }
 
-const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
 /** `90s`, `15m`, `2h`, `1d`, or plain seconds: a duration in milliseconds. */
 export function duration(value: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(value);
-  if (!match) throw new InvalidArgumentError(`expected a duration such as 90s, 15m or 2h (plain numbers are seconds), got "${value}"`);
-  return Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? 's').toLowerCase()]!);
+  const ms = parseDuration(value);
+  if (ms === undefined)
+    throw new InvalidArgumentError(`expected a duration such as 90s, 15m or 2h (plain numbers are seconds), got "${value}"`);
+  return ms;
 }
 
 /** `30d` (that long ago), a UTC date `2026-11-01` or an ISO time: a moment in the past, epoch milliseconds. */
@@ -130,6 +133,16 @@ export const CONNECTION_OPTIONS = [
     description: 'log each request (method, path, items, status, timing, headers; never credentials) and stack traces',
   },
 ] as const satisfies readonly OptionSpec[];
+
+/**
+ * `--verbose` on a command that sends nothing (store, usage, config...): main() prints an
+ * unexpected error's stack trace with it, and suggests it on every command (program.ts adds it
+ * wherever a command has no --verbose of its own).
+ */
+export const STACK_TRACE_OPTION = {
+  flags: '--verbose',
+  description: 'with an unexpected error, print its stack trace',
+} as const satisfies OptionSpec;
 
 export const ONE_OFF_OPTIONS = [
   { flags: '--json', description: 'print the JSON chunks exactly as received (the default when stdout is not a terminal)' },

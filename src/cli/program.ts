@@ -7,12 +7,16 @@ import { registerEndpointCommands } from './commands/endpoint-commands.js';
 import { registerEndpointsCommand } from './commands/endpoints-command.js';
 import { registerEstimateCommand } from './commands/estimate-command.js';
 import { registerMgetCommand } from './commands/mget-command.js';
+import { registerKeysCommand } from './commands/keys-command.js';
 import { registerSandboxCommand } from './commands/sandbox-command.js';
+import { registerServeCommand } from './commands/serve-command.js';
 import { registerStoreCommand } from './commands/store-command.js';
 import { registerUsageCommand } from './commands/usage-command.js';
 import { unknownCommandError } from './commands/unknown-command.js';
+import { commanderOption } from './add-options.js';
 import { commanderMessage } from './commander-messages.js';
-import { HELP_WITH_DEFERRED_OPTIONS } from './deferred-options.js';
+import { STACK_TRACE_OPTION } from './options.js';
+import { HELP_WITH_DEFERRED_OPTIONS, whenOptionsAttached } from './deferred-options.js';
 import { terminalWidth } from './io.js';
 import { VERSION } from '../engine/version.js';
 
@@ -40,6 +44,17 @@ const helpWidth = (stream: Parameters<typeof terminalWidth>[0]): number => termi
 function subcommandTerm(this: Help, command: Command): string {
   const term = Help.prototype.subcommandTerm.call(this, command);
   return command.alias() ? term.replace(`${command.name()}|${command.alias()}`, command.name()) : term;
+}
+
+/** Every command that runs (one without subcommands) takes --verbose: main()'s "unexpected error" line suggests it whatever the command. */
+function acceptVerbose(command: Command): void {
+  for (const sub of command.commands) {
+    if (sub.commands.length > 0) acceptVerbose(sub);
+    else
+      whenOptionsAttached(sub, () => {
+        if (!sub.options.some((option) => option.long === '--verbose')) sub.addOption(commanderOption(STACK_TRACE_OPTION));
+      });
+  }
 }
 
 /** The command tree. Output and exits are routed through `context` so main() stays testable. */
@@ -75,7 +90,10 @@ export function buildProgram(context: CommandContext): Command {
   registerStoreCommand(program, context);
   registerConfigCommand(program, context);
   registerSandboxCommand(program, context);
+  registerServeCommand(program, context);
+  registerKeysCommand(program, context);
   registerCompletionCommand(program, context);
+  acceptVerbose(program);
   // A first word that is no command: commander's own refusal cannot suggest `property value` for `value`.
   program.on('command:*', ([word]: string[]) => {
     throw unknownCommandError(word!, program);

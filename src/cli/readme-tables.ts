@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { EXIT, EXIT_MEANINGS } from '../errors/index.js';
 import type { OptionSpec } from '../options/option-spec.js';
 import { code, markdownTable, prose } from '../options/readme-table.js';
 import { SANDBOX_OPTIONS } from '../sandbox/options.js';
+import { EXIT, EXIT_MEANINGS } from './exit-codes.js';
+import { SERVE_OPTIONS } from './commands/serve-options.js';
 import { BATCH_OPTIONS, CONNECTION_OPTIONS, STORE_OPTIONS } from './options.js';
 
 /**
@@ -14,6 +15,7 @@ export const README_OPTION_TABLES: Readonly<Record<string, readonly OptionSpec[]
   store: STORE_OPTIONS,
   connection: CONNECTION_OPTIONS,
   sandbox: SANDBOX_OPTIONS,
+  serve: SERVE_OPTIONS,
 };
 
 /** Each command as its help's `Usage:` line has it, and its description, in the order `propdata --help` lists them. */

@@ -1,23 +1,22 @@
 import { ALL_IDENTIFIERS, LEVEL_SPECS, META, type Level } from '../catalog/index.js';
-import type { ServiceRequest } from '../client/service-client.js';
+import { DEFAULT_MAX_WAIT_MS } from '../policy/policy.js';
+import { isDatabaseUrl } from '../config/database-url.js';
+import type { Service } from '../engine/connect.js';
+import { connect } from '../engine/connect.js';
+import { JOB_DEFAULTS } from '../engine/job-defaults.js';
+import { runOneItem } from '../engine/run-one-item.js';
 import { UsageError } from '../errors/index.js';
 import { createPreparer } from '../input/prepare.js';
-import { connect } from '../engine/connect.js';
-import { canAnimate, type Io } from './io.js';
-import type { CommandContext } from './commands/command-context.js';
-import { requestOne } from '../client/request-one.js';
-import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
+import type { Chunk } from '../model/chunk.js';
+import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
+import type { CommandContext } from './commands/command-context.js';
+import type { QueryOptions } from './commands/query-options.js';
+import { canAnimate, type Io } from './io.js';
 import { optionKey } from './options.js';
 import { fixedParams } from './query-params.js';
-import type { QueryOptions } from './commands/query-options.js';
-import { itemToSend, sectionKeys, type QueryTarget } from '../model/query-target.js';
-import { withSections } from '../model/chunk-frame.js';
-import { chunkForRow } from '../batching/deduplicator.js';
-import type { Exchange } from '../pipeline/send-batch.js';
-import type { SendableItem } from '../batching/batch.js';
-import type { OneOffStore } from './one-off-store.js';
-import type { Chunk } from '../model/chunk.js';
+import { commandLine } from './resume-command.js';
+import { resolveRunDefaults, runStorePath } from './run-defaults.js';
 
 /** The identifier flags given on the command line, as a row with catalog names. */
 function identifiersFromFlags(level: Level, options: QueryOptions, every = false): Record<string, unknown> {
@@ -63,75 +62,67 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
   }
 
   const service = await connect(options, { env: io.env, log: messages });
-  const clock = io.clock ?? SYSTEM_CLOCK;
-  const item = prepared as SendableItem;
-  let store: OneOffStore | undefined;
   try {
-    const { openOneOffStore } = await import('./one-off-store.js');
-    const { accountOf } = await import('../store/account.js');
-    store = await openOneOffStore({
+    const store = await oneOffStore(target, options, context, service);
+    const spinner = await startSpinner(io, options, `querying ${target.path}`);
+    const answer = await runOneItem({
       target,
-      item,
-      options,
-      io,
-      connection: service.connection,
-      account: accountOf(service.connection, Boolean(options.sandbox)),
-      now: () => clock.now(),
-      argv: context.argv,
-    });
-    const plan = store?.plan;
-    if (plan?.kind === 'kept') {
-      const chunk = chunkForRow(plan.chunk, item);
-      await show(target, options, io, flags, [chunk], `${JSON.stringify([chunk])}\n`);
-      return 0;
-    }
-    // With --max-age, sections the store keeps fresh are not bought again: only the others are asked for.
-    const asked = plan?.target ?? target;
-    const sent = itemToSend(asked, prepared.item);
-    const spinner = await startSpinner(io, options, `querying ${asked.path}`);
-    // meta exists only on POST items (spec), so a one-off that carries it is a one-item POST.
-    const request: ServiceRequest =
-      sent.meta === undefined
-        ? { method: 'GET', path: asked.path, query: { ...sent, ...asked.query } }
-        : { method: 'POST', path: asked.path, query: asked.query, items: [sent] };
-    const { response, chunks, windows } = await requestOne(service.client, request, {
-      policy: { ...DEFAULT_RETRY_POLICY, maxRetries: options.maxRetries, maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff },
-      clock,
+      item: prepared,
+      service,
+      ...(store ? { store } : {}),
+      caps: { maxComponents: options.maxComponents, maxCost: options.maxCost, maxCostMonth: store?.maxCostMonth },
+      ...(options.price ? { prices: options.price } : {}),
+      pace: {
+        batchSize: 1,
+        concurrency: 1,
+        ratePerMinute: options.rate,
+        dedupe: false,
+        maxRetries: options.maxRetries,
+        maxWaitMs: options.maxWait ?? DEFAULT_MAX_WAIT_MS.oneOff,
+      },
+      clock: io.clock ?? SYSTEM_CLOCK,
       ...(io.signal ? { signal: io.signal } : {}),
-      onRateLimitWait: (ms) => messages.info(`propdata: rate limit reached (HTTP 429); waiting ${Math.ceil(ms / 1000)} s for it to reset`),
-      onRetry: (ms, reason) => messages.debug(`retrying in ${ms} ms after: ${reason}`),
+      events: {
+        rateLimitWait: (ms) => messages.info(`propdata: rate limit reached (HTTP 429); waiting ${Math.ceil(ms / 1000)} s for it to reset`),
+        retry: (reason) => messages.debug(`retrying after: ${reason}`),
+      },
     }).finally(() => spinner?.stop());
-    if (plan) {
-      const members = sectionKeys(target);
-      const whole = chunks.map((chunk) => withSections(chunk, members, plan.kept));
-      await show(target, options, io, flags, whole, `${JSON.stringify(whole)}\n`);
-    } else {
-      await show(target, options, io, flags, chunks, response.body.endsWith('\n') ? response.body : `${response.body}\n`);
-    }
-    if (store) {
-      const exchange: Exchange = {
-        target: asked,
-        sent: [item],
-        answers: [chunks[0]],
-        status: response.status,
-        headers: response.headers,
-        windows,
-        items: 1,
-        components: asked.componentsPerItem,
-        chunks,
-      };
-      const recording = store;
-      store = undefined;
-      // The answer is out and paid for: a store that fails now costs its record, not the answer.
-      await recording.record(exchange).catch((error: unknown) => {
-        messages.error(`propdata: warning: this answer was not recorded in the local store: ${(error as Error).message}`);
-      });
-    }
+    // As the service sent it, when it all came from its answer; else the chunk with what the store kept in it.
+    const body = answer.body ?? JSON.stringify([answer.chunk]);
+    await show(target, options, io, flags, [answer.chunk], body.endsWith('\n') ? body : `${body}\n`);
     return 0;
   } finally {
-    await store?.close();
     await service.close();
   }
+}
+
+/**
+ * Where a one-off keeps its answer and spend, undefined with --no-store: the store a batch uses,
+ * opened as a batch opens it when the one-off looks something up (--max-age, --max-cost-month), when
+ * it is a database, or when another process has the file open (a job it must pace and claim beside);
+ * otherwise left unopened, the record left beside it (opening the file costs a third of a one-off's time).
+ */
+async function oneOffStore(target: QueryTarget, options: QueryOptions, context: CommandContext, service: Service) {
+  const { io } = context;
+  const defaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
+  const path = runStorePath(options.store, io.env, defaults);
+  if (path === undefined) return undefined;
+  const [{ accountOf }, { journalDirFor }, { openElsewhere }] = await Promise.all([
+    import('../store/account.js'),
+    import('../store/store-path.js'),
+    import('../store/sqlite/open-elsewhere.js'),
+  ]);
+  const looksUp = defaults.maxAgeMs !== undefined || defaults.maxCostMonth !== undefined;
+  return {
+    path,
+    account: accountOf(service.connection, Boolean(options.sandbox)),
+    ...(defaults.maxAgeMs !== undefined ? { maxAgeMs: defaults.maxAgeMs } : {}),
+    maxCostMonth: defaults.maxCostMonth,
+    runLabel: commandLine(context.argv),
+    journal: journalDirFor(path, io.env),
+    outageWaitMs: options.storeWait ?? JOB_DEFAULTS.storeWaitMs,
+    beside: !looksUp && !isDatabaseUrl(path) && !openElsewhere(path),
+  };
 }
 
 /** The answer as asked: a record in a file or format (--output, --format), the body as JSON, or a view for a terminal. */

@@ -1,13 +1,14 @@
 import { Pool } from 'undici';
 import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 import { exchange } from './exchange.js';
-import type { Timeouts } from './timeouts.js';
+import type { Timeouts } from '../policy/policy.js';
 import type { Transport } from './transport.js';
 
 /**
  * A batch's transport: one keep-alive pool (undici) for the service's origin, `connections`
  * sockets at most (the batch concurrency). Each exchange's deadline is kept on `clock`; undici's
- * own timeouts (connecting, and its waits for the headers and the body) are a backstop in real time.
+ * own timeouts (connecting, and its waits for the headers and the body) are a backstop in real time,
+ * the latter two the exchange's own deadline (a request may have a longer one than the pool's).
  * A run's requests keep the system's: a test's fake clock jumps while a real socket is pending, and
  * would time out every request (only the transport's own tests give one).
  */
@@ -20,7 +21,8 @@ export function createPoolTransport(origin: string, connections: number, timeout
     keepAliveTimeout: 4_000,
   });
   return {
-    exchange: (request, limits) => exchange(pool, request, limits, clock),
+    exchange: (request, limits) =>
+      exchange(pool, { ...request, headersTimeout: limits.deadlineMs, bodyTimeout: limits.deadlineMs }, limits, clock),
     close: () => pool.close(),
   };
 }

@@ -3,7 +3,7 @@ import type { Connection } from '../config/connection.js';
 import { NetworkError, RequestAbortedError } from '../errors/index.js';
 import { credentialForms, redactForms } from './credential-forms.js';
 import { redactAnswer } from './redact-answer.js';
-import { DEFAULT_TIMEOUTS, type Timeouts } from './timeouts.js';
+import { DEFAULT_TIMEOUTS, type Timeouts } from '../policy/policy.js';
 import type { Exchange, Transport } from './transport.js';
 
 export interface RawResponse {
@@ -27,6 +27,8 @@ export interface ServiceRequest {
   items?: readonly Record<string, unknown>[];
   /** Cancels the request wherever it is: send() then rejects with RequestAbortedError. */
   signal?: AbortSignal;
+  /** This request's deadline in ms, when not the client's (Timeouts.responseMs): a library call's `timeout`. */
+  timeoutMs?: number;
 }
 
 export interface RequestLogEntry {
@@ -95,6 +97,7 @@ export class ServiceClient implements Service {
     // process.hrtime rather than performance.now(): the first use of `performance` loads node's
     // perf_hooks, about 1.5 ms of a one-off (BENCHMARKS.md, start-up).
     const started = process.hrtime.bigint();
+    const deadlineMs = request.timeoutMs ?? this.#timeouts.responseMs;
     const result = await this.#transport.exchange(
       {
         method: request.method,
@@ -105,12 +108,12 @@ export class ServiceClient implements Service {
             : { ...headers, authorization: this.#authorization },
         ...(request.method === 'POST' ? { body: JSON.stringify(request.items ?? []) } : {}),
       },
-      { deadlineMs: this.#timeouts.responseMs, signal: request.signal },
+      { deadlineMs, signal: request.signal },
     );
     const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     if (result.outcome !== 'answered') {
       this.#log(request, 'network error', elapsedMs, headers);
-      throw this.#failure(result);
+      throw this.#failure(result, deadlineMs);
     }
     const responseHeaders = flattenHeaders(result.headers);
     this.#log(request, result.status, elapsedMs, responseHeaders);
@@ -123,9 +126,9 @@ export class ServiceClient implements Service {
     return this.#transport.close();
   }
 
-  #failure(result: Exclude<Exchange, { outcome: 'answered' }>): Error {
+  #failure(result: Exclude<Exchange, { outcome: 'answered' }>, deadlineMs: number): Error {
     if (result.outcome === 'aborted') return new RequestAbortedError(result.sent);
-    const timedOut = `timed out after ${this.#timeouts.responseMs / 1000} s`;
+    const timedOut = `timed out after ${deadlineMs / 1000} s`;
     if (result.outcome === 'timed out') return new NetworkError(timedOut, { mayHaveBeenCharged: result.sent });
     return new NetworkError(this.#redact(describeNetworkError(result.error, timedOut)), {
       mayHaveBeenCharged: result.sent,

@@ -21,7 +21,12 @@ function secretFlag(flags: ConnectionFlags): string | undefined {
   return readSecretFile(flags.secretFile);
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i;
+
+/** Whether a host name or address (an IPv6 one with or without its brackets) is this machine's loopback: traffic that never leaves it. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host.replace(/^\[(.*)\]$/, '$1'));
+}
 
 /**
  * A base URL as a message may show it: anything before an "@" may be a password, and a text that
@@ -45,7 +50,7 @@ export function parseBaseUrl(text: string): URL {
   } catch {
     throw new ConfigError(`base URL "${urlForMessage(text)}" is not a URL: give it as https://host[/path]`);
   }
-  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new ConfigError(
       `refusing plain http to ${url.host}: credentials would travel unencrypted; use https:// (http is allowed only for localhost)`,
       'E_INSECURE_URL',

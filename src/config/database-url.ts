@@ -44,6 +44,17 @@ export function withoutPassword(text: string): string {
 
 const carriesPassword = (url: URL): boolean => url.password !== '' || SECRET_PARAMS.some((name) => url.searchParams.has(name));
 
+/** Whether a --store names a database by a URL that holds a password (in its user info or its query). */
+export function holdsPassword(store: string): boolean {
+  if (!isDatabaseUrl(store)) return false;
+  try {
+    return carriesPassword(new URL(store));
+  } catch {
+    // Not a URL: refused as such when the store is opened.
+    return false;
+  }
+}
+
 /** A store's location as a message may show it: a file's path, or a database URL without its password. */
 export function storeForMessages(location: string): string {
   return isDatabaseUrl(location) ? withoutPassword(location) : location;

@@ -1,5 +1,5 @@
 import { resolveConnection, type Connection } from '../config/connection.js';
-import type { RequestLogEntry, ServiceClient } from '../client/service-client.js';
+import type { RequestLogEntry, Service as Sender } from '../client/service-client.js';
 import type { EngineLog } from './engine-log.js';
 import type { RateWindow } from '../sandbox/options.js';
 import { VERSION } from './version.js';
@@ -17,7 +17,8 @@ export interface ConnectionOptions {
 }
 
 export interface Service {
-  client: ServiceClient;
+  /** Sends each request once (a ServiceClient; a library call's wraps it to give its requests its own deadline). */
+  client: Sender;
   connection: Connection;
   close(): Promise<void>;
 }
@@ -64,7 +65,7 @@ export async function connect(
   // every "--sandbox" in a message into "--****".
   if (!options.sandbox) log.addCredentials(connection.key, connection.secret);
   const { ServiceClient } = await import('../client/service-client.js');
-  const { DEFAULT_TIMEOUTS } = await import('../client/timeouts.js');
+  const { DEFAULT_TIMEOUTS } = await import('../policy/policy.js');
   const timeouts = { ...DEFAULT_TIMEOUTS, responseMs: options.timeout * 1000 };
   const origin = connection.baseUrl.origin;
   // A batch keeps its sockets alive in undici's pool, loaded only then; a one-off's request goes

@@ -2,23 +2,23 @@ import type { InputRow, PreparedItem } from '../input/row.js';
 import type { QueryTarget } from '../model/query-target.js';
 import { STATUSES, type Status } from '../model/status.js';
 import type { OutputWriter } from '../output/open-output.js';
-import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
-import { inputProgress } from '../input/open-input.js';
+import { CLAIMS, DEFAULT_RETRY_POLICY } from '../policy/policy.js';
+import { inputProgress } from '../input/read-progress.js';
 import { Budget } from '../pipeline/budget.js';
 import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { billedCost, pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
-import { runBatch, type BatchRunResult } from '../pipeline/run-batch.js';
+import { runBatch, type BatchRunResult, type SendFunction } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
 import { completedOutcome, summarize, type RunSummary } from '../pipeline/summary.js';
 import type { StoreError } from '../errors/index.js';
 import type { StoreProblems } from '../store/store-api.js';
 import type { Clock } from '../throttle/clock.js';
-import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
 import { RateLimiter } from '../throttle/rate-limiter.js';
 import { budgetLimits, type SpendingCaps } from './budget-limits.js';
 import type { Service } from './connect.js';
-import { CLAIM_WAIT_LIMIT_MS, openRunStore, type RunStore } from './run-store.js';
+import { openRunStore, type RunStore } from './run-store.js';
 
 /**
  * Distinct answers kept for deduplication: repeats within 5,000 distinct items are caught, and
@@ -45,6 +45,11 @@ export interface JobStore {
   journal: string;
   /** How long the run waits for a store that stopped answering before it stops (--store-wait). */
   outageWaitMs: number;
+  /**
+   * Leave the store unopened (a SQLite file only): what is bought is left beside it for its next
+   * opening (run-store-beside.ts). For a one-off with nothing to look up, on a file no other process has open.
+   */
+  beside?: boolean;
 }
 
 /** How a job sends: batches, connections, pace, retries. */
@@ -105,6 +110,8 @@ export interface JobSettings {
    * their answers (a file beside a store); otherwise an answer nobody can take is not waited for.
    */
   finishInFlightOnOutputFailure: boolean;
+  /** A request of one item without meta goes as the spec's one-item GET (a one-off's), not a POST. */
+  oneItemGet?: boolean;
   events?: JobEvents;
 }
 
@@ -144,6 +151,10 @@ async function openJobStore(
   clock: Clock,
   events: JobEvents | undefined,
 ): Promise<RunStore> {
+  if (store.beside) {
+    const { runStoreBeside } = await import('./run-store-beside.js');
+    return runStoreBeside({ path: store.path, account: store.account, target, prices, clock, runLabel: store.runLabel });
+  }
   const { openStore, OutageTolerantStore, foldPending } = await import('../store/index.js');
   const opened = new OutageTolerantStore(await openStore(store.path, { now: () => clock.now() }), {
     journal: store.journal,
@@ -173,6 +184,182 @@ async function openJobStore(
   }
 }
 
+/** The run's caps as one budget; a budget below one item's price stops the job before anything is opened. */
+async function budgetFor(settings: JobSettings, runStore: RunStore | undefined): Promise<Budget> {
+  const { target } = settings;
+  const monthToDate = runStore && settings.caps.maxCostMonth !== undefined ? await runStore.monthToDateCost() : 0;
+  const budget = new Budget(
+    budgetLimits(settings.caps, () => monthToDate),
+    { components: target.componentsPerItem, price: pricePerItem(target, settings.prices) },
+  );
+  const tooSmall = budget.tooSmallForOneItem();
+  if (tooSmall) throw tooSmall;
+  return budget;
+}
+
+/** The run's pacer: the windows an earlier run saw (no probe then), shared with the account's other runs on this store. */
+async function limiterFor({ pace, clock }: JobSettings, runStore: RunStore | undefined): Promise<RateLimiter> {
+  const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: pace.ratePerMinute, maxWaitMs: pace.maxWaitMs }, clock);
+  const remembered = await runStore?.windows();
+  if (remembered) limiter.remember(remembered);
+  const shared = runStore?.pacer();
+  if (shared) limiter.shareWith(shared);
+  return limiter;
+}
+
+/**
+ * What stops the run: the caller's signal, and the output failing (a reader closing the pipe, a
+ * full disk, a lost lock), which stops it at once, not at the next write. `detach` when the run is over.
+ */
+function stopSignals(settings: JobSettings, writer: OutputWriter) {
+  const outputFailure = new AbortController();
+  writer.failed.catch((error: unknown) => outputFailure.abort(error));
+  const lostOutput = () => outputFailure.abort(settings.outputFailure?.reason);
+  if (settings.outputFailure?.aborted) lostOutput();
+  settings.outputFailure?.addEventListener('abort', lostOutput, { once: true });
+  const stop = new AbortController();
+  const forward = (signal: AbortSignal | undefined) => {
+    const onAbort = () => stop.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return () => signal?.removeEventListener('abort', onAbort);
+  };
+  const unforward = [forward(outputFailure.signal), forward(settings.signal)];
+  const detach = () => {
+    for (const undo of unforward) undo();
+    settings.outputFailure?.removeEventListener('abort', lostOutput);
+  };
+  return { outputFailure, stop, detach };
+}
+
+/** How the pipeline sends a batch: sendBatch with the run's pacer, retry policy and budget, every answer recorded. */
+function senderFor(
+  settings: JobSettings,
+  run: { limiter: RateLimiter; budget: Budget; stats: RunStats; runStore: RunStore | undefined; outputFailure: AbortSignal },
+): SendFunction {
+  const { pace, clock, events } = settings;
+  const { runStore, stats } = run;
+  const sectionPrices = sectionPricesOf(settings.target, settings.prices);
+  return (items, batchTarget, signal, deliver) =>
+    sendBatch(
+      items,
+      batchTarget,
+      {
+        client: settings.service.client,
+        limiter: run.limiter,
+        sectionPrices,
+        retry: { ...DEFAULT_RETRY_POLICY, maxRetries: pace.maxRetries, maxWaitMs: pace.maxWaitMs },
+        stats,
+        clock,
+        signal,
+        ...(runStore && settings.finishInFlightOnOutputFailure ? {} : { abandon: run.outputFailure }),
+        budget: run.budget,
+        ...(settings.oneItemGet ? { oneItemGet: true } : {}),
+        onRetry: (reason) => events?.retry?.(reason),
+        onRateLimitWait: (until) => events?.rateLimitWait?.(Math.max(0, until - clock.now())),
+        onResponse: (exchange: Exchange) => {
+          const { cost } = billedCost(exchange.chunks, sectionPrices);
+          stats.costUsd += cost;
+          runStore?.kept.record(exchange);
+          events?.response?.(exchange, cost);
+        },
+      },
+      deliver,
+    );
+}
+
+/** How the job ended, for the caller: the summary, the stopping condition, the output's counts (earlier runs' included). */
+async function outcomeOf(
+  settings: JobSettings,
+  run: { stats: RunStats; limiter: RateLimiter; output: OrderedOutput; runStore: RunStore | undefined },
+  result: BatchRunResult,
+  failure: unknown,
+): Promise<JobOutcome> {
+  const { stats, output, runStore } = run;
+  const fatal = failure ?? result.fatal;
+  const interrupted = result.interrupted && failure === undefined;
+  const finished = fatal === undefined && !interrupted;
+  // The output holds the earlier runs' records and this run's: up to the last row written.
+  const records = settings.earlier ? addCounts(settings.earlier, stats.byStatus) : { ...stats.byStatus };
+  // Every row has its final answer: the next run of this job is a new one (maxAge decides what it reuses).
+  if (finished && records.error === 0) await runStore?.finishJob();
+  const verdict: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : completedOutcome(records);
+  const summary = summarize(stats, run.limiter, verdict, {
+    records,
+    ...(settings.earlier ? { recordsThisRun: { ...stats.byStatus } } : {}),
+    componentsSaved: result.componentsSaved * settings.target.componentsPerItem,
+    fromStore: stats.fromStore,
+    savedByStore: Math.round(result.savedByStore.usd * 100) / 100,
+    ...(!finished ? { nextRow: output.nextRow, restInStore: result.endsAtGap } : {}),
+  });
+  return {
+    summary,
+    ...(fatal !== undefined ? { fatal } : {}),
+    interrupted,
+    finished,
+    records,
+    nextRow: output.nextRow,
+    outputFailed: failure !== undefined,
+    ...(runStore ? { storeProblems: runStore.problems() } : {}),
+  };
+}
+
+/** The rows through the pipeline into the opened writer; the writer closed whatever happens, and its failure kept as the run's. */
+async function runRows(
+  settings: JobSettings,
+  run: { stats: RunStats; limiter: RateLimiter; budget: Budget; runStore: RunStore | undefined },
+  writer: OutputWriter,
+): Promise<{ result: BatchRunResult; output: OrderedOutput; failure: unknown }> {
+  const { target, pace, clock } = settings;
+  const startRow = settings.startRow ?? 1;
+  const retryRows = settings.retryRows ?? [];
+  const output = new OrderedOutput(writer, run.stats, { startRow, retry: retryRows });
+  const { outputFailure, stop, detach } = stopSignals(settings, writer);
+  let result: BatchRunResult;
+  try {
+    result = await runBatch(
+      settings.rows,
+      settings.prepare,
+      senderFor(settings, { ...run, outputFailure: outputFailure.signal }),
+      output,
+      run.stats,
+      {
+        target,
+        clock,
+        claimWaitLimitMs: CLAIMS.waitLimitMs,
+        batchSize: target.getOnly ? 1 : pace.batchSize,
+        concurrency: pace.concurrency,
+        maxHoldRows: Math.max(1_000, pace.batchSize * pace.concurrency * 4),
+        dedupeCapacity: pace.dedupe ? DEDUPE_CAPACITY : 0,
+        startRow,
+        retryRows,
+        signal: stop.signal,
+        ...(run.runStore ? { kept: run.runStore.kept } : {}),
+      },
+    );
+  } finally {
+    detach();
+    // An output that fails as it closes (a full disk) is a stop like any other: what the store
+    // keeps is not lost, and the summary still says where the run got to.
+    const closing: unknown = await writer.close().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (closing !== undefined && !outputFailure.signal.aborted) outputFailure.abort(closing);
+    // The counts and the next row are the file's: what a failure kept from it is not counted.
+    output.takeBack(writer.unwritten?.() ?? []);
+  }
+  return { result, output, failure: outputFailure.signal.aborted ? (outputFailure.signal.reason as unknown) : undefined };
+}
+
+/** Records what the store answered, gives up the run's claims and share, and closes it; its failure, returned, is the caller's to report. */
+function closeStore(runStore: RunStore | undefined, stats: RunStats, savedUsd: number): Promise<unknown> {
+  return (runStore?.close(stats.fromStore, savedUsd) ?? Promise.resolve()).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
 /**
  * One job through the service: rows in, one record per row out in input order, paced by the
  * service's windows, within the caps, with every paid answer kept in the store. The CLI and the
@@ -181,138 +368,26 @@ async function openJobStore(
  * once the writer is open: the summary always says where the run got to.
  */
 export async function runJob(settings: JobSettings): Promise<JobOutcome> {
-  const { target, clock, pace } = settings;
+  const { target, clock } = settings;
   const sectionPrices = sectionPricesOf(target, settings.prices);
   const runStore = settings.store ? await openJobStore(settings.store, target, sectionPrices, clock, settings.events) : undefined;
   const stats = new RunStats(clock);
-  let result: BatchRunResult | undefined;
-  let outcome: JobOutcome;
-  let storeCloseFailure: unknown;
+  let saved = 0;
   try {
-    const monthToDate = runStore && settings.caps.maxCostMonth !== undefined ? await runStore.monthToDateCost() : 0;
-    const budget = new Budget(
-      budgetLimits(settings.caps, () => monthToDate),
-      { components: target.componentsPerItem, price: pricePerItem(target, settings.prices) },
-    );
-    const tooSmall = budget.tooSmallForOneItem();
-    if (tooSmall) throw tooSmall;
+    const budget = await budgetFor(settings, runStore);
     // The progress bar measures the read by bytes of the file (none for a pipe): no second read.
     stats.input = inputProgress(settings.rows);
-    const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: pace.ratePerMinute, maxWaitMs: pace.maxWaitMs }, clock);
-    // The windows an earlier run saw: this one starts at that pace, without a probe.
-    const remembered = await runStore?.windows();
-    if (remembered) limiter.remember(remembered);
-    // Other runs of this account on this store: one pacer for all.
-    if (runStore) limiter.shareWith(runStore.pacer());
-
+    const limiter = await limiterFor(settings, runStore);
     const writer = await settings.openWriter();
     await settings.events?.started?.({ stats, limiter });
-    const startRow = settings.startRow ?? 1;
-    const retryRows = settings.retryRows ?? [];
-    const output = new OrderedOutput(writer, stats, { startRow, retry: retryRows });
-    // A failing output (a reader closing the pipe, a full disk, a lost lock) stops the run at once, not at the next write.
-    const outputFailure = new AbortController();
-    writer.failed.catch((error: unknown) => outputFailure.abort(error));
-    const lostOutput = () => outputFailure.abort(settings.outputFailure?.reason);
-    if (settings.outputFailure?.aborted) lostOutput();
-    settings.outputFailure?.addEventListener('abort', lostOutput, { once: true });
-    const stop = new AbortController();
-    const forward = (signal: AbortSignal | undefined) => {
-      const onAbort = () => stop.abort(signal?.reason);
-      if (signal?.aborted) onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      return () => signal?.removeEventListener('abort', onAbort);
-    };
-    const unforward = [forward(outputFailure.signal), forward(settings.signal)];
-    try {
-      result = await runBatch(
-        settings.rows,
-        settings.prepare,
-        (items, batchTarget, signal, deliver) =>
-          sendBatch(
-            items,
-            batchTarget,
-            {
-              client: settings.service.client,
-              limiter,
-              sectionPrices,
-              retry: { ...DEFAULT_RETRY_POLICY, maxRetries: pace.maxRetries, maxWaitMs: pace.maxWaitMs },
-              stats,
-              clock,
-              signal,
-              ...(runStore && settings.finishInFlightOnOutputFailure ? {} : { abandon: outputFailure.signal }),
-              budget,
-              onRetry: (reason) => settings.events?.retry?.(reason),
-              onRateLimitWait: (until) => settings.events?.rateLimitWait?.(Math.max(0, until - clock.now())),
-              onResponse: (exchange: Exchange) => {
-                const { cost } = billedCost(exchange.chunks, sectionPrices);
-                stats.costUsd += cost;
-                runStore?.kept.record(exchange);
-                settings.events?.response?.(exchange, cost);
-              },
-            },
-            deliver,
-          ),
-        output,
-        stats,
-        {
-          target,
-          clock,
-          claimWaitLimitMs: CLAIM_WAIT_LIMIT_MS,
-          batchSize: target.getOnly ? 1 : pace.batchSize,
-          concurrency: pace.concurrency,
-          maxHoldRows: Math.max(1_000, pace.batchSize * pace.concurrency * 4),
-          dedupeCapacity: pace.dedupe ? DEDUPE_CAPACITY : 0,
-          startRow,
-          retryRows,
-          signal: stop.signal,
-          ...(runStore ? { kept: runStore.kept } : {}),
-        },
-      );
-    } finally {
-      for (const undo of unforward) undo();
-      settings.outputFailure?.removeEventListener('abort', lostOutput);
-      // An output that fails as it closes (a full disk) is a stop like any other: what the store
-      // keeps is not lost, and the summary still says where the run got to.
-      const closing: unknown = await writer.close().then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      if (closing !== undefined && !outputFailure.signal.aborted) outputFailure.abort(closing);
-    }
-
-    const failure: unknown = outputFailure.signal.aborted ? outputFailure.signal.reason : undefined;
-    const fatal = failure ?? result.fatal;
-    const interrupted = result.interrupted && failure === undefined;
-    const finished = fatal === undefined && !interrupted;
-    // The output holds the earlier runs' records and this run's: up to the last row written.
-    const records = settings.earlier ? addCounts(settings.earlier, stats.byStatus) : { ...stats.byStatus };
-    // Every row has its final answer: the next run of this job is a new one (maxAge decides what it reuses).
-    if (finished && records.error === 0) await runStore?.finishJob();
-    const verdict: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : completedOutcome(records);
-    const summary = summarize(stats, limiter, verdict, {
-      records,
-      ...(settings.earlier ? { recordsThisRun: { ...stats.byStatus } } : {}),
-      componentsSaved: result.componentsSaved * target.componentsPerItem,
-      fromStore: stats.fromStore,
-      savedByStore: Math.round(result.savedByStore.usd * 100) / 100,
-      ...(!finished ? { nextRow: output.nextRow, restInStore: result.endsAtGap } : {}),
-    });
-    outcome = {
-      summary,
-      ...(fatal !== undefined ? { fatal } : {}),
-      interrupted,
-      finished,
-      records,
-      nextRow: output.nextRow,
-      outputFailed: failure !== undefined,
-      ...(runStore ? { storeProblems: runStore.problems() } : {}),
-    };
-  } finally {
-    storeCloseFailure = await runStore?.close(stats.fromStore, result?.savedByStore.usd ?? 0).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const run = { stats, limiter, budget, runStore };
+    const { result, output, failure } = await runRows(settings, run, writer);
+    saved = result.savedByStore.usd;
+    const outcome = await outcomeOf(settings, { ...run, output }, result, failure);
+    const storeCloseFailure = await closeStore(runStore, stats, saved);
+    return storeCloseFailure === undefined ? outcome : { ...outcome, storeCloseFailure };
+  } catch (error) {
+    await closeStore(runStore, stats, saved);
+    throw error;
   }
-  return storeCloseFailure === undefined ? outcome : { ...outcome, storeCloseFailure };
 }

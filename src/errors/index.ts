@@ -1,9 +1,8 @@
-export { EXIT, EXIT_MEANINGS } from './exit-codes.js';
 export { PropdataError } from './propdata-error.js';
 export { UsageError } from './usage-error.js';
 export { InputError } from './input-error.js';
 export { ConfigError } from './config-error.js';
-export { ServiceError } from './service-error.js';
+export { ServiceError, type ResponseHeaders } from './service-error.js';
 export { BadRequestError } from './bad-request-error.js';
 export { AuthError } from './auth-error.js';
 export { ForbiddenError } from './forbidden-error.js';

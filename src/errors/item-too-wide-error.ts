@@ -1,4 +1,3 @@
-import { EXIT } from './exit-codes.js';
 import { PropdataError } from './propdata-error.js';
 
 /** One item needs more components than the service's smallest window admits: no wait can fix it. */
@@ -7,7 +6,6 @@ export class ItemTooWideError extends PropdataError {
     super(
       'E_ITEM_TOO_WIDE',
       `one item needs ${componentsPerItem} components, but the service's smallest rate-limit window admits ${largestRequest}: name fewer endpoints per mget`,
-      { exitCode: EXIT.usage },
     );
   }
 }

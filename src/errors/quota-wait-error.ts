@@ -1,4 +1,3 @@
-import { EXIT } from './exit-codes.js';
 import { PropdataError } from './propdata-error.js';
 
 /**
@@ -13,7 +12,6 @@ export class QuotaWaitError extends PropdataError {
     super(
       'E_QUOTA_WAIT',
       `the rate limit resets at ${new Date(resetAt).toISOString()}, later than --max-wait (${Math.round(maxWaitMs / 1000)} s) allows`,
-      { exitCode: EXIT.quotaWait },
     );
     this.resetAt = resetAt;
   }

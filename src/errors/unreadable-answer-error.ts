@@ -1,4 +1,4 @@
-import { ServiceError } from './service-error.js';
+import { ServiceError, type ResponseHeaders } from './service-error.js';
 
 /**
  * A success status (2xx) whose body holds no chunks to read: malformed JSON, an HTML page, an
@@ -7,7 +7,13 @@ import { ServiceError } from './service-error.js';
  * not five times, and the retry is counted as possibly charged.
  */
 export class UnreadableAnswerError extends ServiceError {
-  constructor(path: string, status: number, problem: string) {
-    super('E_UNREADABLE_ANSWER', status, `unreadable answer to ${path} (HTTP ${status}): ${problem}; it may have been charged`);
+  constructor(path: string, status: number, problem: string, headers?: ResponseHeaders) {
+    super(
+      'E_UNREADABLE_ANSWER',
+      status,
+      `unreadable answer to ${path} (HTTP ${status}): ${problem}; it may have been charged`,
+      undefined,
+      headers,
+    );
   }
 }

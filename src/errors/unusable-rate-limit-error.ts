@@ -1,4 +1,3 @@
-import { EXIT } from './exit-codes.js';
 import { PropdataError } from './propdata-error.js';
 
 /**
@@ -10,7 +9,6 @@ export class UnusableRateLimitError extends PropdataError {
     super(
       'E_RATE_LIMIT_UNUSABLE',
       `the service's X-RateLimit-Limit states ${window.limit} components per ${window.periodSeconds} s, and propdata cannot pace by a limit that is not a whole number above 0; ask the service's support about the account's rate limit`,
-      { exitCode: EXIT.fatal },
     );
   }
 }

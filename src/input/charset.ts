@@ -9,14 +9,9 @@ import { UsageError } from '../errors/index.js';
  * (Comma delimited)" on a Western Windows) and UTF-16 with a byte order mark (Excel's "Unicode
  * Text", tab-separated). The mark decides when there is one, `--encoding` when given; otherwise a
  * file that is not valid UTF-8 is read as Windows-1252, in which all but five bytes are
- * characters (so no row is lost to its accents), and the caller says so once.
+ * characters (so no row is lost to its accents), and the caller says so once. Encodings are
+ * named as iconv-lite names them: `utf-8`, `windows-1252`, `utf-16le`...
  */
-export interface Charset {
-  /** As iconv-lite names it: `utf-8`, `windows-1252`, `utf-16le`... */
-  name: string;
-  /** Set when the file was not UTF-8 and Windows-1252 was chosen for it: the line for stderr. */
-  fallback?: boolean;
-}
 
 export const UTF8 = 'utf-8';
 /** What Excel's "CSV (Comma delimited)" writes on a Western Windows. */

@@ -1,6 +1,6 @@
 import { LEVEL_SPECS } from '../catalog/index.js';
 import { InputError, UsageError } from '../errors/index.js';
-import { createColumnResolver, listColumns, normaliseName, type ColumnSettings } from './columns.js';
+import { createColumnResolver, listColumns, normalizeName, type ColumnSettings } from './columns.js';
 
 /**
  * `--map COLUMN=...` and `--meta-column COLUMN` must name columns the input has: a misspelt one
@@ -13,8 +13,8 @@ export function checkColumnOptions(
   map: Readonly<Record<string, string>>,
   metaColumn: string | undefined,
 ): void {
-  const present = new Set(columns.map(normaliseName));
-  const absent = (column: string) => !present.has(normaliseName(column));
+  const present = new Set(columns.map(normalizeName));
+  const absent = (column: string) => !present.has(normalizeName(column));
   const refuse = (option: string, column: string, code: string) =>
     new UsageError(`${option}: the input has no column "${column}" (its columns: ${listColumns(columns)}); name one of them`, code);
   for (const [column, target] of Object.entries(map)) {

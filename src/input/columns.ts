@@ -3,7 +3,7 @@ import { UsageError } from '../errors/index.js';
 
 /**
  * Other names analysts give identifier columns, keyed by the catalog's identifier name. Matching
- * is on the normalised header (lower case, spaces, dots and hyphens as `_`), so `Zip Code` is
+ * is on the normalized header (lower case, spaces, dots and hyphens as `_`), so `Zip Code` is
  * `zip_code`. An alias only applies where the level has that identifier.
  */
 export const IDENTIFIER_ALIASES: Readonly<Record<string, readonly string[]>> = {
@@ -33,7 +33,7 @@ export function listColumns(columns: readonly string[]): string {
 }
 
 /** How header names are compared: `Zip Code`, `zip-code` and `ZIP_CODE` are the same name. */
-export function normaliseName(name: string): string {
+export function normalizeName(name: string): string {
   return name.trim().toLowerCase().replace(SEPARATORS, '_');
 }
 
@@ -108,15 +108,15 @@ export function createColumnResolver(settings: ColumnSettings): (columns: readon
         'E_USAGE_MAP',
       );
     }
-    mapped.set(normaliseName(column), wanted);
+    mapped.set(normalizeName(column), wanted);
   }
-  const metaColumn = settings.metaColumn === undefined ? undefined : normaliseName(settings.metaColumn);
+  const metaColumn = settings.metaColumn === undefined ? undefined : normalizeName(settings.metaColumn);
   const meta = targets.get(META.name)!;
 
   const claims = new Map<string, Claim>();
   const claimOf = (column: string): Claim => {
     if (claims.has(column)) return claims.get(column);
-    const name = normaliseName(column);
+    const name = normalizeName(column);
     const mappedTo = mapped.get(name);
     let claim: Claim;
     if (mappedTo === '') claim = { ignored: true };
@@ -152,21 +152,4 @@ export function createColumnResolver(settings: ColumnSettings): (columns: readon
     }
     return plan;
   };
-}
-
-/**
- * What each column does, one line per column, for `--verbose` and `--dry-run`:
- * `zip -> zipcode (alias)`, `use -> passed through`. Also names --map columns the input lacks.
- */
-export function describeMapping(columns: readonly string[], settings: ColumnSettings): string[] {
-  const plan = createColumnResolver(settings)(columns);
-  const lines = new Map<string, string>();
-  for (const { column, target, via } of plan.assigned) lines.set(column, `${column} -> ${target.name} (${via})`);
-  for (const { column, note } of plan.passthrough) lines.set(column, `${column} -> passed through${note ? ` (${note})` : ''}`);
-  const described = columns.map((column) => lines.get(column)!);
-  const present = new Set(columns.map(normaliseName));
-  for (const column of Object.keys(settings.map)) {
-    if (!present.has(normaliseName(column))) described.push(`--map ${column}: the input has no such column`);
-  }
-  return described;
 }

@@ -17,9 +17,8 @@ import {
 import { readCsv } from './csv-reader.js';
 import { sniffDelimiter, type ChosenDelimiter } from './delimiter.js';
 import type { InputFormat, InputSource } from './input-source.js';
-import type { InputRow } from './row.js';
 import { readJsonl, scanJsonlKeys } from './jsonl-reader.js';
-import { readProgress, type ReadProgress } from './read-progress.js';
+import { PROGRESS_OF_ROWS, readProgress, type ReadProgress } from './read-progress.js';
 import { checkText, peekStart, refuseJsonArray, sniffFormat } from './sniff.js';
 import type { IdentifierSettings } from './xlsx-identifiers.js';
 
@@ -71,13 +70,6 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, InputFormat>> = {
 function delimiterFor(path: string): string | undefined {
   const extension = extname(path).toLowerCase();
   return extension === '.tsv' || extension === '.tab' ? '\t' : undefined;
-}
-
-/** The progress of the reader whose rows these are, for a caller handed only the rows. */
-const PROGRESS_OF_ROWS = new WeakMap<AsyncIterable<InputRow>, ReadProgress>();
-
-export function inputProgress(rows: AsyncIterable<InputRow>): ReadProgress | undefined {
-  return PROGRESS_OF_ROWS.get(rows);
 }
 
 /** How to read a regular file's rows a second time, by the progress of its first reader. */

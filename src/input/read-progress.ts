@@ -1,3 +1,5 @@
+import type { InputRow } from './row.js';
+
 /**
  * How far a reader has got through a regular file, for the progress bar: the file's size is known
  * from stat, and the reader counts the bytes behind the rows it hands out, so the row count is
@@ -14,6 +16,17 @@ export interface ReadProgress {
   done: boolean;
   /** The file's rows, counted by a second reader ahead of this one (open-input.ts countInputRows). */
   counted?: number;
+}
+
+/**
+ * The progress of the reader whose rows these are, for a caller handed only the rows (the engine's
+ * progress bar). Here, not beside the readers: the engine loads it for a one-off too, which reads
+ * no file and must not load csv-parse.
+ */
+export const PROGRESS_OF_ROWS = new WeakMap<AsyncIterable<InputRow>, ReadProgress>();
+
+export function inputProgress(rows: AsyncIterable<InputRow>): ReadProgress | undefined {
+  return PROGRESS_OF_ROWS.get(rows);
 }
 
 export function readProgress(byteSize: number): ReadProgress {

@@ -22,7 +22,7 @@ export interface InputRow {
 export interface PreparedItem {
   row: number;
   columns: Record<string, unknown>;
-  /** The POST item: normalised identifiers, per-row and fixed parameters, meta. No empty values. */
+  /** The POST item: normalized identifiers, per-row and fixed parameters, meta. No empty values. */
   item?: Record<string, string | number>;
   /** Why the row is not sent; it becomes an `invalid_input` record. */
   invalid?: string;

@@ -5,6 +5,7 @@ import type { Chunk } from '../model/chunk.js';
 import type { OutputRecord } from '../model/record.js';
 import type { Status } from '../model/status.js';
 import type { RunSummary } from '../pipeline/summary.js';
+import { asError } from '../errors/as-error.js';
 import { UsageError } from '../errors/index.js';
 import { RecordQueue } from './record-queue.js';
 
@@ -31,8 +32,9 @@ export interface BatchRecord<C = Chunk> {
  * the items are read as the records are taken. Leaving the loop (`break`, a `return`, an
  * exception) stops it: nothing new is sent, and what is in flight is answered and kept in the
  * store before the loop's exit completes. A condition that stops the batch (authentication,
- * credit, a budget, a quota beyond maxWait) is thrown after the records written before it; a
- * stop by the caller's signal throws the signal's reason.
+ * credit, a budget, a quota beyond maxWait) is thrown after the records written before it. A
+ * stop by the caller's signal stops it the same way, and the loop's next step throws the signal's
+ * reason once what was in flight is kept: no record comes after the abort.
  */
 export interface BatchRun<C = Chunk> extends AsyncIterable<BatchRecord<C>> {
   /** The batch's summary (`propdata --report`'s), once it has ended: call it after the loop. */
@@ -62,8 +64,6 @@ async function* rowsOf(items: Iterable<unknown> | AsyncIterable<unknown>): Async
 }
 
 /** What stopped a batch, thrown as an Error whatever it was (an abort's reason can be any value). */
-const asError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error(String(reason)));
-
 /** The caller left the loop: the batch stops as on Ctrl-C. */
 class LoopLeft extends Error {
   constructor() {
@@ -114,11 +114,15 @@ export function batchRun<C>(
       const { queue, job, stop } = run();
       return {
         async next() {
-          const record = await queue.take();
+          const record = await queue.take(stop.signal);
           if (record) return { value: toRecord(record), done: false };
+          // Stopped by the caller's signal: no record is handed over after it, not even one answered
+          // before it and not yet taken (the store keeps them all), and the engine never waits for room.
+          const aborted = stop.signal.aborted;
+          if (aborted) queue.leave();
           const outcome = await job;
           if (outcome.fatal !== undefined) throw asError(outcome.fatal);
-          if (outcome.interrupted && !(stop.signal.reason instanceof LoopLeft)) throw asError(stop.signal.reason);
+          if ((aborted || outcome.interrupted) && !(stop.signal.reason instanceof LoopLeft)) throw asError(stop.signal.reason);
           return { value: undefined, done: true };
         },
         async return() {

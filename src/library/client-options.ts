@@ -22,13 +22,13 @@ export interface ClientOptions {
   store?: string | false;
   /** Reuse a kept answer younger than this many milliseconds instead of buying it again. Default: none (age alone never makes an answer reusable). */
   maxAge?: number;
-  /** How long, in ms, a batch waits for a store that stopped answering before it stops (sending pauses meanwhile). Default: 5 minutes. */
+  /** How long, in milliseconds, a batch waits for a store that stopped answering before it stops (sending pauses meanwhile). Default 300,000: 5 minutes (`CLIENT_DEFAULTS.storeWait`). */
   storeWait?: number;
-  /** Retries after a 5xx, a timeout or a dropped connection. Default 5. */
+  /** Retries of a request after a 5xx, a timeout or a dropped connection. Default 5 (`CLIENT_DEFAULTS.maxRetries`). */
   maxRetries?: number;
-  /** The longest wait, in milliseconds, for a rate window to reset; beyond it a batch stops with a QuotaWaitError. Default 15 minutes. */
+  /** The longest wait, in milliseconds, for a rate window to reset; beyond it a call stops with a QuotaWaitError. Default 900,000: 15 minutes (`CLIENT_DEFAULTS.maxWait`). */
   maxWait?: number;
-  /** The deadline of a whole response, in milliseconds. Default 60,000. */
+  /** The deadline of each request's whole response, in milliseconds, body included; a request past it is retried as a dropped one. Default 60,000 (`CLIENT_DEFAULTS.timeout`). */
   timeout?: number;
   /** Stop a batch before it would use more components than this. Default: no cap. */
   maxComponents?: number;
@@ -58,12 +58,21 @@ export interface ClientOptions {
   label?: string;
 }
 
-/** Per call: what may differ from the client's options for one item or one batch. */
+/**
+ * Per call: what may differ from the client's options for one item or one batch. Each default is
+ * the client's option of that name, whose own default is in ClientOptions (and CLIENT_DEFAULTS).
+ */
 export interface CallOptions {
-  /** As ClientOptions.maxAge, for this call. */
-  maxAge?: number;
-  /** Stops this call alone. */
+  /** As ClientOptions.timeout, for this call's requests: ms for each whole response. Default: the client's (60,000). */
+  timeout?: number;
+  /** As ClientOptions.maxRetries, for this call's requests. Default: the client's (5). */
+  maxRetries?: number;
+  /** As ClientOptions.maxWait, for this call: ms it may wait for a rate window. Default: the client's (15 minutes). */
+  maxWait?: number;
+  /** Stops this call alone, as ClientOptions.signal stops them all: the call throws the signal's reason. Default: none. */
   signal?: AbortSignal;
+  /** As ClientOptions.maxAge, for this call: ms. Default: the client's (none). */
+  maxAge?: number;
 }
 
 /** Per batch. */
@@ -97,4 +106,5 @@ export const CLIENT_DEFAULTS = {
   concurrency: JOB_DEFAULTS.concurrency,
   rate: JOB_DEFAULTS.ratePerMinute,
   dedupe: JOB_DEFAULTS.dedupe,
+  storeWait: JOB_DEFAULTS.storeWaitMs,
 } as const;

@@ -53,8 +53,14 @@ export type LevelCalls<L extends Level> = {
   readonly [Name in EndpointName as Name extends `${L}/${infer Target}` ? Target : never]: EndpointCall<Name>;
 };
 
+/** Every level's calls (`client.property`, `client.block`...). */
+export type Levels = { readonly [L in Level]: LevelCalls<L> };
+
+/** Makes one endpoint's call from its name (level-calls.ts calls it for each). */
+export type MakeCall = <Name extends EndpointName>(name: Name) => EndpointCall<Name>;
+
 /** A client: one member per level, `mget`, and `close`. */
-export type Client = { readonly [L in Level]: LevelCalls<L> } & {
+export type Client = Levels & {
   /**
    * Several property endpoints per item in one component_mget: each item costs one component per
    * endpoint, and only the sections the store lacks are bought.

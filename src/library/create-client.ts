@@ -1,31 +1,18 @@
-import { basename } from 'node:path';
-import { endpointsAt, LEVELS, META, type Endpoint, type Level } from '../catalog/index.js';
+import { findEndpoint } from '../catalog/index.js';
 import { connect, type Service } from '../engine/connect.js';
-import { runJob, type JobOutcome } from '../engine/run-job.js';
 import { ItemFailedError, UsageError } from '../errors/index.js';
-import { createPreparer } from '../input/prepare.js';
-import type { InputRow } from '../input/row.js';
-import type { Chunk } from '../model/chunk.js';
 import { mgetTarget, parseComponents, sectionKeys, singleEndpointTarget, type QueryTarget } from '../model/query-target.js';
 import type { OutputRecord } from '../model/record.js';
 import { sectionPricesOf } from '../pipeline/pricing.js';
-import { accountOf } from '../store/account.js';
-import { JOB_DEFAULTS } from '../engine/job-defaults.js';
-import { journalDirFor, storePathFrom } from '../store/store-path.js';
+import { storePathFrom } from '../store/store-path.js';
 import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 import { batchRun, type BatchRun, type RecordCost } from './batch-run.js';
 import { CLIENT_DEFAULTS, type BatchOptions, type CallOptions, type ClientOptions } from './client-options.js';
-import type { Client } from './client-types.js';
+import type { Call, Client, Items, MakeCall, MgetCall, MgetComponent, MgetItem } from './client-types.js';
+import { levelCalls } from './level-calls.js';
 import { LibraryLog } from './library-log.js';
-import type { RecordQueue } from './record-queue.js';
-import type { RunEvent } from './run-events.js';
-
-/** The run's name in the spend log when the caller gives none: the script that runs it. */
-const defaultLabel = () => `library ${basename(process.argv[1] ?? 'node')}`;
-
-/** Prices as the engine takes them (the CLI's --price text). */
-const priceText = (prices: Readonly<Record<string, number>> | undefined) =>
-  prices && Object.fromEntries(Object.entries(prices).map(([name, usd]) => [name, String(usd)]));
+import type { ResultChunk } from './result-types.js';
+import { priceText, startJob, type ClientContext } from './start-job.js';
 
 /** A record's cost: the sections bought for it (not kept, not a repeat's) and their list price when answered with data. */
 function recordCost(target: QueryTarget, prices: Readonly<Record<string, number>>): RecordCost {
@@ -46,6 +33,74 @@ function recordCost(target: QueryTarget, prices: Readonly<Record<string, number>
   };
 }
 
+/** The records of `items` for `target`: the job starts when they are first read. `C` is what the catalog says its chunks are. */
+function batchOf<C>(
+  context: ClientContext,
+  target: QueryTarget,
+  items: Items<unknown>,
+  call: BatchOptions = {},
+  oneItem = false,
+): BatchRun<C> {
+  const signals = [context.options.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+  const prices = sectionPricesOf(target, priceText(context.options.prices));
+  return batchRun<C>(
+    items,
+    startJob(context, target, call, oneItem),
+    recordCost(target, prices),
+    signals.length > 0 ? AbortSignal.any(signals) : undefined,
+  );
+}
+
+/**
+ * One item: a batch of one, so the store, the pacer and the caps treat it as the CLI's runs, sent
+ * as the CLI's one-off is (the spec's one-item GET, a POST when it carries meta).
+ */
+async function oneOf<C>(context: ClientContext, target: QueryTarget, item: unknown, call: CallOptions = {}): Promise<C> {
+  const records = batchOf<C>(context, target, [item], call, true)[Symbol.asyncIterator]();
+  const first = await records.next();
+  // The end of the run: its store closed, or the condition that stopped it thrown.
+  const end = await records.next();
+  const record = first.done ? undefined : first.value;
+  if (!end.done || record === undefined) throw new UsageError('one item gave other than one record');
+  if (record.status === 'invalid_input') throw new UsageError(record.error ?? 'invalid item');
+  if (record.chunk === undefined) throw new ItemFailedError(record.row, record.error ?? 'no answer');
+  return record.chunk;
+}
+
+/** The call for `target`: one item, or `.batch` for many. */
+function callOf<Item, C>(context: ClientContext, target: QueryTarget): Call<Item, C> {
+  return Object.assign((item: Item, call?: CallOptions) => oneOf<C>(context, target, item, call), {
+    batch: (items: Items<unknown>, call?: BatchOptions) => batchOf<C>(context, target, items, call),
+  });
+}
+
+/** The service, connected on first use; a connection that failed (missing credentials) is tried again by the next call. */
+function lazyService(options: ClientOptions, env: Readonly<Record<string, string | undefined>>, log: LibraryLog) {
+  let service: Promise<Service> | undefined;
+  return {
+    get: (): Promise<Service> => {
+      service ??= connect(
+        {
+          ...(options.key !== undefined ? { key: options.key } : {}),
+          ...(options.secret !== undefined ? { secret: options.secret } : {}),
+          ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+          timeout: (options.timeout ?? CLIENT_DEFAULTS.timeout) / 1000,
+        },
+        { env, log },
+        options.concurrency ?? CLIENT_DEFAULTS.concurrency,
+      );
+      // Missing credentials now are not missing for good: the next call tries again.
+      service.catch(() => (service = undefined));
+      return service;
+    },
+    close: async (): Promise<void> => {
+      const opened = service;
+      service = undefined;
+      await (await opened?.catch(() => undefined))?.close();
+    },
+  };
+}
+
 /**
  * A client of the service on propdata's engine: the same batching, pacing by the service's
  * windows, store of paid answers, budgets and retries as the CLI. Nothing is opened until the
@@ -59,161 +114,30 @@ export function createClient(options: ClientOptions = {}): Client {
 export function clientOn(options: ClientOptions, clock: Clock): Client {
   const env = options.env ?? process.env;
   const log = new LibraryLog(options.logger);
-  let service: Promise<Service> | undefined;
-  const serviceOnce = () => {
-    service ??= connect(
-      {
-        ...(options.key !== undefined ? { key: options.key } : {}),
-        ...(options.secret !== undefined ? { secret: options.secret } : {}),
-        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-        timeout: (options.timeout ?? CLIENT_DEFAULTS.timeout) / 1000,
-      },
-      { env, log },
-      options.concurrency ?? CLIENT_DEFAULTS.concurrency,
-    );
-    // Missing credentials now are not missing for good: the next call tries again.
-    service.catch(() => (service = undefined));
-    return service;
-  };
-  const storePath = storePathFrom(options.store, env);
+  const service = lazyService(options, env, log);
+  const context: ClientContext = { options, clock, log, env, storePath: storePathFrom(options.store, env), service: service.get };
 
-  /** The engine's run of a batch's rows into `queue`. */
-  const startJob =
-    (target: QueryTarget, call: BatchOptions) =>
-    async (rows: AsyncIterable<InputRow>, queue: RecordQueue, signal: AbortSignal): Promise<JobOutcome> => {
-      const connected = await serviceOnce();
-      const prepare = createPreparer({
-        level: target.level,
-        endpoints: target.paramEndpoints,
-        fixedParams: Object.fromEntries(Object.entries(call.params ?? {}).map(([name, value]) => [name, String(value)])),
-        map: { ...call.columns },
-        metaColumn: META.name,
-        fromItems: true,
-      });
-      const emit = (event: RunEvent) => {
-        options.onEvent?.(event);
-        call.onEvent?.(event);
-      };
-      const maxAge = call.maxAge ?? options.maxAge;
-      let progress: (() => void) | undefined;
-      const outcome = await runJob({
-        target,
-        rows,
-        prepare,
-        service: connected,
-        openWriter: () => Promise.resolve(queue),
-        ...(storePath !== undefined
-          ? {
-              store: {
-                path: storePath,
-                account: accountOf(connected.connection, false),
-                ...(call.job !== undefined ? { job: call.job } : {}),
-                ...(maxAge !== undefined ? { maxAgeMs: maxAge } : {}),
-                runLabel: options.label ?? defaultLabel(),
-                journal: journalDirFor(storePath, env),
-                outageWaitMs: options.storeWait ?? JOB_DEFAULTS.storeWaitMs,
-              },
-            }
-          : {}),
-        caps: {
-          maxComponents: call.maxComponents ?? options.maxComponents,
-          maxCost: call.maxCost ?? options.maxCost,
-          maxCostMonth: options.maxCostMonth,
-        },
-        ...(options.prices ? { prices: priceText(options.prices) } : {}),
-        pace: {
-          batchSize: options.batchSize ?? CLIENT_DEFAULTS.batchSize,
-          concurrency: options.concurrency ?? CLIENT_DEFAULTS.concurrency,
-          ratePerMinute: options.rate ?? CLIENT_DEFAULTS.rate,
-          dedupe: options.dedupe ?? CLIENT_DEFAULTS.dedupe,
-          maxRetries: options.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
-          maxWaitMs: options.maxWait ?? CLIENT_DEFAULTS.maxWait,
-        },
-        clock,
-        signal,
-        finishInFlightOnOutputFailure: true,
-        events: {
-          started: ({ stats }) => {
-            progress = () =>
-              emit({
-                type: 'progress',
-                rowsRead: stats.rowsRead,
-                recordsWritten: stats.recordsWritten,
-                requestsInFlight: stats.requestsInFlight,
-                componentsUsed: stats.componentsUsed,
-                costUsd: Math.round(stats.costUsd * 100) / 100,
-              });
-          },
-          response: (exchange, costUsd) => {
-            emit({ type: 'response', status: exchange.status, items: exchange.items, components: exchange.components, costUsd });
-            progress?.();
-          },
-          retry: (reason) => {
-            log.debug(`retrying a batch after: ${reason}`);
-            emit({ type: 'retry', reason });
-          },
-          rateLimitWait: (ms) => emit({ type: 'rate-limit-wait', ms }),
-        },
-      });
-      const closing = outcome.storeCloseFailure;
-      if (closing !== undefined)
-        log.warn(`the store failed as it closed: ${closing instanceof Error ? closing.message : JSON.stringify(closing)}`);
-      emit({ type: 'end', summary: outcome.summary });
-      return outcome;
-    };
-
-  const batch = <C>(target: QueryTarget, items: Iterable<unknown> | AsyncIterable<unknown>, call: BatchOptions = {}): BatchRun<C> => {
-    const signals = [options.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
-    const prices = sectionPricesOf(target, priceText(options.prices));
-    return batchRun<C>(
-      items,
-      startJob(target, call),
-      recordCost(target, prices),
-      signals.length > 0 ? AbortSignal.any(signals) : undefined,
-    );
+  const endpointCall: MakeCall = (name) => {
+    const endpoint = findEndpoint(name);
+    if (!endpoint) throw new UsageError(`the catalog has no endpoint ${name}`);
+    return callOf(context, singleEndpointTarget(endpoint));
   };
 
-  /** One item: a batch of one, so the store, the pacer and the caps treat it as the CLI's runs. */
-  const one = async (target: QueryTarget, item: unknown, call: CallOptions = {}): Promise<Chunk> => {
-    const records = batch<Chunk>(target, [item], call)[Symbol.asyncIterator]();
-    const first = await records.next();
-    // The end of the run: its store closed, or the condition that stopped it thrown.
-    const end = await records.next();
-    const record = first.done ? undefined : first.value;
-    if (!end.done || record === undefined) throw new UsageError('one item gave other than one record');
-    if (record.status === 'invalid_input') throw new UsageError(record.error ?? 'invalid item');
-    if (record.chunk === undefined) throw new ItemFailedError(record.row, record.error ?? 'no answer');
-    return record.chunk;
-  };
-
-  const endpointCall = (endpoint: Endpoint) => {
-    const target = singleEndpointTarget(endpoint);
-    return Object.assign((item: unknown, call?: CallOptions) => one(target, item, call), {
-      batch: (items: Iterable<unknown> | AsyncIterable<unknown>, call?: BatchOptions) => batch(target, items, call),
-    });
-  };
-  const levels = Object.fromEntries(
-    LEVELS.map((level: Level) => [
-      level,
-      Object.fromEntries(endpointsAt(level).flatMap((endpoint) => (endpoint.mget ? [] : [[endpoint.target, endpointCall(endpoint)]]))),
-    ]),
-  );
-
-  const mget = (components: readonly string[], item?: unknown, call?: CallOptions) => {
+  function mget<Names extends MgetComponent>(components: readonly Names[]): MgetCall<Names>;
+  function mget<Names extends MgetComponent>(
+    components: readonly Names[],
+    item: MgetItem<Names>,
+    call?: CallOptions,
+  ): Promise<ResultChunk<Names>>;
+  function mget<Names extends MgetComponent>(
+    components: readonly Names[],
+    item?: MgetItem<Names>,
+    call?: CallOptions,
+  ): MgetCall<Names> | Promise<ResultChunk<Names>> {
     const target = mgetTarget(parseComponents(components.join(',')));
-    if (item !== undefined) return one(target, item, call);
-    return Object.assign((given: unknown, callOptions?: CallOptions) => one(target, given, callOptions), {
-      batch: (items: Iterable<unknown> | AsyncIterable<unknown>, callOptions?: BatchOptions) => batch(target, items, callOptions),
-    });
-  };
+    if (item !== undefined) return oneOf<ResultChunk<Names>>(context, target, item, call);
+    return callOf(context, target);
+  }
 
-  return {
-    ...levels,
-    mget,
-    close: async () => {
-      const opened = service;
-      service = undefined;
-      await (await opened?.catch(() => undefined))?.close();
-    },
-  } as unknown as Client;
+  return { ...levelCalls(endpointCall), mget, close: service.close };
 }

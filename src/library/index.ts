@@ -11,26 +11,9 @@ export type { Logger } from './library-log.js';
 export type { RunSummary } from '../pipeline/summary.js';
 export type { Status } from '../model/status.js';
 export { startSandbox, type Sandbox, type SandboxSettings } from './start-sandbox.js';
+export type { RateWindow } from '../sandbox/index.js';
 export { readRows, openRecordFile, type ReadOptions, type RecordFile, type WriteOptions } from './record-files.js';
 // The result, item and parameter types, and the catalog's named values (LienType...): generated from the catalog.
 export type * from './result-types.js';
-export {
-  PropdataError,
-  AuthError,
-  ForbiddenError,
-  CreditExhaustedError,
-  BudgetReachedError,
-  QuotaWaitError,
-  RequestAbortedError,
-  UsageError,
-  ConfigError,
-  InputError,
-  ItemFailedError,
-  ItemTooWideError,
-  NetworkError,
-  OutputError,
-  ServiceError,
-  StoreError,
-  UnusableRateLimitError,
-  EXIT,
-} from '../errors/index.js';
+// Every error class, PropdataError the base of all and ServiceError of the service's answers (status, headers, requestId).
+export * from '../errors/index.js';

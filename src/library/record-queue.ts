@@ -36,9 +36,23 @@ export class RecordQueue implements OutputWriter {
     return Promise.resolve();
   }
 
-  /** The next record, or undefined once the engine has closed the queue and it is empty. */
-  async take(): Promise<OutputRecord | undefined> {
-    while (this.#records.length === 0 && !this.#closed) await new Promise<void>((resolve) => (this.#taker = resolve));
+  /**
+   * The next record, or undefined once the engine has closed the queue and it is empty, or once
+   * `signal` is aborted (a wait for a record ends with it).
+   */
+  async take(signal?: AbortSignal): Promise<OutputRecord | undefined> {
+    const waiting = () => this.#records.length === 0 && !this.#closed && !signal?.aborted;
+    // Listened to only while waiting: most records are taken from a queue that has them.
+    if (waiting()) {
+      const wake = () => this.#wakeTaker();
+      signal?.addEventListener('abort', wake, { once: true });
+      try {
+        while (waiting()) await new Promise<void>((resolve) => (this.#taker = resolve));
+      } finally {
+        signal?.removeEventListener('abort', wake);
+      }
+    }
+    if (signal?.aborted) return undefined;
     const record = this.#records.shift();
     if (this.#records.length < HIGH_WATER / 2) this.#wakeEngine();
     return record;

@@ -1,5 +1,5 @@
-// Generated from the catalog (src/catalog/) by test/library/result-types-source.ts: do not edit.
-// Regenerate: PROPDATA_UPDATE_TYPES=1 npx vitest run --config test/vitest.config.ts test/library/result-types.test.ts
+// Generated from the catalog (src/catalog/) by test/generate/result-types.ts: do not edit.
+// Regenerate: npm run generate
 
 /**
  * One endpoint's section of a chunk: api_code 0 with the result, or 204 (no content, not charged) without one.
@@ -1108,21 +1108,6 @@ export type ResultChunk<Names extends EndpointName> = LevelInfo[LevelOf<Names>] 
   meta?: string;
 };
 
-/** A value of the catalog's BLOCK_PROPERTY_TYPES (src/catalog/enums.ts). */
-export type BlockPropertyType = 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
-
-/** A value of the catalog's PROPERTY_TYPES (src/catalog/enums.ts). */
-export type PropertyType =
-  | 'Single Family Residential'
-  | 'Townhouse'
-  | 'Condominium'
-  | 'Manufactured/Mobile Home'
-  | 'Multi-Family'
-  | 'Land'
-  | 'Timeshare'
-  | 'Commercial'
-  | 'Other';
-
 /** A value of the catalog's ARM_INDEXES (src/catalog/enums.ts). */
 export type ArmIndex =
   | 'cd_6m'
@@ -1140,6 +1125,15 @@ export type ArmIndex =
   | 'tbill_5y'
   | 'tbill_6m';
 
+/** A value of the catalog's BLOCK_PROPERTY_TYPES (src/catalog/enums.ts). */
+export type BlockPropertyType = 'SFD' | 'TH' | 'CND' | 'INC' | 'MFH';
+
+/** A value of the catalog's GEO_PRECISIONS (src/catalog/enums.ts). */
+export type GeoPrecision = 'rooftop' | 'zip9' | 'zip5' | 'unknown';
+
+/** A value of the catalog's LEASE_PAYMENT_FREQUENCIES (src/catalog/enums.ts). */
+export type LeasePaymentFrequency = 'Yearly' | 'Semi-Annually' | 'Monthly' | 'Quarterly' | 'Weekly' | 'Daily';
+
 /** A value of the catalog's LENDER_TYPES (src/catalog/enums.ts). */
 export type LenderType =
   | 'bank'
@@ -1155,6 +1149,9 @@ export type LenderType =
   | 'reo_foreclosure_company'
   | 'seller'
   | 'subprime_lender';
+
+/** A value of the catalog's LIEN_EVENT_TYPES (src/catalog/enums.ts). */
+export type LienEventType = 'lien_concurrent_1' | 'lien_concurrent_2' | 'lien_stand_alone';
 
 /** A value of the catalog's LIEN_TYPES (src/catalog/enums.ts). */
 export type LienType =
@@ -1177,6 +1174,25 @@ export type LienType =
   | 'usda'
   | 'va';
 
+/** A value of the catalog's LTV_SOURCES (src/catalog/enums.ts). */
+export type LtvSource = 'deed' | 'mls' | 'avm_block' | 'avm_blockgroup' | 'avm_zip' | 'avm_msa' | 'avm_state';
+
+/** A value of the catalog's PROPERTY_TYPES (src/catalog/enums.ts). */
+export type PropertyType =
+  | 'Single Family Residential'
+  | 'Townhouse'
+  | 'Condominium'
+  | 'Manufactured/Mobile Home'
+  | 'Multi-Family'
+  | 'Land'
+  | 'Timeshare'
+  | 'Commercial'
+  | 'Other';
+
+/** A value of the catalog's RENTAL_LISTING_STATUSES (src/catalog/enums.ts). */
+export type RentalListingStatus =
+  'Coming Soon' | 'Active' | 'Closed' | 'Sold' | 'Pending' | 'Contingent' | 'Cancelled' | 'Expired' | 'Withdrawn' | 'Deleted' | 'Leased';
+
 /** A value of the catalog's SALE_LISTING_STATUSES (src/catalog/enums.ts). */
 export type SaleListingStatus =
   | 'Coming Soon'
@@ -1191,19 +1207,3 @@ export type SaleListingStatus =
   | 'Deleted'
   | 'Leased'
   | 'Not Listed';
-
-/** A value of the catalog's RENTAL_LISTING_STATUSES (src/catalog/enums.ts). */
-export type RentalListingStatus =
-  'Coming Soon' | 'Active' | 'Closed' | 'Sold' | 'Pending' | 'Contingent' | 'Cancelled' | 'Expired' | 'Withdrawn' | 'Deleted' | 'Leased';
-
-/** A value of the catalog's LEASE_PAYMENT_FREQUENCIES (src/catalog/enums.ts). */
-export type LeasePaymentFrequency = 'Yearly' | 'Semi-Annually' | 'Monthly' | 'Quarterly' | 'Weekly' | 'Daily';
-
-/** A value of the catalog's GEO_PRECISIONS (src/catalog/enums.ts). */
-export type GeoPrecision = 'rooftop' | 'zip9' | 'zip5' | 'unknown';
-
-/** A value of the catalog's LIEN_EVENT_TYPES (src/catalog/enums.ts). */
-export type LienEventType = 'lien_concurrent_1' | 'lien_concurrent_2' | 'lien_stand_alone';
-
-/** A value of the catalog's LTV_SOURCES (src/catalog/enums.ts). */
-export type LtvSource = 'deed' | 'mls' | 'avm_block' | 'avm_blockgroup' | 'avm_zip' | 'avm_msa' | 'avm_state';

@@ -2,8 +2,12 @@ import { startSandbox as startServer, sandboxOptionsFrom, type RateWindow } from
 
 /** What a sandbox is started with; every member optional. */
 export interface SandboxSettings {
-  /** Its rate windows. Default: the service's self-serve plan's (as `propdata sandbox`). */
-  rateLimit?: RateWindow[];
+  /**
+   * Its rate windows: as `propdata sandbox --rate-limit` takes them (`'250/60'`: 250 components a
+   * minute; `'20/1,250/60'` both at once; `'off'`), or as a list (`[{ limit: 250, periodSeconds: 60 }]`).
+   * Default: the service's self-serve plan's, 250/60 (as `propdata sandbox`).
+   */
+  rateLimit?: string | readonly RateWindow[];
   /** Its starting credit in USD. Default: as `propdata sandbox`. */
   credit?: number;
 }
@@ -22,6 +26,8 @@ export interface Sandbox {
  * `createClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret })`.
  */
 export async function startSandbox(settings: SandboxSettings = {}): Promise<Sandbox> {
-  const sandbox = await startServer(sandboxOptionsFrom({ rateLimit: settings.rateLimit, credit: settings.credit }));
+  // Text goes through --rate-limit's own parser (a UsageError names what is wrong with it).
+  const rateLimit = typeof settings.rateLimit === 'string' ? settings.rateLimit : settings.rateLimit && [...settings.rateLimit];
+  const sandbox = await startServer(sandboxOptionsFrom({ rateLimit, credit: settings.credit }));
   return { url: sandbox.url, key: sandbox.key, secret: sandbox.secret, close: () => sandbox.close() };
 }

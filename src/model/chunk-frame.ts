@@ -3,9 +3,9 @@ import type { Chunk } from './chunk.js';
 /**
  * A chunk without its sections: its other members in the order the service sent them, so that a
  * chunk rebuilt from stored sections is the one the service sent, byte for byte once written.
- * `[name, value]` is a member kept as received (address_info, block_info, anything new);
- * `["meta"]` marks where the echoed meta went (the value is the row's own, never stored);
- * `null` marks where the sections went.
+ * `[name, value]` is a member kept as received (address_info, block_info, anything new, the echoed
+ * meta: keptParts); `["meta"]`, in a frame an earlier version kept, marks where the echoed meta went
+ * (joinChunk puts the row's own there); `null` marks where the sections went.
  */
 export type Frame = ([name: string, value: unknown] | [name: 'meta'] | null)[];
 
@@ -19,29 +19,6 @@ function isKeptSection(value: unknown): boolean {
     Object.hasOwn(value, 'api_code') &&
     KEPT_CODES.has((value as { api_code: unknown }).api_code)
   );
-}
-
-/**
- * The frame and the sections (in `endpoints` order) of a chunk answered for `endpoints`, or
- * undefined when it cannot be rebuilt faithfully: a section missing or not an answer, or sections
- * that are not together in request order (the layout a rebuild for other endpoints would assume).
- */
-export function splitChunk(chunk: Chunk, endpoints: readonly string[]): { frame: Frame; sections: unknown[] } | undefined {
-  const frame: Frame = [];
-  const sections: unknown[] = [];
-  for (const [name, value] of Object.entries(chunk)) {
-    const at = endpoints.indexOf(name);
-    if (at < 0) {
-      // A member between two sections: a rebuild would put the sections together.
-      if (sections.length > 0 && sections.length < endpoints.length) return undefined;
-      frame.push(name === 'meta' ? ['meta'] : [name, value]);
-      continue;
-    }
-    if (at !== sections.length || !isKeptSection(value)) return undefined;
-    if (at === 0) frame.push(null);
-    sections.push(value);
-  }
-  return sections.length === endpoints.length ? { frame, sections } : undefined;
 }
 
 /**

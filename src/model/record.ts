@@ -17,6 +17,9 @@ export interface OutputRecord {
   repeat?: true;
 }
 
+/** A record as the run's counts have it (a writer hands it on, the summary counts it): its row, its status, whether it was sent. */
+export type CountedRecord = Pick<OutputRecord, 'row' | 'status' | 'unsent'>;
+
 /** The record of a row the run stopped before sending, and why it stopped. */
 export function notSentRecord(row: { row: number; columns: Record<string, unknown> }, reason: unknown): OutputRecord {
   const because = reason instanceof Error ? reason.message : String(reason);

@@ -11,7 +11,7 @@ export interface SectionRef {
 
 /** An item's identity and the sections asked of it. */
 export interface ItemRef {
-  /** The level and the normalised identifiers as canonical text: never meta, never a parameter. */
+  /** The level and the normalized identifiers as canonical text: never meta, never a parameter. */
   item: string;
   sections: readonly SectionRef[];
 }
@@ -21,7 +21,7 @@ type Item = Readonly<Record<string, string | number>>;
 const IDENTIFIERS: ReadonlySet<string> = new Set(ALL_IDENTIFIERS.filter((name) => name !== META.name));
 
 /**
- * What an item is, whatever asks for it: its level and identifiers, as the preparer normalised them
+ * What an item is, whatever asks for it: its level and identifiers, as the preparer normalized them
  * (items list their keys in name order). Meta is only echoed, and parameters belong to sections.
  */
 export function itemIdentity(level: Level, item: Item): string {

@@ -35,6 +35,7 @@ export function coalescing(sink: Sink): Sink {
   const failed = () => (failure === undefined ? undefined : Promise.reject(failure));
   return {
     failed: sink.failed,
+    ...(sink.writtenBytes ? { writtenBytes: sink.writtenBytes } : {}),
     write(text) {
       if (failure !== undefined) return Promise.reject(failure);
       pending += text;

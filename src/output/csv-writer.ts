@@ -3,6 +3,7 @@ import { csvLine, csvLineRenderer } from './csv-line.js';
 import { UTF8_BOM } from './excel-guard.js';
 import type { OutputWriter } from './record-writer.js';
 import type { Sink } from './text-sink.js';
+import { WrittenRecords } from './written-records.js';
 
 export interface CsvWriterOptions extends CsvShape {
   /** Continuing a resumed file: its BOM and header are there already. */
@@ -18,17 +19,23 @@ export interface CsvWriterOptions extends CsvShape {
 export async function createCsvWriter(sink: Sink, options: CsvWriterOptions): Promise<OutputWriter> {
   const columns = csvColumns(options);
   const line = csvLineRenderer(columns, options.excel);
+  const written = new WrittenRecords(sink);
   if (!options.append) {
-    await sink.write(
-      `${options.excel ? UTF8_BOM : ''}${csvLine(
-        columns.map((column) => column.header),
-        options.excel,
-      )}`,
-    );
+    const header = `${options.excel ? UTF8_BOM : ''}${csvLine(
+      columns.map((column) => column.header),
+      options.excel,
+    )}`;
+    written.wrote(header);
+    await sink.write(header);
   }
   return {
     failed: sink.failed,
-    write: (record) => sink.write(line(record)),
+    write: (record) => {
+      const text = line(record);
+      written.wrote(text, record);
+      return sink.write(text);
+    },
     close: () => sink.close(),
+    unwritten: () => written.unwritten(),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Spreadsheets run a cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return as a
- * formula (CSV injection), and some normalise the full-width `＝＋－＠` to those first. `--excel`
+ * formula (CSV injection), and some normalize the full-width `＝＋－＠` to those first. `--excel`
  * puts a `'` in front of such cells, which spreadsheets show as text. A plain number (`-12.5`,
  * `+1`) is data, not a formula, and is left alone (csv-stringify's own escape_formulas would quote
  * it: it cannot tell a number from text that is one).

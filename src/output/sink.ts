@@ -19,7 +19,7 @@ export function cannotWrite(error: unknown, where: string): OutputError {
   return new OutputError(`cannot write ${where}: ${reason}`, error);
 }
 
-function streamSink(stream: Writable, where: string, owned: boolean): Sink {
+function streamSink(stream: Writable, where: string, owned: boolean, writtenBytes?: () => number): Sink {
   let failure: OutputError | undefined;
   const failureNow = () => failure;
   let fail!: (error: OutputError) => void;
@@ -32,6 +32,7 @@ function streamSink(stream: Writable, where: string, owned: boolean): Sink {
   });
   return {
     failed,
+    ...(writtenBytes ? { writtenBytes } : {}),
     async write(text) {
       if (failure) throw failure;
       // once() rejects on 'error', so no second listener is needed (one per wait would leak).
@@ -61,5 +62,6 @@ export async function openSink(path: string | undefined, stdout: Writable, appen
   } catch (error) {
     throw cannotWrite(error, path);
   }
-  return coalescing(streamSink(file, path, true));
+  // A file stream counts the bytes each write put in the file (a part of one that filled the disk too).
+  return coalescing(streamSink(file, path, true, () => file.bytesWritten));
 }

@@ -13,4 +13,9 @@ export interface Sink {
    * next write may be minutes away at the service's pace: this lets the run stop sending at once.
    */
   readonly failed: Promise<never>;
+  /**
+   * The bytes the file has taken so far (written to it, not waiting in a buffer): what is in it
+   * after a failure such as a full disk. Absent where the stream cannot tell (stdout).
+   */
+  readonly writtenBytes?: () => number;
 }

@@ -1,4 +1,4 @@
-import { IDENTIFIER_ALIASES, normaliseName } from '../input/columns.js';
+import { IDENTIFIER_ALIASES, normalizeName } from '../input/columns.js';
 import { isoDate, textCell, type CellValue } from './xlsx-cell-value.js';
 
 /**
@@ -9,7 +9,7 @@ import { isoDate, textCell, type CellValue } from './xlsx-cell-value.js';
 export type InputKind = 'text' | 'number' | 'date' | 'boolean';
 
 /**
- * Names (normalised) of columns that hold identifiers: the catalog's digit identifiers and their
+ * Names (normalized) of columns that hold identifiers: the catalog's digit identifiers and their
  * aliases, and the other codes the service returns. A number would drop their leading zeros
  * (02134) or their last digits (a 16-digit APN).
  */
@@ -35,7 +35,7 @@ const isEmpty = (value: unknown) => value === null || value === undefined || (ty
 
 /** The kind of one input column, from its values in the first rows. */
 export function inputKind(column: string, samples: readonly unknown[]): InputKind {
-  if (IDENTIFIER_NAMES.has(normaliseName(column))) return 'text';
+  if (IDENTIFIER_NAMES.has(normalizeName(column))) return 'text';
   const values = samples.filter((value) => !isEmpty(value));
   if (values.length === 0) return 'text';
   if (values.every(isPlainNumber)) return 'number';

@@ -1,3 +1,4 @@
+import { LOOKUP_BLOCK } from './run-batch.js';
 import { Batcher } from '../batching/batcher.js';
 import { Deduplicator } from '../batching/deduplicator.js';
 import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
@@ -50,9 +51,6 @@ export interface Estimate {
   invalidExamples: { row: number; reason: string }[];
 }
 
-/** Items looked up in the store at once, as the run does. */
-const LOOKUP_BLOCK = 100;
-
 /** What the caps say of an expected spend: each cap it would pass, in words. */
 function capsPassed(limits: BudgetLimits | undefined, components: number, cost: number): string[] {
   if (!limits) return [];
@@ -72,70 +70,87 @@ function capsPassed(limits: BudgetLimits | undefined, components: number, cost: 
   return passed;
 }
 
-/**
- * What a run would do, without sending anything: the same preparation, deduplication, store
- * lookups and batching the run uses, fed answers that never come from the service. Only what
- * would be sent is counted: an item the store answers whole costs nothing, one it answers in
- * part costs the sections it lacks.
- */
-export async function estimateRun(
-  rows: AsyncIterable<InputRow>,
-  prepare: (row: InputRow) => PreparedItem,
-  settings: EstimateSettings,
-): Promise<Estimate> {
-  const { target } = settings;
-  const all = sectionKeys(target).map((_, s) => s);
-  const batcher = new Batcher(settings.batchSize, Number.MAX_SAFE_INTEGER);
-  const dedupe = settings.dedupeCapacity > 0 ? new Deduplicator(settings.dedupeCapacity) : undefined;
-  const estimate: Estimate = {
-    rows: 0,
-    invalidRows: 0,
-    uniqueItems: 0,
-    duplicates: 0,
-    fromStore: 0,
-    partlyFromStore: 0,
-    components: 0,
-    requests: 0,
-    expectedMinutes: 0,
-    expectedCostUsd: 0,
-    capsPassed: [],
-    invalidExamples: [],
-  };
-  let cost = 0;
+const emptyEstimate = (): Estimate => ({
+  rows: 0,
+  invalidRows: 0,
+  uniqueItems: 0,
+  duplicates: 0,
+  fromStore: 0,
+  partlyFromStore: 0,
+  components: 0,
+  requests: 0,
+  expectedMinutes: 0,
+  expectedCostUsd: 0,
+  capsPassed: [],
+  invalidExamples: [],
+});
+
+/** Counts the requests batches would take, and the probe a first batch wider than the first request allows would add. */
+function requestCounter(settings: EstimateSettings, estimate: Estimate): (batches: readonly Batch[]) => void {
   let first = true;
-  const count = (batches: readonly Batch[]) => {
+  return (batches) => {
     estimate.requests += batches.length;
     if (!first || batches.length === 0) return;
     first = false;
     if (settings.probeComponents === undefined) return;
-    const unit = batches[0]!.sections?.length ?? target.componentsPerItem;
+    const unit = batches[0]!.sections?.length ?? settings.target.componentsPerItem;
     const probeItems = Math.max(1, Math.floor(settings.probeComponents / unit));
     if (batches[0]!.items.length > probeItems) {
       estimate.requests += 1;
       estimate.probeItems = probeItems;
     }
   };
+}
+
+/**
+ * What the store leaves to buy of a block of items, counted: an item it answers whole costs
+ * nothing, one it answers in part costs the sections it lacks. Returns the block's list price.
+ */
+async function countBlock(
+  items: readonly PendingItem[],
+  settings: EstimateSettings,
+  estimate: Estimate,
+  into: (pending: PendingItem) => void,
+): Promise<number> {
+  const all = sectionKeys(settings.target).map((_, s) => s);
+  const lacking = settings.lacking ? await settings.lacking(items.map((pending) => pending.prepared)) : items.map(() => all);
+  let cost = 0;
+  items.forEach((pending, i) => {
+    const sections = lacking[i]!;
+    if (sections.length === 0) {
+      estimate.fromStore += 1;
+      return;
+    }
+    if (sections.length < all.length) estimate.partlyFromStore += 1;
+    const { components, price } = itemCostOf(partOfTarget(settings.target, sections), settings.sectionPrices);
+    estimate.uniqueItems += 1;
+    estimate.components += components;
+    cost += price;
+    pending.plan = { sections, kept: {} };
+    into(pending);
+  });
+  return cost;
+}
+
+/**
+ * What a run would do, without sending anything: the same preparation, deduplication, store
+ * lookups and batching the run uses, fed answers that never come from the service. Only what
+ * would be sent is counted.
+ */
+export async function estimateRun(
+  rows: AsyncIterable<InputRow>,
+  prepare: (row: InputRow) => PreparedItem,
+  settings: EstimateSettings,
+): Promise<Estimate> {
+  const batcher = new Batcher(settings.batchSize, Number.MAX_SAFE_INTEGER);
+  const dedupe = settings.dedupeCapacity > 0 ? new Deduplicator(settings.dedupeCapacity) : undefined;
+  const estimate = emptyEstimate();
+  const count = requestCounter(settings, estimate);
+  let cost = 0;
   let block: PendingItem[] = [];
   const resolveBlock = async () => {
-    const items = block;
+    if (block.length > 0) cost += await countBlock(block, settings, estimate, (pending) => count(batcher.add(pending)));
     block = [];
-    if (items.length === 0) return;
-    const lacking = settings.lacking ? await settings.lacking(items.map((pending) => pending.prepared)) : items.map(() => all);
-    items.forEach((pending, i) => {
-      const sections = lacking[i]!;
-      if (sections.length === 0) {
-        estimate.fromStore += 1;
-        return;
-      }
-      if (sections.length < all.length) estimate.partlyFromStore += 1;
-      const part = partOfTarget(target, sections);
-      const { components, price } = itemCostOf(part, settings.sectionPrices);
-      estimate.uniqueItems += 1;
-      estimate.components += components;
-      cost += price;
-      pending.plan = { sections, kept: {} };
-      count(batcher.add(pending));
-    });
   };
   for await (const row of rows) {
     estimate.rows += 1;

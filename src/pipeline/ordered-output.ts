@@ -1,4 +1,4 @@
-import type { OutputRecord } from '../model/record.js';
+import type { CountedRecord, OutputRecord } from '../model/record.js';
 import type { RunStats } from './run-stats.js';
 
 const INITIAL_SLOTS = 1024;
@@ -37,6 +37,8 @@ export class OrderedOutput {
   #flushing: Promise<void> = Promise.resolve();
   /** Why the writer failed (a full disk, a closed pipe): nothing more is written once it has. */
   #failure: unknown;
+  /** The first row whose record the writer took but the file did not get (takeBack). */
+  #lostFrom: number | undefined;
 
   constructor(writer: RecordSink, stats: RunStats, plan: RowPlan = { startRow: 1 }) {
     this.#writer = writer;
@@ -64,7 +66,20 @@ export class OrderedOutput {
 
   /** The next row to be written: every row before it that this run writes is in the output. */
   get nextRow(): number {
-    return this.#next;
+    return this.#lostFrom !== undefined && this.#lostFrom < this.#next ? this.#lostFrom : this.#next;
+  }
+
+  /**
+   * After the writer has closed, or failed: the records it handed on that never reached the file
+   * (a full disk took what was still buffered) come off the run's counts, and nextRow goes back
+   * to the first of them, so that the summary counts what the file holds.
+   */
+  takeBack(unwritten: readonly CountedRecord[]): void {
+    for (const { row, status, unsent } of unwritten) {
+      this.#stats.byStatus[status] -= 1;
+      if (unsent) this.#stats.unsentWritten -= 1;
+      this.#lostFrom = Math.min(this.#lostFrom ?? row, row);
+    }
   }
 
   add(record: OutputRecord): void {

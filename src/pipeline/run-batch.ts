@@ -12,6 +12,7 @@ import type { KeptAnswers, Resolution, Saving } from './kept-answers.js';
 import type { OrderedOutput } from './ordered-output.js';
 import type { RunStats } from './run-stats.js';
 import type { BatchOutcome, Deliver } from './send-batch.js';
+import { CLAIMS } from '../policy/policy.js';
 
 export interface BatchRunOptions {
   /** What every row asks: the endpoint, or the components of an mget. */
@@ -56,10 +57,8 @@ export type SendFunction = (
   deliver: Deliver,
 ) => Promise<BatchOutcome>;
 
-/** Items looked up in the store at once: one round trip a block, not one a row. */
-const LOOKUP_BLOCK = 100;
-/** How often items another job is buying are looked up again. */
-const WAIT_POLL_MS = 250;
+/** Items looked up in the store at once: one round trip a block, not one a row (an estimate looks them up alike). */
+export const LOOKUP_BLOCK = 100;
 
 /** Hands over the records for the rows that share one answer: the item's own, then its duplicates'. */
 function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputRecord): void {
@@ -86,6 +85,279 @@ function alreadyWritten(options: BatchRunOptions): (row: number) => boolean {
   };
 }
 
+/** What a run needs at hand wherever it is: its options and parts, and the state every stage reads. */
+class BatchRun {
+  readonly members: readonly string[];
+  readonly batcher: Batcher;
+  readonly dedupe: Deduplicator | undefined;
+  readonly inFlight = new Set<Promise<void>>();
+  readonly stopping = new AbortController();
+  readonly savedByStore: Saving = { sections: 0, usd: 0 };
+  /** The condition that stopped sending, if one did. */
+  fatal: unknown;
+  storeFailed = false;
+  /** Items another job is sending: looked up again every CLAIMS.waitPollMs until they are kept or free to buy. */
+  readonly waiting: PendingItem[] = [];
+  /** When each waiting item began to wait: past claimWaitLimitMs, it is bought whoever holds it. */
+  readonly waitingSince = new Map<PendingItem, number>();
+  polling: Promise<void> | undefined;
+
+  readonly send: SendFunction;
+  readonly output: OrderedOutput;
+  readonly stats: RunStats;
+  readonly options: BatchRunOptions;
+
+  constructor(send: SendFunction, output: OrderedOutput, stats: RunStats, options: BatchRunOptions) {
+    this.send = send;
+    this.output = output;
+    this.stats = stats;
+    this.options = options;
+    this.members = sectionKeys(options.target);
+    this.batcher = new Batcher(options.batchSize, options.maxHoldRows);
+    this.dedupe = options.dedupeCapacity > 0 ? new Deduplicator(options.dedupeCapacity) : undefined;
+    options.kept?.failure.catch((error: unknown) => {
+      this.storeFailed = true;
+      this.stop(error);
+    });
+  }
+
+  /** Nothing new is launched (a budget's stop lets what it admitted finish; any other stop aborts `stopping` too). */
+  closed(): boolean {
+    return this.fatal !== undefined || this.stopping.signal.aborted;
+  }
+
+  stop(reason: unknown): void {
+    this.fatal ??= reason;
+    this.stopping.abort(reason);
+  }
+
+  /** An output that cannot be written stops the run: nothing more is bought for it. */
+  stopOnOutputFailure(): void {
+    if (this.output.failure !== undefined) this.stop(this.output.failure);
+  }
+
+  /** The record of a row the store answers whole: the row's own meta, and the status of every section. */
+  keptRecord(pending: PendingItem, chunk: Chunk): OutputRecord {
+    const own = chunkForRow(chunk, pending.prepared);
+    return {
+      row: pending.prepared.row,
+      status: statusOf(own, this.members),
+      input: pending.prepared.columns,
+      chunk: own,
+      kept: this.members,
+    };
+  }
+
+  /** A part's records, as sendBatch delivers them: merged with what the store kept, remembered for repeats, written in their turn. */
+  readonly settle: Deliver = (part, records, answer) => {
+    const released: { item: SendableItem; sections: readonly number[] }[] = [];
+    part.forEach((pending, i) => {
+      let record = records[i]!;
+      const { plan } = pending;
+      // Bought only what the store lacked: the row's chunk is the answer with the kept sections in.
+      const merged = plan !== undefined && Object.keys(plan.kept).length > 0 && record.chunk !== undefined;
+      if (merged && keepsAnswer(record)) {
+        const chunk = withSections(record.chunk, this.members, plan.kept);
+        record = { ...record, status: statusOf(chunk, this.members), chunk, kept: Object.keys(plan.kept) };
+      }
+      if (plan && !keepsAnswer(record)) released.push({ item: pending.prepared, sections: plan.sections });
+      this.dedupe?.settle(
+        pending,
+        keepsAnswer(record) ? { chunk: record.chunk, status: record.status } : undefined,
+        merged ? undefined : answer,
+        i,
+      );
+      addRecords(this.output, pending, record);
+    });
+    if (released.length > 0) this.options.kept?.release(released);
+    // Written as soon as their turn comes, whatever the reader is doing.
+    if (this.output.ready) void this.output.flush().then(() => this.stopOnOutputFailure());
+  };
+
+  notSent(items: readonly PendingItem[]): void {
+    const reason: unknown = this.fatal ?? this.stopping.signal.reason;
+    this.settle(
+      items,
+      items.map(({ prepared }) => notSentRecord(prepared, reason)),
+    );
+  }
+}
+
+/** Sends a batch once a sender is free: with a store, only the items whose sections it claims now (the others are looked up again). */
+async function launch(run: BatchRun, batch: Batch): Promise<void> {
+  const { inFlight, options } = run;
+  while (inFlight.size >= options.concurrency && !run.closed()) await Promise.race(inFlight);
+  if (run.closed()) {
+    run.notSent(batch.items);
+    return;
+  }
+  const batchTarget = batch.sections ? partOfTarget(options.target, batch.sections) : options.target;
+  // In flight from here, so that no other launch takes this sender while the claim is made.
+  const task: Promise<void> = claimed(run, batch.items)
+    .then((items): Promise<BatchOutcome> | BatchOutcome =>
+      items.length === 0 ? {} : run.send(items, batchTarget, run.stopping.signal, run.settle),
+    )
+    .then(({ stop: reason, drain }) => {
+      if (reason === undefined) return;
+      run.fatal ??= reason;
+      if (!drain) run.stopping.abort(reason);
+    })
+    .finally(() => inFlight.delete(task));
+  inFlight.add(task);
+}
+
+/** Of a batch's items, those whose sections are now this run's; the rest wait to be looked up again. */
+async function claimed(run: BatchRun, items: readonly PendingItem[]): Promise<readonly PendingItem[]> {
+  const { kept } = run.options;
+  if (!kept) return items;
+  let mine: boolean[];
+  try {
+    mine = await kept.claim(items.map(({ prepared, plan, force }) => ({ item: prepared, sections: plan!.sections, force })));
+  } catch (error) {
+    run.storeFailed = true;
+    run.stop(error);
+    run.notSent(items);
+    return [];
+  }
+  items.forEach((pending, i) => {
+    if (!mine[i]) wait(run, pending);
+  });
+  return items.filter((_, i) => mine[i]);
+}
+
+/** Puts an item to wait for another job's answer, and starts looking again if no one is. */
+function wait(run: BatchRun, pending: PendingItem): void {
+  if (!run.waitingSince.has(pending)) run.waitingSince.set(pending, run.options.clock.now());
+  run.waiting.push(pending);
+  if (run.polling) return;
+  // Items left waiting as a poll ends (put back by a launch meanwhile) start the next one.
+  run.polling = poll(run).finally(() => {
+    run.polling = undefined;
+    if (run.waiting.length > 0) wait(run, run.waiting.pop()!);
+  });
+}
+
+/** Looks the waiting items up again every CLAIMS.waitPollMs: what is free to buy now goes out at once, in batches of its own. */
+async function poll(run: BatchRun): Promise<void> {
+  while (run.waiting.length > 0 && !run.closed()) {
+    try {
+      await run.options.clock.sleep(CLAIMS.waitPollMs, run.stopping.signal);
+    } catch {
+      break;
+    }
+    const now = new Batcher(run.options.batchSize, Number.MAX_SAFE_INTEGER);
+    await resolve(run, run.waiting.splice(0), now);
+    for (const batch of now.flush()) await launch(run, batch);
+  }
+  if (run.closed()) run.notSent(run.waiting.splice(0));
+}
+
+/** What the store said of an item: written from it, batched to buy what it lacks, or left to wait. */
+async function apply(run: BatchRun, pending: PendingItem, resolution: Resolution, into: Batcher): Promise<void> {
+  if (resolution.kind === 'wait') {
+    const since = run.waitingSince.get(pending);
+    if (since === undefined || run.options.clock.now() - since < (run.options.claimWaitLimitMs ?? Infinity)) {
+      wait(run, pending);
+      return;
+    }
+    pending.force = true;
+    resolution = resolution.purchase;
+  }
+  run.waitingSince.delete(pending);
+  run.savedByStore.sections += resolution.saving.sections;
+  run.savedByStore.usd += resolution.saving.usd;
+  if (resolution.kind === 'kept') {
+    run.stats.fromStore += 1;
+    const record = run.keptRecord(pending, resolution.chunk);
+    run.dedupe?.settle(pending, { chunk: record.chunk!, status: record.status });
+    addRecords(run.output, pending, record);
+    return;
+  }
+  // A wait already counted what the store keeps of it.
+  if (pending.plan === undefined && resolution.sections.length < run.members.length) run.stats.partlyFromStore += 1;
+  pending.plan = { sections: resolution.sections, kept: resolution.kept };
+  for (const batch of into.add(pending)) await launch(run, batch);
+}
+
+/** Items to send, looked up in the store first (a block at a time) when there is one. */
+async function resolve(run: BatchRun, items: readonly PendingItem[], into: Batcher): Promise<void> {
+  if (items.length === 0) return;
+  const { kept } = run.options;
+  if (!kept) {
+    for (const pending of items) for (const batch of into.add(pending)) await launch(run, batch);
+    return;
+  }
+  let resolutions: Resolution[];
+  try {
+    resolutions = await kept.resolve(items.map((pending) => pending.prepared));
+  } catch (error) {
+    run.storeFailed = true;
+    run.stop(error);
+    run.notSent(items);
+    return;
+  }
+  for (const [i, pending] of items.entries()) await apply(run, pending, resolutions[i]!, into);
+}
+
+/** One row read: an invalid one written as such, a repeat answered as its first, any other put in the block to look up. */
+function take(run: BatchRun, row: InputRow, prepare: (row: InputRow) => PreparedItem, block: PendingItem[]): void {
+  run.stats.rowsRead += 1;
+  const prepared = prepare(row);
+  if (!prepared.item) {
+    run.output.add({ row: prepared.row, status: 'invalid_input', error: prepared.invalid ?? 'invalid input', input: prepared.columns });
+    return;
+  }
+  const sendable = prepared as SendableItem;
+  const decision = run.dedupe ? run.dedupe.decide(sendable) : { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
+  if (decision.kind === 'send') {
+    block.push(decision.pending);
+  } else if (decision.kind === 'answered') {
+    const { chunk, status } = decision.answer;
+    run.output.add({ row: sendable.row, status, input: sendable.columns, chunk: chunkForRow(chunk, sendable), repeat: true });
+  }
+}
+
+/**
+ * Reads the rows until their end, a stop or a read error (returned: the rows before it are valid and
+ * still go out, so the output is whole up to the bad line). Reading pauses while too many records wait
+ * for an earlier row; finished records are written as reading goes.
+ */
+async function readAll(run: BatchRun, rows: AsyncIterable<InputRow>, prepare: (row: InputRow) => PreparedItem): Promise<unknown> {
+  const { output, options } = run;
+  const maxWaiting = options.maxHoldRows + options.concurrency * options.batchSize;
+  const skip = alreadyWritten(options);
+  const reader = rows[Symbol.asyncIterator]();
+  const block: PendingItem[] = [];
+  let readError: unknown;
+  for (;;) {
+    if (run.closed()) {
+      await reader.return?.();
+      break;
+    }
+    let next: IteratorResult<InputRow>;
+    try {
+      next = await reader.next();
+    } catch (error) {
+      // Only the reader's errors are caught here: a failing output must stop the run before more is paid for.
+      readError = error;
+      break;
+    }
+    if (next.done) break;
+    if (skip(next.value.row)) continue;
+    take(run, next.value, prepare, block);
+    if (block.length >= LOOKUP_BLOCK) await resolve(run, block.splice(0), run.batcher);
+    while (output.waiting > maxWaiting && (run.inFlight.size > 0 || run.polling))
+      await Promise.race([...run.inFlight, ...(run.polling ? [run.polling] : [])]);
+    if (output.ready) {
+      await output.flush();
+      run.stopOnOutputFailure();
+    }
+  }
+  if (run.closed()) run.notSent(block.splice(0));
+  else await resolve(run, block.splice(0), run.batcher);
+  return readError;
+}
+
 /**
  * The pipeline, free of any I/O choice: rows in, records out in input order. Reading pauses
  * whenever the senders are all busy or too many finished records wait for an earlier row, so
@@ -95,8 +367,8 @@ function alreadyWritten(options: BatchRunOptions): (row: number) => boolean {
  *
  * With a store (`kept`), each distinct item is looked up (a block at a time) before it is batched:
  * an item whose every section is kept is written from it; one that lacks some is batched with
- * items lacking the same sections and only those are bought; one that another job is buying waits
- * for that job's answer.
+ * items lacking the same sections and only those are bought, claimed as their batch is sent; one
+ * that another job is sending waits for that job's answer (store/PROTOCOL.md).
  *
  * A stop (a signal, or a condition met while sending: credit, budget, quota, a failing store) ends
  * reading and sending at once; requests in flight finish and their answers are kept and written.
@@ -112,251 +384,24 @@ export async function runBatch(
   stats: RunStats,
   options: BatchRunOptions,
 ): Promise<BatchRunResult> {
-  const { target, kept } = options;
-  const members = sectionKeys(target);
-  const batcher = new Batcher(options.batchSize, options.maxHoldRows);
-  const dedupe = options.dedupeCapacity > 0 ? new Deduplicator(options.dedupeCapacity) : undefined;
-  const inFlight = new Set<Promise<void>>();
-  const maxWaiting = options.maxHoldRows + options.concurrency * options.batchSize;
-  const skip = alreadyWritten(options);
-  const stopping = new AbortController();
-  const onSignal = () => stopping.abort(options.signal?.reason);
+  const run = new BatchRun(send, output, stats, options);
+  const onSignal = () => run.stopping.abort(options.signal?.reason);
   if (options.signal?.aborted) onSignal();
   options.signal?.addEventListener('abort', onSignal, { once: true });
-  let fatal: unknown;
-  /** Nothing new is launched (a budget's stop lets what it admitted finish; any other stop aborts `stopping` too). */
-  const closed = () => fatal !== undefined || stopping.signal.aborted;
-  const stop = (reason: unknown) => {
-    fatal ??= reason;
-    stopping.abort(reason);
-  };
-  /** An output that cannot be written stops the run: nothing more is bought for it. */
-  const stopOnOutputFailure = () => {
-    if (output.failure !== undefined) stop(output.failure);
-  };
-  const savedByStore: Saving = { sections: 0, usd: 0 };
-  let storeFailed = false;
-  kept?.failure.catch((error: unknown) => {
-    storeFailed = true;
-    stop(error);
-  });
-
-  /** The record of a row the store answers whole: the row's own meta, and the status of every section. */
-  const keptRecord = (pending: PendingItem, chunk: Chunk): OutputRecord => {
-    const own = chunkForRow(chunk, pending.prepared);
-    return { row: pending.prepared.row, status: statusOf(own, members), input: pending.prepared.columns, chunk: own, kept: members };
-  };
-
-  const settle: Deliver = (part, records, answer) => {
-    const released: { item: SendableItem; sections: readonly number[] }[] = [];
-    part.forEach((pending, i) => {
-      let record = records[i]!;
-      const { plan } = pending;
-      // Bought only what the store lacked: the row's chunk is the answer with the kept sections in.
-      const merged = plan !== undefined && Object.keys(plan.kept).length > 0 && record.chunk !== undefined;
-      if (merged && keepsAnswer(record)) {
-        const chunk = withSections(record.chunk, members, plan.kept);
-        record = { ...record, status: statusOf(chunk, members), chunk, kept: Object.keys(plan.kept) };
-      }
-      if (plan && !keepsAnswer(record)) released.push({ item: pending.prepared, sections: plan.sections });
-      dedupe?.settle(
-        pending,
-        keepsAnswer(record) ? { chunk: record.chunk, status: record.status } : undefined,
-        merged ? undefined : answer,
-        i,
-      );
-      addRecords(output, pending, record);
-    });
-    if (released.length > 0) kept?.release(released);
-    // Written as soon as their turn comes, whatever the reader is doing.
-    if (output.ready) void output.flush().then(stopOnOutputFailure);
-  };
-
-  const notSent = (items: readonly PendingItem[]) => {
-    const reason: unknown = fatal ?? stopping.signal.reason;
-    settle(
-      items,
-      items.map(({ prepared }) => notSentRecord(prepared, reason)),
-    );
-  };
-
-  /** Sends a batch once a sender is free: with a store, only the items whose sections it claims now (the others are looked up again). */
-  const launch = async (batch: Batch) => {
-    while (inFlight.size >= options.concurrency && !closed()) await Promise.race(inFlight);
-    if (closed()) {
-      notSent(batch.items);
-      return;
-    }
-    const batchTarget = batch.sections ? partOfTarget(target, batch.sections) : target;
-    // In flight from here, so that no other launch takes this sender while the claim is made.
-    const task: Promise<void> = claimed(batch.items)
-      .then((items): Promise<BatchOutcome> | BatchOutcome => (items.length === 0 ? {} : send(items, batchTarget, stopping.signal, settle)))
-      .then(({ stop: reason, drain }) => {
-        if (reason === undefined) return;
-        fatal ??= reason;
-        if (!drain) stopping.abort(reason);
-      })
-      .finally(() => inFlight.delete(task));
-    inFlight.add(task);
-  };
-
-  /** Of a batch's items, those whose sections are now this run's; the rest wait to be looked up again. */
-  const claimed = async (items: readonly PendingItem[]): Promise<readonly PendingItem[]> => {
-    if (!kept) return items;
-    let mine: boolean[];
-    try {
-      mine = await kept.claim(items.map(({ prepared, plan, force }) => ({ item: prepared, sections: plan!.sections, force })));
-    } catch (error) {
-      storeFailed = true;
-      stop(error);
-      notSent(items);
-      return [];
-    }
-    items.forEach((pending, i) => {
-      if (!mine[i]) wait(pending);
-    });
-    return items.filter((_, i) => mine[i]);
-  };
-
-  /** Items another job is sending: looked up again every WAIT_POLL_MS until they are kept or free to buy. */
-  const waiting: PendingItem[] = [];
-  /** When each waiting item began to wait: past claimWaitLimitMs, it is bought whoever holds it. */
-  const waitingSince = new Map<PendingItem, number>();
-  let polling: Promise<void> | undefined;
-  const wait = (pending: PendingItem) => {
-    if (!waitingSince.has(pending)) waitingSince.set(pending, options.clock.now());
-    waiting.push(pending);
-    if (polling) return;
-    // Items left waiting as a poll ends (put back by a launch meanwhile) start the next one.
-    polling = poll().finally(() => {
-      polling = undefined;
-      if (waiting.length > 0) wait(waiting.pop()!);
-    });
-  };
-
-  /** What the store said of an item: written from it, batched to buy what it lacks, or left to wait. */
-  const apply = async (pending: PendingItem, resolution: Resolution, into: Batcher): Promise<void> => {
-    if (resolution.kind === 'wait') {
-      const since = waitingSince.get(pending);
-      if (since === undefined || options.clock.now() - since < (options.claimWaitLimitMs ?? Infinity)) {
-        wait(pending);
-        return;
-      }
-      pending.force = true;
-      resolution = resolution.purchase;
-    }
-    waitingSince.delete(pending);
-    savedByStore.sections += resolution.saving.sections;
-    savedByStore.usd += resolution.saving.usd;
-    if (resolution.kind === 'kept') {
-      stats.fromStore += 1;
-      const record = keptRecord(pending, resolution.chunk);
-      dedupe?.settle(pending, { chunk: record.chunk!, status: record.status });
-      addRecords(output, pending, record);
-      return;
-    }
-    // A wait already counted what the store keeps of it.
-    if (pending.plan === undefined && resolution.sections.length < members.length) stats.partlyFromStore += 1;
-    pending.plan = { sections: resolution.sections, kept: resolution.kept };
-    for (const batch of into.add(pending)) await launch(batch);
-  };
-
-  const resolve = async (items: readonly PendingItem[], into: Batcher): Promise<void> => {
-    if (items.length === 0) return;
-    if (!kept) {
-      for (const pending of items) for (const batch of into.add(pending)) await launch(batch);
-      return;
-    }
-    let resolutions: Resolution[];
-    try {
-      resolutions = await kept.resolve(items.map((pending) => pending.prepared));
-    } catch (error) {
-      storeFailed = true;
-      stop(error);
-      notSent(items);
-      return;
-    }
-    for (const [i, pending] of items.entries()) await apply(pending, resolutions[i]!, into);
-  };
-
-  async function poll(): Promise<void> {
-    while (waiting.length > 0 && !closed()) {
-      try {
-        await options.clock.sleep(WAIT_POLL_MS, stopping.signal);
-      } catch {
-        break;
-      }
-      // What is free to buy now goes out at once, in batches of its own.
-      const now = new Batcher(options.batchSize, Number.MAX_SAFE_INTEGER);
-      await resolve(waiting.splice(0), now);
-      for (const batch of now.flush()) await launch(batch);
-    }
-    if (closed()) notSent(waiting.splice(0));
-  }
-
-  // A read error (an unclosed quote) ends the input, not the run: the rows read before it are
-  // valid and still go out, so the output is whole up to the bad line. Only the reader's errors
-  // are caught here; a failing output must stop the run before more is paid for.
-  const reader = rows[Symbol.asyncIterator]();
   let readError: unknown;
-  let block: PendingItem[] = [];
-  const resolveBlock = async () => {
-    const items = block;
-    block = [];
-    await resolve(items, batcher);
-  };
   try {
-    for (;;) {
-      if (closed()) {
-        await reader.return?.();
-        break;
-      }
-      let next: IteratorResult<InputRow>;
-      try {
-        next = await reader.next();
-      } catch (error) {
-        readError = error;
-        break;
-      }
-      if (next.done) break;
-      const row = next.value;
-      if (skip(row.row)) continue;
-      stats.rowsRead += 1;
-      const prepared = prepare(row);
-      if (!prepared.item) {
-        output.add({ row: prepared.row, status: 'invalid_input', error: prepared.invalid ?? 'invalid input', input: prepared.columns });
-      } else {
-        const sendable = prepared as SendableItem;
-        const decision = dedupe ? dedupe.decide(sendable) : { kind: 'send' as const, pending: { prepared: sendable, duplicates: [] } };
-        if (decision.kind === 'send') {
-          block.push(decision.pending);
-          if (block.length >= LOOKUP_BLOCK) await resolveBlock();
-        } else if (decision.kind === 'answered') {
-          const { chunk, status } = decision.answer;
-          output.add({ row: sendable.row, status, input: sendable.columns, chunk: chunkForRow(chunk, sendable), repeat: true });
-        }
-      }
-      while (output.waiting > maxWaiting && (inFlight.size > 0 || polling))
-        await Promise.race([...inFlight, ...(polling ? [polling] : [])]);
-      if (output.ready) {
-        await output.flush();
-        stopOnOutputFailure();
-      }
-    }
-
-    if (closed()) notSent(block.splice(0));
-    else await resolveBlock();
+    readError = await readAll(run, rows, prepare);
     // What this run holds goes out first: another job waiting for it must never wait on this run's waits.
-    for (const batch of batcher.flush()) await launch(batch);
+    for (const batch of run.batcher.flush()) await launch(run, batch);
     // A launch may put items back to wait, and a poll may launch more.
-    while (polling || inFlight.size > 0) await (polling ?? Promise.all(inFlight));
+    while (run.polling || run.inFlight.size > 0) await (run.polling ?? Promise.all(run.inFlight));
   } finally {
     options.signal?.removeEventListener('abort', onSignal);
   }
-  const interrupted = Boolean(options.signal?.aborted) && fatal === undefined;
+  const interrupted = Boolean(options.signal?.aborted) && run.fatal === undefined;
   // Every answer handed to the store is kept before the output decides where it may end.
-  if (kept) await kept.flush().catch(() => (storeFailed = true));
-  const endsAtGap = kept !== undefined && !storeFailed;
+  if (options.kept) await options.kept.flush().catch(() => (run.storeFailed = true));
+  const endsAtGap = options.kept !== undefined && !run.storeFailed;
   await output.finish(endsAtGap);
-  return { fatal: fatal ?? readError, interrupted, componentsSaved: dedupe?.saved ?? 0, savedByStore, endsAtGap };
+  return { fatal: run.fatal ?? readError, interrupted, componentsSaved: run.dedupe?.saved ?? 0, savedByStore: run.savedByStore, endsAtGap };
 }

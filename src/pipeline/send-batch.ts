@@ -1,8 +1,9 @@
 import { chunkProblem } from '../client/chunk-problem.js';
 import { interpretResponse } from '../client/interpret-response.js';
 import { chunksForItems } from '../client/match-chunks.js';
-import { decideRetry, isTransient, NO_ATTEMPTS, type Attempts, type RetryPolicy } from '../client/retry-policy.js';
-import type { RawResponse, Service } from '../client/service-client.js';
+import { decideRetry, isTransient, NO_ATTEMPTS, type Attempts } from '../client/retry-policy.js';
+import { type RetryPolicy } from '../policy/policy.js';
+import type { RawResponse, Service, ServiceRequest } from '../client/service-client.js';
 import { BadRequestError, NetworkError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
 import type { PendingItem } from '../batching/batch.js';
 import type { ResponseText } from '../batching/response-text.js';
@@ -48,6 +49,11 @@ export interface SendContext {
   onRateLimitWait?: (until: number) => void;
   /** After every response that reached the service, whatever its status (to record spend and windows). */
   onResponse?: (exchange: Exchange) => void;
+  /**
+   * A request of one item without meta goes as the spec's one-item GET (identifiers and parameters
+   * in the query string), as a one-off's does; otherwise a POST. Report products go as a GET always.
+   */
+  oneItemGet?: boolean;
 }
 
 /** The context of one batch: the run's, and what its items are asked for. */
@@ -71,6 +77,8 @@ export interface Exchange {
   components: number;
   /** The chunks of a 200, as parsed (one per item; anything else in a bad answer). */
   chunks?: readonly unknown[];
+  /** The 200's body as the service sent it (a one-off prints it byte for byte). */
+  body?: string;
 }
 
 /**
@@ -171,6 +179,62 @@ async function sendInParts(items: readonly PendingItem[], context: BatchContext,
   await Promise.all(sending);
 }
 
+/**
+ * Whether a part goes as a GET: report products take no POST (spec: their batches are of one item),
+ * and a one-off's item goes in the spec's one-item form unless it carries meta, which exists only
+ * on POST items.
+ */
+function sentAsGet(part: readonly PendingItem[], context: BatchContext): boolean {
+  if (part.length !== 1) return false;
+  return Boolean(context.target.getOnly) || (Boolean(context.oneItemGet) && part[0]!.prepared.item.meta === undefined);
+}
+
+/** The request for a part, in the wire form it takes (sentAsGet). */
+function requestFor(part: readonly PendingItem[], context: BatchContext): ServiceRequest {
+  const { target } = context;
+  const signal = context.abandon ? { signal: context.abandon } : {};
+  return sentAsGet(part, context)
+    ? { method: 'GET', path: target.path, query: { ...itemToSend(target, part[0]!.prepared.item), ...target.query }, ...signal }
+    : { method: 'POST', path: target.path, query: target.query, items: part.map((p) => itemToSend(target, p.prepared.item)), ...signal };
+}
+
+/** Sends the part's request, counting it in flight, and reads the service's clock and windows off its answer. */
+async function exchangeFor(
+  part: readonly PendingItem[],
+  reservation: Reservation,
+  context: BatchContext,
+): Promise<{ response: RawResponse; exchange: Exchange }> {
+  const { client, limiter, stats, clock } = context;
+  stats.requests += 1;
+  stats.requestsInFlight += 1;
+  let response: RawResponse;
+  const sentAt = clock.now();
+  try {
+    response = await client.send(requestFor(part, context));
+  } finally {
+    stats.requestsInFlight -= 1;
+  }
+  stats.responses += 1;
+  // The answer's Date and resets say what time the service has: its windows are then read in ours.
+  limiter.serviceClock.observe({ headers: response.headers, sentAt, receivedAt: clock.now() });
+  // A 429 was not charged, nor counted by the service: out of the log before the answer's counts
+  // are read, or the refused request would pass for our own use of the window (and hide others').
+  if (response.status === 429) limiter.refund(reservation);
+  // Every answer, a 429 included, describes the windows.
+  const windows = limiter.serviceClock.localWindows(parseRateHeaders(response.headers));
+  limiter.observe(reservation, windows);
+  const exchange: Exchange = {
+    target: context.target,
+    sent: part.map(({ prepared }) => prepared),
+    status: response.status,
+    headers: response.headers,
+    windows,
+    items: part.length,
+    components: reservation.components,
+  };
+  return { response, exchange };
+}
+
 /** One request for `part` under `reservation`, then whatever its answer calls for. */
 async function sendPart(
   part: readonly PendingItem[],
@@ -179,56 +243,17 @@ async function sendPart(
   attempts: Attempts,
   delivery: Delivery,
 ): Promise<void> {
-  const { client, limiter, target, stats, clock } = context;
-  const { serviceClock } = limiter;
+  const { limiter, target, clock } = context;
   let records: OutputRecord[];
   let body: string | undefined;
-  let observed = false;
+  let answered: { response: RawResponse; exchange: Exchange } | undefined;
   try {
-    stats.requests += 1;
-    stats.requestsInFlight += 1;
-    let response: RawResponse;
-    const sentAt = clock.now();
-    try {
-      const signal = context.abandon ? { signal: context.abandon } : {};
-      // Report products take no POST (spec): their batches are of one item, sent as a GET.
-      response = await client.send(
-        target.getOnly && part.length === 1
-          ? { method: 'GET', path: target.path, query: { ...itemToSend(target, part[0]!.prepared.item), ...target.query }, ...signal }
-          : {
-              method: 'POST',
-              path: target.path,
-              query: target.query,
-              items: part.map((p) => itemToSend(target, p.prepared.item)),
-              ...signal,
-            },
-      );
-    } finally {
-      stats.requestsInFlight -= 1;
-    }
-    stats.responses += 1;
-    // The answer's Date and resets say what time the service has: its windows are then read in ours.
-    serviceClock.observe({ headers: response.headers, sentAt, receivedAt: clock.now() });
-    // A 429 was not charged, nor counted by the service: out of the log before the answer's counts
-    // are read, or the refused request would pass for our own use of the window (and hide others').
-    if (response.status === 429) limiter.refund(reservation);
-    // Every answer, a 429 included, describes the windows.
-    const windows = serviceClock.localWindows(parseRateHeaders(response.headers));
-    limiter.observe(reservation, windows);
-    observed = true;
-    const exchange: Exchange = {
-      target,
-      sent: part.map(({ prepared }) => prepared),
-      status: response.status,
-      headers: response.headers,
-      windows,
-      items: part.length,
-      components: reservation.components,
-    };
+    answered = await exchangeFor(part, reservation, context);
+    const { response, exchange } = answered;
     let chunks: unknown[];
     try {
       // A 429's Retry-After counts from now on the run's clock.
-      chunks = interpretResponse(response, target.path, clock.now(), serviceClock.toLocal);
+      chunks = interpretResponse(response, target.path, clock.now(), limiter.serviceClock.toLocal);
     } catch (error) {
       context.onResponse?.(exchange);
       throw error;
@@ -240,14 +265,15 @@ async function sendPart(
       chunks,
     );
     records = succeeded(part, theirs, sectionKeys(target));
-    context.onResponse?.({ ...exchange, chunks, answers: records.map((record) => (record.status === 'error' ? undefined : record.chunk)) });
+    const answers = records.map((record) => (record.status === 'error' ? undefined : record.chunk));
+    context.onResponse?.({ ...exchange, chunks, answers, body: response.body });
     // Deduplication reads an answer's text by place: only where chunk i is item i's.
     body = theirs === chunks ? response.body : undefined;
   } catch (error) {
-    if (!observed) limiter.observe(reservation, []);
+    if (answered === undefined) limiter.observe(reservation, []);
     return handleFailure(error, part, context, attempts, delivery);
   }
-  stats.componentsUsed += reservation.components;
+  context.stats.componentsUsed += reservation.components;
   delivery.deliver(part, records, body === undefined ? undefined : { body });
 }
 

@@ -2,6 +2,7 @@ import { openOutput, outputFormatFor, type OutputSettings } from '../output/open
 import { csvHeaderText, recordTextRenderer } from '../output/record-text.js';
 import type { OutputWriter } from '../output/record-writer.js';
 import { openSink } from '../output/sink.js';
+import { WrittenRecords } from '../output/written-records.js';
 import { checkCsvHeader } from './check-header.js';
 import { mergeRetries } from './merge-retries.js';
 import { journalLine, journalPathFor } from './retry-journal.js';
@@ -38,6 +39,7 @@ export async function openResumeWriter(settings: ResumeWriterSettings): Promise<
         })
       : undefined;
   const text = recordTextRenderer(format, settings);
+  const journaled = journal && new WrittenRecords(journal);
   let retryAt = 0;
   /** Whether `row` is one to retry: records come in row order, so the list is walked once. */
   const isRetried = (row: number) => {
@@ -54,8 +56,12 @@ export async function openResumeWriter(settings: ResumeWriterSettings): Promise<
       // The output holds this row's record already: only an `error` one may be replaced.
       if (!journal || !isRetried(record.row))
         throw new Error(`row ${record.row} is before row ${startRow} and not among the rows to retry`);
-      return journal.write(journalLine(record.row, text(record)));
+      const line = journalLine(record.row, text(record));
+      journaled?.wrote(line, record);
+      return journal.write(line);
     },
+    // A retried record is in the journal, which the merge puts in the output: one the journal lacks is not in the file either.
+    unwritten: () => [...(journaled?.unwritten() ?? []), ...(output.unwritten?.() ?? [])],
     async close() {
       try {
         await output.close();

@@ -63,13 +63,33 @@ export class RateWindows {
       this.#states.length > 0 || !resetWithinSecond
         ? this.#states
         : [{ window: { limit: 0, periodSeconds: 1 }, start: nowSecond, used: 0 }];
-    if (states.length === 0) return {};
-    const join = (value: (state: WindowState) => number) => states.map(value).join(',');
-    return {
-      'X-RateLimit-Period': join((state) => state.window.periodSeconds),
-      'X-RateLimit-Limit': join((state) => state.window.limit),
-      'X-RateLimit-Remaining': join((state) => Math.max(0, state.window.limit - state.used)),
-      'X-RateLimit-Reset': join((state) => (resetWithinSecond ? nowSecond + 1 : state.start + state.window.periodSeconds)),
-    };
+    return rateLimitHeaders(
+      states.map((state) => ({
+        periodSeconds: state.window.periodSeconds,
+        limit: state.window.limit,
+        remaining: Math.max(0, state.window.limit - state.used),
+        resetSecond: resetWithinSecond ? nowSecond + 1 : state.start + state.window.periodSeconds,
+      })),
+    );
   }
+}
+
+/** A window as the X-RateLimit-* headers state it: its reset in whole epoch seconds. */
+export interface StatedWindow {
+  periodSeconds: number;
+  limit: number;
+  remaining: number;
+  resetSecond: number;
+}
+
+/** The X-RateLimit-* headers, one comma-separated value per window; none without windows. */
+export function rateLimitHeaders(windows: readonly StatedWindow[]): Record<string, string> {
+  if (windows.length === 0) return {};
+  const join = (value: (window: StatedWindow) => number) => windows.map(value).join(',');
+  return {
+    'X-RateLimit-Period': join((window) => window.periodSeconds),
+    'X-RateLimit-Limit': join((window) => window.limit),
+    'X-RateLimit-Remaining': join((window) => window.remaining),
+    'X-RateLimit-Reset': join((window) => window.resetSecond),
+  };
 }

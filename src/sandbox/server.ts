@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Endpoint } from '../catalog/index.js';
-import { UsageError } from '../errors/index.js';
 import { authenticate, type Access } from './auth.js';
 import { Ledger, type SandboxUsage } from './billing.js';
 import { Faults, serverErrorPage } from './faults.js';
+import { listenOn, urlOf } from './listen.js';
 import { chunkBuilder, type BuiltChunk, type TestListCheck } from './generate/chunk.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 import { RateWindows } from './rate-windows.js';
+import { errorReply as message, readBody, writeReply, type Reply } from './replies.js';
 import { RequestRejected, parseGet, parsePost } from './request-validation.js';
 import { USAGE_PATH, endpointAt } from './routes.js';
 import { testListCheck } from './test-list.js';
@@ -26,55 +26,9 @@ const MAX_BODY_BYTES = 5_000_000;
 
 export const CREDIT_EXHAUSTED_MESSAGE = 'Your credit is exhausted: add payment information to switch to a pay-as-you-go plan';
 
-interface Reply {
-  status: number;
-  /** JSON-serialisable, or a string sent as is (HTML pages), or undefined for an empty body. */
-  body?: unknown;
-  contentType?: string;
-  headers?: Record<string, string>;
-}
-
-function readBody(request: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    request.on('data', (part: Buffer) => {
-      size += part.length;
-      if (size <= MAX_BODY_BYTES) parts.push(part);
-    });
-    request.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(parts).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-/**
- * An error reply: `code` (the HTTP status) beside `message`, as the service's own client reads
- * them; it raises its exceptions from `code` and swallows an error body without one.
- */
-const message = (status: number, text: string, headers?: Record<string, string>): Reply => ({
-  status,
-  body: { code: status, message: text },
-  headers,
-});
-
 /** Names the keys a request carried that the spec does not list and the sandbox ignored. */
 export const IGNORED_KEYS_HEADER = 'X-Sandbox-Ignored-Keys';
 
-/** A port taken or a host that is not this machine's is the user's to fix: one line, exit 2. */
-function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  const where = `${host}:${port}`;
-  if (error.code === 'EADDRINUSE')
-    return new UsageError(`sandbox: ${where} is in use; choose another --port (0 picks a free one)`, 'E_SANDBOX_LISTEN');
-  if (error.code === 'EACCES')
-    return new UsageError(`sandbox: not allowed to listen on ${where}; choose a --port above 1023`, 'E_SANDBOX_LISTEN');
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-    return new UsageError(
-      `sandbox: cannot listen on ${where}: --host must be an address of this machine, such as 127.0.0.1`,
-      'E_SANDBOX_LISTEN',
-    );
-  }
-  return error;
-}
 /** What a delivered section answers: the item's identifiers and the endpoint's own parameters (a sibling component's do not matter). */
 function subjectOf(
   endpoint: Endpoint,
@@ -85,118 +39,125 @@ function subjectOf(
   return JSON.stringify([Object.entries(identifiers).sort(), own]);
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const settings = resolveOptions(options);
-  const rate = new RateWindows(settings.rateLimits, settings.now);
-  const ledger = new Ledger(settings.credit, settings.prices);
-  const faults = new Faults(settings);
-  const onTestList = testListCheck();
+/** The service's rules over the sandbox's state: its windows, its ledger, its faults. */
+class Sandbox {
+  readonly rate: RateWindows;
+  readonly ledger: Ledger;
+  readonly #settings: ReturnType<typeof resolveOptions>;
+  readonly #faults: Faults;
+  readonly #onTestList = testListCheck();
+
+  constructor(settings: ReturnType<typeof resolveOptions>) {
+    this.#settings = settings;
+    this.rate = new RateWindows(settings.rateLimits, settings.now);
+    this.ledger = new Ledger(settings.credit, settings.prices);
+    this.#faults = new Faults(settings);
+  }
+
+  /** One request: authenticated, routed, perhaps failed on purpose (faults), else answered; logged. */
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const body = await readBody(request, MAX_BODY_BYTES);
+    const latency = this.#faults.latencyMs();
+    if (latency > 0) await this.#settings.sleep(latency);
+    const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
+    const method = request.method ?? 'GET';
+    const reply = this.#route(method, url, request.headers, body);
+    const log = (status: number | 'reset') =>
+      this.#settings.onRequest({ method, path: url.pathname, status, elapsedMs: performance.now() - started });
+    if (reply === 'reset') {
+      request.socket.destroy();
+      log('reset');
+      return;
+    }
+    this.send(response, reply);
+    log(reply.status);
+  }
+
+  send(response: ServerResponse, reply: Reply): void {
+    writeReply(response, reply, this.rate.headers());
+  }
+
+  #route(method: string, url: URL, headers: IncomingMessage['headers'], body: string | undefined): Reply | 'reset' {
+    const access = authenticate(headers.authorization, this.#settings.key, this.#settings.secret);
+    if (!access) return { status: 401 };
+    if (url.pathname === USAGE_PATH) return { status: 200, body: this.ledger.usage() };
+    const testList = method === 'GET' ? testListAt(url.pathname) : undefined;
+    if (testList) return { status: 200, body: testList };
+    const endpoint = endpointAt(url.pathname);
+    if (!endpoint) return message(404, `No endpoint at ${url.pathname}: paths are /v2/<level>/<target> as in the catalog`);
+    if (method !== 'GET' && method !== 'POST') return message(405, `${method} is not supported: use GET or POST`, { Allow: 'GET, POST' });
+    if (body === undefined) return message(413, `body larger than ${MAX_BODY_BYTES} bytes`);
+    return this.#fault() ?? this.#answer(endpoint, access, method, url, headers['content-type'], body);
+  }
+
+  /** A failure drawn on purpose (--fail-rate, --reset-rate, --spurious-429-rate), if one is. */
+  #fault(): Reply | 'reset' | undefined {
+    const fault = this.#faults.draw();
+    if (fault === 'reset') return 'reset';
+    if (fault === 'server-error') {
+      const status = this.#faults.serverErrorStatus();
+      return { status, body: serverErrorPage(status), contentType: 'text/html; charset=utf-8' };
+    }
+    if (fault === 'spurious-429') return message(429, 'Rate limit exceeded: try again after X-RateLimit-Reset', this.rate.headers(true));
+    return undefined;
+  }
 
   /** The data request proper, once authenticated and routed: validation, limits, data, credit. */
-  function answer(endpoint: Endpoint, access: Access, method: string, url: URL, contentType: string | undefined, body: string): Reply {
+  #answer(endpoint: Endpoint, access: Access, method: string, url: URL, contentType: string | undefined, body: string): Reply {
     let parsed;
     try {
       parsed =
         method === 'GET'
-          ? parseGet(endpoint, url.searchParams, settings.strict)
-          : parsePost(endpoint, url.searchParams, contentType, body, settings.strict);
+          ? parseGet(endpoint, url.searchParams, this.#settings.strict)
+          : parsePost(endpoint, url.searchParams, contentType, body, this.#settings.strict);
     } catch (error) {
       if (error instanceof RequestRejected) return message(400, error.message);
       throw error;
     }
     const components = parsed.items.length * parsed.sections.length;
-    if (!rate.fits(components)) {
+    if (!this.rate.fits(components)) {
       // Waiting cannot help a request larger than a whole window: say so, or a client waits forever.
       const advice =
-        components > rate.largestRequest
-          ? `no window allows more than ${rate.largestRequest}: send fewer items or components`
+        components > this.rate.largestRequest
+          ? `no window allows more than ${this.rate.largestRequest}: send fewer items or components`
           : 'wait until X-RateLimit-Reset';
       return message(429, `Rate limit exceeded: this request needs ${components} components; ${advice}`);
     }
-    const restriction: TestListCheck | undefined = access === 'test' ? onTestList : undefined;
+    const restriction: TestListCheck | undefined = access === 'test' ? this.#onTestList : undefined;
     const build = chunkBuilder(endpoint.level);
-    const nowMs = settings.now();
+    const nowMs = this.#settings.now();
     const built: BuiltChunk[] = parsed.items.map((item) => build(parsed.sections, item, restriction, nowMs));
     const delivered = built.flatMap((chunk, i) => {
       const { identifiers, params } = parsed.items[i]!;
       return chunk.delivered.map((section) => ({ endpoint: section, subject: subjectOf(section, identifiers, params) }));
     });
-    if (!ledger.canAfford(ledger.costOf(delivered))) return message(402, CREDIT_EXHAUSTED_MESSAGE);
-    rate.take(components);
-    ledger.record(
+    if (!this.ledger.canAfford(this.ledger.costOf(delivered))) return message(402, CREDIT_EXHAUSTED_MESSAGE);
+    this.rate.take(components);
+    this.ledger.record(
       parsed.items.flatMap(() => parsed.sections),
       delivered,
     );
     const headers = parsed.ignoredKeys.length > 0 ? { [IGNORED_KEYS_HEADER]: parsed.ignoredKeys.join(', ') } : undefined;
     return { status: 200, body: built.map((chunk) => chunk.chunk), headers };
   }
+}
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const started = performance.now();
-    const body = await readBody(request);
-    const latency = faults.latencyMs();
-    if (latency > 0) await settings.sleep(latency);
-    const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
-    const method = request.method ?? 'GET';
-    const access = authenticate(request.headers.authorization, settings.key, settings.secret);
-    const reply = ((): Reply | 'reset' => {
-      if (!access) return { status: 401 };
-      if (url.pathname === USAGE_PATH) return { status: 200, body: ledger.usage() };
-      const testList = method === 'GET' ? testListAt(url.pathname) : undefined;
-      if (testList) return { status: 200, body: testList };
-      const endpoint = endpointAt(url.pathname);
-      if (!endpoint) return message(404, `No endpoint at ${url.pathname}: paths are /v2/<level>/<target> as in the catalog`);
-      if (method !== 'GET' && method !== 'POST') return message(405, `${method} is not supported: use GET or POST`, { Allow: 'GET, POST' });
-      if (body === undefined) return message(413, `body larger than ${MAX_BODY_BYTES} bytes`);
-      const fault = faults.draw();
-      if (fault === 'reset') return 'reset';
-      if (fault === 'server-error') {
-        const status = faults.serverErrorStatus();
-        return { status, body: serverErrorPage(status), contentType: 'text/html; charset=utf-8' };
-      }
-      if (fault === 'spurious-429') {
-        return message(429, 'Rate limit exceeded: try again after X-RateLimit-Reset', rate.headers(true));
-      }
-      return answer(endpoint, access, method, url, request.headers['content-type'], body);
-    })();
-    const log = (status: number | 'reset') =>
-      settings.onRequest({ method, path: url.pathname, status, elapsedMs: performance.now() - started });
-    if (reply === 'reset') {
-      request.socket.destroy();
-      log('reset');
-      return;
-    }
-    send(response, reply);
-    log(reply.status);
-  }
-
-  function send(response: ServerResponse, reply: Reply): void {
-    const payload = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-    const headers: Record<string, string | number> = { ...rate.headers(), ...reply.headers, 'Content-Length': Buffer.byteLength(payload) };
-    if (payload !== '') headers['Content-Type'] = reply.contentType ?? 'application/json; charset=utf-8';
-    response.writeHead(reply.status, headers);
-    response.end(payload);
-  }
-
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const settings = resolveOptions(options);
+  const sandbox = new Sandbox(settings);
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) send(response, message(500, `sandbox error: ${error instanceof Error ? error.message : String(error)}`));
+    sandbox.handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent)
+        sandbox.send(response, message(500, `sandbox error: ${error instanceof Error ? error.message : String(error)}`));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(listenFailure(error, settings.host, settings.port)));
-    server.listen(settings.port, settings.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  // Listening on every interface (0.0.0.0, ::): the URL for this machine is the loopback one, which
-  // propdata accepts over plain http (a wildcard address is not one to connect to).
-  const reachable = settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host === '::' ? '::1' : settings.host;
-  const host = reachable.includes(':') ? `[${reachable}]` : reachable;
+  const port = await listenOn(server, settings.host, settings.port, 'sandbox');
   return {
-    url: `http://${host}:${port}`,
+    url: urlOf('http', settings.host, port),
     key: settings.key,
     secret: settings.secret,
-    usage: () => ledger.usage(),
+    usage: () => sandbox.ledger.usage(),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -26,7 +26,7 @@ export const isLive = (claim: ClaimRow | undefined, now: number): boolean => cla
 
 /** Rules 1 and 2: a kept section serves when it arrived at or after `freshFrom` (freshness.ts) and reads as an answer. */
 export const serves = (kept: SectionState['kept'], freshFrom: number): boolean =>
-  kept !== undefined && kept.at >= freshFrom && decodeSection(kept.body) !== undefined;
+  kept !== undefined && Number.isSafeInteger(kept.at) && kept.at >= freshFrom && decodeSection(kept.body) !== undefined;
 
 export interface ClaimContext {
   owner: string;

@@ -76,7 +76,9 @@ export function foundItem(asked: readonly SectionRef[], frame: unknown, rowOf: (
     const row = rowOf(ref);
     if (!row) return;
     const body = decodeSection(row.body);
-    if (!body) {
+    // A time that is no whole number of milliseconds (text written over it) dates nothing: SQLite
+    // compares text above every number, so it would pass for fresh forever.
+    if (!body || !Number.isSafeInteger(row.at)) {
       damaged += 1;
       return;
     }

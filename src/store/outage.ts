@@ -3,11 +3,7 @@ import type { Clock } from '../throttle/clock.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import { foldPending, writePending } from './pending.js';
 import type { Store, StoreEntry, StoreProblems } from './store-api.js';
-
-/** The first wait before the store is tried again once it stopped answering, doubled each time up to OUTAGE_MAX_DELAY_MS. */
-const OUTAGE_FIRST_DELAY_MS = 500;
-/** Often enough to carry on within seconds of a restart; seldom enough to leave a recovering database alone. */
-const OUTAGE_MAX_DELAY_MS = 10_000;
+import { STORE_WAITS } from '../policy/policy.js';
 
 export interface OutageSettings {
   /** This machine's journal of the store (store-path.ts, journalDirFor): answers it could not take yet. */
@@ -40,6 +36,8 @@ const isOutage = (error: unknown): error is StoreError => error instanceof Store
  */
 export class OutageTolerantStore implements Store {
   readonly location: string;
+  /** A gateway's client keys: not a run's business, passed through as they are. */
+  readonly keys: Store['keys'];
   readonly #store: Store;
   readonly #settings: OutageSettings;
   /** When the store stopped answering, why, and how many journaled entries it has taken since; undefined while it answers. */
@@ -51,13 +49,14 @@ export class OutageTolerantStore implements Store {
 
   constructor(store: Store, settings: OutageSettings) {
     this.location = store.location;
+    this.keys = store.keys;
     this.#store = store;
     this.#settings = settings;
   }
 
   /** `work` on the store; through an outage, tried again until it answers or the wait is over. */
   async #call<T>(work: () => Promise<T>): Promise<T> {
-    for (let delay = OUTAGE_FIRST_DELAY_MS; ; delay = Math.min(delay * 2, OUTAGE_MAX_DELAY_MS)) {
+    for (let delay: number = STORE_WAITS.outageFirstDelayMs; ; delay = Math.min(delay * 2, STORE_WAITS.outageMaxDelayMs)) {
       try {
         // Back from an outage, the journal goes in first: nothing is read that it would change.
         if (this.#outage) await this.#foldJournal();

@@ -29,6 +29,8 @@ export interface ReuseRecord {
 
 export const USAGE_GROUPINGS = ['day', 'month', 'endpoint', 'run'] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
+/** What a usage report's rows total: a grouping of the spend log, or a gateway's client key (KeyStore.usage). */
+export type UsageRows = UsageGrouping | 'key';
 
 export interface UsageFigures {
   requests: number;
@@ -89,7 +91,7 @@ export function monthOf(now: number): [number, number] {
  * side), in time order for runs and by name otherwise, and the totals. Money is summed in
  * micro-dollars and converted once.
  */
-export function usageOf(by: UsageGrouping, requests: readonly RequestGroup[], reused: readonly ReuseGroup[]): Usage {
+export function usageOf(by: UsageRows, requests: readonly RequestGroup[], reused: readonly ReuseGroup[]): Usage {
   const rows = new Map<string, UsageFigures & { key: string; first: number }>();
   const rowOf = (key: string, first: number) => {
     const row = rows.get(key) ?? { key, first, ...emptyFigures() };

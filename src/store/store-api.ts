@@ -2,6 +2,7 @@ import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import type { Frame } from '../model/chunk-frame.js';
 import type { ItemRef, SectionRef } from '../model/section-refs.js';
+import type { KeyStore } from './key-store.js';
 import type { RequestRecord, ReuseRecord, Usage, UsageQuery } from './spend.js';
 
 /**
@@ -14,7 +15,7 @@ import type { RequestRecord, ReuseRecord, Usage, UsageQuery } from './spend.js';
  * The one rule the store exists for: an answer the account has paid for is never bought again
  * while it is fresh enough, whichever command, run, process or machine asks for it. So what is kept
  * is a **section** (one endpoint's answer for one item), filed under the item's identity (level and
- * normalised identifiers, never the command that bought it), the endpoint, and that endpoint's own
+ * normalized identifiers, never the command that bought it), the endpoint, and that endpoint's own
  * parameters. `property value`, an `mget` naming value among others, a one-off and `call
  * v2/property/value` all find the same section.
  *
@@ -105,10 +106,15 @@ export interface Store {
 
   // --- pacing --------------------------------------------------------------------------------
 
-  /** The windows the service last reported for the account, as they stand now, if fresh (WINDOWS_FRESH_MS). */
+  /** The windows the service last reported for the account, as they stand now, if fresh (STORE_WAITS.windowsFreshMs). */
   loadWindows(account: string): Promise<ReportedWindow[] | undefined>;
   /** The pacer `owner` (one run) shares with the account's other runs on this store. */
   pacer(account: string, owner: string): SharedPacer;
+
+  // --- a gateway's client keys ---------------------------------------------------------------
+
+  /** The keys `propdata serve` accepts and what each spent (key-store.ts). */
+  readonly keys: KeyStore;
 
   // --- upkeep --------------------------------------------------------------------------------
 

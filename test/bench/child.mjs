@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { USAGE_REPORTER, WORK } from './paths.mjs';
 
@@ -9,6 +9,8 @@ import { USAGE_REPORTER, WORK } from './paths.mjs';
  * and CPU time in ms.
  */
 export async function runNode(args, { env = {}, measureUsage = false, allowExit = [0] } = {}) {
+  // A figure that builds no input file (libraryMemory alone) finds no work directory yet.
+  if (measureUsage) mkdirSync(WORK, { recursive: true });
   const usageFile = join(WORK, `usage-${process.pid}-${Date.now()}`);
   const nodeArgs = measureUsage ? ['--import', USAGE_REPORTER, ...args] : args;
   const started = performance.now();

@@ -1,6 +1,7 @@
 import { BENCHMARKS_MD } from './paths.mjs';
 import { describeMachine, timestamp } from './machine.mjs';
 import { consoleLines, figureBlock, updateBlocks } from './markdown.mjs';
+import { gateway } from './figures/gateway.mjs';
 import { libraryMemory } from './figures/library-memory.mjs';
 import { memory } from './figures/memory.mjs';
 import { overhead } from './figures/overhead.mjs';
@@ -34,6 +35,7 @@ const FIGURES = {
   storeOps,
   storeSpeed,
   postgresSpeed,
+  gateway,
 };
 
 const wanted = process.argv.slice(2);

@@ -1,4 +1,3 @@
-import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,23 +5,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runCli as propdata, startCli, untilStderr } from '../helpers/cli-process.js';
 
-const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
-
-/** The compiled CLI as a user runs it (npm test builds dist/ first). */
-async function propdata(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 describe('bin/propdata.js', () => {
   it('answers the README main command against the sandbox', async () => {
@@ -58,21 +44,15 @@ describe('bin/propdata.js', () => {
     const arrived = once(server, 'request');
     const dir = mkdtempSync(join(tmpdir(), 'propdata-bin-'));
     const output = join(dir, 'out.csv');
-    const child = spawn(process.execPath, [BIN, 'property', 'value', '--input', join(SAMPLES, 'addresses.csv'), '--output', output], {
+    const cli = startCli(['property', 'value', '--input', join(SAMPLES, 'addresses.csv'), '--output', output], {
       env: {
-        ...process.env,
         PROPDATA_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         PROPDATA_API_KEY: 'k',
         PROPDATA_API_SECRET: 's',
       },
     });
-    let stderr = '';
-    const acknowledged = new Promise<void>((resolve) => {
-      child.stderr.on('data', (part: Buffer) => {
-        stderr += part.toString();
-        if (stderr.includes('Ctrl-C again to abort')) resolve();
-      });
-    });
+    const { child } = cli;
+    const acknowledged = untilStderr(cli, /Ctrl-C again to abort/);
     try {
       await arrived;
       child.kill('SIGINT');
@@ -80,7 +60,7 @@ describe('bin/propdata.js', () => {
       await acknowledged;
       expect(child.exitCode).toBeNull();
       child.kill('SIGINT');
-      const [code] = await once(child, 'exit');
+      const { code } = await cli.exited;
       expect(code).toBe(130);
       expect(readFileSync(output, 'utf8').split('\n')[1]).toBe('');
     } finally {

@@ -1,15 +1,12 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../helpers/cli-process.js';
 import { chunkFor } from '../helpers/scripted-server.js';
-
-const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 /** Far more than the run needs once it notices: only a hang or a minutes-long wait reaches it. */
 const DEADLINE_MS = 10_000;
 
@@ -24,22 +21,18 @@ interface Ended {
  * (before the first byte) or after the first bytes. Killed if it outlives DEADLINE_MS.
  */
 async function withClosingReader(args: string[], closeAfterFirstBytes: boolean, env: Record<string, string> = {}): Promise<Ended> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-pipe-')), ...env },
-  });
-  if (closeAfterFirstBytes) child.stdout.once('data', () => child.stdout.destroy());
-  else child.stdout.destroy();
-  let stderr = '';
-  child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
+  const cli = startCli(args, { env: { PROPDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'propdata-pipe-')), ...env } });
+  const stdout = cli.child.stdout!;
+  if (closeAfterFirstBytes) stdout.once('data', () => stdout.destroy());
+  else stdout.destroy();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    child.kill('SIGKILL');
+    cli.child.kill('SIGKILL');
   }, DEADLINE_MS);
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const { code } = await cli.exited;
   clearTimeout(timer);
-  return { code, stderr, timedOut };
+  return { code, stderr: cli.stderr(), timedOut };
 }
 
 describe('a stdout whose reader goes away (EPIPE)', () => {
@@ -53,11 +46,9 @@ describe('a stdout whose reader goes away (EPIPE)', () => {
 
   it.skipIf(!existsSync('/dev/full'))('still fails a listing whose stdout cannot be written for another reason (a full disk)', async () => {
     const full = openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, [BIN, 'endpoints'], { stdio: ['ignore', full, 'pipe'] });
+    const ended = runCli(['endpoints'], { stdio: ['ignore', full, 'pipe'] });
     closeSync(full);
-    let stderr = '';
-    child.stderr!.on('data', (part: Buffer) => (stderr += part.toString()));
-    const [code] = await once(child, 'exit');
+    const { code, stderr } = await ended;
     expect(code).toBe(1);
     expect(stderr).toBe('propdata: cannot write to stdout: the disk is full\n');
   });

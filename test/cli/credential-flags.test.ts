@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { databasePerFile, freshSchema, postgresPassword } from '../helpers/postgres.js';
 import { runMain } from '../helpers/run-main.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
@@ -62,5 +63,51 @@ describe('config set secret VALUE', () => {
     expect(given.stderr).not.toContain('very-secret');
     expect((await runMain(['config', 'set', 'secret', '-'], { env, stdin: 'from-stdin-5678\n' })).stderr).toBe('');
     expect((await runMain(['config', 'set', 'key', 'my-key'], { env })).stderr).toBe('');
+  });
+
+  it('warns of a store URL holding a password too, and says to give it from stdin', async () => {
+    const env = { PROPDATA_CONFIG_DIR: scratch() };
+    const given = await runMain(['config', 'set', 'store', 'postgres://jobs:hunter2@db.internal/propdata'], { env });
+    expect(given.code).toBe(0);
+    expect(given.stderr).toMatch(/^propdata: warning: a secret on the command line .*next time: propdata config set store - < FILE\n$/);
+    expect(given.stderr).not.toContain('hunter2');
+    expect((await runMain(['config', 'set', 'store', 'postgres://jobs@db.internal/propdata'], { env })).stderr).toBe('');
+  });
+});
+
+describe('a store password in a --store URL', () => {
+  const database = databasePerFile();
+  const WARNED =
+    /^propdata: warning: the password in --store can be read by other users of this machine \(ps, \/proc\/PID\/cmdline\) while it runs; use PGPASSWORD or ~\/\.pgpass for the password, or PROPDATA_STORE for the whole URL$/m;
+
+  it('warns once, naming the safe places, in either spelling of the flag; not with --quiet, nor from PROPDATA_STORE or the config', async () => {
+    const url = freshSchema(database.url);
+    const env = { PROPDATA_CONFIG_DIR: scratch() };
+    for (const flag of [['--store', url], [`--store=${url}`]]) {
+      const warned = await runMain(['store', 'info', ...flag], { env });
+      expect(warned.code).toBe(0);
+      expect(warned.stderr.match(new RegExp(WARNED.source, 'gm'))).toHaveLength(1);
+      expect(warned.stderr + warned.stdout).not.toContain(postgresPassword());
+    }
+    const quiet = await runMain([...VALMONTE, '--sandbox', '--store', url, '--quiet'], { env });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect((await runMain(['store', 'info'], { env: { ...env, PROPDATA_STORE: url } })).stderr).toBe('');
+    // The same database without the password in the URL: nothing to warn of (node-postgres reads PGPASSWORD from the process's environment).
+    vi.stubEnv('PGPASSWORD', postgresPassword());
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    const bare = new URL(url);
+    bare.password = '';
+    const withoutPassword = await runMain(['store', 'info', '--store', bare.toString()], { env });
+    expect(withoutPassword.code).toBe(0);
+    expect(withoutPassword.stdout).toMatch(/^store {5}postgres:\/\/\w+@/);
+    expect(withoutPassword.stderr).toBe('');
+    expect((await runMain(['config', 'set', 'store', '-'], { env, stdin: `${url}\n` })).code).toBe(0);
+    const fromConfig = await runMain(['store', 'info'], { env });
+    expect(fromConfig.code).toBe(0);
+    expect(fromConfig.stdout).toMatch(/^store {5}postgres:\/\/\w+@/);
+    expect(fromConfig.stderr).toBe('');
   });
 });

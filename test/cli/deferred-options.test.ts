@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/errors/index.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
 import { attachAllOptions } from '../../src/cli/deferred-options.js';
 import { Messages, type Io } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';

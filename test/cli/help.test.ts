@@ -1,5 +1,10 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../src/catalog/index.js';
+import { attachAllOptions } from '../../src/cli/deferred-options.js';
+import { Messages } from '../../src/cli/io.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { runMain } from '../helpers/run-main.js';
 
 describe('help and the endpoint listing', () => {
@@ -60,6 +65,19 @@ describe('help and the endpoint listing', () => {
     const value = await runMain(['property', 'value-details-adjusted', '--help']);
     expect(value.stdout).toMatch(/--add-beds <int>/);
     expect(value.stdout).toMatch(/--add-pools <int>/);
+  });
+
+  it('gives every command --verbose, which the line of an unexpected error suggests', () => {
+    const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+    const program = buildProgram({ io, messages: new Messages(io), argv: [], exitCode: 0 });
+    attachAllOptions(program);
+    const leaves = (command: Command, path: string): string[][] =>
+      command.commands.length > 0
+        ? command.commands.flatMap((sub) => leaves(sub, `${path} ${sub.name()}`))
+        : [[path, command.options.some((option) => option.long === '--verbose') ? 'yes' : 'no']];
+    const commands = leaves(program, 'propdata');
+    expect(commands.length).toBeGreaterThan(ENDPOINTS.length);
+    expect(commands.filter(([, verbose]) => verbose === 'no')).toEqual([]);
   });
 
   it('prints the version', async () => {

@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { openConfigStore } from '../../src/config/store.js';
+import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { runMain } from '../helpers/run-main.js';
 import { envFor, WIDE_OPEN } from '../helpers/sandbox-per-test.js';
 
@@ -15,7 +13,6 @@ import { envFor, WIDE_OPEN } from '../helpers/sandbox-per-test.js';
  * latency, so that a run is mostly waiting, as a nightly job is. What is checked is what a user
  * pays for: every component charged is a written row, but for the requests in flight at a kill.
  */
-const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 const ROWS = 240;
 const BATCH = 10;
 const CONCURRENCY = 2;
@@ -60,15 +57,8 @@ const args = (input: string, output: string) => [
 
 const recordsIn = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').length - 1 : 0);
 
-function start(argv: string[], running: RunningSandbox): ChildProcess & { stderrText: () => string } {
-  const child = spawn(process.execPath, [BIN, ...argv], {
-    env: { ...process.env, ...envFor(running), NO_COLOR: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
-  return Object.assign(child, { stderrText: () => stderr });
-}
+const start = (argv: string[], running: RunningSandbox): CliProcess =>
+  startCli(argv, { env: envFor(running), stdio: ['ignore', 'ignore', 'pipe'] });
 
 /** Waits until the output holds at least `rows` records (the run is well under way). */
 async function untilWritten(path: string, rows: number): Promise<void> {
@@ -91,22 +81,22 @@ describe('interrupting a paced run', () => {
     const running = await sandbox(true);
     const { dir, input } = workdir();
     const output = join(dir, 'out.csv');
-    const child = start(
+    const cli = start(
       args(input, output).filter((arg) => arg !== '-q'),
       running,
     );
     await untilWritten(output, 60);
     const sentBefore = running.usage().components;
-    child.kill('SIGTERM');
-    const [code] = (await once(child, 'exit')) as [number];
+    cli.child.kill('SIGTERM');
+    const { code } = await cli.exited;
     expect(code).toBe(130);
-    expect(child.stderrText()).toMatch(/stopping: finishing \d+ requests in flight/);
+    expect(cli.stderr()).toMatch(/stopping: finishing \d+ requests in flight/);
     const charged = running.usage().components;
     expect(charged - sentBefore).toBeLessThanOrEqual(IN_FLIGHT);
     // Every charged item is in the output: nothing paid for is lost.
     expect(recordsIn(output)).toBe(charged);
 
-    const resumeLine = /continue with:\n\s+(.+)/.exec(child.stderrText())?.[1];
+    const resumeLine = /continue with:\n\s+(.+)/.exec(cli.stderr())?.[1];
     expect(resumeLine).toContain('--resume');
     expect(resumeLine).not.toContain('****');
     const resumed = await runMain([...args(input, output), '--resume'], { env: envFor(running) });
@@ -124,20 +114,20 @@ describe('interrupting a paced run', () => {
     config.set('key', running.key);
     config.set('secret', running.secret);
     config.set('base-url', running.url);
-    const { PROPDATA_API_KEY: _key, PROPDATA_API_SECRET: _secret, PROPDATA_BASE_URL: _url, ...inherited } = process.env;
-    const child = spawn(process.execPath, [BIN, ...args(input, output).filter((arg) => arg !== '-q')], {
-      env: { ...inherited, PROPDATA_CONFIG_DIR: configDir, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
+    const cli = startCli(
+      args(input, output).filter((arg) => arg !== '-q'),
+      {
+        env: { PROPDATA_API_KEY: undefined, PROPDATA_API_SECRET: undefined, PROPDATA_BASE_URL: undefined, PROPDATA_CONFIG_DIR: configDir },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     await untilWritten(output, 40);
-    child.kill('SIGTERM');
-    const [code] = (await once(child, 'exit')) as [number];
+    cli.child.kill('SIGTERM');
+    const { code } = await cli.exited;
     // Loading the config must not install anything that kills the process at the first signal.
     expect(code).toBe(130);
-    expect(stderr).toMatch(/propdata: interrupted/);
-    expect(stderr).toMatch(/continue with:/);
+    expect(cli.stderr()).toMatch(/propdata: interrupted/);
+    expect(cli.stderr()).toMatch(/continue with:/);
   });
 
   it('kill -9 twice, then --resume: the finished file is whole and at most the requests in flight were paid twice', async () => {
@@ -145,10 +135,10 @@ describe('interrupting a paced run', () => {
     const { dir, input } = workdir();
     const output = join(dir, 'out.csv');
     for (const rows of [40, 120]) {
-      const child = start([...args(input, output), ...(existsSync(output) ? ['--resume'] : [])], running);
+      const cli = start([...args(input, output), ...(existsSync(output) ? ['--resume'] : [])], running);
       await untilWritten(output, rows);
-      child.kill('SIGKILL');
-      await once(child, 'exit');
+      cli.child.kill('SIGKILL');
+      await cli.exited;
     }
     const resumed = await runMain([...args(input, output), '--resume'], { env: envFor(running) });
     expect(resumed.code).toBe(0);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { BIN } from '../helpers/cli-process.js';
 import { envFor } from '../helpers/sandbox-per-test.js';
 
 /**
@@ -14,7 +15,6 @@ import { envFor } from '../helpers/sandbox-per-test.js';
  * store. Every night must say "complete", and the account must pay for each answer once.
  */
 const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 const FOLDER = '/data/enrichment';
 
 /** The first sh block under "Unattended runs". */

@@ -25,7 +25,7 @@ const packageOf = (file: string): string => {
  * The packages a command loaded, imported or required, after it ran, in a fresh process (npm test
  * builds dist/ first). Its store is the test run's (vitest.config.ts), never the user's own.
  */
-function packagesLoadedBy(argv: string[]): string[] {
+function packagesLoadedBy(argv: string[], home = process.env.PROPDATA_HOME): string[] {
   const script = `
     import { createRequire, register } from 'node:module';
     import { PassThrough } from 'node:stream';
@@ -33,7 +33,7 @@ function packagesLoadedBy(argv: string[]): string[] {
     const { main } = await import(${JSON.stringify(MAIN)});
     const sink = new PassThrough();
     sink.resume();
-    const code = await main(${JSON.stringify(argv)}, { stdin: process.stdin, stdout: sink, stderr: sink, env: ${JSON.stringify({ PROPDATA_HOME: process.env.PROPDATA_HOME })} });
+    const code = await main(${JSON.stringify(argv)}, { stdin: process.stdin, stdout: sink, stderr: sink, env: ${JSON.stringify({ PROPDATA_HOME: home })} });
     const Module = createRequire(import.meta.url)('node:module');
     console.log(JSON.stringify({ code, required: Object.keys(Module._cache) }));
   `;
@@ -62,14 +62,19 @@ describe('start-up', () => {
     }
   });
 
-  it('a one-off loads nothing a batch or a terminal needs, nor the store unless --max-age or --max-cost-month asks it first', () => {
+  it('a one-off loads nothing a batch or a terminal needs, nor the store unless --max-age, --max-cost-month or a job beside it asks it first', () => {
     const oneOff = ['property', 'value', '--address', '405 DYER AVE', '--zipcode', '21136', '--json', '--sandbox'];
-    const loaded = packagesLoadedBy(oneOff);
+    // A home of its own: the test run's store is open in other tests' processes, as a running job's is.
+    const home = mkdtempSync(join(tmpdir(), 'propdata-startup-home-'));
+    const loaded = packagesLoadedBy(oneOff, home);
     // Its one request goes over node's own http: undici's pool is a batch's. Its record is left beside the store.
     for (const heavy of ['undici', 'better-sqlite3', 'pg', 'csv-parse', 'exceljs', 'conf', 'ora', 'cli-progress', 'csv-stringify'])
       expect(loaded).not.toContain(heavy);
-    const withMaxAge = packagesLoadedBy([...oneOff, '--max-age', '1d']);
+    const withMaxAge = packagesLoadedBy([...oneOff, '--max-age', '1d'], home);
     expect(withMaxAge).toContain('better-sqlite3');
+    // Another process has the store open (its write-ahead log stands beside it): a job to pace and claim beside.
+    writeFileSync(join(home, 'propdata.db-wal'), '');
+    expect(packagesLoadedBy(oneOff, home)).toContain('better-sqlite3');
     // node-postgres only for a store on PostgreSQL.
     expect(withMaxAge).not.toContain('pg');
   });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/errors/index.js';
+import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
 import { SignalStop } from '../../src/cli/stop-signal.js';
+import { startCli, untilStderr, type CliProcess } from '../helpers/cli-process.js';
 import { chunkFor } from '../helpers/scripted-server.js';
-
-const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 
 const running: { child: ChildProcess; server: Server }[] = [];
@@ -33,6 +32,8 @@ interface InFlight {
   answer: () => void;
   /** What it has written to stderr so far. */
   stderr: () => string;
+  /** Its end. */
+  exited: CliProcess['exited'];
 }
 
 /**
@@ -53,29 +54,24 @@ async function batchInFlight(): Promise<InFlight> {
   await once(server, 'listening');
   const arrived = once(server, 'request');
   const output = join(mkdtempSync(join(tmpdir(), 'propdata-signal-')), 'out.csv');
-  const child = spawn(process.execPath, [BIN, 'property', 'value', '--input', join(SAMPLES, 'addresses.csv'), '--output', output], {
+  const cli = startCli(['property', 'value', '--input', join(SAMPLES, 'addresses.csv'), '--output', output], {
     env: {
-      ...process.env,
       PROPDATA_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       PROPDATA_API_KEY: 'k',
       PROPDATA_API_SECRET: 's',
     },
   });
+  const { child } = cli;
   running.push({ child, server });
-  let stderr = '';
-  const stopping = new Promise<void>((resolve) => {
-    child.stderr.on('data', (part: Buffer) => {
-      stderr += part.toString();
-      if (/stopping: finishing 1 requests in flight; Ctrl-C again to abort/.test(stderr)) resolve();
-    });
-  });
+  const stopping = untilStderr(cli, /stopping: finishing 1 requests in flight; Ctrl-C again to abort/);
   await arrived;
   // Waited for here, so that the request is held before anything answers it.
   while (held.length === 0) await new Promise((resolve) => setImmediate(resolve));
   return {
     child,
     acknowledged: () => stopping,
-    stderr: () => stderr,
+    stderr: cli.stderr,
+    exited: cli.exited,
     answer: () => {
       const response = held[0] as ServerResponse & { items: number };
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -86,34 +82,33 @@ async function batchInFlight(): Promise<InFlight> {
 
 describe('stop signals', () => {
   it('takes a first SIGTERM as a request to stop cleanly and exits 130 at once on a second', async () => {
-    const { child, acknowledged } = await batchInFlight();
-    const exited = once(child, 'exit');
+    const { child, acknowledged, exited } = await batchInFlight();
     child.kill('SIGTERM');
     // Acknowledged at once, and still running: the request in flight is never answered.
     await acknowledged();
     expect(child.exitCode).toBeNull();
     child.kill('SIGTERM');
-    const [code] = await exited;
+    const { code } = await exited;
     expect(code).toBe(130);
   });
 
   it('takes SIGHUP as a request to stop cleanly, not cut short by a repeated SIGHUP', async () => {
-    const { child, acknowledged, answer, stderr } = await batchInFlight();
-    const exited = once(child, 'exit');
+    const { child, acknowledged, answer, stderr, exited } = await batchInFlight();
     child.kill('SIGHUP');
     await acknowledged();
     child.kill('SIGHUP');
     // The answer reaches it after the second SIGHUP: a run that the hangup had cut short would
     // have exited without it; a clean stop writes it, sums up and prints how to resume.
     answer();
-    const [code] = await exited;
+    const { code } = await exited;
     expect(code).toBe(130);
     expect(stderr()).toMatch(/propdata: interrupted: .*holds \d+ ok[\s\S]*continue with:\n.*--resume/);
   });
 
   it('names the signal in the abort reason, and carries exit code 130', () => {
     const stop = new SignalStop('SIGTERM');
-    expect(stop).toMatchObject({ signal: 'SIGTERM', exitCode: EXIT.interrupted, message: 'stopped by SIGTERM' });
+    expect(stop).toMatchObject({ signal: 'SIGTERM', message: 'stopped by SIGTERM' });
+    expect(exitCodeFor(stop)).toBe(EXIT.interrupted);
     expect(new SignalStop('SIGINT').message).toBe('stopped by Ctrl-C (SIGINT)');
     const controller = new AbortController();
     controller.abort(stop);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOneOffTransport } from '../../src/client/one-off-transport.js';
 import { createPoolTransport } from '../../src/client/pool-transport.js';
 import { ServiceClient, type ServiceRequest } from '../../src/client/service-client.js';
-import type { Timeouts } from '../../src/client/timeouts.js';
+import type { Timeouts } from '../../src/policy/policy.js';
 import type { Transport } from '../../src/client/transport.js';
 import { NetworkError, RequestAbortedError } from '../../src/errors/index.js';
 import { SYSTEM_CLOCK, type Clock } from '../../src/throttle/clock.js';
@@ -126,6 +126,19 @@ describe.each(TRANSPORTS)('over %s', (_, make) => {
       expect(ms).toBe(500);
     });
 
+    it("is a request's own when it gives one (a library call's timeout), longer or shorter than the client's", async () => {
+      const clock = new FakeClock().pause();
+      server = await startSlowServer(arrived(clock));
+      const sender = await clientFor(server.url, 500, { clock });
+      const longer = await failure(sender.send({ ...POST, timeoutMs: 2_000 }), clock);
+      expect((longer.error as NetworkError).message).toBe('could not reach the service: timed out after 2 s');
+      expect(longer.ms).toBe(2_000);
+      clock.pause();
+      const shorter = await failure(sender.send({ ...POST, timeoutMs: 200 }), clock);
+      expect((shorter.error as NetworkError).message).toBe('could not reach the service: timed out after 0.2 s');
+      expect(shorter.ms).toBe(200);
+    });
+
     it('has a connect timeout of its own, which covers the TLS handshake: nothing was sent', async () => {
       silent = await startSilentServer();
       const { error } = await failure((await clientFor(`https://127.0.0.1:${silent.port}`, 5_000, { connectMs: 300 })).send(POST));
@@ -206,6 +219,14 @@ describe("a batch's pool", () => {
     const third = failure(pool.send({ ...POST, items: [{ slug: 'c' }] }), clock);
     expect(((await third).error as NetworkError).message).toMatch(/timed out/);
     expect(server.received).toEqual([JSON.stringify([{ slug: 'a' }]), JSON.stringify([{ slug: 'c' }])]);
+  });
+
+  it("gives undici's own header and body timers a request's longer deadline, not the pool's", async () => {
+    // Real time: undici's timers are its own (about a second fine), so the answer comes 1.2 s late.
+    server = await startSlowServer((response) => setTimeout(() => response.end('[]'), 1_200));
+    const pool = await clientOver(TRANSPORTS[0]![1], server.url, 100);
+    const answered = await pool.send({ ...POST, timeoutMs: 10_000 });
+    expect(answered.status).toBe(200);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { interpretResponse } from '../../src/client/interpret-response.js';
 import type { RawResponse } from '../../src/client/service-client.js';
 import {
@@ -10,6 +11,7 @@ import {
   PropdataError,
   RateLimitedError,
   ServerError,
+  ServiceError,
   UnreadableAnswerError,
 } from '../../src/errors/index.js';
 
@@ -30,7 +32,7 @@ describe('interpretResponse', () => {
     expect(error).toBeInstanceOf(ForbiddenError);
     expect((error as ForbiddenError).status).toBe(403);
     expect((error as ForbiddenError).code).toBe('E_FORBIDDEN');
-    expect((error as ForbiddenError).exitCode).toBe(1);
+    expect(exitCodeFor(error)).toBe(1);
     expect((error as ForbiddenError).serviceMessage).toBe('Forbidden: IP not allowed');
     expect((error as Error).message).toContain('Forbidden: IP not allowed');
     expect(thrown(403)).toBeInstanceOf(ForbiddenError);
@@ -65,5 +67,30 @@ describe('interpretResponse', () => {
       expect((error as Error).message).toBe(`unreadable answer to v2/property/value (HTTP ${status}): ${said}; it may have been charged`);
     }
     expect(interpretResponse(response(200, '{"property/value":{"api_code":0}}'), 'v2/property/value')).toHaveLength(1);
+  });
+
+  it("carries the answer's status, headers and request id on every error, an echoed credential scrubbed from them", () => {
+    const answer = (status: number, headers: Record<string, string>): RawResponse => ({
+      ...response(status),
+      headers,
+      redact: (text) => text.replaceAll('KEY123', '****'),
+    });
+    const headers = { 'x-request-id': 'req-7f3a', 'x-ratelimit-limit': '250', 'x-echo': 'Basic KEY123' };
+    for (const status of [400, 401, 402, 403, 404, 429, 500, 204]) {
+      let error: unknown;
+      try {
+        interpretResponse(answer(status, headers), 'v2/property/value');
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, `HTTP ${status}`).toBeInstanceOf(ServiceError);
+      expect(error).toMatchObject({
+        status,
+        requestId: 'req-7f3a',
+        headers: { 'x-request-id': 'req-7f3a', 'x-ratelimit-limit': '250', 'x-echo': 'Basic ****' },
+      });
+    }
+    // A service that gives no request id: none is made up.
+    expect(thrown(401)).toMatchObject({ status: 401, headers: {}, requestId: undefined });
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { parseBaseUrl, resolveConnection } from '../../src/config/connection.js';
 import { openConfigStore } from '../../src/config/store.js';
 import { PropdataError } from '../../src/errors/index.js';
@@ -89,7 +90,7 @@ describe('connection settings', () => {
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(PropdataError);
-      expect((error as PropdataError).exitCode).toBe(2);
+      expect(exitCodeFor(error)).toBe(2);
     }
   });
 });

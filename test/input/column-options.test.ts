@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { UsageError } from '../../src/errors/index.js';
 import { checkColumnOptions } from '../../src/input/column-options.js';
 
@@ -26,8 +27,8 @@ describe('checkColumnOptions', () => {
     }
     expect(error).toMatchObject({
       code: 'E_USAGE_META_COLUMN',
-      exitCode: 2,
       message: '--meta-column nosuch: the input has no column "nosuch" (its columns: Site Addr, zip, tax_account); name one of them',
     });
+    expect(exitCodeFor(error)).toBe(2);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_IDENTIFIERS, findEndpoint, type Level, type Param } from '../../src/catalog/index.js';
 import { UsageError } from '../../src/errors/index.js';
-import { createColumnResolver, describeMapping, IDENTIFIER_ALIASES, type ColumnSettings } from '../../src/input/columns.js';
+import { createColumnResolver, IDENTIFIER_ALIASES, type ColumnSettings } from '../../src/input/columns.js';
 
 const params = (endpoint: string) => new Map<string, Param>(findEndpoint(endpoint)!.params.map((param) => [param.name, param]));
 const settings = (level: Level, extra: Partial<ColumnSettings> = {}): ColumnSettings => ({ level, params: new Map(), map: {}, ...extra });
@@ -61,15 +61,5 @@ describe('column recognition', () => {
     });
     const chosen = settings('property', { metaColumn: 'tax_account' });
     expect(assigned(['meta', 'tax_account'], chosen)).toEqual({ tax_account: 'meta' });
-  });
-
-  it('describes the mapping column by column, and names --map columns the input lacks', () => {
-    const lines = describeMapping(['address', 'zip', 'use'], settings('property', { map: { zipcode9: 'zipcode' } }));
-    expect(lines).toEqual([
-      'address -> address (name)',
-      'zip -> zipcode (alias)',
-      'use -> passed through',
-      '--map zipcode9: the input has no such column',
-    ]);
   });
 });

@@ -14,7 +14,7 @@ const row = (columns: Record<string, unknown>, number = 12) => ({ row: number, c
 describe('createPreparer', () => {
   const value = preparer('property', ['property/value']);
 
-  it('builds the item from normalised identifiers with sorted keys and no empty values', () => {
+  it('builds the item from normalized identifiers with sorted keys and no empty values', () => {
     const prepared = value(
       row({ Street: ' 405  DYER AVE ', City: 'REISTERSTOWN', State: 'Maryland', Zip: '21136-1905', unit: '', use: 'RES' }),
     );

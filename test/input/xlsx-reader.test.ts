@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { findEndpoint } from '../../src/catalog/index.js';
 import { InputError, UsageError } from '../../src/errors/index.js';
 import { openInput } from '../../src/input/open-input.js';
@@ -133,7 +134,7 @@ describe('xlsx input', () => {
     writeFileSync(locked, Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]));
     const error = await readAll(locked).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).exitCode).toBe(1);
+    expect(exitCodeFor(error)).toBe(1);
     expect((error as InputError).message).toMatch(/^cannot read .*locked\.xlsx as an xlsx workbook: it is password-protected/);
     const text = tempPath('text.xlsx');
     writeFileSync(text, 'address\n1 Main St\n');

@@ -8,9 +8,13 @@ import {
   AuthError,
   BudgetReachedError,
   createClient,
+  CreditExhaustedError,
   ItemFailedError,
   openRecordFile,
+  QuotaWaitError,
+  PropdataError,
   readRows,
+  ServiceError,
   UsageError,
   type BatchRecord,
   type ClientOptions,
@@ -19,6 +23,7 @@ import {
 import { openRecordFile as openWorkbookFile, readRows as readWorkbookRows } from '../../src/library/xlsx.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { chunkFor, scriptedServerPerTest, type Script, type ScriptedReply } from '../helpers/scripted-server.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { clientOn } from '../../src/library/create-client.js';
 import { tempStorePath } from '../store/helpers/temp-store.js';
@@ -50,6 +55,20 @@ async function collect<C>(records: AsyncIterable<BatchRecord<C>>): Promise<Batch
   const all: BatchRecord<C>[] = [];
   for await (const record of records) all.push(record);
   return all;
+}
+
+/** Reads `run` until it ends or throws, calling `each` on every record: the rows read, and what the loop threw. */
+async function readUntilStopped<C>(run: AsyncIterable<BatchRecord<C>>, each: (record: BatchRecord<C>) => void = () => undefined) {
+  const rows: number[] = [];
+  try {
+    for await (const record of run) {
+      rows.push(record.row);
+      each(record);
+    }
+  } catch (error) {
+    return { rows, thrown: error };
+  }
+  return { rows, thrown: undefined };
 }
 
 const rowsOf = (records: readonly { row: number }[]) => records.map((record) => record.row);
@@ -95,9 +114,23 @@ describe('one item', () => {
     const { client } = await clientOf({ secret: 'wrong-secret-0123456789', logger }, sandboxes.current);
     const failure = await client.property.value({ address: '43 Valmonte Plaza', zipcode: '90274' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AuthError);
-    expect((failure as AuthError).code).toBe('E_AUTH');
+    expect(failure).toBeInstanceOf(ServiceError);
+    expect(failure).toBeInstanceOf(PropdataError);
+    expect(failure).toMatchObject({ code: 'E_AUTH', status: 401, requestId: undefined });
+    // The answer's own headers, as the sandbox sent them (it gives no request id, as the spec names none).
+    expect((failure as AuthError).headers).toMatchObject({ 'content-length': '0', 'x-ratelimit-limit': '1000000' });
+    expect(failure).not.toHaveProperty('exitCode');
     expect(lines.length).toBeGreaterThan(0);
     expect([...lines, (failure as Error).message].join('\n')).not.toContain('wrong-secret-0123456789');
+  });
+
+  it("throws a CreditExhaustedError with the 402's status and headers once the credit is spent", async () => {
+    await sandboxes.start({ credit: 0 });
+    const { client } = await clientOf({}, sandboxes.current);
+    const failure = await client.property.value({ address: '43 Valmonte Plaza', zipcode: '90274' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CreditExhaustedError);
+    expect(failure).toMatchObject({ code: 'E_CREDIT_EXHAUSTED', status: 402 });
+    expect((failure as CreditExhaustedError).headers['content-type']).toMatch(/json/);
   });
 
   it('throws an ItemFailedError when the service keeps failing the item', async () => {
@@ -146,16 +179,13 @@ describe('a batch', () => {
   it('throws the condition that stopped it after the records written before it, and its summary says so', async () => {
     const { client, sandbox } = await clientOf({ maxComponents: 25, batchSize: 10, concurrency: 1 });
     const run = client.property.value.batch(homes(60));
-    const records: BatchRecord[] = [];
-    const failure = await (async () => {
-      for await (const record of run) records.push(record);
-    })().catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(BudgetReachedError);
+    const { rows, thrown } = await readUntilStopped(run);
+    expect(thrown).toBeInstanceOf(BudgetReachedError);
     expect(sandbox.usage().components).toBeLessThanOrEqual(25);
-    expect(rowsOf(records)).toEqual(range(1, records.length));
-    expect(records.length).toBe(sandbox.usage().components);
+    expect(rows).toEqual(range(1, rows.length));
+    expect(rows.length).toBe(sandbox.usage().components);
     const summary = await run.summary();
-    expect(summary).toMatchObject({ outcome: 'stopped', nextRow: records.length + 1 });
+    expect(summary).toMatchObject({ outcome: 'stopped', nextRow: rows.length + 1 });
   });
 
   it('stops sending on break: nothing goes out after the requests in flight, and a rerun of the job buys only the rest', async () => {
@@ -186,28 +216,97 @@ describe('a batch', () => {
     expect(sandbox.usage().chargedAgain.sections).toBe(0);
   });
 
-  it("tells the caller of responses, progress and its end, and ends on the caller's signal with its reason", async () => {
+  it('tells the caller of responses, progress and its end', async () => {
     const events: RunEvent[] = [];
     const { client } = await clientOf({ batchSize: 5, concurrency: 1, onEvent: (event) => events.push(event) });
     await collect(client.property.value.batch(homes(12)));
     expect(events.filter((event) => event.type === 'response').length).toBe(3);
     expect(events.at(-1)).toMatchObject({ type: 'end', summary: { outcome: 'completed', records: { ok: expect.any(Number) } } });
+  });
+
+  it("yields no record after the caller's signal aborts it, keeps what was in flight, and throws the reason", async () => {
+    const { client, sandbox } = await clientOf({ batchSize: 100, concurrency: 4 });
     const stop = new AbortController();
-    const run = client.property.value.batch(homes(100), { signal: stop.signal });
-    const seen: number[] = [];
-    const ended = await (async () => {
-      for await (const record of run) {
-        seen.push(record.row);
-        if (record.row === 3) stop.abort(new Error('enough'));
-      }
-    })().catch((error: unknown) => error);
-    expect((ended as Error).message).toBe('enough');
-    expect(seen.slice(0, 3)).toEqual([1, 2, 3]);
+    const run = client.property.value.batch(homes(2_000), { signal: stop.signal });
+    // The engine has answered far more by row 50: they wait in the queue, and none is handed over.
+    const { rows, thrown } = await readUntilStopped(run, (record) => {
+      if (record.row === 50) stop.abort(new Error('enough'));
+    });
+    expect((thrown as Error).message).toBe('enough');
+    expect(rows).toEqual(range(1, 50));
+    expect((await run.summary()).outcome).toBe('interrupted');
+    // Nothing bought is lost: a rerun with maxAge takes every answered item from the store.
+    const bought = sandbox.usage().components;
+    expect(bought).toBeGreaterThan(50);
+    const again = await collect(client.property.value.batch(homes(bought), { maxAge: 3_600_000 }));
+    expect(again.every((record) => record.fromStore)).toBe(true);
+    expect(sandbox.usage().components).toBe(bought);
   });
 
   it('has no summary before its records are read', async () => {
     const { client } = await clientOf();
     await expect(client.property.value.batch(homes(1)).summary()).rejects.toThrow(/read first/);
+  });
+});
+
+describe('per-call options', () => {
+  const servers = scriptedServerPerTest();
+  const HOME = { address: '43 Valmonte Plaza', zipcode: '90274' };
+  const ANSWER = JSON.stringify([chunkFor(['property/value'])]);
+
+  /** A client of the test's scripted server on a fake clock: backoffs and rate-limit waits take no time. */
+  async function scripted(script: Script, options: ClientOptions = {}) {
+    const clock = new FakeClock();
+    const env = await servers.serve(script);
+    const client = clientOn({ baseUrl: env.PROPDATA_BASE_URL, key: 'key-1', secret: 'secret-1', store: false, ...options }, clock);
+    closing.push(() => client.close());
+    return { client, server: servers.current, clock };
+  }
+
+  it("maxRetries: a call's own count of retries after a 5xx, for one item and for a batch", async () => {
+    const { client, server } = await scripted(() => ({ status: 503, body: '{"message":"down"}' }));
+    await expect(client.property.value(HOME, { maxRetries: 1 })).rejects.toThrow(ItemFailedError);
+    expect(server.requests).toHaveLength(2);
+    const records = await collect(client.property.value.batch([HOME], { maxRetries: 3 }));
+    expect(records.map((record) => record.status)).toEqual(['error']);
+    expect(server.requests).toHaveLength(2 + 4);
+  });
+
+  it("timeout: a call's own deadline for each response, longer or shorter than the client's", async () => {
+    // Every answer comes 200 ms late (real time: the deadline is kept on the system's clock).
+    const late = () => new Promise<ScriptedReply>((resolve) => setTimeout(() => resolve({ status: 200, body: ANSWER }), 200));
+    const { client } = await scripted(late, { timeout: 50, maxRetries: 0 });
+    await expect(client.property.value(HOME)).rejects.toThrow(/timed out after 0\.05 s/);
+    const chunk = await client.property.value(HOME, { timeout: 10_000 });
+    expect(chunk['property/value'].api_code).toBe(0);
+    const records = await collect(client.property.value.batch([HOME, HOME], { timeout: 10_000 }));
+    expect(records.map((record) => record.status)).toEqual(['ok', 'ok']);
+  });
+
+  it("maxWait: a call's own longest wait for the rate limit, beyond which it stops with a QuotaWaitError", async () => {
+    // Two 429s whose window resets in five minutes, then answers.
+    const refused = (_: unknown, index: number): ScriptedReply =>
+      index < 2
+        ? {
+            status: 429,
+            body: '{"message":"rate limit exceeded"}',
+            headers: {
+              'x-ratelimit-period': '3600',
+              'x-ratelimit-limit': '10',
+              'x-ratelimit-remaining': '0',
+              'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 300),
+            },
+          }
+        : { status: 200, body: ANSWER };
+    const { client, server, clock } = await scripted(refused);
+    const stopped = await client.property.value(HOME, { maxWait: 60_000 }).catch((error: unknown) => error);
+    expect(stopped).toBeInstanceOf(QuotaWaitError);
+    expect(server.requests).toHaveLength(1);
+    // The client's own maxWait (15 minutes) waits the five out, in virtual time, and is answered.
+    const chunk = await client.property.value(HOME);
+    expect(chunk['property/value'].api_code).toBe(0);
+    expect(server.requests).toHaveLength(3);
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(295_000);
   });
 });
 
@@ -276,6 +375,30 @@ describe("at the service's pace", () => {
     // 200 components at 20 a second: ten windows, the first one free.
     expect(clock.elapsed()).toBeGreaterThanOrEqual(9_000);
     expect(clock.elapsed()).toBeLessThan(12_000);
+  });
+
+  it('an abort while the caller waits for the next record ends the wait: no record after it, nothing sent after what was in flight', async () => {
+    const { client, sandbox, clock } = await paced({ batchSize: 10, concurrency: 2 });
+    const stop = new AbortController();
+    // Aborted as the fourth answer comes in, before its records are delivered: the loop is waiting for them.
+    let responses = 0;
+    const onEvent = (event: RunEvent) => {
+      if (event.type === 'response' && ++responses === 4) stop.abort(new Error('closing time'));
+    };
+    const run = client.property.value.batch(homes(200), { signal: stop.signal, onEvent });
+    let afterAbort = 0;
+    const { rows, thrown } = await readUntilStopped(run, () => {
+      if (stop.signal.aborted) afterAbort += 1;
+    });
+    expect((thrown as Error).message).toBe('closing time');
+    expect(afterAbort).toBe(0);
+    // At most the three answers before it were handed over; the fourth's, and any other in flight, are not.
+    expect(rows.length).toBeLessThanOrEqual(30);
+    const sent = sandbox.usage().components;
+    expect(sent).toBeLessThanOrEqual(50);
+    await clock.sleep(10_000);
+    expect(sandbox.usage().components).toBe(sent);
+    expect((await run.summary()).outcome).toBe('interrupted');
   });
 
   it('a break while the batch waits for its window sends nothing more, however long the caller then waits', async () => {

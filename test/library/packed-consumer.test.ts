@@ -101,6 +101,7 @@ async function installConsumer(tarball: string, consumer: string): Promise<Packe
   );
   cpSync(join(FIXTURES, 'consumer.ts.txt'), join(consumer, 'consumer.ts'));
   cpSync(join(FIXTURES, 'bad.ts.txt'), join(consumer, 'bad.ts'));
+  cpSync(join(FIXTURES, 'consumer.cjs.txt'), join(consumer, 'consumer.cjs'));
   return { entries, manifest };
 }
 
@@ -175,7 +176,7 @@ describe('the packed package in a project of its own (npm pack, then tsc --stric
     ).toEqual(expected);
   }, 60_000);
 
-  it('runs it: one item, 20,000 from an async generator in order, mget, a break that stops sending, a budget stop, a workbook', async () => {
+  it('runs it: one item, 20,000 from an async generator in order, mget, a break that stops sending, a budget stop, a workbook, a 401 and a 402, per-call options', async () => {
     expect(existsSync(join(consumer, 'consumer.js')), 'compiled by the test before').toBe(true);
     const ran = await node(['consumer.js'], consumer);
     expect(ran.code, ran.stderr).toBe(0);
@@ -207,5 +208,39 @@ describe('the packed package in a project of its own (npm pack, then tsc --stric
 
     expect(result.budgetStop).toBe('BudgetReachedError');
     expect(result.workbookRows).toBeGreaterThan(0);
+
+    // A real 401 and 402 from the sandbox: exported classes, one base, the answer's status and
+    // headers, no request id (the sandbox sends none), and no exit code (the CLI's alone).
+    expect(result.errors.auth).toEqual({
+      name: 'AuthError',
+      isAuthError: true,
+      isPropdataError: true,
+      code: 'E_AUTH',
+      status: 401,
+      rateLimitHeader: '100000',
+      requestId: null,
+      exitCode: false,
+    });
+    expect(result.errors.credit).toMatchObject({
+      name: 'CreditExhaustedError',
+      isCreditExhaustedError: true,
+      status: 402,
+      exitCode: false,
+    });
+
+    // Per-call options took effect: a deadline of 100 ms and one retry (two requests) against a
+    // service that never answers, well before the client's 60 s; a longest wait of 1 s refused a
+    // reset an hour off at once.
+    expect(result.perCall.timeout).toMatchObject({ thrown: 'ItemFailedError', requests: 2 });
+    expect(result.perCall.timeout.message).toMatch(/timed out after 0\.1 s/);
+    expect(result.perCall.timeout.ms).toBeLessThan(10_000);
+    expect(result.perCall.maxWait).toMatchObject({ thrown: 'QuotaWaitError', requests: 1 });
+    expect(result.perCall.maxWait.message).toMatch(/later than --max-wait \(1 s\)/);
+  }, 60_000);
+
+  it("loads with require('propdata') on this Node (>= 20.19: require of ES modules), as the README says", async () => {
+    const ran = await node(['consumer.cjs'], consumer);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout.trim())).toEqual({ apiCode: 0, refused: { auth: true, base: true, status: 401 }, xlsx: 'function' });
   }, 60_000);
 });

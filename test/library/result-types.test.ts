@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { ENDPOINTS, isMgetComponentOf, type EndpointName as CatalogEndpointName } from '../../src/catalog/index.js';
 import type {
@@ -14,23 +15,21 @@ import type {
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { neededParams } from '../sandbox/catalog-samples.js';
 import { addresses, call, dataSandbox, VALMONTE } from '../sandbox/http.js';
-import { REGENERATE, RESULT_TYPES_FILE, renderResultTypes } from './result-types-source.js';
+import { GENERATED_FILES, REGENERATE, render } from '../generate/generated-files.js';
 import { typeErrors } from './type-check.js';
 
-describe('src/library/result-types.ts', () => {
-  it('is what the catalog makes it', async () => {
-    const rendered = await renderResultTypes();
-    if (process.env.PROPDATA_UPDATE_TYPES === '1') {
-      writeFileSync(RESULT_TYPES_FILE, rendered);
-      return;
-    }
-    const checkedIn = readFileSync(RESULT_TYPES_FILE, 'utf8');
-    expect(
-      checkedIn,
-      `src/library/result-types.ts differs from the catalog's rendering; if the change is intended, rewrite it: ${REGENERATE}`,
-    ).toBe(rendered);
-  });
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+describe('the files generated from the catalog', () => {
+  it.each(GENERATED_FILES.map((file) => [file.path, file] as const))('%s is what the catalog makes it', async (path, file) => {
+    const checkedIn = readFileSync(`${ROOT}${path}`, 'utf8');
+    expect(checkedIn, `${path} differs from the catalog's rendering; if the change is intended, rewrite it: ${REGENERATE}`).toBe(
+      await render(file, ROOT),
+    );
+  });
+});
+
+describe('src/library/result-types.ts', () => {
   // Checked by tsc (npm test's pretest), not at run time.
   it('types results as the catalog shapes them', () => {
     expectTypeOf<ResultTypes['property/value']['value']['price_mean']>().toEqualTypeOf<number>();

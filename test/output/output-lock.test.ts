@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { OutputError } from '../../src/errors/index.js';
 import { lockOutput, type OutputLock } from '../../src/output/output-lock.js';
 
@@ -32,7 +33,7 @@ describe('one writer per output file', () => {
     expect(first.tookOverFrom).toBeUndefined();
     const refusal = lockOutput(output);
     await expect(refusal).rejects.toBeInstanceOf(OutputError);
-    await expect(refusal).rejects.toMatchObject({ exitCode: 1 });
+    expect(exitCodeFor(await refusal.catch((error: unknown) => error))).toBe(1);
     await expect(refusal).rejects.toThrow(
       new RegExp(
         `^${output.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is being written by propdata pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d; wait for it or stop it$`,
@@ -69,7 +70,7 @@ describe('one writer per output file', () => {
     await expect(refusal).rejects.toThrow(
       /^cannot lock .*out\.csv: .*out\.csv\.lock is a file, not propdata's lock \(a directory\); move or delete it, or choose another --output$/,
     );
-    await expect(refusal).rejects.toMatchObject({ exitCode: 2 });
+    expect(exitCodeFor(await refusal.catch((error: unknown) => error))).toBe(2);
     expect(readFileSync(`${output}.lock`, 'utf8')).toBe('x\n');
   });
 
@@ -96,6 +97,78 @@ describe('one writer per output file', () => {
     await expect(lockOutput(join(workdir(), 'missing', 'out.csv'))).rejects.toThrow(
       /^cannot write .*out\.csv: its directory does not exist$/,
     );
+  });
+});
+
+describe('one writer per file, whatever its name', () => {
+  const refusedAs = (name: string, holder: string) =>
+    new RegExp(
+      `${name}\\.csv is being written by propdata pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d \\(as .*${holder}\\.csv\\); wait for it or stop it$`,
+    );
+
+  it('refuses a hard link to an output being written, naming the holder and the name it writes, until it is released', async () => {
+    const [a, b] = [workdir(), workdir()];
+    const output = join(a, 'out.csv');
+    writeFileSync(output, 'address\n');
+    linkSync(output, join(b, 'linked.csv'));
+    const first = await lock(output);
+    const refusal = lockOutput(join(b, 'linked.csv'));
+    await expect(refusal).rejects.toThrow(refusedAs('linked', 'out'));
+    expect(exitCodeFor(await refusal.catch((error: unknown) => error))).toBe(1);
+    // The refused run took nothing: not even the lock of its own name is left behind.
+    expect(existsSync(join(b, 'linked.csv.lock'))).toBe(false);
+    await first.release();
+    await lock(join(b, 'linked.csv'));
+    await expect(lockOutput(output)).rejects.toThrow(refusedAs('out', 'linked'));
+  });
+
+  it('meets a lock through `dir/../file`, also where dir is a symlink (the kernel goes up from its target)', async () => {
+    const a = workdir();
+    mkdirSync(join(a, 'deep', 'er'), { recursive: true });
+    symlinkSync(join(a, 'deep', 'er'), join(a, 'shortcut'));
+    // shortcut/../out.csv is deep/out.csv, not a/out.csv, as the writer will open it (join() would make it a/out.csv).
+    await lock(`${a}/shortcut/../out.csv`);
+    await expect(lockOutput(join(a, 'deep', 'out.csv'))).rejects.toThrow(/is being written by propdata pid/);
+    await lock(join(a, 'out.csv'));
+    writeFileSync(join(a, 'deep', 'out.csv'), 'address\n');
+    await expect(lockOutput(`${a}/deep/er/../out.csv`)).rejects.toThrow(/is being written by propdata pid/);
+  });
+
+  it('refuses the same file seen through a bind mount (where this user may mount: CI runs as root)', async (context) => {
+    const [a, b] = [workdir(), workdir()];
+    writeFileSync(join(a, 'out.csv'), 'address\n');
+    // The file itself mounted over another in another directory: no lock beside it is shared.
+    writeFileSync(join(b, 'mounted.csv'), '');
+    try {
+      execFileSync('mount', ['--bind', join(a, 'out.csv'), join(b, 'mounted.csv')], { stdio: 'ignore' });
+    } catch {
+      context.skip('mounting needs root');
+    }
+    onTestFinished(() => {
+      execFileSync('umount', [join(b, 'mounted.csv')]);
+    });
+    await lock(join(a, 'out.csv'));
+    await expect(lockOutput(join(b, 'mounted.csv'))).rejects.toThrow(
+      /mounted\.csv is being written by propdata pid \d+.*\(as .*out\.csv\)/,
+    );
+  });
+
+  it('holds a file made after the lock, and a file renamed over the output, once told to', async () => {
+    const a = workdir();
+    const output = join(a, 'out.csv');
+    const held = await lock(output);
+    writeFileSync(output, 'address\n');
+    await held.holdIdentity();
+    linkSync(output, join(a, 'made.csv'));
+    await expect(lockOutput(join(a, 'made.csv'))).rejects.toThrow(refusedAs('made', 'out'));
+    // A merge writes a new file and renames it over the output: a new inode.
+    writeFileSync(join(a, 'merged.tmp'), 'address\n1 Main St\n');
+    renameSync(join(a, 'merged.tmp'), output);
+    await held.holdIdentity();
+    linkSync(output, join(a, 'after-merge.csv'));
+    await expect(lockOutput(join(a, 'after-merge.csv'))).rejects.toThrow(refusedAs('after-merge', 'out'));
+    await held.release();
+    await lock(join(a, 'after-merge.csv'));
   });
 });
 

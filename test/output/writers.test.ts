@@ -62,7 +62,7 @@ describe('output writers', () => {
       "'\rx",
     ]);
     expect(['-12.5', '+3', '1e5', 'plain', ''].map(neutraliseFormula)).toEqual(['-12.5', '+3', '1e5', 'plain', '']);
-    // Full-width forms that some spreadsheets normalise to = + - @ before evaluating.
+    // Full-width forms that some spreadsheets normalize to = + - @ before evaluating.
     expect(['\uFF1D1+1', '\uFF0B1', '\uFF0Dx', '\uFF20cmd'].map(neutraliseFormula)).toEqual([
       "'\uFF1D1+1",
       "'\uFF0B1",

@@ -70,9 +70,8 @@ describe('a one-off answered with an empty array', () => {
     const result = await runMain(['property', 'value', '--slug', 'abc'], { env });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr.trim()).toBe(
-      'propdata: cannot use the answer to v2/property/value: the service answered no chunk (an empty array)',
-    );
+    // A one-off is a batch of one: its answer read as a batch's is.
+    expect(result.stderr.trim()).toBe("propdata: the service's answer holds no chunk that can be told to be this item's");
     expect(server.current.requests).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetReachedError, EXIT } from '../../src/errors/index.js';
+import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
+import { BudgetReachedError } from '../../src/errors/index.js';
 import { Budget } from '../../src/pipeline/budget.js';
 import { addressRows, fakeWorld, runPipeline, upTo, type FakeWorld } from '../helpers/fake-pipeline.js';
 import type { FakeReply, SeenRequest } from '../helpers/fake-service.js';
@@ -78,7 +79,7 @@ describe('the pipeline at the service pace', () => {
       budget: new Budget({ maxComponents: 137 }, { components: 1, price: 0.25 }),
     });
     expect(result.fatal).toBeInstanceOf(BudgetReachedError);
-    expect(result.fatal).toMatchObject({ exitCode: EXIT.budgetReached });
+    expect(exitCodeFor(result.fatal)).toBe(EXIT.budgetReached);
     expect(charged).toHaveLength(137);
     expect(written).toEqual(upTo(137));
   });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
-import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { ROUTES, sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/input/', import.meta.url));
 
@@ -37,7 +37,10 @@ function addresses(count: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-describe('deduplication', () => {
+// Deduplication and budgets hold for a client of a gateway (propdata serve) as they do against the service.
+describe.each(ROUTES)('deduplication, %s', (route) => {
+  const sandbox = sandboxPerTest(route);
+
   it('sends each distinct item once, writes every row with its own meta, and says what it saved', async () => {
     const env = await sandbox.start();
     const dir = workdir();
@@ -62,7 +65,8 @@ describe('deduplication', () => {
       { env },
     );
     expect(result.code).toBe(0);
-    expect(sandbox.current.usage().components).toBe(40);
+    // A gateway buys each item once whatever its clients send: the repeats are answered from its store.
+    expect(sandbox.current.usage().components).toBe(route === 'directly' ? 40 : 10);
   });
 });
 
@@ -98,7 +102,9 @@ describe('estimates', () => {
   });
 });
 
-describe('budgets', () => {
+describe.each(ROUTES)('budgets, %s', (route) => {
+  const sandbox = sandboxPerTest(route);
+
   it('--max-components stops before passing the cap (exit 4), and --resume finishes the same file', async () => {
     const env = await sandbox.start();
     const dir = workdir();

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { OutputRecord } from '../../src/model/record.js';
 import { csvHeaderText, type AppendableFormat } from '../../src/output/record-text.js';
 import { openResumeWriter } from '../../src/resume/resume-writer.js';
@@ -70,10 +71,11 @@ describe('openResumeWriter', () => {
   it('refuses to append to a CSV file under another header than this run writes', async () => {
     const output = join(tempDir(), 'out.csv');
     await writeRecords(output, 'csv', [answered(1)]);
-    await expect(resume(output, 'csv', { startRow: 2, retryRows: [] }, [answered(2)], EXCEL)).rejects.toMatchObject({
-      exitCode: 2,
+    const refusal = resume(output, 'csv', { startRow: 2, retryRows: [] }, [answered(2)], EXCEL);
+    await expect(refusal).rejects.toMatchObject({
       message: expect.stringMatching(/out\.csv has another header than the one this run writes: .*; run without --resume to start over$/),
     });
+    expect(exitCodeFor(await refusal.catch((error: unknown) => error))).toBe(2);
   });
 
   it('compares with the header exactly as the CSV writer writes it', async () => {

@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startCli } from '../helpers/cli-process.js';
 import { runMain } from '../helpers/run-main.js';
 import { envFor, WIDE_OPEN } from '../helpers/sandbox-per-test.js';
 
-const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
 let dir: string;
@@ -34,28 +32,17 @@ afterAll(async () => {
 });
 
 /** Starts the compiled CLI and kills it with `signal` once its output has some records. */
-function runAndKill(output: string, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2'],
-      {
-        env: { ...process.env, ...env },
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
-    const poll = setInterval(() => {
-      if (existsSync(output) && statSync(output).size > 4_000) {
-        clearInterval(poll);
-        child.kill(signal);
-      }
-    }, 5);
-    child.on('exit', (code) => {
+async function runAndKill(output: string, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+  const cli = startCli(['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2'], { env });
+  const poll = setInterval(() => {
+    if (existsSync(output) && statSync(output).size > 4_000) {
       clearInterval(poll);
-      resolve({ code, stderr });
-    });
-  });
+      cli.child.kill(signal);
+    }
+  }, 5);
+  const { code } = await cli.exited;
+  clearInterval(poll);
+  return { code, stderr: cli.stderr() };
 }
 
 describe('--resume', () => {

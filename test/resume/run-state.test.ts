@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { readRunState, recordProgress, statePathFor, type RunState } from '../../src/resume/run-state.js';
 import { tempDir } from './records.js';
 
@@ -37,8 +38,8 @@ describe('run state', () => {
     writeFileSync(statePathFor(output), text);
     const refusal = readRunState(output);
     await expect(refusal).rejects.toThrow(message);
+    expect(exitCodeFor(await refusal.catch((error: unknown) => error))).toBe(2);
     await expect(refusal).rejects.toMatchObject({
-      exitCode: 2,
       message: expect.stringMatching(/^cannot resume .*out\.csv: .*; run without --resume to start over$/),
     });
   });

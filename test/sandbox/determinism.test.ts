@@ -14,7 +14,7 @@ describe('deterministic synthetic data', () => {
     }
   });
 
-  it('normalises identifiers: case, spacing, full state names; the slug resolves to the same property', async () => {
+  it('normalizes identifiers: case, spacing, full state names; the slug resolves to the same property', async () => {
     const sandbox = await dataSandbox();
     try {
       const value = async (item: Record<string, string>) => {

@@ -1,31 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { basic, VALMONTE } from './http.js';
 
-const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
-
-interface Foreground {
-  child: ChildProcessWithoutNullStreams;
-  stdout(): string;
-  stderr(): string;
-  exited: Promise<number | null>;
-}
-
 /** `propdata sandbox` as a user starts it: the compiled bin in its own process (npm test builds dist/ first). */
-function startForeground(args: string[]): Foreground {
-  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], { env: { ...process.env, NO_COLOR: '1' } });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (part: Buffer) => (out += part.toString()));
-  child.stderr.on('data', (part: Buffer) => (err += part.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
+const startForeground = (args: string[]): CliProcess => startCli(['sandbox', ...args]);
 
 /** Resolves once the banner is out; fails the test with what was printed if the process ends first. */
-async function banner(foreground: Foreground): Promise<string> {
+async function banner(foreground: CliProcess): Promise<string> {
   const deadline = Date.now() + 10_000;
   while (!foreground.stdout().includes('Ctrl-C')) {
     if (foreground.child.exitCode !== null || Date.now() > deadline) {
@@ -65,7 +47,7 @@ describe.concurrent('propdata sandbox, in the foreground', () => {
       expect((await fetch(valueUrl(url!))).status).toBe(401);
 
       foreground.child.kill('SIGINT');
-      expect(await foreground.exited).toBe(0);
+      expect((await foreground.exited).code).toBe(0);
       expect(foreground.stdout()).toMatch(/propdata sandbox stopped\n$/);
       expect(foreground.stderr()).toBe('');
       await expect(fetch(valueUrl(url!))).rejects.toThrow();
@@ -94,7 +76,7 @@ describe.concurrent('propdata sandbox, in the foreground', () => {
       expect(answer.status).toBe(200);
       expect(answer.headers.get('x-ratelimit-limit')).toBe('20,250');
       foreground.child.kill('SIGTERM');
-      expect(await foreground.exited).toBe(0);
+      expect((await foreground.exited).code).toBe(0);
       expect(foreground.stdout()).toMatch(/propdata sandbox stopped\n$/);
     } finally {
       foreground.child.kill('SIGKILL');
@@ -105,7 +87,7 @@ describe.concurrent('propdata sandbox, in the foreground', () => {
     const occupant = await startSandbox();
     try {
       const foreground = startForeground(['--port', new URL(occupant.url).port]);
-      expect(await foreground.exited).toBe(2);
+      expect((await foreground.exited).code).toBe(2);
       expect(foreground.stderr().trim().split('\n')).toEqual([expect.stringMatching(/is in use; choose another --port/)]);
       expect(foreground.stdout()).toBe('');
     } finally {

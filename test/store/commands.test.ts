@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import Sqlite from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -139,6 +140,36 @@ describe('propdata usage and propdata store', () => {
     );
     expect((await runMain(['store', 'info'], { env })).stdout).toContain('no answers stored');
     expect(JSON.parse((await runMain(['usage', '--all-accounts', '--json'], { env })).stdout)).toMatchObject({ total: { requests: 4 } });
+  });
+
+  it('store info survives times damaged by hand: they are left out of oldest and newest, and counted', async () => {
+    await fill();
+    const db = new Sqlite(path);
+    // A column's type does not bind in SQLite: text, and a number no Date can hold, go in as they are.
+    const sandboxSections = `item IN (SELECT i.id FROM items i JOIN accounts a ON a.id = i.account WHERE a.name = '${SANDBOX_ACCOUNT}')`;
+    db.prepare(`UPDATE sections SET at = 'yesterday' WHERE ${sandboxSections}`).run();
+    const live = db.prepare(`SELECT item FROM sections WHERE NOT ${sandboxSections} ORDER BY at`).pluck().all() as number[];
+    db.prepare('UPDATE sections SET at = ? WHERE item = ?').run('2026-01-01', live[0]);
+    db.prepare('UPDATE sections SET at = ? WHERE item = ?').run(9_000_000_000_000_000n, live[1]);
+    db.prepare("UPDATE items SET at = 'last week'").run();
+    db.close();
+    const info = await runMain(['store', 'info'], { env });
+    expect(info.stderr).toBe('');
+    expect(info.code).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    // The live account's two readable answers: one of 100 days ago, one of now.
+    expect(info.stdout).toMatch(
+      new RegExp(`\n {2}v2/property/value\\s+4\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+${today} \\d\\d:\\d\\d\n`),
+    );
+    expect(info.stdout).not.toContain('2026-01-01');
+    expect(info.stdout).toMatch(/\n {2}v2\/property\/flood\s+4\s+unreadable\s+unreadable\n/);
+    expect(info.stdout).toMatch(
+      /\nnote: 6 answers have an unreadable time \(not a moment in milliseconds\): left out of OLDEST and NEWEST\n$/,
+    );
+    // --verbose, which an unexpected error's line suggests, is taken here too.
+    const verbose = await runMain(['store', 'info', '--verbose'], { env });
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout).toBe(info.stdout);
   });
 
   it('a store that cannot be opened is one line naming --no-store, exit 1', async () => {

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openExistingStore, openStore } from '../../src/store/index.js';
+import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
 import { databasePerFile, freshSchema, postgresPassword } from '../helpers/postgres.js';
 import { runMain } from '../helpers/run-main.js';
+import { itemRefOf } from '../../src/model/section-refs.js';
+import { answerOf, entryOf, home, section, VALUE } from './contract/fixtures.js';
 
 /** Setting up a store in a PostgreSQL database: its schema, its version, and what the database user needs. */
 const database = databasePerFile();
@@ -29,7 +32,7 @@ describe('a store in a PostgreSQL database', () => {
     await Promise.all(stores.map((store) => store.close()));
     const schema = new URL(url).searchParams.get('schema')!;
     const { rows } = await database.admin.query(`SELECT version FROM ${schema}.schema_version`);
-    expect(rows).toEqual([{ version: 2 }]);
+    expect(rows).toEqual([{ version: SCHEMA_VERSION }]);
     const existing = await openExistingStore(url, { readonly: true });
     expect(existing?.location).toBe(location);
     await existing?.close();
@@ -41,7 +44,9 @@ describe('a store in a PostgreSQL database', () => {
     const schema = new URL(url).searchParams.get('schema')!;
     await database.admin.query(`UPDATE ${schema}.schema_version SET version = 99`);
     await expect(openStore(url)).rejects.toThrow(
-      /a newer propdata set it up \(schema 99; this one knows up to 2\); upgrade propdata, or run with --no-store/,
+      new RegExp(
+        `a newer propdata set it up \\(schema 99; this one knows up to ${SCHEMA_VERSION}\\); upgrade propdata, or run with --no-store`,
+      ),
     );
   });
 
@@ -58,5 +63,30 @@ describe('a store in a PostgreSQL database', () => {
     const store = await openStore(granted);
     await store.beginJob('https://api.example.com key:0', 'nightly');
     await store.close();
+  });
+
+  it('store info survives times no date can hold (a bigint column takes no text, but any number): left out of oldest and newest, and counted', async () => {
+    const url = freshSchema(database.url);
+    const store = await openStore(url);
+    const answers = ['1 Main St', '2 Main St', '3 Main St'].map((address) => answerOf(itemRefOf(VALUE, home(address)), [section(1)]));
+    await store.record(entryOf(answers));
+    await store.close();
+    const schema = new URL(url).searchParams.get('schema')!;
+    await database.admin.query(
+      `UPDATE ${schema}.sections SET at = CASE WHEN item = (SELECT min(item) FROM ${schema}.sections) THEN 9223372036854775807 ELSE -9223372036854775808 END
+       WHERE item <> (SELECT max(item) FROM ${schema}.sections)`,
+    );
+    await expect(database.admin.query(`UPDATE ${schema}.sections SET at = 'yesterday'`)).rejects.toThrow(
+      /invalid input syntax for type bigint/,
+    );
+    // From the environment: a password in a --store flag is warned of.
+    const info = await runMain(['store', 'info'], { env: { PROPDATA_STORE: url } });
+    expect(info.stderr).toBe('');
+    expect(info.code).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(info.stdout).toMatch(new RegExp(`\n {2}v2/property/value\\s+3\\s+${today} \\d\\d:\\d\\d\\s+${today} \\d\\d:\\d\\d\n`));
+    expect(info.stdout).toMatch(
+      /\nnote: 2 answers have an unreadable time \(not a moment in milliseconds\): left out of OLDEST and NEWEST\n$/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { StoreError } from '../../src/errors/index.js';
 import { openStore } from '../../src/store/index.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
@@ -42,9 +43,11 @@ describe('opening the store', () => {
     expect(tables).toEqual([
       'accounts',
       'claims',
+      'client_keys',
       'endpoints',
       'items',
       'jobs',
+      'key_spend',
       'owners',
       'pacer',
       'requests',
@@ -87,7 +90,7 @@ describe('opening the store', () => {
     );
     expect(error.message).toMatch(/--no-store/);
     expect(error.message).not.toContain('\n');
-    expect(error.exitCode).toBe(1);
+    expect(exitCodeFor(error)).toBe(1);
   });
 
   it('refuses a file written by a newer propdata', async () => {

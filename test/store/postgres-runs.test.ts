@@ -93,6 +93,11 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
     ['nothing listens', () => 'postgres://propdata@127.0.0.1:9/propdata', /refused the connection/],
     ['a wrong password', () => database.url.replace(postgresPassword(), 'not-the-password'), /refused the login/],
     ['no such database', () => database.url.replace(/\/[^/?]+(\?|$)/, '/no_such_database$1'), /does not exist/],
+    [
+      'a read-only database',
+      () => `${storeUrl('read_only')}&options=${encodeURIComponent('-c default_transaction_read_only=on')}`,
+      /the database is read-only \(.*\): a standby \(a read replica\), or default_transaction_read_only is on; point the URL at the primary/,
+    ],
   ])(
     'a database that cannot be used (%s) stops a batch and a one-off before anything is sent: one line, exit 1',
     async (_, url, reason) => {
@@ -107,7 +112,9 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
       for (const result of [batch, oneOff]) {
         expect(result.code).toBe(1);
         expect(result.stderr).toMatch(reason);
-        expect(result.stderr).toMatch(/^propdata: cannot use the store postgres:\/\/propdata@127\.0\.0\.1:\d+\/\S+: .*--no-store\n$/);
+        // After the warning of a password in --store, where the URL has one.
+        const refusal = result.stderr.replace(/^propdata: warning: the password in --store .*\n/, '');
+        expect(refusal).toMatch(/^propdata: cannot use the store postgres:\/\/propdata@127\.0\.0\.1:\d+\/\S+: .*--no-store\n$/);
         expect(result.stderr).not.toContain(postgresPassword());
       }
       expect(sandbox.current.usage().requests).toBe(0);

@@ -23,6 +23,23 @@ function fileAtSchema(path: string, version: number): Sqlite.Database {
 describe('the SQLite store', () => {
   const HOUR = 3_600_000;
 
+  it('reads a kept section whose time is text (written over it) as damaged, never as fresh forever', async () => {
+    const path = tempStorePath();
+    const store = await openStore(path);
+    const ref = itemRefOf(VALUE, home('405 Dyer Ave'));
+    await store.record(entryOf([answerOf(ref, [section(1)])]));
+    const other = new Sqlite(path);
+    // SQLite compares text above every number: `'yesterday' >= freshFrom` holds.
+    other.exec("UPDATE sections SET at = 'yesterday'");
+    other.close();
+    expect((await store.find(A, [ref], { maxAgeMs: HOUR }))[0]).toMatchObject({ sections: [undefined], damaged: 1 });
+    expect(await store.claim(A, 'run-1', [{ item: ref.item, ...ref.sections[0]! }], { maxAgeMs: HOUR }, HOUR)).toEqual(['claimed']);
+    // Bought again, it replaces the damaged one.
+    await store.record(entryOf([answerOf(ref, [section(2)])]));
+    expect((await store.find(A, [ref], { maxAgeMs: HOUR }))[0]).toMatchObject({ sections: [{ body: section(2) }], damaged: 0 });
+    await store.close();
+  });
+
   it('writes a response’s answers, spend and windows in one transaction, or none of them', async () => {
     const path = tempStorePath();
     const store = await openStore(path);

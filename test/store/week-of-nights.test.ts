@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startCli } from '../helpers/cli-process.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { runMain } from '../helpers/run-main.js';
 import { envFor, WIDE_OPEN } from '../helpers/sandbox-per-test.js';
@@ -16,7 +15,6 @@ import { envFor, WIDE_OPEN } from '../helpers/sandbox-per-test.js';
  * bill each answer it needs once: the sandbox counts every section charged for an item it had
  * charged before (`chargedAgain`), and nothing but the requests in flight at the kill may be.
  */
-const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 const ROWS = 3_000;
 const BATCH = 100;
 const CONCURRENCY = 4;
@@ -77,20 +75,17 @@ async function night(command: string[], output: string): Promise<number> {
 }
 
 /** One night through the compiled bin, killed with kill -9 once the account has been charged `killAt` components. */
-function killedNight(command: string[], output: string, killAt: number): Promise<NodeJS.Signals | null> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...command, ...options(output)], { env: { ...process.env, ...env } });
-    const poll = setInterval(() => {
-      if (sandbox.usage().components >= killAt) {
-        clearInterval(poll);
-        child.kill('SIGKILL');
-      }
-    }, 2);
-    child.on('exit', (_code, signal) => {
+async function killedNight(command: string[], output: string, killAt: number): Promise<NodeJS.Signals | null> {
+  const cli = startCli([...command, ...options(output)], { env });
+  const poll = setInterval(() => {
+    if (sandbox.usage().components >= killAt) {
       clearInterval(poll);
-      resolve(signal);
-    });
-  });
+      cli.child.kill('SIGKILL');
+    }
+  }, 2);
+  const { signal } = await cli.exited;
+  clearInterval(poll);
+  return signal;
 }
 
 const charged = () => sandbox.usage().components;

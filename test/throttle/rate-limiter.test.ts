@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import { strictService, type Limit } from '../helpers/strict-service.js';
-import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/policy/policy.js';
 import { RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
 import { parseRateHeaders, retryAfterRateLimit, retryAtAfter429, type ReportedWindow } from '../../src/throttle/rate-headers.js';
 import { startGraceMs } from '../../src/throttle/window-rules.js';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { ItemTooWideError, QuotaWaitError } from '../../src/errors/index.js';
 
 /**
@@ -236,7 +237,8 @@ describe('RateLimiter, with its default policy', () => {
     limiter.observe(await limiter.acquire(1), [day]);
     const refused = limiter.acquire(1);
     await expect(refused).rejects.toBeInstanceOf(QuotaWaitError);
-    await expect(refused).rejects.toMatchObject({ resetAt: FAKE_EPOCH + 86_400_000, exitCode: 5 });
+    await expect(refused).rejects.toMatchObject({ resetAt: FAKE_EPOCH + 86_400_000 });
+    expect(exitCodeFor(await refused.catch((error: unknown) => error))).toBe(5);
     expect(clock.slept).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THROTTLE_POLICY as POLICY, type ThrottlePolicy } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY as POLICY, type ThrottlePolicy } from '../../src/policy/policy.js';
 
 const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
 
@@ -22,7 +22,7 @@ const seconds = (ms: number) => (ms === 1_000 ? 'second' : `${ms / 1000} s`);
 
 /**
  * Each pacing setting as the README's sections "Pacing", "Several jobs on one account" and "What
- * the start grace costs" state it, built from the policy table (src/throttle/policy.ts): change a
+ * the start grace costs" state it, built from the policy table (src/policy/policy.ts): change a
  * default there and this says which sentence to change.
  */
 const STATED: [keyof ThrottlePolicy | `${keyof ThrottlePolicy} and ${keyof ThrottlePolicy}`, string][] = [

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { isDatabaseUrl, parseDatabaseUrl, storeForMessages } from '../../config/database-url.js';
+import { holdsPassword, isDatabaseUrl, parseDatabaseUrl, storeForMessages } from '../../config/database-url.js';
 import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
 import { parseBaseUrl } from '../../config/connection.js';
 import { valueFromText } from '../../config/secret-file.js';
@@ -45,6 +45,25 @@ function storeSetting(value: string): string {
 /** A subcommand's examples, after its help. */
 const examples = (...lines: string[]): string => ['', 'Examples:', ...lines.map((line) => `  $ propdata ${line}`)].join('\n');
 
+/** `config set NAME VALUE`: checked as its flag would check it, stored, and said back as `config list` shows it. */
+async function setSetting(context: CommandContext, name: string, given: string): Promise<void> {
+  const setting = settingName(name);
+  // The secret (or a store's password) as a word of the command: in the process list while it runs, and in the shell's history.
+  if (given !== '-' && (findSetting(setting)!.secret || (setting === 'store' && holdsPassword(given))))
+    context.messages.info(
+      'propdata: warning: a secret on the command line can be read by other users of this machine (ps) while it runs, ' +
+        `and stays in your shell history; next time: propdata config set ${setting} - < FILE`,
+    );
+  const read = given === '-' ? await readValue(context) : given;
+  const value = setting === 'store' ? storeSetting(read) : read;
+  if (setting === 'base-url') parseBaseUrl(value);
+  if (setting === 'max-age' || setting === 'max-cost-month') parseRunSetting(setting, value, 'config set');
+  const stored = await store(context);
+  stored.set(setting, value);
+  // What was stored, as `config list` shows it: a value read from stdin is seen nowhere else.
+  context.io.stdout.write(`${setting}=${shown(setting, value)} stored in ${stored.path}\n`);
+}
+
 export function registerConfigCommand(program: Command, context: CommandContext): void {
   const config = program
     .command('config')
@@ -74,23 +93,7 @@ export function registerConfigCommand(program: Command, context: CommandContext)
         'config set max-cost-month 500',
       ),
     )
-    .action(async (name: string, given: string) => {
-      const setting = settingName(name);
-      // The secret as a word of the command: in the process list while it runs, and in the shell's history.
-      if (given !== '-' && findSetting(setting)!.secret)
-        context.messages.info(
-          'propdata: warning: a secret on the command line can be read by other users of this machine (ps) while it runs, ' +
-            'and stays in your shell history; next time: propdata config set secret - < FILE',
-        );
-      const read = given === '-' ? await readValue(context) : given;
-      const value = setting === 'store' ? storeSetting(read) : read;
-      if (setting === 'base-url') parseBaseUrl(value);
-      if (setting === 'max-age' || setting === 'max-cost-month') parseRunSetting(setting, value, 'config set');
-      const stored = await store(context);
-      stored.set(setting, value);
-      // What was stored, as `config list` shows it: a value read from stdin is seen nowhere else.
-      out(`${setting}=${shown(setting, value)} stored in ${stored.path}`);
-    });
+    .action((name: string, given: string) => setSetting(context, name, given));
   config
     .command('get')
     .argument('<name>')

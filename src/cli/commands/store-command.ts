@@ -34,11 +34,14 @@ function formatBytes(bytes: number): string {
 /** A moment to the minute, in UTC as everything the store reports. */
 const minute = (at: number) => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
 
+/** As minute(), for a time read from the store: one no Date can hold (damaged by hand) is said, not a failure. */
+const keptMinute = (at: number) => (Number.isNaN(new Date(at).getTime()) ? 'unreadable' : minute(at));
+
 /**
  * The store's figures, then its answers under a heading per account: an account (a base URL and
  * a key's fingerprint) is as wide as the rest of a row, and the same on each of its rows.
  */
-function formatInfo(info: StoreInfo, width: number | undefined): string {
+function formatInfo(info: StoreInfo, notes: readonly string[], width: number | undefined): string {
   const head = `store     ${info.location}\nsize      ${formatBytes(info.bytes)}\nrequests  ${info.requests} recorded (propdata usage)\n`;
   if (info.answers.length === 0) return `${head}\nno answers stored\n`;
   const accounts = [...new Set(info.answers.map((row) => row.account))];
@@ -47,11 +50,11 @@ function formatInfo(info: StoreInfo, width: number | undefined): string {
       ['  ENDPOINT', 'ANSWERS', 'OLDEST (UTC)', 'NEWEST (UTC)'],
       ...info.answers
         .filter((row) => row.account === account)
-        .map((row) => [`  ${row.endpoint}`, row.answers.toLocaleString('en-US'), minute(row.oldest), minute(row.newest)]),
+        .map((row) => [`  ${row.endpoint}`, row.answers.toLocaleString('en-US'), keptMinute(row.oldest), keptMinute(row.newest)]),
     ];
     return `account ${account}\n${textTable(rows, { rightAligned: [1], width })}`;
   });
-  return [head, ...sections].join('\n');
+  return [head, ...sections, ...notes.map((note) => `note: ${note}\n`)].join('\n');
 }
 
 /**
@@ -121,7 +124,8 @@ export function registerStoreCommand(program: Command, context: CommandContext):
       (path) => `store     ${path}\nnot created yet: a run that uses it creates it\n`,
       async (opened) => {
         if (options.account !== undefined) await checkAccountIn(opened, options.account);
-        return formatInfo(await opened.info(options.account), terminalWidth(context.io.stdout));
+        const info = await opened.info(options.account);
+        return formatInfo(info, opened.problems().notes, terminalWidth(context.io.stdout));
       },
     );
   });

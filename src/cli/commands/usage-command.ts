@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { storeForMessages } from '../../config/database-url.js';
-import type { Usage, UsageFigures, UsageGrouping } from '../../store/index.js';
-import { monthOf, USAGE_GROUPINGS } from '../../store/spend.js';
+import type { Usage, UsageFigures } from '../../store/index.js';
+import { monthOf, USAGE_GROUPINGS, type UsageRows } from '../../store/spend.js';
 import { Chalk } from 'chalk';
 import { SYSTEM_CLOCK } from '../../throttle/clock.js';
 import { resolveRunDefaults } from '../run-defaults.js';
@@ -20,7 +20,12 @@ const USAGE_OPTIONS = [
     description: 'from then on: a time back (30d, 12h) or a UTC date (2026-11-01); default everything recorded',
     parse: pastTime,
   },
-  { flags: '--by <grouping>', description: 'what a row totals', choices: USAGE_GROUPINGS, defaultValue: 'month' },
+  {
+    flags: '--by <grouping>',
+    description: "what a row totals; key: a gateway's client keys (propdata serve), what each bought and took from the store",
+    choices: [...USAGE_GROUPINGS, 'key'],
+    defaultValue: 'month',
+  },
   { flags: '--json', description: 'print {"total": {...}, "rows": [...]} as JSON' },
   {
     flags: '--max-cost-month <usd>',
@@ -35,7 +40,7 @@ const USAGE_OPTIONS = [
 
 const EMPTY: Usage = { total: { requests: 0, components: 0, billed: 0, cost: 0, fromStore: 0, saved: 0 }, rows: [] };
 
-const HEADINGS: Readonly<Record<UsageGrouping, string>> = { day: 'DAY', month: 'MONTH', endpoint: 'ENDPOINT', run: 'RUN' };
+const HEADINGS: Readonly<Record<UsageRows, string>> = { day: 'DAY', month: 'MONTH', endpoint: 'ENDPOINT', run: 'RUN', key: 'KEY' };
 
 function cells(label: string, figures: UsageFigures): string[] {
   const { requests, components, billed, cost, fromStore, saved } = figures;
@@ -43,7 +48,7 @@ function cells(label: string, figures: UsageFigures): string[] {
 }
 
 /** `width`: a terminal's; a run's name (its start, process and command) wraps within its column there. */
-function formatUsage(usage: Usage, by: UsageGrouping, width: number | undefined): string {
+function formatUsage(usage: Usage, by: UsageRows, width: number | undefined): string {
   const rows = [
     [HEADINGS[by], 'REQUESTS', 'COMPONENTS', 'BILLED', 'COST USD', 'FROM STORE', 'SAVED USD'],
     ...usage.rows.map((row) => cells(row.key, row)),
@@ -55,7 +60,7 @@ function formatUsage(usage: Usage, by: UsageGrouping, width: number | undefined)
 export function registerUsageCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('usage')
-    .usage('[--since 30d|2026-11-01] [--by day|month|endpoint|run] [--account A|--all-accounts] [--json]')
+    .usage('[--since 30d|2026-11-01] [--by day|month|endpoint|run|key] [--account A|--all-accounts] [--json]')
     .description(
       'what was sent and billed, and what the store saved: requests, components, billed sections, cost at list price, rows from the store',
     )
@@ -74,6 +79,7 @@ export function registerUsageCommand(program: Command, context: CommandContext):
         '  $ propdata usage --by day --max-cost-month 150',
         '  $ propdata usage --since 2026-11-01 --by endpoint --json',
         '  $ propdata usage --all-accounts --by run',
+        '  $ propdata usage --by key --since 2026-11-01',
         '  $ propdata usage --account "sandbox (built in)"',
       ].join('\n'),
     );
@@ -93,7 +99,9 @@ export function registerUsageCommand(program: Command, context: CommandContext):
     try {
       if (store && options.account !== undefined) await checkAccountIn(store, options.account);
       const whose = account ? { account } : {};
-      usage = (await store?.usage({ by: options.by, ...(options.since === undefined ? {} : { since: options.since }), ...whose })) ?? EMPTY;
+      const query = { ...(options.since === undefined ? {} : { since: options.since }), ...whose };
+      const by = options.by;
+      usage = (await (by === 'key' ? store?.keys.usage(query) : store?.usage({ by, ...query }))) ?? EMPTY;
       if (store && chart) monthToDate = (await store.usage({ by: 'month', since: monthOf(now)[0], ...whose })).total.cost;
     } finally {
       await store?.close();

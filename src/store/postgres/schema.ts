@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { keysMigration } from './keys.js';
 import { codeOf } from './postgres-failure.js';
 
 /**
@@ -111,6 +112,8 @@ export const MIGRATIONS: readonly ((s: string) => string)[] = [
   // 2: freshness is decided by one rule in TypeScript (store/freshness.ts), which every driver
   // applies as a bound on the arrival: the SQL copy of it is gone.
   (s) => `DROP FUNCTION ${s}.fresh(bigint, bigint, bigint);`,
+  // 3: a gateway's client keys and their spend.
+  keysMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import type { NameIds } from '../name-ids.js';
-import type { AnswerCount, ClearScope, StoreInfo } from '../store-api.js';
+import { countsOf, MAX_TIME_MS, type AnswerCountRow } from '../readable-time.js';
+import type { ClearScope, StoreInfo } from '../store-api.js';
 
 /**
  * Rows deleted per transaction: another process's run waits for the write lock at most this long
@@ -37,24 +38,34 @@ export class Maintenance {
     return fileSize(this.#path) + fileSize(`${this.#path}-wal`);
   }
 
-  info(account: string | undefined): StoreInfo {
+  /**
+   * The store's figures, and how many answers have a time that is no moment (MAX_TIME_MS): a
+   * column's type does not bind in SQLite, so `at` may hold text put there by hand. Those are
+   * left out of oldest and newest (NaN where a group has no readable time), never a failure.
+   */
+  info(account: string | undefined): { info: StoreInfo; unreadableTimes: number } {
     const id = account === undefined ? null : this.#accounts.find(account);
     const counted = { location: this.#path, bytes: this.bytes() };
-    if (id === undefined) return { ...counted, answers: [], requests: 0 };
-    const answers = this.#db
-      .prepare<{ account: number | null }, AnswerCount>(
-        `SELECT a.name AS account, e.name AS endpoint, COUNT(*) AS answers, MIN(s.at) AS oldest, MAX(s.at) AS newest
+    if (id === undefined) return { info: { ...counted, answers: [], requests: 0 }, unreadableTimes: 0 };
+    // Not abs(): the least integer has no absolute value that fits.
+    const readable = `typeof(s.at) IN ('integer', 'real') AND s.at BETWEEN -${MAX_TIME_MS} AND ${MAX_TIME_MS}`;
+    const rows = this.#db
+      .prepare<{ account: number | null }, AnswerCountRow>(
+        `SELECT a.name AS account, e.name AS endpoint, COUNT(*) AS answers,
+           MIN(CASE WHEN ${readable} THEN s.at END) AS oldest, MAX(CASE WHEN ${readable} THEN s.at END) AS newest,
+           SUM(CASE WHEN ${readable} THEN 0 ELSE 1 END) AS unreadable
          FROM sections s JOIN items i ON i.id = s.item JOIN accounts a ON a.id = i.account JOIN endpoints e ON e.id = s.endpoint
          WHERE @account IS NULL OR i.account = @account
          GROUP BY a.name, e.name ORDER BY a.name, e.name`,
       )
       .all({ account: id });
+    const { answers, unreadableTimes } = countsOf(rows);
     const requests =
       this.#db
         .prepare<{ account: number | null }, number>('SELECT COUNT(*) FROM requests WHERE @account IS NULL OR account = @account')
         .pluck()
         .get({ account: id }) ?? 0;
-    return { ...counted, answers, requests };
+    return { info: { ...counted, answers, requests }, unreadableTimes };
   }
 
   /** Removes answers that arrived `olderThanMs` or longer before `now`, and claims lapsed by then; returns how many sections. */

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { identityKey } from './identity-key.js';
+import { KEYS_MIGRATION } from './keys.js';
 
 /**
  * The schema, one migration per version, applied in order from the file's `user_version`. Released
@@ -116,7 +117,9 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account, job)
   );
   `,
-  // 4: an item found by a number made from its identity; a claim names its owner by number.
+  // 4: a gateway's client keys and their spend.
+  KEYS_MIGRATION,
+  // 5: an item found by a number made from its identity; a claim names its owner by number.
   `
   -- The index on (account, identity) held a second copy of every identity, and each response's
   -- answers landed on about a page of it apiece: items are found by a 53-bit key made from the

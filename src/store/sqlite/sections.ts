@@ -48,10 +48,11 @@ export class SectionTable {
       )
       .raw();
     // An answer may be recorded after a newer one (a one-off's, applied at the store's next
-    // opening): the newer frame stays, unless it is damaged.
+    // opening): the newer frame stays, unless it is damaged. A time kept as text (damaged) is replaced.
     this.#updateItem = db
       .prepare<[ItemUpdate], number>(
-        `UPDATE items SET at = max(at, @at), frame = CASE WHEN @at >= at OR NOT ${READABLE('frame')} THEN @frame ELSE frame END
+        `UPDATE items SET at = CASE WHEN typeof(at) = 'integer' THEN max(at, @at) ELSE @at END,
+           frame = CASE WHEN @at >= at OR NOT ${READABLE('frame')} THEN @frame ELSE frame END
          WHERE key = @key AND account = @account AND identity = @identity RETURNING id`,
       )
       .pluck();
@@ -59,7 +60,7 @@ export class SectionTable {
     this.#putSection = db.prepare<[number, number, string, number, string]>(
       `INSERT INTO sections (item, endpoint, params, at, body) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
-       WHERE excluded.at >= sections.at OR NOT ${READABLE('sections.body')}`,
+       WHERE excluded.at >= sections.at OR NOT ${READABLE('sections.body')} OR typeof(sections.at) <> 'integer'`,
     );
     this.#kept = db.prepare<[number, string, ...ItemAt], { at: number; body: unknown }>(
       `SELECT s.at, s.body FROM items i JOIN sections s ON s.item = i.id AND s.endpoint = ? AND s.params = ?

@@ -6,6 +6,8 @@ import { freshFrom } from '../freshness.js';
 import { nothingFound } from '../kept-text.js';
 import type { NameIds } from '../name-ids.js';
 import { PacerTable } from '../pacer.js';
+import { unreadableTimesNote } from '../readable-time.js';
+import type { KeyStore } from '../key-store.js';
 import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
 import type {
   ClaimResult,
@@ -22,6 +24,7 @@ import type {
 import type { ClaimTable } from './claims.js';
 import { encodeEntry, EntryTables } from './entry-tables.js';
 import { JobTable } from './jobs.js';
+import { SqliteKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import type { SectionTable } from './sections.js';
 import type { SpendLog } from './spend-log.js';
@@ -49,6 +52,7 @@ function settled<T>(work: () => T): Promise<T> {
  */
 export class SqliteStore implements Store {
   readonly location: string;
+  readonly keys: KeyStore;
   readonly #db: Database;
   readonly #busyTimeoutMs: number;
   readonly #now: () => number;
@@ -86,6 +90,10 @@ export class SqliteStore implements Store {
     this.#transaction = db.transaction((work: () => unknown) => work());
     this.#beginRead = db.prepare('BEGIN');
     this.#endRead = db.prepare('ROLLBACK');
+    this.keys = new SqliteKeyStore(db, this.#accounts, {
+      read: (work) => settled(() => this.#reading(work)),
+      write: (work) => settled(() => this.#writing(work)),
+    });
   }
 
   /** Runs `work` and maps a failure of SQLite to its one-line error; the caller's own errors pass as they are. */
@@ -263,7 +271,13 @@ export class SqliteStore implements Store {
   }
 
   info(account?: string): Promise<StoreInfo> {
-    return settled(() => this.#reading(() => this.#maintenance.info(account)));
+    return settled(() =>
+      this.#reading(() => {
+        const { info, unreadableTimes } = this.#maintenance.info(account);
+        if (unreadableTimes > 0) this.#notes.push(unreadableTimesNote(unreadableTimes));
+        return info;
+      }),
+    );
   }
 
   prune(olderThanMs: number): Promise<number> {

@@ -15,21 +15,23 @@ const MB = 1_000_000;
 /** What bin/propdata.js sets for the CLI; a library leaves its caller's V8 flags alone. */
 const CLI_HEAP_FLAG = '--heap-growing-percent=100';
 const SCRIPT = fileURLToPath(new URL('../library-batch.mjs', import.meta.url));
+/** The same batch in a worker thread with a capped heap: what would meet the target, measured beside it (no target). */
+const WORKER_SCRIPT = fileURLToPath(new URL('../library-batch-worker.mjs', import.meta.url));
 
 const count = (value) => value.toLocaleString('en-US');
 
 /** One library batch of `items` from an async generator in a process of its own: its peak RSS and wall time (and live set, under --expose-gc). */
-async function peakRss(items, sandbox, nodeFlags = []) {
-  const run = await runNode([...nodeFlags, SCRIPT, sandbox.url, String(items)], { measureUsage: true });
+async function peakRss(items, sandbox, nodeFlags = [], script = SCRIPT) {
+  const run = await runNode([...nodeFlags, script, sandbox.url, String(items)], { measureUsage: true });
   const { records, inOrder, liveBytes } = JSON.parse(run.stdout.trim().split('\n').pop());
   if (records !== items || !inOrder) throw new Error(`expected ${items} records in input order, got ${records} (in order: ${inOrder})`);
   return { ...run, liveBytes };
 }
 
 /** The median of SMALL_ROUNDS small runs' peak RSS. */
-async function smallPeak(sandbox, nodeFlags = []) {
+async function smallPeak(sandbox, nodeFlags = [], script = SCRIPT) {
   const peaks = [];
-  for (let round = 0; round < SMALL_ROUNDS; round++) peaks.push((await peakRss(SMALL, sandbox, nodeFlags)).maxRss);
+  for (let round = 0; round < SMALL_ROUNDS; round++) peaks.push((await peakRss(SMALL, sandbox, nodeFlags, script)).maxRss);
   return median(peaks);
 }
 
@@ -42,6 +44,8 @@ async function smallPeak(sandbox, nodeFlags = []) {
  * CLI's V8 heap flag is measured beside them, no target, and so is a 100,000-item run (from there
  * to 1,000,000, growth would be the batch's own rather than V8's heap settling), and the live set
  * after forced collections (--expose-gc), which is what the batch holds whatever heap V8 keeps.
+ * Beside them, the same batch in a worker thread whose heap is capped (library-batch-worker.mjs, a
+ * prototype): what would meet the target in a plain node, and its CPU time against the plain run's.
  */
 export async function libraryMemory() {
   const sandbox = await startSandbox(['--rate-limit', 'off']);
@@ -54,6 +58,8 @@ export async function libraryMemory() {
     // What the batch itself holds, whatever heap V8 keeps around it.
     const liveSmall = (await peakRss(SMALL, sandbox, ['--expose-gc'])).liveBytes;
     const liveLarge = (await peakRss(LARGE, sandbox, ['--expose-gc'])).liveBytes;
+    const workerSmall = await smallPeak(sandbox, [], WORKER_SCRIPT);
+    const workerLarge = await peakRss(LARGE, sandbox, [], WORKER_SCRIPT);
     const liveRatio = liveLarge / liveSmall;
     const ratio = large.maxRss / small;
     const largeMb = large.maxRss / MB;
@@ -73,6 +79,16 @@ export async function libraryMemory() {
         [
           `node ${CLI_HEAP_FLAG}: peak RSS ${count(LARGE)} items ÷ ${count(SMALL)} items (reference)`,
           (flaggedLarge.maxRss / flaggedSmall).toFixed(2),
+        ],
+        [`in a worker with a capped heap (prototype): peak RSS, ${count(SMALL)} items (median of ${SMALL_ROUNDS})`, mb(workerSmall)],
+        [`in a worker with a capped heap (prototype): peak RSS, ${count(LARGE)} items`, mb(workerLarge.maxRss)],
+        [
+          `in a worker with a capped heap (prototype): peak RSS ${count(LARGE)} items ÷ ${count(SMALL)} items (reference)`,
+          (workerLarge.maxRss / workerSmall).toFixed(2),
+        ],
+        [
+          `${count(LARGE)} items: CPU time, plain ÷ in a worker (prototype)`,
+          `${(large.cpuMs / 1000).toFixed(1)} s ÷ ${(workerLarge.cpuMs / 1000).toFixed(1)} s`,
         ],
       ],
       checks: [

@@ -30,7 +30,7 @@ export const section = (figure: number) => ({
 
 export const NO_CONTENT = { api_code: 204, api_code_description: 'no content', result: null };
 
-/** The chunk's other members, as splitChunk leaves them. */
+/** The chunk's other members, as keptParts leaves them. */
 export const frameOf = (address: string): Frame => [
   ['address_info', { address_full: `${address}, Reisterstown, MD 21136`, zipcode: '21136', status: { match: true } }],
   null,

@@ -1,6 +1,7 @@
 import { openPostgresStore } from '../../../src/store/postgres/open-postgres-store.js';
 import { databasePerFile, freshSchema } from '../../helpers/postgres.js';
-import { storeContract } from './store-contract.js';
+import { keyStoreContract } from './key-store-contract.js';
+import { storeContract, type StoreDriver } from './store-contract.js';
 
 const database = databasePerFile();
 
@@ -9,7 +10,7 @@ const database = databasePerFile();
  * (a fresh schema) whose database clock is the suite's fake one. Damage is a text no JSON reader
  * accepts, written over a section as a hand-edit would.
  */
-storeContract('PostgreSQL', {
+const driver: StoreDriver = {
   async create(now) {
     const url = freshSchema(database.url);
     const schema = new URL(url).searchParams.get('schema')!;
@@ -28,4 +29,7 @@ storeContract('PostgreSQL', {
       },
     };
   },
-});
+};
+
+storeContract('PostgreSQL', driver);
+keyStoreContract('PostgreSQL', driver);

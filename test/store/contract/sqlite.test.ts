@@ -1,10 +1,11 @@
 import Sqlite from 'better-sqlite3';
 import { openStore } from '../../../src/store/index.js';
 import { tempStorePath } from '../helpers/temp-store.js';
-import { storeContract } from './store-contract.js';
+import { keyStoreContract } from './key-store-contract.js';
+import { storeContract, type StoreDriver } from './store-contract.js';
 
 /** The SQLite driver: a real file in a temp directory; damage is bytes no JSON reader accepts, as issue 27 wrote them. */
-storeContract('SQLite', {
+const driver: StoreDriver = {
   async create(now) {
     const path = tempStorePath();
     return {
@@ -29,4 +30,7 @@ storeContract('SQLite', {
         }),
     };
   },
-});
+};
+
+storeContract('SQLite', driver);
+keyStoreContract('SQLite', driver);

@@ -44,8 +44,8 @@ const DAY = 24 * HOUR;
 const START = Date.UTC(2026, 10, 3, 1, 15);
 
 /**
- * Everything `Store` promises (src/store/store-api.ts), run against one driver: the SQLite file and,
- * later, PostgreSQL run the very same tests. Nothing here may know which database is behind it.
+ * Everything `Store` promises (src/store/store-api.ts), run against one driver: the SQLite file and
+ * PostgreSQL run the very same tests. Nothing here may know which database is behind it.
  */
 export function storeContract(name: string, driver: StoreDriver): void {
   describe(`the store contract: ${name}`, () => {

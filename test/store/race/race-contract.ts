@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { startCli } from '../../helpers/cli-process.js';
 import { envFor } from '../../helpers/sandbox-per-test.js';
 
 /**
@@ -22,7 +21,6 @@ export interface RaceDriver {
   fresh(): Promise<string>;
 }
 
-const BIN = fileURLToPath(new URL('../../../bin/propdata.js', import.meta.url));
 /** No run of these tests takes more than this: one that does is a wait that never ends. */
 const RUN_BOUND_MS = 60_000;
 const BATCH = 20;
@@ -98,20 +96,13 @@ export function raceContract(name: string, driver: RaceDriver): void {
 
     function job(env: Record<string, string>, host: Record<string, string>, args: readonly string[]): Job {
       const started = Date.now();
-      const child = spawn(process.execPath, [BIN, 'property', 'value', ...args, '-q'], {
-        env: { ...process.env, ...env, ...host },
-        stdio: ['ignore', 'ignore', 'pipe'],
+      const cli = startCli(['property', 'value', ...args, '-q'], { env: { ...env, ...host }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const bound = setTimeout(() => cli.child.kill('SIGKILL'), RUN_BOUND_MS);
+      const finished = cli.exited.then(({ code, signal }) => {
+        clearTimeout(bound);
+        return { code, signal, stderr: cli.stderr(), ms: Date.now() - started };
       });
-      let stderr = '';
-      child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
-      const bound = setTimeout(() => child.kill('SIGKILL'), RUN_BOUND_MS);
-      const finished = new Promise<Finished>((resolve) => {
-        child.on('close', (code, signal) => {
-          clearTimeout(bound);
-          resolve({ code, signal, stderr, ms: Date.now() - started });
-        });
-      });
-      return { finished, kill: () => child.kill('SIGKILL') };
+      return { finished, kill: () => cli.child.kill('SIGKILL') };
     }
 
     /** The records an output holds, by address: whole means one per input row, each `ok`. */

@@ -1,5 +1,3 @@
-import { fileURLToPath } from 'node:url';
-import { format, resolveConfig } from 'prettier';
 import {
   ENDPOINTS,
   INFO_SCHEMAS,
@@ -21,9 +19,6 @@ import { docComment, literal, objectType, schemaType, type Member } from './sche
  * the single source of truth, and src/library/result-types.ts is this rendering checked in, so
  * that the library needs no catalog at run time and a catalog change shows in the diff of its types.
  */
-
-export const RESULT_TYPES_FILE = fileURLToPath(new URL('../../src/library/result-types.ts', import.meta.url));
-export const REGENERATE = 'PROPDATA_UPDATE_TYPES=1 npx vitest run --config test/vitest.config.ts test/library/result-types.test.ts';
 
 /** No members: `{}` would read as "anything but null", which lint refuses; `object` adds nothing to an intersection. */
 const NOTHING = 'object';
@@ -115,7 +110,8 @@ function checkNamesCarryLevels(): void {
 
 const declaration = (doc: string, head: string, members: readonly Member[]) => `${docComment(doc)}${head} ${objectType(members)}`;
 
-function source(): string {
+/** src/library/result-types.ts as the catalog makes it now, before formatting; `header` is the generated files' first lines. */
+export function resultTypesSource(header: string): string {
   checkNamesCarryLevels();
   const infoTypes = Object.keys(INFO_SCHEMAS).map((name) => ({
     name,
@@ -126,7 +122,7 @@ function source(): string {
     return { name: level, type: member ? objectType([{ name: member, type: `InfoTypes[${literal(member)}]` }]) : NOTHING };
   });
   const blocks = [
-    '// Generated from the catalog (src/catalog/) by test/library/result-types-source.ts: do not edit.\n' + `// Regenerate: ${REGENERATE}`,
+    header,
     docComment(
       "One endpoint's section of a chunk: api_code 0 with the result, or 204 (no content, not charged) without one.\n" +
         'Other codes are errors, never handed over as sections. api_code_description (`ok`, `no content`) is not relied on.',
@@ -167,10 +163,4 @@ function source(): string {
     ...enumDeclarations(),
   ];
   return `${blocks.join('\n\n')}\n`;
-}
-
-/** src/library/result-types.ts as the catalog makes it now, formatted as `prettier --check` wants it. */
-export async function renderResultTypes(): Promise<string> {
-  const options = await resolveConfig(RESULT_TYPES_FILE);
-  return format(source(), { ...options, filepath: RESULT_TYPES_FILE });
 }

@@ -18,13 +18,19 @@ function typeName(constant: string): string {
     .join('');
 }
 
-/** The catalog's named lists of strings (enums.ts), by the list itself: the schemas hold the same arrays. */
+/**
+ * The catalog's named lists of strings (enums.ts), by the list itself: the schemas hold the same
+ * arrays. In the order of their names: node lists a module's exports so, a bundler (vitest's) in
+ * the order of the source, and the generated file must not depend on which loaded it.
+ */
 const NAMED = new Map<readonly unknown[], { constant: string; name: string }>(
-  Object.entries(ENUMS).flatMap(([constant, values]) =>
-    Array.isArray(values) && values.every((value) => typeof value === 'string')
-      ? [[values as readonly string[], { constant, name: typeName(constant) }]]
-      : [],
-  ),
+  Object.entries(ENUMS)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([constant, values]) =>
+      Array.isArray(values) && values.every((value) => typeof value === 'string')
+        ? [[values as readonly string[], { constant, name: typeName(constant) }]]
+        : [],
+    ),
 );
 
 /** The type of one of `values`: the catalog's name for the list when it has one, else the union of its literals. */

@@ -1,7 +1,7 @@
 import { stateCode, type Identifier } from '../catalog/index.js';
 
 /** Turns a cell into what is sent, or undefined when there is nothing to send. */
-export type Normaliser = (value: unknown) => string | undefined;
+export type Normalizer = (value: unknown) => string | undefined;
 
 const WHITESPACE_RUN = /\s+/g;
 /** What WHITESPACE_RUN would change: whitespace other than a space, or two in a row. */
@@ -51,7 +51,7 @@ function padLostZeros(digits: string, wanted: number, lost: number): string {
  * that may have lost leading zeros (`2140`, `601`, `21401234`) is left short: whether a zero was
  * stripped depends on the row's state (repairZip). Anything else is left as given, for validation.
  */
-function normaliseZip(text: string): string {
+function normalizeZip(text: string): string {
   const plus4 = ZIP_PLUS4.exec(text);
   if (plus4) return plus4[1]!;
   if (!DIGITS.test(text)) return text;
@@ -88,13 +88,13 @@ export function repairZip(zip: string, state: string | undefined): string | unde
 /** State FIPS codes that start with 0: a census id that lost its first digit is one of these or none. */
 const ZERO_STATE_FIPS = new Set(['01', '02', '04', '05', '06', '08', '09']);
 
-function digitNormaliser(identifier: Identifier & { digits: number }): Normaliser {
+function digitNormalizer(identifier: Identifier & { digits: number }): Normalizer {
   const lost = LEADING_ZEROS_LOST[identifier.name] ?? 0;
   return (value) => {
     const text = cleanText(value);
     if (text === undefined) return undefined;
     const whole = WHOLE_FLOAT.exec(text)?.[1] ?? text;
-    if (identifier.name === 'zipcode') return normaliseZip(whole);
+    if (identifier.name === 'zipcode') return normalizeZip(whole);
     if (!DIGITS.test(whole)) return whole;
     const padded = padLostZeros(whole, identifier.digits, lost);
     // A census id whose state code would then not be one (00, 03, 07) was not cut short: refused as given.
@@ -103,15 +103,15 @@ function digitNormaliser(identifier: Identifier & { digits: number }): Normalise
 }
 
 /** Full state names become the 2-letter code: the form both GET and POST accept. */
-function normaliseState(value: unknown): string | undefined {
+function normalizeState(value: unknown): string | undefined {
   const text = cleanText(value);
   return text === undefined ? undefined : (stateCode(text) ?? text);
 }
 
-/** The normaliser for one identifier, chosen once per column rather than per row. */
-export function identifierNormaliser(identifier: Identifier): Normaliser {
-  if (identifier.digits !== undefined) return digitNormaliser({ ...identifier, digits: identifier.digits });
-  if (identifier.name === 'state') return normaliseState;
+/** The normalizer for one identifier, chosen once per column rather than per row. */
+export function identifierNormalizer(identifier: Identifier): Normalizer {
+  if (identifier.digits !== undefined) return digitNormalizer({ ...identifier, digits: identifier.digits });
+  if (identifier.name === 'state') return normalizeState;
   return cleanText;
 }
 

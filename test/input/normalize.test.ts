@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { LEVEL_SPECS } from '../../src/catalog/index.js';
-import { cleanText, identifierNormaliser, metaText } from '../../src/input/normalise.js';
+import { cleanText, identifierNormalizer, metaText } from '../../src/input/normalize.js';
 
 const identifier = (level: keyof typeof LEVEL_SPECS, name: string) =>
-  identifierNormaliser(LEVEL_SPECS[level].identifiers.find((each) => each.name === name)!);
+  identifierNormalizer(LEVEL_SPECS[level].identifiers.find((each) => each.name === name)!);
 
-describe('normalise', () => {
+describe('normalize', () => {
   it('trims, collapses inner whitespace (tabs, non-breaking spaces) and drops empty text', () => {
     expect(cleanText('  405\u00a0 DYER\tAVE ')).toBe('405 DYER AVE');
     expect(cleanText('   ')).toBeUndefined();

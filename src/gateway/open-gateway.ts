@@ -1,0 +1,77 @@
+import { connect, type ConnectionOptions, type Service } from '../engine/connect.js';
+import type { EngineLog } from '../engine/engine-log.js';
+import { accountId, accountOf } from '../store/account.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store-api.js';
+import type { GatewaySettings } from './gateway-parts.js';
+import { startGateway, type RunningGateway } from './server.js';
+import { openUpstream, type Upstream } from './upstream.js';
+
+/** What `propdata serve` (or a test) opens a gateway with: the service, the store, and the gateway's own settings. */
+export interface GatewayOptions extends Omit<GatewaySettings, 'store' | 'upstream' | 'account'> {
+  /** How to reach the service: the CLI's credentials flags (the sandbox's too), and the deadline of a response. */
+  connection: ConnectionOptions;
+  env: Record<string, string | undefined>;
+  /** Where the engine says what happens: never a credential. */
+  log: EngineLog;
+  /** A SQLite file or a postgres:// URL. */
+  storePath: string;
+  /** Components a minute until the service states its windows. */
+  ratePerMinute: number;
+  maxRetries: number;
+  /** Requests to the service in flight at once. */
+  concurrency: number;
+  /** What ran it, for its name in the spend log. */
+  runLabel: string;
+}
+
+export interface OpenGateway extends RunningGateway {
+  /** The service it reaches, and as which account. */
+  service: Service;
+  account: string;
+  store: Store;
+  /** Stops taking requests, lets those in flight finish, and closes the upstream, the store and the connections. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The service connected, the store opened for the gateway's life, the upstream on both, and the server listening. */
+export async function openGateway(options: GatewayOptions): Promise<OpenGateway> {
+  const opened: { service?: Service; store?: Store; upstream?: Upstream } = {};
+  const closeAll = async () => {
+    await opened.upstream?.close().catch(() => undefined);
+    await opened.store?.close();
+    await opened.service?.close();
+  };
+  try {
+    const sandbox = Boolean(options.connection.sandbox);
+    const service = (opened.service = await connect(options.connection, { env: options.env, log: options.log }, options.concurrency));
+    const store = (opened.store = await openStore(options.storePath, { now: () => options.clock.now() }));
+    const account = accountOf(service.connection, sandbox);
+    const upstream = (opened.upstream = await openUpstream({
+      service: service.client,
+      store,
+      account,
+      // The built-in sandbox is one account whatever its port, but each one has windows of its own.
+      ...(sandbox ? { pacingAccount: accountId(service.connection.baseUrl, service.connection.key) } : {}),
+      clock: options.clock,
+      ratePerMinute: options.ratePerMinute,
+      maxRetries: options.maxRetries,
+      maxWaitMs: options.maxWaitMs,
+      runLabel: options.runLabel,
+    }));
+    const gateway = await startGateway({ ...options, store, upstream, account });
+    let closing: Promise<void> | undefined;
+    const close = async (graceMs?: number) => {
+      try {
+        await gateway.close(graceMs);
+      } finally {
+        await closeAll();
+      }
+    };
+    // Closed once: a second call waits for the first.
+    return { ...gateway, service, account, store, close: (graceMs) => (closing ??= close(graceMs)) };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it, vi } from 'vitest';
+import { runMain } from '../helpers/run-main.js';
+import { tempStorePath } from '../store/helpers/temp-store.js';
+import { gatewayPerTest, issueKeys } from './helpers.js';
+
+const start = gatewayPerTest();
+const VALMONTE = 'address=43+Valmonte+Plaza&zipcode=90274';
+
+describe('propdata keys', () => {
+  it('issues a key with its secret once, lists keys without either, and revokes one', async () => {
+    const store = tempStorePath();
+    const added = await runMain(['keys', 'add', 'alice', '--budget-month', '50', '--store', store]);
+    expect(added.code).toBe(0);
+    const secret = /secret: (\S+)/.exec(added.stdout)![1]!;
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(added.stdout).toContain('key alice issued: a budget of 50.00 USD a month; every endpoint');
+    const json = await runMain(['keys', 'add', 'etl', '--endpoints', 'property/value,block/*', '--json', '--store', store]);
+    expect(JSON.parse(json.stdout)).toEqual({ key: 'etl', secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+
+    const listed = await runMain(['keys', 'list', '--store', store]);
+    expect(listed.stdout).toMatch(/^alice\s+live\s+50\.00\s+0\.00\s+every one\s+\d{4}-\d\d-\d\d$/m);
+    expect(listed.stdout).toMatch(/^etl\s+live\s+-\s+0\.00\s+property\/value,block\/\*/m);
+    const asJson = await runMain(['keys', 'list', '--json', '--store', store]);
+    expect(asJson.stdout).not.toContain(secret);
+    expect(asJson.stdout).not.toContain('scrypt');
+    expect(JSON.parse(asJson.stdout)[0]).toMatchObject({
+      name: 'alice',
+      live: true,
+      budgetMonth: 50,
+      spentThisMonth: 0,
+      endpoints: null,
+      revoked: null,
+    });
+
+    expect((await runMain(['keys', 'revoke', 'alice', '--store', store])).stdout).toMatch(/^key alice revoked on \d{4}-\d\d-\d\d/);
+    expect((await runMain(['keys', 'list', '--store', store])).stdout).toMatch(/^alice\s+revoked \d{4}-\d\d-\d\d/m);
+  });
+
+  it('refuses a name taken by a live key, a name no client could send, an endpoint the catalog lacks, and revoking no key', async () => {
+    const store = tempStorePath();
+    await runMain(['keys', 'add', 'alice', '--store', store]);
+    const twice = await runMain(['keys', 'add', 'alice', '--store', store]);
+    expect([twice.code, twice.stderr]).toEqual([2, expect.stringContaining('a live key named alice exists: revoke it first')]);
+    const spaced = await runMain(['keys', 'add', 'two words', '--store', store]);
+    expect([spaced.code, spaced.stderr]).toEqual([2, expect.stringContaining("a key's name is 1 to 64 letters")]);
+    const misspelt = await runMain(['keys', 'add', 'bob', '--endpoints', 'property/valeu', '--store', store]);
+    expect([misspelt.code, misspelt.stderr]).toEqual([2, expect.stringContaining('did you mean property/value')]);
+    const nobody = await runMain(['keys', 'revoke', 'nobody', '--store', store]);
+    expect([nobody.code, nobody.stderr]).toEqual([2, expect.stringContaining('no live key named nobody')]);
+  });
+});
+
+describe("a gateway's keys", () => {
+  it('opens the endpoints a key is allowed, and refuses the others with a 403 naming them', async () => {
+    const { request, sandbox } = await start({ keys: [{ name: 'etl', endpoints: ['property/value', 'block/*'] }] });
+    expect((await request('etl', `/v2/property/value?${VALMONTE}`)).status).toBe(200);
+    expect((await request('etl', '/v2/block/crime?block_id=060376703241005')).status).toBe(200);
+    const school = await request('etl', `/v2/property/school?${VALMONTE}`);
+    expect(school.status).toBe(403);
+    expect(await school.json()).toEqual({
+      code: 403,
+      message: 'key "etl" may not call property/school; it may call property/value, block/*',
+    });
+    // An mget is allowed only when every component is.
+    expect((await request('etl', `/v2/property/component_mget?components=property/value,property/school&${VALMONTE}`)).status).toBe(403);
+    expect(sandbox.usage().components).toBe(2);
+  });
+
+  it('takes a key added while it runs, and stops taking a revoked one, within its refresh', async () => {
+    const { request, storePath } = await start({ gateway: { refreshMs: 20 } });
+    const { bob } = await issueKeys(storePath, [{ name: 'bob' }]);
+    await vi.waitFor(async () => expect((await request('bob', `/v2/property/value?${VALMONTE}`, { secret: bob! })).status).toBe(200));
+    expect((await runMain(['keys', 'revoke', 'bob', '--store', storePath])).code).toBe(0);
+    await vi.waitFor(async () => expect((await request('bob', `/v2/property/value?${VALMONTE}`, { secret: bob! })).status).toBe(401));
+  });
+
+  it('files what each key bought and took from the store, for propdata usage --by key', async () => {
+    const { request, gateway, storePath } = await start({ keys: [{ name: 'alice' }, { name: 'bob' }] });
+    await request('alice', `/v2/property/value?${VALMONTE}`);
+    await request('bob', `/v2/property/value?${VALMONTE}`);
+    await request('bob', `/v2/property/component_mget?components=property/value,property/school&${VALMONTE}`);
+    await gateway.close(0);
+    const usage = await runMain(['usage', '--by', 'key', '--all-accounts', '--json', '--store', storePath]);
+    const rows = (JSON.parse(usage.stdout) as { rows: Record<string, unknown>[] }).rows;
+    expect(rows).toEqual([
+      { key: 'alice', requests: 1, components: 1, billed: 1, cost: 0.25, fromStore: 0, saved: 0 },
+      // bob's value came from the store (alice bought it), and so did the value section of his mget.
+      { key: 'bob', requests: 1, components: 1, billed: 1, cost: expect.any(Number), fromStore: 1, saved: 0.5 },
+    ]);
+    const table = await runMain(['usage', '--by', 'key', '--all-accounts', '--store', storePath]);
+    expect(table.stdout).toMatch(/^KEY\s+REQUESTS\s+COMPONENTS/);
+  });
+});

@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ClientKey, KeySpend, Store } from '../../../src/store/index.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { A, B } from './fixtures.js';
+import type { StoreDriver } from './store-contract.js';
+
+const DAY = 86_400_000;
+/** 2026-11-03 01:15 UTC. */
+const START = Date.UTC(2026, 10, 3, 1, 15);
+
+const key = (name: string, extra: Partial<ClientKey> = {}): ClientKey => ({
+  name,
+  secretHash: `scrypt:32768:8:1:salt-of-${name}:hash-of-${name}`,
+  created: START,
+  ...extra,
+});
+
+const spend = (name: string, cost: number, extra: Partial<KeySpend> = {}): KeySpend => ({
+  at: START,
+  key: name,
+  account: A,
+  endpoint: 'property/value',
+  requests: 1,
+  components: 10,
+  billed: 10,
+  cost,
+  fromStore: 0,
+  saved: 0,
+  ...extra,
+});
+
+/**
+ * Everything `KeyStore` promises (src/store/key-store.ts), run against one driver: the SQLite file
+ * and PostgreSQL run the very same tests, as for the store contract (store-contract.ts).
+ */
+export function keyStoreContract(name: string, driver: StoreDriver): void {
+  describe(`the key store contract: ${name}`, () => {
+    let clock: FakeClock;
+    let store: Store;
+    let other: Store | undefined;
+    /** The same database through another connection: a gateway on another host. */
+    let open: () => Promise<Store>;
+
+    beforeEach(async () => {
+      clock = new FakeClock(START);
+      const handle = await driver.create(() => clock.now());
+      store = handle.store;
+      open = () => handle.open();
+    });
+    afterEach(async () => {
+      await other?.close();
+      other = undefined;
+      await store.close();
+    });
+
+    it('keeps a key as given, its hash never anything else, with its budget and endpoints when it has them', async () => {
+      expect(await store.keys.list()).toEqual([]);
+      expect(await store.keys.add(key('nightly-etl', { budgetMonth: 12.5, endpoints: ['property/value', 'block/*'] }))).toBe(true);
+      expect(await store.keys.add(key('alice'))).toBe(true);
+      expect(await store.keys.list()).toEqual([
+        key('alice'),
+        key('nightly-etl', { budgetMonth: 12.5, endpoints: ['property/value', 'block/*'] }),
+      ]);
+    });
+
+    it('refuses a second live key of one name, and issues a revoked one again with its new hash and settings', async () => {
+      await store.keys.add(key('alice', { budgetMonth: 5 }));
+      expect(await store.keys.add(key('alice', { secretHash: 'scrypt:another' }))).toBe(false);
+      expect((await store.keys.list())[0]!.secretHash).toBe(key('alice').secretHash);
+
+      expect(await store.keys.revoke('alice', START + DAY)).toBe(true);
+      expect(await store.keys.revoke('alice', START + 2 * DAY)).toBe(false);
+      expect(await store.keys.revoke('nobody', START)).toBe(false);
+      expect(await store.keys.list()).toEqual([key('alice', { budgetMonth: 5, revoked: START + DAY })]);
+
+      const again = key('alice', { secretHash: 'scrypt:new', created: START + 3 * DAY });
+      expect(await store.keys.add(again)).toBe(true);
+      expect(await store.keys.list()).toEqual([again]);
+    });
+
+    it('sums what each key bought from a time on, every account together', async () => {
+      await store.keys.recordSpend([
+        spend('alice', 0.25, { at: START - DAY }),
+        spend('alice', 1.5),
+        spend('alice', 0.75, { account: B, endpoint: 'property/value,property/rental_value' }),
+        spend('bob', 2),
+        spend('carol', 0, { requests: 0, components: 0, billed: 0, fromStore: 40, saved: 10 }),
+      ]);
+      await store.keys.recordSpend([]);
+      expect(await store.keys.spentSince(START)).toEqual(
+        new Map([
+          ['alice', 2.25],
+          ['bob', 2],
+          ['carol', 0],
+        ]),
+      );
+      expect(await store.keys.spentSince(START - DAY)).toEqual(
+        new Map([
+          ['alice', 2.5],
+          ['bob', 2],
+          ['carol', 0],
+        ]),
+      );
+    });
+
+    it('reports the spend by key, since a time and for one account, with what the store answered', async () => {
+      await store.keys.recordSpend([
+        spend('alice', 0.25, { at: START - DAY, fromStore: 3, saved: 0.75 }),
+        spend('alice', 1.5, { requests: 2, components: 6, billed: 6 }),
+        spend('bob', 2, { account: B, fromStore: 1, saved: 0.25 }),
+      ]);
+      const all = await store.keys.usage({});
+      expect(all.rows).toEqual([
+        { key: 'alice', requests: 3, components: 16, billed: 16, cost: 1.75, fromStore: 3, saved: 0.75 },
+        { key: 'bob', requests: 1, components: 10, billed: 10, cost: 2, fromStore: 1, saved: 0.25 },
+      ]);
+      expect(all.total).toEqual({ requests: 4, components: 26, billed: 26, cost: 3.75, fromStore: 4, saved: 1 });
+      expect((await store.keys.usage({ since: START })).rows.map((row) => [row.key, row.cost])).toEqual([
+        ['alice', 1.5],
+        ['bob', 2],
+      ]);
+      expect((await store.keys.usage({ account: B })).rows.map((row) => row.key)).toEqual(['bob']);
+      expect((await store.keys.usage({ account: 'https://unknown.example key:0000' })).rows).toEqual([]);
+    });
+
+    it('is one for every connection to the database: a key added or revoked on one host is seen by the other', async () => {
+      other = await open();
+      await store.keys.add(key('alice'));
+      expect((await other.keys.list()).map((listed) => listed.name)).toEqual(['alice']);
+      await other.keys.revoke('alice', START + DAY);
+      expect((await store.keys.list())[0]!.revoked).toBe(START + DAY);
+      await other.keys.recordSpend([spend('alice', 3)]);
+      expect(await store.keys.spentSince(START)).toEqual(new Map([['alice', 3]]));
+    });
+  });
+}
