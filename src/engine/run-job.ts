@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { QueryTarget } from '../model/query-target.js';
 import { STATUSES, type Status } from '../model/status.js';
@@ -7,7 +8,7 @@ import { inputProgress } from '../input/read-progress.js';
 import { Budget } from '../pipeline/budget.js';
 import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { billedCost, pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
-import { runBatch, type BatchRunResult, type SendFunction } from '../pipeline/run-batch.js';
+import { LISTENERS_PER_REQUEST, runBatch, type BatchRunResult, type SendFunction } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
 import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
 import { completedOutcome, summarize, type RunSummary } from '../pipeline/summary.js';
@@ -213,6 +214,8 @@ async function limiterFor({ pace, clock }: JobSettings, runStore: RunStore | und
  */
 function stopSignals(settings: JobSettings, writer: OutputWriter) {
   const outputFailure = new AbortController();
+  // Every request in flight listens for it (an exchange abandoned when the output fails).
+  setMaxListeners(LISTENERS_PER_REQUEST * settings.pace.concurrency + 10, outputFailure.signal);
   writer.failed.catch((error: unknown) => outputFailure.abort(error));
   const lostOutput = () => outputFailure.abort(settings.outputFailure?.reason);
   if (settings.outputFailure?.aborted) lostOutput();

@@ -7,7 +7,7 @@ import type { KeptAnswers, Purchase, Resolution, Saving } from '../pipeline/kept
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import { takes } from '../store/claim-protocol.js';
-import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreProblems } from '../store/store-api.js';
+import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreEntry, StoreProblems } from '../store/store-api.js';
 import type { RequestRecord } from '../store/spend.js';
 import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
@@ -17,15 +17,20 @@ import { CLAIMS } from '../policy/policy.js';
 /** The time in the latest run name this process gave. */
 let lastNamed = 0;
 
-/**
- * A run's name in the spend log and its claims: when it started, on which machine, its process, and
- * what ran it (`label`: the CLI's command line, a library caller's name for it; `usage --by run` shows it).
- */
-export function runName(now: number, label: string): string {
+/** Which run it is: when it started, on which machine, its process. */
+function runId(now: number): string {
   // Two runs a process starts in one millisecond (library batches) are named a millisecond apart:
   // a name is whose claims are whose, and which requests are which in the spend log.
   lastNamed = Math.max(Math.floor(now), lastNamed + 1);
-  return `${new Date(lastNamed).toISOString()} ${hostname()} ${process.pid} ${label}`;
+  return `${new Date(lastNamed).toISOString()} ${hostname()} ${process.pid}`;
+}
+
+/**
+ * A run's name in the spend log and its claims: which run it is (runId), and what ran it (`label`:
+ * the CLI's command line, a library caller's name for it; `usage --by run` shows it).
+ */
+export function runName(now: number, label: string): string {
+  return `${runId(now)} ${label}`;
 }
 
 /** What was called, as the spend log names it: an endpoint, or an mget's sections joined with commas. */
@@ -58,13 +63,30 @@ export function requestRecordOf(spend: SpendSettings, exchange: Exchange, at: nu
   };
 }
 
+type RefOf = (target: QueryTarget, item: SendableItem['item']) => ItemRef;
+
+/**
+ * itemRefOf, each item's ref made once per target: a run asks for an item's ref as it looks it up,
+ * claims it, records its answer and releases it (an item's identity is JSON made from it).
+ */
+function itemRefs(): RefOf {
+  const byTarget = new WeakMap<QueryTarget, WeakMap<SendableItem['item'], ItemRef>>();
+  return (target, item) => {
+    let refs = byTarget.get(target);
+    if (!refs) byTarget.set(target, (refs = new WeakMap()));
+    let ref = refs.get(item);
+    if (!ref) refs.set(item, (ref = itemRefOf(target, item)));
+    return ref;
+  };
+}
+
 /** The answers a request brought, as the store keeps them: each usable chunk's frame and answered sections, by the item's identity. */
-export function keptAnswersOf(exchange: Exchange): KeptAnswer[] {
+export function keptAnswersOf(exchange: Exchange, refOf: RefOf = itemRefOf): KeptAnswer[] {
   const members = sectionKeys(exchange.target);
   const kept: KeptAnswer[] = [];
   exchange.answers?.forEach((chunk, i) => {
     if (chunk === undefined) return;
-    const ref = itemRefOf(exchange.target, exchange.sent[i]!.item);
+    const ref = refOf(exchange.target, exchange.sent[i]!.item);
     const { frame, sections } = keptParts(chunk, members);
     const answered = sections.flatMap((body, s) => (body === undefined ? [] : [{ ref: ref.sections[s]!, body }]));
     if (answered.length > 0) kept.push({ item: ref.item, frame, sections: answered });
@@ -105,6 +127,41 @@ function tookOverNotes({ lapsed, forced }: { lapsed: number; forced: number }): 
         ]
       : []),
   ];
+}
+
+/**
+ * Requests' entries handed to the store a group at a time: a write takes every entry handed over
+ * until it starts, so that while the store writes one group the next gathers, and a fast run writes
+ * many requests a commit (Store.recordMany). The items of entries not written yet are known: a
+ * lookup of one of them waits for its group (an answer another lookup cannot see yet would be
+ * bought again).
+ */
+function recordGroups(store: Store, write: (work: () => Promise<void>) => void) {
+  let gathering: StoreEntry[] = [];
+  const unwritten = new Map<string, number>();
+  const itemsOf = (entries: readonly StoreEntry[]) => entries.flatMap((entry) => (entry.settles ?? []).map((claim) => claim.item));
+  return {
+    add(entry: StoreEntry): void {
+      for (const item of itemsOf([entry])) unwritten.set(item, (unwritten.get(item) ?? 0) + 1);
+      gathering.push(entry);
+      if (gathering.length > 1) return;
+      write(async () => {
+        const group = gathering;
+        gathering = [];
+        try {
+          await store.recordMany(group);
+        } finally {
+          for (const item of itemsOf(group)) {
+            const left = unwritten.get(item)! - 1;
+            if (left > 0) unwritten.set(item, left);
+            else unwritten.delete(item);
+          }
+        }
+      });
+    },
+    /** Whether any of these items is in an entry not written yet. */
+    holds: (items: readonly string[]): boolean => unwritten.size > 0 && items.some((item) => unwritten.has(item)),
+  };
 }
 
 /** What a batch run asks of the store: the answers (KeptAnswers), the windows, the shared pacer, the budget, the job. */
@@ -154,7 +211,9 @@ export interface RunStoreSettings {
 export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
   const { store, account, target, clock } = settings;
   const members = sectionKeys(target);
-  const owner = runName(clock.now(), settings.runLabel);
+  const refOf = itemRefs();
+  const id = runId(clock.now());
+  const owner = `${id} ${settings.runLabel}`;
   // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
   // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
   const claimant = settings.job === undefined ? owner : `job ${settings.job}`;
@@ -167,7 +226,9 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
   let lastAt = 0;
   const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
-  const pacer = store.pacer(settings.pacingAccount ?? account, owner);
+  // The pacer's state names its owner in each of its reservations, read and written back at each
+  // grant: the run's id alone, not its command line (the state was 12 KB at 100 requests a second).
+  const pacer = store.pacer(settings.pacingAccount ?? account, id);
 
   // Store writes go one after another in the background; the first failure stops the run.
   let writing: Promise<void> = Promise.resolve();
@@ -182,6 +243,11 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
         failed = true;
         fail(error);
       });
+  };
+  const records = recordGroups(store, write);
+  /** Items in answers handed over and not written yet are looked up once they are. */
+  const written = async (refs: readonly ItemRef[]) => {
+    if (records.holds(refs.map((ref) => ref.item))) await writing;
   };
 
   // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
@@ -207,7 +273,8 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const kept: KeptAnswers = {
     failure,
     async resolve(items) {
-      const refs = items.map((item) => itemRefOf(target, item.item));
+      const refs = items.map((item) => refOf(target, item.item));
+      await written(refs);
       const found = await store.find(account, refs, freshness);
       const lacking = found.map(lackingOf);
       const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
@@ -233,8 +300,10 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       const claimed = requests.map(() => false);
       for (const force of [false, true]) {
         const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
-        const wanted = asked.map((i) => claimsOf(itemRefOf(target, requests[i]!.item.item), requests[i]!.sections));
+        const refs = asked.map((i) => refOf(target, requests[i]!.item.item));
+        const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
         if (asked.length === 0) continue;
+        await written(refs);
         const outcomes = await store.claim(account, claimant, wanted.flat(), freshness, CLAIMS.leaseMs, { force });
         let next = 0;
         const giveBack: SectionClaim[] = [];
@@ -254,20 +323,18 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       // Only what this answer settles: an item it brought no answer for (a 429, a 5xx, a 400 being
       // narrowed down) is sent again, and keeps its claim until then (PROTOCOL.md, rule 5).
       const settles = exchange.sent.flatMap((item, i) =>
-        exchange.answers?.[i] === undefined ? [] : claimsOf(itemRefOf(exchange.target, item.item)),
+        exchange.answers?.[i] === undefined ? [] : claimsOf(refOf(exchange.target, item.item)),
       );
-      write(() =>
-        store.record({
-          request: requestRecordOf(spend, exchange, at),
-          windows: exchange.windows,
-          answers: keptAnswersOf(exchange),
-          owner: claimant,
-          settles,
-        }),
-      );
+      records.add({
+        request: requestRecordOf(spend, exchange, at),
+        windows: exchange.windows,
+        answers: keptAnswersOf(exchange, refOf),
+        owner: claimant,
+        settles,
+      });
     },
     release(items) {
-      const claims = items.flatMap(({ item, sections }) => claimsOf(itemRefOf(target, item.item), sections));
+      const claims = items.flatMap(({ item, sections }) => claimsOf(refOf(target, item.item), sections));
       write(() => store.release(account, claimant, claims));
     },
     flush: async () => {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
 import { Batcher } from '../batching/batcher.js';
 import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
@@ -57,6 +58,9 @@ export type SendFunction = (
   deliver: Deliver,
 ) => Promise<BatchOutcome>;
 
+/** Abort listeners a request in flight may hold on the run's stop at once (the pacer's queue, the exchange, a retry's sleep). */
+export const LISTENERS_PER_REQUEST = 3;
+
 /** Items looked up in the store at once: one round trip a block, not one a row (an estimate looks them up alike). */
 export const LOOKUP_BLOCK = 100;
 
@@ -113,6 +117,9 @@ class BatchRun {
     this.stats = stats;
     this.options = options;
     this.members = sectionKeys(options.target);
+    // Each request in flight listens for the stop while it waits for the pacer, then while it is
+    // sent: Node's warning at 11 listeners (a leak's sign) would be printed at --concurrency 6.
+    setMaxListeners(LISTENERS_PER_REQUEST * options.concurrency + 10, this.stopping.signal);
     this.batcher = new Batcher(options.batchSize, options.maxHoldRows);
     this.dedupe = options.dedupeCapacity > 0 ? new Deduplicator(options.dedupeCapacity) : undefined;
     options.kept?.failure.catch((error: unknown) => {

@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 /**
- * Numbers for the names of one table (accounts, endpoints), so that each answer row carries a small
- * integer. Rows are never deleted, so a number found stays right, even across processes; `forget`
+ * Numbers for the names of one table (accounts, endpoints, claims' owners), so that each row that
+ * names one carries a small integer. Rows are never deleted, so a number found stays right, even across processes; `forget`
  * drops the cache after a rollback, which may have undone a row just added.
  */
 export class NameIds {
@@ -10,7 +10,7 @@ export class NameIds {
   readonly #find: Statement<[string], number>;
   readonly #add: Statement<[string]>;
 
-  constructor(db: Database, table: 'accounts' | 'endpoints') {
+  constructor(db: Database, table: 'accounts' | 'endpoints' | 'owners') {
     this.#find = db.prepare<[string], number>(`SELECT id FROM ${table} WHERE name = ?`).pluck();
     this.#add = db.prepare<[string]>(`INSERT INTO ${table} (name) VALUES (?) ON CONFLICT (name) DO NOTHING`);
   }

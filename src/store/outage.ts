@@ -128,17 +128,26 @@ export class OutageTolerantStore implements Store {
     }
   }
 
-  async record(entry: StoreEntry): Promise<void> {
+  record(entry: StoreEntry): Promise<void> {
+    return this.#keep([entry], () => this.#store.record(entry));
+  }
+
+  recordMany(entries: readonly StoreEntry[]): Promise<void> {
+    return this.#keep(entries, () => this.#store.recordMany(entries));
+  }
+
+  /** Entries written by `write`, or kept in the journal while the store is away. */
+  async #keep(entries: readonly StoreEntry[], write: () => Promise<void>): Promise<void> {
     if (this.#outage) {
-      this.#journal(entry);
+      for (const entry of entries) this.#journal(entry);
       return;
     }
     try {
-      await this.#store.record(entry);
+      await write();
     } catch (error) {
       if (!isOutage(error)) throw error;
-      // Committed or not, it is kept: applied again, an entry changes nothing (Store.record).
-      this.#journal(entry);
+      // Committed or not, they are kept: applied again, an entry changes nothing (Store.record).
+      for (const entry of entries) this.#journal(entry);
       this.#lost(error);
     }
   }

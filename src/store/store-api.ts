@@ -72,6 +72,13 @@ export interface Store {
    */
   record(entry: StoreEntry): Promise<void>;
 
+  /**
+   * Several requests, as `record` would each, in one transaction: the run hands over what was
+   * answered while its last group was written (engine/run-store.ts), so that a fast run writes
+   * many requests a commit.
+   */
+  recordMany(entries: readonly StoreEntry[]): Promise<void>;
+
   // --- jobs ----------------------------------------------------------------------------------
 
   /**

@@ -25,15 +25,44 @@ async function sourceLines() {
  * row is sent. Built once and kept in the work folder.
  */
 export async function inputFile(rows) {
+  return writeInput(`baltimore-${rows}.csv`, (data) => Array.from({ length: rows }, (_, i) => data[i % data.length]));
+}
+
+/**
+ * A CSV of `rows` distinct addresses: the Baltimore file's rows, each once, then again with a unit
+ * on the address (` UNIT 1`, ` UNIT 2`...), skipping any address and ZIP code already written: a
+ * nightly file is mostly distinct addresses, and each is an item the store has to keep.
+ */
+export async function distinctInputFile(rows) {
+  return writeInput(`baltimore-distinct-${rows}.csv`, (data) => {
+    const seen = new Set();
+    const lines = [];
+    for (let round = 0; lines.length < rows; round++) {
+      for (const line of data) {
+        const cells = line.split(',');
+        if (round > 0) cells[0] = `${cells[0]} UNIT ${round}`;
+        const key = `${cells[0]},${cells[3]}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        lines.push(cells.join(','));
+        if (lines.length === rows) break;
+      }
+    }
+    return lines;
+  });
+}
+
+/** The CSV `name` in the work folder, its rows made from the Baltimore rows; built once. */
+async function writeInput(name, rowsOf) {
   mkdirSync(WORK, { recursive: true });
-  const path = join(WORK, `baltimore-${rows}.csv`);
+  const path = join(WORK, name);
   if (existsSync(path)) return path;
   const [header, ...data] = await sourceLines();
   const partial = `${path}.partial`;
   const out = createWriteStream(partial);
   out.write(`${header}\n`);
-  for (let i = 0; i < rows; i++) {
-    if (!out.write(`${data[i % data.length]}\n`)) await once(out, 'drain');
+  for (const row of rowsOf(data)) {
+    if (!out.write(`${row}\n`)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'close');

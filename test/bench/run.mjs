@@ -9,6 +9,8 @@ import { paidNotWritten } from './figures/paid-not-written.mjs';
 import { pacing } from './figures/pacing.mjs';
 import { parallel } from './figures/parallel.mjs';
 import { postgres } from './figures/postgres.mjs';
+import { postgresSpeed } from './figures/postgres-speed.mjs';
+import { starts } from './figures/starts.mjs';
 import { startup } from './figures/startup.mjs';
 import { store } from './figures/store.mjs';
 import { storeOps } from './figures/store-ops.mjs';
@@ -23,6 +25,7 @@ const FIGURES = {
   overhead,
   pacing,
   parallel,
+  starts,
   postgres,
   sweep,
   memory,
@@ -31,6 +34,7 @@ const FIGURES = {
   store,
   storeOps,
   storeSpeed,
+  postgresSpeed,
   gateway,
 };
 

@@ -30,6 +30,15 @@ describe('bin/propdata.js', () => {
     expect(result.stderr).toMatch(/\d+ ok, \d+ no_content, 1 invalid_input/);
   });
 
+  it('sends 32 requests at once without a warning of leaking listeners', async () => {
+    const output = join(mkdtempSync(join(tmpdir(), 'propdata-bin-')), 'out.csv');
+    // 85 rows in requests of 2, deduplication off: 43 requests, 32 of them waiting for the pacer or the answer at once.
+    const args = ['property', 'value', '--input', join(SAMPLES, 'addresses.csv'), '--output', output, '--sandbox', '--no-store'];
+    const result = await propdata([...args, '--batch-size', '2', '--concurrency', '32', '--no-dedupe']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).not.toMatch(/MaxListenersExceededWarning|memory leak/);
+  });
+
   it('exits 2 with one line for a usage error', async () => {
     const result = await propdata(['property', 'value', '--zipcode', '90274', '--sandbox']);
     expect(result.code).toBe(2);

@@ -3,7 +3,7 @@ import type { SendableItem } from '../../src/batching/batch.js';
 import { openRunStore } from '../../src/engine/run-store.js';
 import { targetForList, type QueryTarget } from '../../src/model/query-target.js';
 import type { Exchange } from '../../src/pipeline/send-batch.js';
-import { openStore } from '../../src/store/index.js';
+import { openStore, type Store, type StoreEntry } from '../../src/store/index.js';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import { propertyChunk } from '../store/helpers/chunks.js';
 import { tempStorePath } from '../store/helpers/temp-store.js';
@@ -31,9 +31,22 @@ const answered = (target: QueryTarget, sent: SendableItem[], chunks: unknown[]):
   chunks,
 });
 
+/** `store`, its groups of answers written once `slow` settles, everything else at once. */
+function slowToRecord(store: Store, slow: Promise<void>): Store {
+  return new Proxy(store, {
+    get(target, name) {
+      if (name === 'recordMany') return (entries: readonly StoreEntry[]) => slow.then(() => target.recordMany(entries));
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 /** A batch run's store as the run uses it, on a clock that never moves: every response in one millisecond. */
-async function runStore(path: string, clock: FakeClock, target = MGET, maxAgeMs?: number) {
-  const store = await openStore(path, { now: () => clock.now() });
+async function runStore(path: string, clock: FakeClock, target = MGET, maxAgeMs?: number, slow?: Promise<void>) {
+  const opened = await openStore(path, { now: () => clock.now() });
+  // A slow database: groups of answers are written once `slow` settles.
+  const store = slow ? slowToRecord(opened, slow) : opened;
   return openRunStore({ store, account: 'sandbox (built in)', target, maxAgeMs, prices: PRICES, clock, runLabel: 'property value' });
 }
 
@@ -100,6 +113,20 @@ describe("a batch run's store", () => {
     await buying.kept.flush();
     expect(await waiting.kept.resolve([item('1 Main St', 1)])).toMatchObject([{ kind: 'kept' }]);
     await Promise.all([buying.close(0, 0), waiting.close(1, 0.25)]);
+  });
+
+  it('looks an item up once the answer handed over for it is written: an answer a lookup cannot see yet would be bought again', async () => {
+    const path = tempStorePath();
+    let write!: () => void;
+    const store = await runStore(path, new FakeClock(FAKE_EPOCH), VALUE, undefined, new Promise((resolve) => (write = resolve)));
+    const home = item('1 Main St', 1);
+    expect(await store.kept.claim([{ item: home, sections: [0] }])).toEqual([true]);
+    store.kept.record(answered(VALUE, [home], [propertyChunk('1 Main St', ['property/value'])]));
+    // The same item again (deduplication off, or past what it remembers), while its answer is being written.
+    const again = store.kept.resolve([home, item('2 Main St', 2)]);
+    setTimeout(write, 10);
+    expect(await again).toMatchObject([{ kind: 'kept' }, { kind: 'buy' }]);
+    await store.close(1, 0.25);
   });
 
   it('keeps a claim through a refused request (429): released only by the answer that settles it, or by giving it up', async () => {

@@ -48,6 +48,7 @@ describe('opening the store', () => {
       'items',
       'jobs',
       'key_spend',
+      'owners',
       'pacer',
       'requests',
       'reused',

@@ -24,15 +24,15 @@ function files(rows = 40) {
   return { dir, input, store: join(dir, 'propdata.db') };
 }
 
-const batch = (input: string, output: string, store: string, extra: string[] = []) => [
+/** The batch, into `store` (undefined: --no-store). */
+const batch = (input: string, output: string, store: string | undefined, extra: string[] = []) => [
   'mget',
   'property/value,property/geocode',
   '-i',
   input,
   '-o',
   output,
-  '--store',
-  store,
+  ...(store === undefined ? ['--no-store'] : ['--store', store]),
   '--batch-size',
   '10',
   '-q',
@@ -62,6 +62,17 @@ describe('reruns with the local store', () => {
     // Without --max-age nothing is reused: the store only records.
     await runMain(batch(input, join(dir, 'third.csv'), store), { env });
     expect(sandbox.current.usage().components).toBe(paid.components * 2);
+  });
+
+  it('a run with the store, one without and a rerun from it write the same bytes, paced at 250/10', async () => {
+    const env = await sandbox.start({ rateLimits: [{ limit: 250, periodSeconds: 10 }] });
+    const { dir, input, store } = files(60);
+    const outputs = ['none.csv', 'store.csv', 'rerun.csv'].map((name) => join(dir, name));
+    const [none, stored, rerun] = outputs as [string, string, string];
+    expect((await runMain(batch(input, none, undefined), { env })).code).toBe(0);
+    expect((await runMain(batch(input, stored, store), { env })).code).toBe(0);
+    expect((await runMain(batch(input, rerun, store, ['--max-age', '1h']), { env })).code).toBe(0);
+    for (const output of [stored, rerun]) expect(readFileSync(output).equals(readFileSync(none)), output).toBe(true);
   });
 
   it('a section bought through an mget is not bought again by another command naming its endpoint', async () => {

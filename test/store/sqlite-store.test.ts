@@ -1,4 +1,4 @@
-import { openSync, readdirSync, readFileSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,16 @@ import { accountId, openStore } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/sqlite/schema.js';
 import { A, answerOf, entryOf, home, section, VALUE, VALUE_AND_RENTAL } from './contract/fixtures.js';
 import { tempStorePath } from './helpers/temp-store.js';
+
+/** A new store file at `path` with the first `version` migrations applied, as a release of that schema left it; still open. */
+function fileAtSchema(path: string, version: number): Sqlite.Database {
+  mkdirSync(dirname(path), { recursive: true });
+  const old = new Sqlite(path);
+  old.pragma('journal_mode = WAL');
+  for (const migration of MIGRATIONS.slice(0, version)) old.exec(migration);
+  old.pragma(`user_version = ${version}`);
+  return old;
+}
 
 /** What only the SQLite file shows: its transactions, its bytes on disk, its schema's history, a damaged file. */
 describe('the SQLite store', () => {
@@ -93,15 +103,8 @@ describe('the SQLite store', () => {
 
   it('opens a store of schema 2 at the current schema: its answers dropped (they cannot be filed by item), spend and windows kept', async () => {
     const path = tempStorePath();
-    await (await openStore(path)).close();
     // A schema-2 file, as the last release left it.
-    const { rmSync } = await import('node:fs');
-    rmSync(path);
-    const old = new Sqlite(path);
-    old.pragma('journal_mode = WAL');
-    old.exec(MIGRATIONS[0]!);
-    old.exec(MIGRATIONS[1]!);
-    old.pragma('user_version = 2');
+    const old = fileAtSchema(path, 2);
     old.exec(`INSERT INTO accounts (id, name) VALUES (1, '${A}'); INSERT INTO endpoints (id, name) VALUES (1, 'property/value')`);
     old.prepare('INSERT INTO items (account, key, at, frame) VALUES (1, ?, ?, ?)').run(Buffer.alloc(16, 7), Date.now(), Buffer.of(1, 2));
     old.prepare('INSERT INTO sections (item, endpoint, at, body) VALUES (1, 1, ?, ?)').run(Date.now(), Buffer.of(1, 3));
@@ -122,6 +125,35 @@ describe('the SQLite store', () => {
     const ref = itemRefOf(VALUE, home('405 Dyer Ave'));
     await store.record(entryOf([answerOf(ref, [section(1)])]));
     expect((await store.find(A, [ref], { maxAgeMs: HOUR }))[0]!.sections[0]?.body).toEqual(section(1));
+    await store.close();
+  });
+
+  it('opens a store of schema 3 at the current schema: its answers found by their key, its live claims kept, their owners numbered', async () => {
+    const path = tempStorePath();
+    // A schema-3 file, as the last release left it: an answer, and a live claim of a running job.
+    const old = fileAtSchema(path, 3);
+    const kept = itemRefOf(VALUE, home('405 Dyer Ave'));
+    const claimed = itemRefOf(VALUE, home('407 Dyer Ave'));
+    old.exec(`INSERT INTO accounts (id, name) VALUES (1, '${A}'); INSERT INTO endpoints (id, name) VALUES (1, 'v2/property/value')`);
+    const frame = JSON.stringify(answerOf(kept, [section(1)]).frame);
+    old.prepare('INSERT INTO items (id, account, identity, at, frame) VALUES (7, 1, ?, ?, ?)').run(kept.item, Date.now(), frame);
+    old
+      .prepare("INSERT INTO sections (item, endpoint, params, at, body) VALUES (7, 1, '', ?, ?)")
+      .run(Date.now(), JSON.stringify(section(1)));
+    old
+      .prepare("INSERT INTO claims (account, identity, endpoint, params, owner, expires) VALUES (1, ?, 1, '', 'job nightly', ?)")
+      .run(claimed.item, Date.now() + HOUR);
+    old.close();
+
+    const store = await openStore(path);
+    expect((await store.find(A, [kept], { maxAgeMs: HOUR }))[0]!.sections[0]?.body).toEqual(section(1));
+    const claims = [{ item: claimed.item, ...claimed.sections[0]! }];
+    expect(await store.held(A, 'another run', claims)).toEqual([true]);
+    expect(await store.claim(A, 'job nightly', claims, {}, HOUR)).toEqual(['claimed']);
+    // A new answer for the item kept goes to its row, not to a second one.
+    await store.record(entryOf([answerOf(kept, [section(2)])]));
+    expect((await store.find(A, [kept], { maxAgeMs: HOUR }))[0]!.sections[0]?.body).toEqual(section(2));
+    expect((await store.info()).answers).toMatchObject([{ answers: 1 }]);
     await store.close();
   });
 

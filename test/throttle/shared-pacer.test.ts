@@ -171,6 +171,25 @@ describe('several limiters sharing one pacer', () => {
     expect(reserveIn(state, 'b', request(50), now)).toMatchObject({ components: 25 });
   });
 
+  it('keeps no answered reservation while no window is stated (a service stating no limit), and every one in a stated window', () => {
+    const state = emptySharedState();
+    const now = FAKE_EPOCH + 100;
+    const unknown: ShareWindow[] = [{ periodMs: 60_000, limit: 250, resetAt: undefined }];
+    const reserve = (owner: string) =>
+      reserveIn(state, owner, { wanted: 10, demand: 10, unit: 1, windows: unknown, policy: NO_GRACE }, now);
+    const idOf = (grant: ShareGrant) => ('id' in grant ? grant.id : 0);
+    const probe = idOf(reserve('a'));
+    reportIn(state, probe, [], now);
+    const [first, second] = [idOf(reserve('a')), idOf(reserve('b'))];
+    reportIn(state, first, [], now);
+    // The one in flight stays: it counts once a window is stated.
+    expect(state.reservations.map((entry) => entry.id)).toEqual([second]);
+    reportIn(state, second, [{ periodSeconds: 6, limit: 250, remaining: 230, resetAt: FAKE_EPOCH + 6_000 }], now);
+    expect(idOf(reserve('a'))).toBeGreaterThan(0);
+    reportIn(state, state.nextId, [{ periodSeconds: 6, limit: 250, remaining: 220, resetAt: FAKE_EPOCH + 6_000 }], now);
+    expect(state.reservations).toHaveLength(2);
+  });
+
   it('lets the next process probe when the probe was refused', () => {
     const state = emptySharedState();
     const now = FAKE_EPOCH + 100;

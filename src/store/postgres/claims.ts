@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
 import { freshFrom } from '../freshness.js';
 import type { ClaimResult, Freshness, SectionClaim } from '../store-api.js';
-import type { Database } from './database.js';
+import { prepared, type Database } from './database.js';
 import { CLAIMS } from '../../policy/policy.js';
 
 /** The sections as three arrays (identity, endpoint, parameters), for unnest. */
@@ -75,24 +75,28 @@ export class ClaimTable {
 
   async #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): Promise<StateRow[]> {
     const s = this.#s;
-    const { rows } = await client.query<StateRow>(
-      `SELECT c.owner, c.expires, k.at, k.body, ${s}.now_ms() AS now
+    // Planned afresh each time: a plan kept for any list (a prepared statement's) scanned the
+    // claims table once per section, which a run's churn leaves full of dead rows.
+    const { rows } = await client.query<StateRow>({
+      text: `SELECT c.owner, c.expires, k.at, k.body, ${s}.now_ms() AS now
        FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
        LEFT JOIN ${s}.claims c ON c.account = $1 AND c.identity = w.identity AND c.endpoint = w.endpoint AND c.params = w.params
        LEFT JOIN ${s}.items i ON i.account = $1 AND i.identity = w.identity
        LEFT JOIN ${s}.sections k ON k.item = i.id AND k.endpoint = w.endpoint AND k.params = w.params
        ORDER BY w.ord`,
-      [accountId, ...arrays(sections)],
-    );
+      values: [accountId, ...arrays(sections)],
+    });
     return rows;
   }
 
   async #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): Promise<void> {
     await client.query(
-      `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
+      prepared(
+        `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
        SELECT $1, w.identity, w.endpoint, w.params, $5, $6 FROM unnest($2::text[], $3::text[], $4::text[]) AS w(identity, endpoint, params)
        ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`,
-      [accountId, ...arrays(sections), owner, expires],
+        [accountId, ...arrays(sections), owner, expires],
+      ),
     );
   }
 

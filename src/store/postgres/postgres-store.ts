@@ -23,7 +23,7 @@ import type { Database } from './database.js';
 import { PostgresKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import { postgresPacer, type PacerTableSettings } from './postgres-pacer.js';
-import { findItems, recordEntry } from './sections.js';
+import { findItems, recordEntries, type DatabaseEntry } from './sections.js';
 import { SpendLog } from './spend-log.js';
 
 export interface PostgresStoreSettings {
@@ -124,13 +124,22 @@ export class PostgresStore implements Store {
     return sections.length === 0 ? [] : this.#claims.held(account, owner, sections);
   }
 
-  async record(entry: StoreEntry): Promise<void> {
-    const accountId = await this.#accountId(entry.request.account);
+  record(entry: StoreEntry): Promise<void> {
+    return this.recordMany([entry]);
+  }
+
+  async recordMany(entries: readonly StoreEntry[]): Promise<void> {
     const { toDatabase, resetToDatabase } = this.#clock;
-    await recordEntry(this.#db, this.#s, accountId, entry, {
-      arrivedAt: entry.arrivedAt === undefined ? undefined : toDatabase(entry.arrivedAt),
-      windows: entry.windows.map((window) => ({ ...window, resetAt: resetToDatabase(window.resetAt) })),
-    });
+    const written: DatabaseEntry[] = [];
+    for (const entry of entries) {
+      written.push({
+        accountId: await this.#accountId(entry.request.account),
+        entry,
+        arrivedAt: entry.arrivedAt === undefined ? undefined : toDatabase(entry.arrivedAt),
+        windows: entry.windows.map((window) => ({ ...window, resetAt: resetToDatabase(window.resetAt) })),
+      });
+    }
+    await recordEntries(this.#db, this.#s, written);
   }
 
   async beginJob(account: string, job: string): Promise<number> {

@@ -5,25 +5,38 @@ import type { ClaimResult, SectionClaim } from '../store-api.js';
 
 type ClaimKey = [account: number, identity: string, endpoint: number, params: string];
 
+/** A claim as the file keeps it: its owner by number (owners: NameIds). */
+interface StoredClaim {
+  owner: number;
+  expires: number;
+}
+
+/** The claim as the protocol reads it: owners compared by their numbers, written as text. */
+const claimRow = (stored: StoredClaim | undefined): ClaimRow | undefined =>
+  stored && { owner: String(stored.owner), expires: stored.expires };
+
 /**
  * The claims' state in the file (PROTOCOL.md): whose each section is, until when. Every method runs
  * inside the caller's transaction; `claim` inside a write transaction taken before its reads (BEGIN
  * IMMEDIATE: the file's one lock, held from the first read to the commit), so the protocol's
- * decision stands when it is written.
+ * decision stands when it is written. The table holds only what is being bought (hundreds of rows):
+ * a run's claims are renewed and released by reading all of it.
  */
 export class ClaimTable {
   readonly #endpoints: NameIds;
-  readonly #current: Statement<ClaimKey, ClaimRow>;
-  readonly #put: Statement<[...ClaimKey, string, number]>;
-  readonly #renew: Statement<[number, string, number]>;
-  readonly #remove: Statement<[...ClaimKey, string]>;
+  readonly #owners: NameIds;
+  readonly #current: Statement<ClaimKey, StoredClaim>;
+  readonly #put: Statement<[...ClaimKey, number, number]>;
+  readonly #renew: Statement<[number, number, number]>;
+  readonly #remove: Statement<[...ClaimKey, number]>;
   readonly #lapse: Statement<[number]>;
-  readonly #removeAll: Statement<[string]>;
+  readonly #removeAll: Statement<[number]>;
 
-  constructor(db: Database, endpoints: NameIds) {
+  constructor(db: Database, endpoints: NameIds, owners: NameIds) {
     this.#endpoints = endpoints;
+    this.#owners = owners;
     const key = 'account = ? AND identity = ? AND endpoint = ? AND params = ?';
-    this.#current = db.prepare<ClaimKey, ClaimRow>(`SELECT owner, expires FROM claims WHERE ${key}`);
+    this.#current = db.prepare<ClaimKey, StoredClaim>(`SELECT owner, expires FROM claims WHERE ${key}`);
     this.#put = db.prepare(
       `INSERT INTO claims (account, identity, endpoint, params, owner, expires) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`,
@@ -44,11 +57,13 @@ export class ClaimTable {
     sections: readonly SectionClaim[],
     context: ClaimContext & { leaseMs: number; kept: (section: SectionClaim) => SectionState['kept'] },
   ): ClaimResult[] {
+    const owner = this.#owners.ensure(context.owner);
+    const decide = { ...context, owner: String(owner) };
     const { distinct, place } = distinctSections(sections);
     const outcomes = distinct.map((section) => {
       const key: ClaimKey = [account, section.item, this.#endpoints.ensure(section.endpoint), section.params];
-      const outcome = decideClaim({ claim: this.#current.get(...key), kept: context.kept(section) }, context);
-      if (takes(outcome)) this.#put.run(...key, context.owner, context.now + context.leaseMs);
+      const outcome = decideClaim({ claim: claimRow(this.#current.get(...key)), kept: context.kept(section) }, decide);
+      if (takes(outcome)) this.#put.run(...key, owner, context.now + context.leaseMs);
       return outcome;
     });
     this.#lapse.run(context.now);
@@ -56,26 +71,31 @@ export class ClaimTable {
   }
 
   renew(owner: string, leaseMs: number, now: number): void {
-    this.#renew.run(now + leaseMs, owner, now);
+    const id = this.#owners.find(owner);
+    if (id !== undefined) this.#renew.run(now + leaseMs, id, now);
   }
 
   releaseAll(owner: string): void {
-    this.#removeAll.run(owner);
+    const id = this.#owners.find(owner);
+    if (id !== undefined) this.#removeAll.run(id);
   }
 
   /** Removes `owner`'s claims on these sections (released, or settled by their answers). */
   release(account: number, owner: string, sections: readonly SectionClaim[]): void {
+    const id = this.#owners.find(owner);
+    if (id === undefined) return;
     for (const section of sections) {
       const endpoint = this.#endpoints.find(section.endpoint);
-      if (endpoint !== undefined) this.#remove.run(account, section.item, endpoint, section.params, owner);
+      if (endpoint !== undefined) this.#remove.run(account, section.item, endpoint, section.params, id);
     }
   }
 
   held(account: number, owner: string, sections: readonly SectionClaim[], now: number): boolean[] {
+    const id = this.#owners.find(owner);
     return sections.map((section) => {
       const endpoint = this.#endpoints.find(section.endpoint);
       const current = endpoint === undefined ? undefined : this.#current.get(account, section.item, endpoint, section.params);
-      return current !== undefined && current.owner !== owner && isLive(current, now);
+      return current !== undefined && current.owner !== id && isLive(claimRow(current), now);
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { identityKey } from './identity-key.js';
 import { KEYS_MIGRATION } from './keys.js';
 
 /**
@@ -118,6 +119,43 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 4: a gateway's client keys and their spend.
   KEYS_MIGRATION,
+  // 5: an item found by a number made from its identity; a claim names its owner by number.
+  `
+  -- The index on (account, identity) held a second copy of every identity, and each response's
+  -- answers landed on about a page of it apiece: items are found by a 53-bit key made from the
+  -- identity (identity_key: sqlite/identity-key.ts), the identity compared in the row. Same ids, so
+  -- sections still point at their items.
+  CREATE TABLE keyed_items (
+    id INTEGER PRIMARY KEY,
+    account INTEGER NOT NULL,
+    key INTEGER NOT NULL,
+    identity TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    frame TEXT NOT NULL
+  );
+  INSERT INTO keyed_items (id, account, key, identity, at, frame) SELECT id, account, identity_key(identity), identity, at, frame FROM items;
+  DROP TABLE items;
+  ALTER TABLE keyed_items RENAME TO items;
+  CREATE INDEX items_by_key ON items (key);
+
+  -- A run's name is long (its command line) and was written into every claim and an index of them:
+  -- claims name it by number. The table holds only what is being bought, so renewing and releasing
+  -- a run's claims read all of it, without an index.
+  CREATE TABLE owners (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+  INSERT INTO owners (name) SELECT DISTINCT owner FROM claims;
+  CREATE TABLE numbered_claims (
+    account INTEGER NOT NULL,
+    identity TEXT NOT NULL,
+    endpoint INTEGER NOT NULL,
+    params TEXT NOT NULL,
+    owner INTEGER NOT NULL,
+    expires INTEGER NOT NULL,
+    PRIMARY KEY (account, identity, endpoint, params)
+  ) WITHOUT ROWID;
+  INSERT INTO numbered_claims SELECT c.account, c.identity, c.endpoint, c.params, o.id, c.expires FROM claims c JOIN owners o ON o.name = c.owner;
+  DROP TABLE claims;
+  ALTER TABLE numbered_claims RENAME TO claims;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -134,6 +172,8 @@ export function schemaVersion(db: Database): number {
 export function migrate(db: Database): number {
   const found = schemaVersion(db);
   if (found >= SCHEMA_VERSION) return found;
+  // Migration 4 files every item under its key.
+  db.function('identity_key', { deterministic: true }, (identity: unknown) => identityKey(String(identity)));
   db.transaction(() => {
     for (let version = schemaVersion(db); version < SCHEMA_VERSION; version += 1) {
       db.exec(MIGRATIONS[version]!);

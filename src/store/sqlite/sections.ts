@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { foundItem, type EncodedAnswer } from '../kept-text.js';
 import type { NameIds } from '../name-ids.js';
+import { identityKey } from './identity-key.js';
 import type { FoundItem, SectionRef } from '../store-api.js';
 
 /**
@@ -9,56 +10,61 @@ import type { FoundItem, SectionRef } from '../store-api.js';
  */
 const READABLE = (column: string) => `json_valid(${column})`;
 
-interface ItemRow {
-  id: number;
-  frame: unknown;
-}
+/** An item's frame and one of its fresh sections (null where it has none), as an array: no object a row to make. */
+type FoundRow = [frame: unknown, endpoint: number | null, params: string | null, at: number | null, body: unknown];
 
-interface SectionRow {
-  endpoint: number;
-  params: string;
+/** Where an item is: its key (identity-key.ts), its account and its identity, as every statement here finds it. */
+type ItemAt = [key: number, account: number, identity: string];
+
+interface ItemUpdate {
   at: number;
-  body: unknown;
+  frame: string;
+  key: number;
+  account: number;
+  identity: string;
 }
 
 /**
  * Kept sections of every account, filed by item identity, endpoint and parameters, with each
- * item's frame. Statements are prepared once; every method runs inside the caller's transaction.
+ * item's frame. Items are found by the key made from their identity, the identity compared in the
+ * row. Statements are prepared once; every method runs inside the caller's transaction.
  */
 export class SectionTable {
   readonly #endpoints: NameIds;
-  readonly #findItem: Statement<[number, string], ItemRow>;
-  readonly #freshSections: Statement<[number, number], SectionRow>;
-  readonly #putItem: Statement<[number, string, number, string], number>;
+  readonly #found: Statement<[number, ...ItemAt], FoundRow>;
+  readonly #updateItem: Statement<[ItemUpdate], number>;
+  readonly #addItem: Statement<[...ItemAt, number, string]>;
   readonly #putSection: Statement<[number, number, string, number, string]>;
-  readonly #kept: Statement<[number, string, number, string], { at: number; body: unknown }>;
+  readonly #kept: Statement<[number, string, ...ItemAt], { at: number; body: unknown }>;
 
   constructor(db: Database, endpoints: NameIds) {
     this.#endpoints = endpoints;
-    this.#findItem = db.prepare<[number, string], ItemRow>('SELECT id, frame FROM items WHERE account = ? AND identity = ?');
-    // Stale sections stay in the file: only the fresh ones are read.
-    this.#freshSections = db.prepare<[number, number], SectionRow>(
-      'SELECT endpoint, params, at, body FROM sections WHERE item = ? AND at >= ?',
-    );
-    this.#putItem = db
-      .prepare<[number, string, number, string], number>(
-        // An answer may be recorded after a newer one (a one-off's, applied at the store's next
-        // opening): the newer frame stays, unless it is damaged.
-        `INSERT INTO items (account, identity, at, frame) VALUES (?, ?, ?, ?)
-         ON CONFLICT (account, identity) DO UPDATE SET
-           at = CASE WHEN typeof(at) = 'integer' THEN max(at, excluded.at) ELSE excluded.at END,
-           frame = CASE WHEN excluded.at >= at OR NOT ${READABLE('frame')} THEN excluded.frame ELSE frame END
-         RETURNING id`,
+    // The item's frame and its fresh sections, in one statement: stale sections stay in the file,
+    // only the fresh ones are read.
+    this.#found = db
+      .prepare<[number, ...ItemAt], FoundRow>(
+        `SELECT i.frame, s.endpoint, s.params, s.at, s.body FROM items i LEFT JOIN sections s ON s.item = i.id AND s.at >= ?
+         WHERE i.key = ? AND i.account = ? AND i.identity = ?`,
+      )
+      .raw();
+    // An answer may be recorded after a newer one (a one-off's, applied at the store's next
+    // opening): the newer frame stays, unless it is damaged. A time kept as text (damaged) is replaced.
+    this.#updateItem = db
+      .prepare<[ItemUpdate], number>(
+        `UPDATE items SET at = CASE WHEN typeof(at) = 'integer' THEN max(at, @at) ELSE @at END,
+           frame = CASE WHEN @at >= at OR NOT ${READABLE('frame')} THEN @frame ELSE frame END
+         WHERE key = @key AND account = @account AND identity = @identity RETURNING id`,
       )
       .pluck();
+    this.#addItem = db.prepare<[...ItemAt, number, string]>('INSERT INTO items (key, account, identity, at, frame) VALUES (?, ?, ?, ?, ?)');
     this.#putSection = db.prepare<[number, number, string, number, string]>(
       `INSERT INTO sections (item, endpoint, params, at, body) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
        WHERE excluded.at >= sections.at OR NOT ${READABLE('sections.body')} OR typeof(sections.at) <> 'integer'`,
     );
-    this.#kept = db.prepare<[number, string, number, string], { at: number; body: unknown }>(
-      `SELECT s.at, s.body FROM items i JOIN sections s ON s.item = i.id
-       WHERE i.account = ? AND i.identity = ? AND s.endpoint = ? AND s.params = ?`,
+    this.#kept = db.prepare<[number, string, ...ItemAt], { at: number; body: unknown }>(
+      `SELECT s.at, s.body FROM items i JOIN sections s ON s.item = i.id AND s.endpoint = ? AND s.params = ?
+       WHERE i.key = ? AND i.account = ? AND i.identity = ?`,
     );
   }
 
@@ -68,18 +74,20 @@ export class SectionTable {
    * any section is returned.
    */
   find(account: number, identity: string, asked: readonly SectionRef[], freshFrom: number): FoundItem {
-    const item = this.#findItem.get(account, identity);
-    if (!item) return { sections: asked.map(() => undefined), damaged: 0 };
-    const rows = this.#freshSections.all(item.id, freshFrom);
-    return foundItem(asked, item.frame, (ref) => {
+    const rows = this.#found.all(freshFrom, identityKey(identity), account, identity);
+    if (rows.length === 0) return { sections: asked.map(() => undefined), damaged: 0 };
+    return foundItem(asked, rows[0]![0], (ref) => {
       const endpoint = this.#endpoints.find(ref.endpoint);
-      return rows.find((candidate) => candidate.endpoint === endpoint && candidate.params === ref.params);
+      const row = rows.find(([, rowEndpoint, params]) => rowEndpoint === endpoint && params === ref.params);
+      return row && { at: row[3]!, body: row[4] };
     });
   }
 
   /** Keeps one item's answer as of `at`, replacing older or unreadable sections, never newer ones. Within a write transaction. */
   keep(account: number, answer: EncodedAnswer, at: number): void {
-    const item = this.#putItem.get(account, answer.identity, at, answer.frame)!;
+    const where: ItemAt = [identityKey(answer.identity), account, answer.identity];
+    let item = this.#updateItem.get({ at, frame: answer.frame, key: where[0], account, identity: answer.identity });
+    item ??= Number(this.#addItem.run(...where, at, answer.frame).lastInsertRowid);
     for (const section of answer.sections) {
       this.#putSection.run(item, this.#endpoints.ensure(section.endpoint), section.params, at, section.body);
     }
@@ -88,6 +96,6 @@ export class SectionTable {
   /** A kept section as stored, whatever its age or state, for the claim protocol to judge. */
   kept(account: number, identity: string, ref: SectionRef): { at: number; body: unknown } | undefined {
     const endpoint = this.#endpoints.find(ref.endpoint);
-    return endpoint === undefined ? undefined : this.#kept.get(account, identity, endpoint, ref.params);
+    return endpoint === undefined ? undefined : this.#kept.get(endpoint, ref.params, identityKey(identity), account, identity);
   }
 }

@@ -3,8 +3,8 @@ import { PropdataError } from '../../errors/index.js';
 import type { ReportedWindow } from '../../throttle/rate-headers.js';
 import type { SharedPacer } from '../../throttle/shared-pacer.js';
 import { freshFrom } from '../freshness.js';
-import { encode, nothingFound } from '../kept-text.js';
-import { NameIds } from '../name-ids.js';
+import { nothingFound } from '../kept-text.js';
+import type { NameIds } from '../name-ids.js';
 import { PacerTable } from '../pacer.js';
 import { unreadableTimesNote } from '../readable-time.js';
 import type { KeyStore } from '../key-store.js';
@@ -21,14 +21,15 @@ import type {
   StoreInfo,
   StoreProblems,
 } from '../store-api.js';
-import { ClaimTable } from './claims.js';
+import type { ClaimTable } from './claims.js';
+import { encodeEntry, EntryTables } from './entry-tables.js';
 import { JobTable } from './jobs.js';
 import { SqliteKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
-import { SectionTable } from './sections.js';
-import { SpendLog } from './spend-log.js';
+import type { SectionTable } from './sections.js';
+import type { SpendLog } from './spend-log.js';
 import { isDamage, isStoreProblem, storeFailure } from './sqlite-failure.js';
-import { WindowMemory } from './window-memory.js';
+import type { WindowMemory } from './window-memory.js';
 
 export interface SqliteStoreSettings {
   path: string;
@@ -55,7 +56,7 @@ export class SqliteStore implements Store {
   readonly #db: Database;
   readonly #busyTimeoutMs: number;
   readonly #now: () => number;
-  readonly #ids: NameIds[];
+  readonly #tables: EntryTables;
   readonly #accounts: NameIds;
   readonly #sections: SectionTable;
   readonly #claims: ClaimTable;
@@ -77,14 +78,13 @@ export class SqliteStore implements Store {
     this.#db = db;
     this.#busyTimeoutMs = busyTimeoutMs;
     this.#now = now;
-    this.#accounts = new NameIds(db, 'accounts');
-    const endpoints = new NameIds(db, 'endpoints');
-    this.#ids = [this.#accounts, endpoints];
-    this.#sections = new SectionTable(db, endpoints);
-    this.#claims = new ClaimTable(db, endpoints);
+    this.#tables = new EntryTables(db);
+    this.#accounts = this.#tables.accounts;
+    this.#sections = this.#tables.sections;
+    this.#claims = this.#tables.claims;
     this.#jobs = new JobTable(db);
-    this.#spend = new SpendLog(db, this.#accounts);
-    this.#windows = new WindowMemory(db, this.#accounts);
+    this.#spend = this.#tables.spend;
+    this.#windows = this.#tables.windows;
     this.#pacer = new PacerTable(db, this.#accounts);
     this.#maintenance = new Maintenance(db, path, this.#accounts);
     this.#transaction = db.transaction((work: () => unknown) => work());
@@ -102,7 +102,7 @@ export class SqliteStore implements Store {
       return work();
     } catch (error) {
       // A rollback may have undone names just numbered.
-      for (const ids of this.#ids) ids.forget();
+      this.#tables.forget();
       if (error instanceof PropdataError || !isStoreProblem(error)) throw error;
       throw storeFailure(this.location, error, this.#busyTimeoutMs);
     }
@@ -201,18 +201,13 @@ export class SqliteStore implements Store {
   }
 
   record(entry: StoreEntry): Promise<void> {
+    return this.recordMany([entry]);
+  }
+
+  recordMany(entries: readonly StoreEntry[]): Promise<void> {
     return settled(() => {
-      const answers = entry.answers.map(encode);
-      this.#writing(() => {
-        if (this.#spend.hasRequest(entry.request)) return;
-        const account = this.#accounts.ensure(entry.request.account);
-        // Read under the lock: answers are stamped in the order they are committed.
-        const at = entry.arrivedAt ?? this.#now();
-        for (const answer of answers) this.#sections.keep(account, answer, at);
-        this.#spend.recordRequest(entry.request);
-        this.#windows.save(entry.request.account, entry.windows, at);
-        if (entry.owner !== undefined && entry.settles) this.#claims.release(account, entry.owner, entry.settles);
-      });
+      const encoded = entries.map(encodeEntry);
+      this.#writing(() => this.#tables.record(encoded, this.#now));
     });
   }
 

@@ -27,49 +27,41 @@ export function jain(values) {
   return squares > 0 ? (sum * sum) / (values.length * squares) : 1;
 }
 
-/** Each job's input: its own rows, with a `meta` column naming the job (sent with every item, seen by the recorder). */
-async function jobInputs(dir, items, jobs) {
-  const [header, ...rows] = readFileSync(await inputFile(items * jobs), 'utf8')
-    .trimEnd()
-    .split('\n');
+/** Each job's input: `items` rows from `rows` (from row `from` on), with a `meta` column naming the job (sent with every item, seen by the recorder). */
+export function jobInputs(dir, [header, ...rows], items, jobs, from = 0) {
   return Array.from({ length: jobs }, (_, i) => {
     const path = join(dir, `in-${i}.csv`);
-    const mine = rows.slice(i * items, (i + 1) * items).map((row) => `${row},job${i}`);
+    const mine = rows.slice(from + i * items, from + (i + 1) * items).map((row) => `${row},job${i}`);
     writeFileSync(path, `${[`${header},meta`, ...mine].join('\n')}\n`);
     return path;
   });
 }
 
+/** The lines of a bench input file: its header, then its rows. */
+export const linesOf = (path) => readFileSync(path, 'utf8').trimEnd().split('\n');
+
 /** One store file shared by every job of a case (`--store FILE`): jobs on one machine. */
 export const sharedFile = (i, dir) => ({ args: ['--store', join(dir, 'shared.db')], env: {} });
 
+/** The jobs, each its own process, all at once; `store(i, dir)`: job i's store arguments and environment (none: --no-store). */
+export function runJobs(inputs, dir, env, store) {
+  return Promise.all(
+    inputs.map((input, i) => {
+      const own = store?.(i, dir) ?? { args: [], env: {} };
+      const args = batchArgs(input, join(dir, `out-${i}.csv`), join(dir, `report-${i}.json`), own.args);
+      return runBatch(args, { env: { ...env, ...own.env } });
+    }),
+  );
+}
+
 /**
- * N equal jobs on one account, started together. `store(i, dir)`: job i's store arguments and
- * environment (sharedFile, or a database and a machine of its own); none: `--no-store`.
+ * What the jobs' exchanges with the service show: components answered, efficiency (a perfect
+ * client's last send over the jobs' last send, for the requests they sent, from the first request
+ * on: fixed-windows.mjs), 429s the windows caused, Jain's index of the jobs' throughputs (each from
+ * the common start to its own last answer: a job served last scores low), and the wall time.
  */
-export async function runCase(setting, jobs, store) {
-  const windows = parseWindows(setting.windows);
-  const items = Math.ceil(setting.total / jobs);
-  const dir = join(WORK, `parallel-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
-  const inputs = await jobInputs(dir, items, jobs);
-  const sandbox = await startSandbox(['--rate-limit', setting.windows]);
-  // One recorder, so that every job is one account (the account is the base URL and the key).
-  const recorder = await startTrafficRecorder(sandbox.url);
-  try {
-    await Promise.all(
-      inputs.map((input, i) => {
-        const own = store?.(i, dir) ?? { args: [], env: {} };
-        const args = batchArgs(input, join(dir, `out-${i}.csv`), join(dir, `report-${i}.json`), own.args);
-        return runBatch(args, { env: { ...sandbox.env, PROPDATA_BASE_URL: recorder.url, ...own.env } });
-      }),
-    );
-  } finally {
-    await recorder.close();
-    await sandbox.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const all = recorder.exchanges.sort((a, b) => a.at - b.at);
+export function scoreJobs(exchanges, windows, jobs) {
+  const all = [...exchanges].sort((a, b) => a.at - b.at);
   const answered = all.filter((exchange) => exchange.status === 200);
   const first = all[0]?.at ?? 0;
   const lastSend = Math.max(...answered.map((exchange) => exchange.at));
@@ -78,26 +70,42 @@ export async function runCase(setting, jobs, store) {
     answered.map((exchange) => exchange.items),
     windows,
   );
-  const efficiency = lastSend > first ? (ideal - first) / (lastSend - first) : 1;
-  const limit429 = all.filter((exchange) => exchange.status === 429 && !exchange.injected).length;
-  // Each job's throughput from the common start to its own last answer: a job served last scores low.
-  const throughputs = inputs.map((_, i) => {
+  const throughputs = Array.from({ length: jobs }, (_, i) => {
     const mine = answered.filter((exchange) => exchange.meta === `job${i}`);
     const components = mine.reduce((sum, exchange) => sum + exchange.items, 0);
     const end = Math.max(...mine.map((exchange) => exchange.answeredAt));
     return components / Math.max(0.001, (end - first) / 1000);
   });
-  const fairness = jain(throughputs);
-  const components = answered.reduce((sum, exchange) => sum + exchange.items, 0);
   return {
-    jobs,
-    items,
-    components,
-    efficiency,
-    limit429,
-    fairness,
+    first,
+    components: answered.reduce((sum, exchange) => sum + exchange.items, 0),
+    efficiency: lastSend > first ? (ideal - first) / (lastSend - first) : 1,
+    limit429: all.filter((exchange) => exchange.status === 429 && !exchange.injected).length,
+    fairness: jain(throughputs),
     wallS: (Math.max(...answered.map((e) => e.answeredAt)) - first) / 1000,
   };
+}
+
+/**
+ * N equal jobs on one account, started together. `store(i, dir)`: job i's store arguments and
+ * environment (sharedFile, or a database and a machine of its own); none: `--no-store`.
+ */
+export async function runCase(setting, jobs, store) {
+  const items = Math.ceil(setting.total / jobs);
+  const dir = join(WORK, `parallel-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const inputs = jobInputs(dir, linesOf(await inputFile(items * jobs)), items, jobs);
+  const sandbox = await startSandbox(['--rate-limit', setting.windows]);
+  // One recorder, so that every job is one account (the account is the base URL and the key).
+  const recorder = await startTrafficRecorder(sandbox.url);
+  try {
+    await runJobs(inputs, dir, { ...sandbox.env, PROPDATA_BASE_URL: recorder.url }, store);
+  } finally {
+    await recorder.close();
+    await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { jobs, items, ...scoreJobs(recorder.exchanges, parseWindows(setting.windows), jobs) };
 }
 
 /**

@@ -159,6 +159,29 @@ export function storeContract(name: string, driver: StoreDriver): void {
         expect((await store.usage({ by: 'run', account: A })).total).toMatchObject({ requests: 1, cost: 0.25 });
       });
 
+      it('records several requests in one call as it records each: a later answer wins, a request recorded already changes nothing', async () => {
+        const dyer = itemRefOf(VALUE, home('405 Dyer Ave'));
+        const bentley = itemRefOf(VALUE, home('213 Bentley Hill Dr'));
+        const main = itemRefOf(VALUE, home('409 Main St'));
+        const recorded = entryOf([answerOf(main, [section(1)])]);
+        await store.record(recorded);
+        await later(MINUTE);
+        const claims = [...claimsOf(dyer), ...claimsOf(bentley)];
+        expect(await store.claim(A, 'run-1', claims, {}, HOUR)).toEqual(['claimed', 'claimed']);
+        await store.recordMany([
+          entryOf([answerOf(dyer, [section(2)]), answerOf(bentley, [section(3)])], { owner: 'run-1', settles: claims }),
+          { ...recorded, answers: [answerOf(main, [section(4)])] },
+          entryOf([answerOf(dyer, [section(5)])], {
+            windows: [{ periodSeconds: 60, limit: 250, remaining: 40, resetAt: START + 2 * MINUTE }],
+          }),
+        ]);
+        const found = await store.find(A, [dyer, bentley, main], { maxAgeMs: HOUR });
+        expect(found.map((item) => item.sections[0]?.body)).toEqual([section(5), section(3), section(1)]);
+        expect(await store.held(A, 'run-2', claims)).toEqual([false, false]);
+        expect((await store.loadWindows(A))?.[0]?.remaining).toBe(40);
+        expect((await store.usage({ by: 'run', account: A })).total).toMatchObject({ requests: 3 });
+      });
+
       it.each([
         ['a list', []],
         ['an api_code that is no number', { api_code: 'zero', result: { value: 1 } }],
