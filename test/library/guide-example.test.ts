@@ -1,28 +1,24 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { codeBlocks, readDoc, ROOT } from '../helpers/docs.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 
-/** The README's Library example, as a reader copies it. */
-function readmeExample(): string {
-  const readme = readFileSync(`${ROOT}README.md`, 'utf8');
-  const section = readme.slice(readme.indexOf('## Library'));
-  const match = /```js\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('the README has no js example under "## Library"');
-  return match[1]!;
+/** The library guide's example, as a reader copies it: its first js block. */
+function guideExample(): string {
+  const example = codeBlocks(readDoc('docs/library.md'), 'js')[0];
+  if (example === undefined) throw new Error('docs/library.md has no js example');
+  return example;
 }
 
 /**
- * The library's documentation runs as written: the README's example and samples/library.mjs, each
+ * The library's documentation runs as written: the guide's example and samples/library.mjs, each
  * by node in the clone (`propdata` resolves to the package itself, built by `npm test`'s pretest).
  */
 describe('the library as documented', () => {
-  it("runs the README's example against the sandbox", async () => {
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', readmeExample()], { cwd: ROOT });
+  it("runs the library guide's example against the sandbox", async () => {
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', guideExample()], { cwd: ROOT });
     const lines = stdout.trim().split('\n');
     expect(Number(lines[0])).toBeGreaterThan(0);
     expect(lines.slice(1)).toEqual([expect.stringMatching(/^1 ok \d/), expect.stringMatching(/^2 ok \d/), 'completed']);
