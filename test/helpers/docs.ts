@@ -13,6 +13,16 @@ export function docPages(): string[] {
 /** A page's text, by its path from the root (`docs/nightly.md`). */
 export const readDoc = (page: string): string => readFileSync(`${ROOT}${page}`, 'utf8');
 
+/** A page's headings, outside code blocks (where `# ` starts a shell comment): their level, text and line. */
+export function headings(text: string): { level: number; text: string; line: number }[] {
+  let fenced = false;
+  return text.split('\n').flatMap((line, index) => {
+    if (line.trimStart().startsWith('```')) fenced = !fenced;
+    const heading = fenced ? null : /^(#+) (.*)$/.exec(line);
+    return heading ? [{ level: heading[1]!.length, text: heading[2]!, line: index }] : [];
+  });
+}
+
 /**
  * The section of `page` under the heading `heading` (its text, without the #s): from the heading to
  * the next heading of the same level or above. A heading the page lacks is an error naming both,
@@ -20,11 +30,14 @@ export const readDoc = (page: string): string => readFileSync(`${ROOT}${page}`, 
  */
 export function docSection(page: string, heading: string): string {
   const text = readDoc(page);
-  const match = new RegExp(`^(#+) ${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm').exec(text);
-  if (!match) throw new Error(`${page} has no heading "${heading}"`);
-  const rest = text.slice(match.index + match[0].length);
-  const next = new RegExp(`^#{1,${match[1]!.length}} `, 'm').exec(rest);
-  return rest.slice(0, next?.index);
+  const all = headings(text);
+  const at = all.findIndex((each) => each.text === heading);
+  if (at < 0) throw new Error(`${page} has no heading "${heading}"`);
+  const next = all.slice(at + 1).find((each) => each.level <= all[at]!.level);
+  return text
+    .split('\n')
+    .slice(all[at]!.line + 1, next?.line)
+    .join('\n');
 }
 
 /** The code blocks of `lang` (```sh) in `text`, in order, without their fences. */

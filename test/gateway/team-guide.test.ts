@@ -6,22 +6,21 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { codeBlocks, docSection } from '../helpers/docs.js';
 import { envFor } from '../helpers/sandbox-per-test.js';
 import { freePort, testCertificate } from './serve-process.js';
 
 /**
- * The README's team setup, its commands as written but for the gateway's address (this machine's,
+ * The team setup of the several-machines guide, its commands as written but for the gateway's address (this machine's,
  * on a free port) and alice's secret (the one `keys add` printed): the operator's block on the
  * gateway's host, against a sandbox standing for the account, then a client's, which trusts the
  * gateway's test certificate through the environment (NODE_EXTRA_CA_CERTS, CURL_CA_BUNDLE).
  */
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
 const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 
-function readmeBlocks(): [string, string] {
-  const section = README.slice(README.indexOf('### One gateway for the team'));
-  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
-  if (blocks.length < 2) throw new Error("the README's team setup has no operator's and client's sh blocks");
+function guideBlocks(): [string, string] {
+  const blocks = codeBlocks(docSection('docs/several-machines.md', 'One gateway for the team: `propdata serve`'), 'sh');
+  if (blocks.length < 2) throw new Error("the guide's team setup has no operator's and client's sh blocks");
   return [blocks[0]!, blocks[1]!];
 }
 
@@ -41,12 +40,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-describe("the README's team setup", () => {
+describe("the several-machines guide's team setup", () => {
   it(
     'runs as written: keys issued, the gateway over TLS, and a client through it with propdata and curl',
     { timeout: 60_000 },
     async () => {
-      const [operator, client] = readmeBlocks();
+      const [operator, client] = guideBlocks();
       const dir = mkdtempSync(join(tmpdir(), 'propdata-team-'));
       const bin = join(dir, 'bin');
       mkdirSync(bin);
