@@ -1,8 +1,8 @@
 /**
  * The pacing policy: every constant the rate limiter and its pacers use, in one table with the
  * reason for each default (as ky and undici's RetryHandler keep every option with its default in
- * one place). A run's limiter is given the table with --rate and --max-wait put in; the README's
- * pacing numbers are these (test/throttle/readme-pacing.test.ts fails when they drift apart).
+ * one place). A run's limiter is given the table with --rate and --max-wait put in; the pacing
+ * guide's numbers are these (test/throttle/pacing-guide.test.ts fails when they drift apart).
  */
 export interface ThrottlePolicy {
   /** Components per minute assumed until the service's headers describe the real windows (--rate). */
@@ -59,7 +59,7 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   maxWaitMs: 15 * 60_000,
   // A crontab starts its jobs a few hundred ms apart: the first one answered would otherwise take
   // the whole first window before the others' first requests arrive. A second is one start in 60
-  // at the self-serve plan, and a tenth of a window is one in 10 at a 2 s window (README, "What the
+  // at the self-serve plan, and a tenth of a window is one in 10 at a 2 s window (docs/pacing.md, "What the
   // start grace costs"); both cost a job alone one window at most, once.
   startGraceMs: 1_000,
   startGracePart: 0.1,
