@@ -2,26 +2,24 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN } from '../helpers/cli-process.js';
+import { codeBlocks, docSection } from '../helpers/docs.js';
 import { envFor } from '../helpers/sandbox-per-test.js';
 
 /**
- * The README's own nightly script, unchanged but for the folder it enters, run by sh through the
+ * The nightly guide's own script, unchanged but for the folder it enters, run by sh through the
  * compiled bin against the sandbox, night after night: rows change between nights, one night is
  * killed (kill -9) and the script is run again, and a night with nothing new refreshes from the
  * store. Every night must say "complete", and the account must pay for each answer once.
  */
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
 const FOLDER = '/data/enrichment';
 
-/** The first sh block under "Unattended runs". */
-function readmeScript(): string {
-  const section = README.slice(README.indexOf('## Unattended runs'));
-  const script = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!script?.includes(`cd ${FOLDER}\n`)) throw new Error(`the README's nightly script no longer enters ${FOLDER}`);
+/** The sh block of docs/nightly.md's "The nightly script". */
+function guideScript(): string {
+  const script = codeBlocks(docSection('docs/nightly.md', 'The nightly script'), 'sh')[0];
+  if (!script?.includes(`cd ${FOLDER}\n`)) throw new Error(`the nightly guide's script no longer enters ${FOLDER}`);
   return script;
 }
 
@@ -37,7 +35,7 @@ beforeAll(async () => {
   const bin = join(dir, 'bin');
   mkdirSync(bin);
   symlinkSync(BIN, join(bin, 'propdata'));
-  writeFileSync(join(dir, 'enrich.sh'), readmeScript().replace(`cd ${FOLDER}\n`, `cd ${dir}\n`));
+  writeFileSync(join(dir, 'enrich.sh'), guideScript().replace(`cd ${FOLDER}\n`, `cd ${dir}\n`));
   env = { ...envFor(sandbox), PATH: `${bin}:${process.env.PATH ?? ''}`, PROPDATA_HOME: join(dir, 'home') };
 });
 
@@ -76,7 +74,7 @@ function night(killAfter?: number): Promise<{ code: number | null; stdout: strin
 
 const dataRows = () => readFileSync(join(dir, 'values.csv'), 'utf8').trimEnd().split('\n').length - 1;
 
-describe("the README's nightly script", () => {
+describe("the nightly guide's script", () => {
   it('completes night after night, interrupted or not, and pays for each answer once', { timeout: 60_000 }, async () => {
     homes(1, 0);
     expect(await night()).toMatchObject({ code: 0, stdout: 'complete\n' });
