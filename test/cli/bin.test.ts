@@ -6,13 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli as propdata, startCli, untilStderr } from '../helpers/cli-process.js';
+import { runCli as propdata, runShell, startCli, untilStderr } from '../helpers/cli-process.js';
+import { codeBlocks, docSection, ROOT } from '../helpers/docs.js';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 
 describe('bin/propdata.js', () => {
-  it('answers the README main command against the sandbox', async () => {
-    const result = await propdata(['property', 'value', '--address', '43 Valmonte Plaza', '--zipcode', '90274', '--sandbox']);
+  it("answers the README's first run, as written, by npx in the clone", async () => {
+    const install = codeBlocks(docSection('README.md', 'Install and a first run'), 'sh')[0]!.trim().split('\n');
+    expect(install[0]).toBe('npm ci');
+    const result = await runShell(install[1]!, { cwd: ROOT });
     expect(result.code).toBe(0);
     const chunks = JSON.parse(result.stdout);
     expect(chunks[0]['property/value'].result.value.price_mean).toBeGreaterThan(0);

@@ -5,21 +5,31 @@ import { codeBlocks, readDoc, ROOT } from '../helpers/docs.js';
 
 const run = promisify(execFile);
 
-/** The library guide's example, as a reader copies it: its first js block. */
-function guideExample(): string {
-  const example = codeBlocks(readDoc('docs/library.md'), 'js')[0];
-  if (example === undefined) throw new Error('docs/library.md has no js example');
-  return example;
+/** A page's example, as a reader copies it: its first js block. */
+function example(page: string): string {
+  const code = codeBlocks(readDoc(page), 'js')[0];
+  if (code === undefined) throw new Error(`${page} has no js example`);
+  return code;
+}
+
+/** Runs a page's example by node in the clone: its lines on stdout. */
+async function runExample(page: string): Promise<string[]> {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', example(page)], { cwd: ROOT });
+  return stdout.trim().split('\n');
 }
 
 /**
- * The library's documentation runs as written: the guide's example and samples/library.mjs, each
- * by node in the clone (`propdata` resolves to the package itself, built by `npm test`'s pretest).
+ * The library's documentation runs as written: the README's ten lines, the guide's example and
+ * samples/library.mjs, each by node in the clone (`propdata` resolves to the package itself,
+ * built by `npm test`'s pretest).
  */
 describe('the library as documented', () => {
+  it("runs the README's ten lines against the sandbox: a record per home, in order, with its cost", async () => {
+    expect(await runExample('README.md')).toEqual([expect.stringMatching(/^1 ok 0\.25$/), expect.stringMatching(/^2 ok 0\.25$/)]);
+  });
+
   it("runs the library guide's example against the sandbox", async () => {
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', guideExample()], { cwd: ROOT });
-    const lines = stdout.trim().split('\n');
+    const lines = await runExample('docs/library.md');
     expect(Number(lines[0])).toBeGreaterThan(0);
     expect(lines.slice(1)).toEqual([expect.stringMatching(/^1 ok \d/), expect.stringMatching(/^2 ok \d/), 'completed']);
   });
