@@ -39,7 +39,7 @@ const helpWidth = (stream: Parameters<typeof terminalWidth>[0]): number => termi
 
 /**
  * A list of commands shows each by its name alone: an endpoint's kebab-case alias is accepted
- * (README), but `value_within_block|value-within-block` on each of 60 lines is noise.
+ * (docs/reference.md), but `value_within_block|value-within-block` on each of 60 lines is noise.
  */
 function subcommandTerm(this: Help, command: Command): string {
   const term = Help.prototype.subcommandTerm.call(this, command);

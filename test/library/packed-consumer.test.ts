@@ -238,7 +238,7 @@ describe('the packed package in a project of its own (npm pack, then tsc --stric
     expect(result.perCall.maxWait.message).toMatch(/later than --max-wait \(1 s\)/);
   }, 60_000);
 
-  it("loads with require('propdata') on this Node (>= 20.19: require of ES modules), as the README says", async () => {
+  it("loads with require('propdata') on this Node (>= 20.19: require of ES modules), as the library guide says", async () => {
     const ran = await node(['consumer.cjs'], consumer);
     expect(ran.code, ran.stderr).toBe(0);
     expect(JSON.parse(ran.stdout.trim())).toEqual({ apiCode: 0, refused: { auth: true, base: true, status: 401 }, xlsx: 'function' });
