@@ -35,11 +35,16 @@ const GRAPH = new Map(FILES.map((file) => [relative(SRC, file), importsOf(file)]
 
 /**
  * What each folder may import from the project, as the folder table of docs/how-it-is-built.md
- * says in its last column: the folders it names (and `errors/`, which everything may use),
- * "those `engine/` may" for engine's own list, "everything" for cli/, nothing for errors/.
+ * says in its last column: the folders it names, "those `engine/` may" for engine's own list,
+ * "everything" for cli/, "nothing" for a folder at the very bottom; and the folders the sentence
+ * above the table names as everyone's ("and `errors/` and `policy/`, which everything may use").
  */
 function mayImport(): Record<string, readonly string[]> {
-  const rows = docSection('docs/how-it-is-built.md', 'The folders')
+  const section = docSection('docs/how-it-is-built.md', 'The folders');
+  const everyones = /\(and ([^)]*), which everything may use\)/.exec(section.replace(/\s+/g, ' '))?.[1];
+  if (everyones === undefined) throw new Error("docs/how-it-is-built.md no longer says which folders everything may use");
+  const everyone = [...everyones.matchAll(/`(\w+)\/`/g)].map((match) => match[1]!);
+  const rows = section
     .split('\n')
     .map((line) => /^\| `(\w+)\/` \|.*\| (.*?) ?\|$/.exec(line))
     .filter((row) => row !== null);
@@ -51,7 +56,7 @@ function mayImport(): Record<string, readonly string[]> {
     if (cell === 'everything') return ['*'];
     const folders = [...cell.matchAll(/`(\w+)\/`/g)].map((match) => match[1]!);
     const inherited = /those `(\w+)\/` may/.exec(cell)?.[1];
-    return [...new Set([...(inherited ? resolve(inherited) : []), ...folders, 'errors'])];
+    return [...new Set([...(inherited ? resolve(inherited) : []), ...folders, ...everyone])];
   };
   return Object.fromEntries([...named.keys()].map((folder) => [folder, resolve(folder)]));
 }

@@ -18,7 +18,7 @@ import type { InputRow, PreparedItem } from '../input/row.js';
 import type { IdentifierRepairs } from '../input/xlsx-identifiers.js';
 import { openOutput, type OutputWriter } from '../output/open-output.js';
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
-import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
 import { estimateRun, formatEstimate } from '../pipeline/estimate.js';
 import { planOutput, type OutputPlan } from '../resume/output-plan.js';
 import { sectionPricesOf } from '../pipeline/pricing.js';

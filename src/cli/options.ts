@@ -1,7 +1,7 @@
 import { DEFAULT_RATE_LIMITS, parseCredit, parseRateLimits, SANDBOX_DEFAULTS } from '../sandbox/options.js';
 import { parseDelimiter } from '../input/delimiter.js';
 import { InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_MAX_WAIT_MS } from '../client/retry-policy.js';
+import { DEFAULT_MAX_WAIT_MS } from '../policy/policy.js';
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { CONNECTION_SETTINGS } from '../config/settings.js';
 import { findEndpoint, LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';

@@ -1,5 +1,5 @@
 import { ALL_IDENTIFIERS, LEVEL_SPECS, META, type Level } from '../catalog/index.js';
-import { DEFAULT_MAX_WAIT_MS } from '../client/retry-policy.js';
+import { DEFAULT_MAX_WAIT_MS } from '../policy/policy.js';
 import { isDatabaseUrl } from '../config/database-url.js';
 import type { Service } from '../engine/connect.js';
 import { connect } from '../engine/connect.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { urlToHttpOptions } from 'node:url';
 import { startTimer, SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
-import type { Timeouts } from './timeouts.js';
+import type { Timeouts } from '../policy/policy.js';
 import type { Exchange, Transport } from './transport.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Pool } from 'undici';
 import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 import { exchange } from './exchange.js';
-import type { Timeouts } from './timeouts.js';
+import type { Timeouts } from '../policy/policy.js';
 import type { Transport } from './transport.js';
 
 /**

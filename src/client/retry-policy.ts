@@ -1,51 +1,5 @@
 import { NetworkError, RateLimitedError, ServerError, UnreadableAnswerError } from '../errors/index.js';
-
-/**
- * How a request is tried again: one policy for one-offs and batches, every default here. The
- * decisions are pure functions of the error, the attempts so far and the time, so the loops
- * that act on them (client/one-off requests, pipeline/send-batch) hold no policy of their own
- * and tests can check every timing without waiting.
- */
-export interface RetryPolicy {
-  /** Retries of a transient failure (5xx, timeout, dropped connection) before it is final. */
-  maxRetries: number;
-  /**
-   * Of those, the most for a success whose body cannot be read (UnreadableAnswerError): each such
-   * answer may have been charged, and one that came back broken twice is not a passing hiccup.
-   */
-  maxUnreadableRetries: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** The longest wait for the rate limit (a 429's reset, a spent window), in all, before the run stops. */
-  maxWaitMs: number;
-  /**
-   * Slack after a 429's stated reset: clocks differ and transit takes time. With the jitter, less
-   * than the limiter's own margin after a reset (minMarginMs): a job refused because others took
-   * the window comes back just before them, is counted, and so is seen by them (jobs on other
-   * machines see each other only in the service's counts).
-   */
-  rateLimitMarginMs: number;
-  /**
-   * The most random delay added after a 429's reset (at most a tenth of the wait itself), so that
-   * jobs refused together do not all come back at one instant. Small: each job takes only its
-   * share of a window's first part (the pacing policy's sharedPart), so a crowd at the reset
-   * overruns nothing, while one that came back late would find the window taken and be refused again.
-   */
-  rateLimitJitterMs: number;
-}
-
-/** --max-wait when not given: a person at a prompt waits a minute and a half; an unattended batch, a quarter of an hour. */
-export const DEFAULT_MAX_WAIT_MS = { oneOff: 90_000, batch: 15 * 60_000 } as const;
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxRetries: 5,
-  maxUnreadableRetries: 1,
-  baseDelayMs: 500,
-  maxDelayMs: 30_000,
-  maxWaitMs: DEFAULT_MAX_WAIT_MS.batch,
-  rateLimitMarginMs: 10,
-  rateLimitJitterMs: 30,
-};
+import type { RetryPolicy } from '../policy/policy.js';
 
 /** What has been tried for one request so far. */
 export interface Attempts {

@@ -3,7 +3,7 @@ import type { Connection } from '../config/connection.js';
 import { NetworkError, RequestAbortedError } from '../errors/index.js';
 import { credentialForms, redactForms } from './credential-forms.js';
 import { redactAnswer } from './redact-answer.js';
-import { DEFAULT_TIMEOUTS, type Timeouts } from './timeouts.js';
+import { DEFAULT_TIMEOUTS, type Timeouts } from '../policy/policy.js';
 import type { Exchange, Transport } from './transport.js';
 
 export interface RawResponse {

@@ -65,7 +65,7 @@ export async function connect(
   // every "--sandbox" in a message into "--****".
   if (!options.sandbox) log.addCredentials(connection.key, connection.secret);
   const { ServiceClient } = await import('../client/service-client.js');
-  const { DEFAULT_TIMEOUTS } = await import('../client/timeouts.js');
+  const { DEFAULT_TIMEOUTS } = await import('../policy/policy.js');
   const timeouts = { ...DEFAULT_TIMEOUTS, responseMs: options.timeout * 1000 };
   const origin = connection.baseUrl.origin;
   // A batch keeps its sockets alive in undici's pool, loaded only then; a one-off's request goes

@@ -1,6 +1,6 @@
-import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
-import { DEFAULT_TIMEOUTS } from '../client/timeouts.js';
-import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY, STORE_WAITS } from '../policy/policy.js';
+import { DEFAULT_TIMEOUTS } from '../policy/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
 
 /**
  * How a job sends when its caller does not say: the CLI's flags and the library's options both
@@ -22,10 +22,6 @@ export const JOB_DEFAULTS = {
   maxWaitMs: DEFAULT_MAX_WAIT_MS.batch,
   /** The deadline of a whole response, body included. */
   timeoutMs: DEFAULT_TIMEOUTS.responseMs,
-  /**
-   * How long a batch waits for a store that stopped answering before it stops (sending paused
-   * meanwhile): a database restarts in seconds, and a managed one fails over in 30 to 60; five
-   * minutes rides out both with room, and is still short beside a night's run.
-   */
-  storeWaitMs: 5 * 60_000,
+  /** How long a batch waits for a store that stopped answering before it stops (the policy's reason). */
+  storeWaitMs: STORE_WAITS.outageWaitMs,
 } as const;

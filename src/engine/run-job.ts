@@ -2,7 +2,7 @@ import type { InputRow, PreparedItem } from '../input/row.js';
 import type { QueryTarget } from '../model/query-target.js';
 import { STATUSES, type Status } from '../model/status.js';
 import type { OutputWriter } from '../output/open-output.js';
-import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
+import { CLAIMS, DEFAULT_RETRY_POLICY } from '../policy/policy.js';
 import { inputProgress } from '../input/read-progress.js';
 import { Budget } from '../pipeline/budget.js';
 import { OrderedOutput } from '../pipeline/ordered-output.js';
@@ -14,11 +14,11 @@ import { completedOutcome, summarize, type RunSummary } from '../pipeline/summar
 import type { StoreError } from '../errors/index.js';
 import type { StoreProblems } from '../store/store-api.js';
 import type { Clock } from '../throttle/clock.js';
-import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
 import { RateLimiter } from '../throttle/rate-limiter.js';
 import { budgetLimits, type SpendingCaps } from './budget-limits.js';
 import type { Service } from './connect.js';
-import { CLAIM_WAIT_LIMIT_MS, openRunStore, type RunStore } from './run-store.js';
+import { openRunStore, type RunStore } from './run-store.js';
 
 /**
  * Distinct answers kept for deduplication: repeats within 5,000 distinct items are caught, and
@@ -326,7 +326,7 @@ async function runRows(
       {
         target,
         clock,
-        claimWaitLimitMs: CLAIM_WAIT_LIMIT_MS,
+        claimWaitLimitMs: CLAIMS.waitLimitMs,
         batchSize: target.getOnly ? 1 : pace.batchSize,
         concurrency: pace.concurrency,
         maxHoldRows: Math.max(1_000, pace.batchSize * pace.concurrency * 4),

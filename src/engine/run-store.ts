@@ -12,22 +12,7 @@ import type { RequestRecord } from '../store/spend.js';
 import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
-
-/**
- * How long a claim on a section stands without its run renewing it: a job killed mid-request holds
- * the sections it was buying this long at most, then a waiting job buys them itself.
- */
-const CLAIM_LEASE_MS = 60_000;
-/** Claims are renewed three times a lease: one late renewal never lets a live run's claim lapse. */
-const CLAIM_RENEWAL_MS = CLAIM_LEASE_MS / 3;
-/**
- * How long an item waits for another job's answer before this run buys it itself. A claim is taken
- * as its batch is sent, so a live holder answers within its wait for the rate limit (at most
- * --max-wait, 15 minutes, after which it stops and gives its claims up) and its retries; a dead
- * one's claim lapses within a lease. Past both, something is wrong with the holder: better to buy
- * an answer twice than to wait forever.
- */
-export const CLAIM_WAIT_LIMIT_MS = 20 * 60_000;
+import { CLAIMS } from '../policy/policy.js';
 
 /** The time in the latest run name this process gave. */
 let lastNamed = 0;
@@ -116,7 +101,7 @@ function tookOverNotes({ lapsed, forced }: { lapsed: number; forced: number }): 
     ...(lapsed > 0 ? [`bought ${sections(lapsed)} another run had claimed and stopped renewing (it was stopped or killed)`] : []),
     ...(forced > 0
       ? [
-          `bought ${sections(forced)} another run still claimed after waiting ${CLAIM_WAIT_LIMIT_MS / 60_000} minutes for its answer: that run may buy them too`,
+          `bought ${sections(forced)} another run still claimed after waiting ${CLAIMS.waitLimitMs / 60_000} minutes for its answer: that run may buy them too`,
         ]
       : []),
   ];
@@ -202,7 +187,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
   // ahead would otherwise spin it.
-  const heartbeat = setInterval(() => write(() => store.renewClaims(claimant, CLAIM_LEASE_MS)), CLAIM_RENEWAL_MS);
+  const heartbeat = setInterval(() => write(() => store.renewClaims(claimant, CLAIMS.leaseMs)), CLAIMS.renewalMs);
   heartbeat.unref();
 
   /** The list price of the billable sections a kept set answers instead of the service (204s are free). */
@@ -250,7 +235,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
         const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
         const wanted = asked.map((i) => claimsOf(itemRefOf(target, requests[i]!.item.item), requests[i]!.sections));
         if (asked.length === 0) continue;
-        const outcomes = await store.claim(account, claimant, wanted.flat(), freshness, CLAIM_LEASE_MS, { force });
+        const outcomes = await store.claim(account, claimant, wanted.flat(), freshness, CLAIMS.leaseMs, { force });
         let next = 0;
         const giveBack: SectionClaim[] = [];
         asked.forEach((i, k) => {

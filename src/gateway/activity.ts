@@ -1,5 +1,5 @@
-/** A client is active while it has a request in flight, and for this long after its last one. */
-const ACTIVE_FOR_MS = 60_000;
+import { GATEWAY_WAITS } from '../policy/policy.js';
+
 /** Refusals the status page lists, newest first. */
 const REFUSALS_KEPT = 20;
 
@@ -63,7 +63,7 @@ export class Activity {
 
   snapshot(now: number): ActivitySnapshot {
     for (const [key, client] of this.#clients)
-      if (client.inFlight === 0 && now - client.lastSeen > ACTIVE_FOR_MS) this.#clients.delete(key);
+      if (client.inFlight === 0 && now - client.lastSeen > GATEWAY_WAITS.activeForMs) this.#clients.delete(key);
     const active = [...this.#clients.values()].map((client) => ({ ...client })).sort((a, b) => (a.key < b.key ? -1 : 1));
     return { active, items: this.#items, fromStore: this.#fromStore, refusals: this.#refusals };
   }

@@ -1,3 +1,5 @@
+import { GATEWAY_WAITS } from '../policy/policy.js';
+
 /** How failed logins are slowed down: every default, with its reason. */
 export interface LoginThrottlePolicy {
   /** The wait after a client address's first failure... */
@@ -11,9 +13,9 @@ export interface LoginThrottlePolicy {
 }
 
 export const LOGIN_THROTTLE: LoginThrottlePolicy = {
-  firstDelayMs: 250,
-  maxDelayMs: 8_000,
-  forgetAfterMs: 15 * 60_000,
+  firstDelayMs: GATEWAY_WAITS.loginFirstDelayMs,
+  maxDelayMs: GATEWAY_WAITS.loginMaxDelayMs,
+  forgetAfterMs: GATEWAY_WAITS.loginForgetAfterMs,
   maxAddresses: 10_000,
 };
 

@@ -11,6 +11,7 @@ import { LoginThrottle } from './login-throttle.js';
 import { Logins } from './logins.js';
 import { SpendBook } from './spend-book.js';
 import type { GatewayStatus } from './status.js';
+import { GATEWAY_WAITS } from '../policy/policy.js';
 
 export type { GatewayRequestLog, GatewaySettings } from './gateway-parts.js';
 
@@ -23,11 +24,6 @@ export interface RunningGateway {
    */
   close(graceMs?: number): Promise<void>;
 }
-
-/** Keys and every gateway's spend are read again this often: a key revoked elsewhere stops working within it. */
-const REFRESH_MS = 2_000;
-/** How long SIGTERM lets requests in flight finish before the ones still waiting are answered 503. */
-export const DRAIN_MS = 10_000;
 
 /** On every answer: nothing is cached, nothing is sniffed. */
 const COMMON_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
@@ -58,7 +54,7 @@ export async function startGateway(settings: GatewaySettings): Promise<RunningGa
   const refresher = setInterval(() => {
     ring.refresh().catch(problem);
     book.refresh().catch(problem);
-  }, settings.refreshMs ?? REFRESH_MS);
+  }, settings.refreshMs ?? GATEWAY_WAITS.refreshMs);
   refresher.unref();
 
   const inFlight = new Set<Promise<void>>();
@@ -74,13 +70,13 @@ export async function startGateway(settings: GatewaySettings): Promise<RunningGa
     ? createHttpsServer({ cert: settings.tls.cert, key: settings.tls.key }, handler)
     : createHttpServer(handler);
   // A client has this long to send a whole request: a slow one cannot hold a connection open.
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 60_000;
+  server.headersTimeout = GATEWAY_WAITS.headersTimeoutMs;
+  server.requestTimeout = GATEWAY_WAITS.requestTimeoutMs;
   const port = await listenOn(server, settings.host, settings.port, 'serve');
   return {
     url: urlOf(settings.tls ? 'https' : 'http', settings.host, port),
     status: () => statusOf(parts),
-    close: async (graceMs = DRAIN_MS) => {
+    close: async (graceMs: number = GATEWAY_WAITS.drainMs) => {
       server.close();
       server.closeIdleConnections();
       const drained = Promise.all(inFlight);

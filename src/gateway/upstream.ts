@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { META } from '../catalog/index.js';
-import { DEFAULT_RETRY_POLICY } from '../client/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../policy/policy.js';
 import type { Service } from '../client/service-client.js';
 import { openRunStore, runName } from '../engine/run-store.js';
 import { emptyColumns, type InputRow } from '../input/row.js';
@@ -17,7 +17,7 @@ import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
 import type { UsageFigures } from '../store/spend.js';
 import type { Store } from '../store/store-api.js';
 import type { Clock } from '../throttle/clock.js';
-import { DEFAULT_THROTTLE_POLICY } from '../throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import { RateLimiter } from '../throttle/rate-limiter.js';
 import { AccountWindows } from './account-windows.js';

@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { OutputError, UsageError } from '../errors/index.js';
 import { cannotWrite } from './sink.js';
+import { OUTPUT_LOCK } from '../policy/policy.js';
 
 /**
  * Who holds a lock (`started`: when the process started), kept in the lock directory so that a
@@ -31,16 +32,6 @@ export interface OutputLock {
 }
 
 const OWNER_FILE = 'owner.json';
-
-/**
- * A stall or a suspend shorter than this does not cost the lock (proper-lockfile gives up a lock
- * it could not refresh for this long). A holder that died on this machine is seen by its pid at
- * once, so the long threshold only delays taking over from another machine's dead run.
- */
-const STALE_MS = 60_000;
-
-/** How often the lock's mtime is refreshed: often enough that a busy minute does not cost it. */
-const REFRESH_MS = 10_000;
 
 /**
  * proper-lockfile removes its lock directory with rmdir, which fails while the owner file is in
@@ -147,7 +138,7 @@ async function takeLock(lockDir: string, { path, target, onLost, refreshMs, fail
     release = await lockfile.lock(lockDir, {
       realpath: false,
       lockfilePath: lockDir,
-      stale: STALE_MS,
+      stale: OUTPUT_LOCK.staleMs,
       update: refreshMs,
       fs: LOCK_FS,
       onCompromised: (error) =>
@@ -233,7 +224,7 @@ async function identityLockOf(path: string, failure: (error: unknown) => OutputE
 export async function lockOutput(
   path: string,
   onLost: (error: OutputError) => void = () => undefined,
-  { refreshMs = REFRESH_MS }: { refreshMs?: number } = {},
+  { refreshMs = OUTPUT_LOCK.refreshMs }: { refreshMs?: number } = {},
 ): Promise<OutputLock> {
   let target: string;
   try {

@@ -1,3 +1,4 @@
+import { LOOKUP_BLOCK } from './run-batch.js';
 import { Batcher } from '../batching/batcher.js';
 import { Deduplicator } from '../batching/deduplicator.js';
 import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
@@ -49,9 +50,6 @@ export interface Estimate {
   /** The first few invalid rows, to fix before spending anything. */
   invalidExamples: { row: number; reason: string }[];
 }
-
-/** Items looked up in the store at once, as the run does. */
-const LOOKUP_BLOCK = 100;
 
 /** What the caps say of an expected spend: each cap it would pass, in words. */
 function capsPassed(limits: BudgetLimits | undefined, components: number, cost: number): string[] {

@@ -12,6 +12,7 @@ import type { KeptAnswers, Resolution, Saving } from './kept-answers.js';
 import type { OrderedOutput } from './ordered-output.js';
 import type { RunStats } from './run-stats.js';
 import type { BatchOutcome, Deliver } from './send-batch.js';
+import { CLAIMS } from '../policy/policy.js';
 
 export interface BatchRunOptions {
   /** What every row asks: the endpoint, or the components of an mget. */
@@ -56,10 +57,8 @@ export type SendFunction = (
   deliver: Deliver,
 ) => Promise<BatchOutcome>;
 
-/** Items looked up in the store at once: one round trip a block, not one a row. */
-const LOOKUP_BLOCK = 100;
-/** How often items another job is buying are looked up again. */
-const WAIT_POLL_MS = 250;
+/** Items looked up in the store at once: one round trip a block, not one a row (an estimate looks them up alike). */
+export const LOOKUP_BLOCK = 100;
 
 /** Hands over the records for the rows that share one answer: the item's own, then its duplicates'. */
 function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputRecord): void {
@@ -97,7 +96,7 @@ class BatchRun {
   /** The condition that stopped sending, if one did. */
   fatal: unknown;
   storeFailed = false;
-  /** Items another job is sending: looked up again every WAIT_POLL_MS until they are kept or free to buy. */
+  /** Items another job is sending: looked up again every CLAIMS.waitPollMs until they are kept or free to buy. */
   readonly waiting: PendingItem[] = [];
   /** When each waiting item began to wait: past claimWaitLimitMs, it is bought whoever holds it. */
   readonly waitingSince = new Map<PendingItem, number>();
@@ -238,11 +237,11 @@ function wait(run: BatchRun, pending: PendingItem): void {
   });
 }
 
-/** Looks the waiting items up again every WAIT_POLL_MS: what is free to buy now goes out at once, in batches of its own. */
+/** Looks the waiting items up again every CLAIMS.waitPollMs: what is free to buy now goes out at once, in batches of its own. */
 async function poll(run: BatchRun): Promise<void> {
   while (run.waiting.length > 0 && !run.closed()) {
     try {
-      await run.options.clock.sleep(WAIT_POLL_MS, run.stopping.signal);
+      await run.options.clock.sleep(CLAIMS.waitPollMs, run.stopping.signal);
     } catch {
       break;
     }

@@ -1,7 +1,8 @@
 import { chunkProblem } from '../client/chunk-problem.js';
 import { interpretResponse } from '../client/interpret-response.js';
 import { chunksForItems } from '../client/match-chunks.js';
-import { decideRetry, isTransient, NO_ATTEMPTS, type Attempts, type RetryPolicy } from '../client/retry-policy.js';
+import { decideRetry, isTransient, NO_ATTEMPTS, type Attempts } from '../client/retry-policy.js';
+import { type RetryPolicy } from '../policy/policy.js';
 import type { RawResponse, Service, ServiceRequest } from '../client/service-client.js';
 import { BadRequestError, NetworkError, QuotaWaitError, RateLimitedError } from '../errors/index.js';
 import type { PendingItem } from '../batching/batch.js';

@@ -17,7 +17,6 @@ export type {
 export type { ClientKey, KeySpend, KeyStore, KeyUsageQuery } from './key-store.js';
 export type { RequestRecord, ReuseRecord, Usage, UsageFigures, UsageGrouping, UsageQuery } from './spend.js';
 export { USAGE_GROUPINGS } from './spend.js';
-export { WINDOWS_FRESH_MS } from './windows.js';
 export { accountId, accountOf, SANDBOX_ACCOUNT } from './account.js';
 export { currentAccount } from './current-account.js';
 export { defaultStorePath, journalDirFor, storePathFrom } from './store-path.js';

@@ -3,11 +3,7 @@ import type { Clock } from '../throttle/clock.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import { foldPending, writePending } from './pending.js';
 import type { Store, StoreEntry, StoreProblems } from './store-api.js';
-
-/** The first wait before the store is tried again once it stopped answering, doubled each time up to OUTAGE_MAX_DELAY_MS. */
-const OUTAGE_FIRST_DELAY_MS = 500;
-/** Often enough to carry on within seconds of a restart; seldom enough to leave a recovering database alone. */
-const OUTAGE_MAX_DELAY_MS = 10_000;
+import { STORE_WAITS } from '../policy/policy.js';
 
 export interface OutageSettings {
   /** This machine's journal of the store (store-path.ts, journalDirFor): answers it could not take yet. */
@@ -60,7 +56,7 @@ export class OutageTolerantStore implements Store {
 
   /** `work` on the store; through an outage, tried again until it answers or the wait is over. */
   async #call<T>(work: () => Promise<T>): Promise<T> {
-    for (let delay = OUTAGE_FIRST_DELAY_MS; ; delay = Math.min(delay * 2, OUTAGE_MAX_DELAY_MS)) {
+    for (let delay: number = STORE_WAITS.outageFirstDelayMs; ; delay = Math.min(delay * 2, STORE_WAITS.outageMaxDelayMs)) {
       try {
         // Back from an outage, the journal goes in first: nothing is read that it would change.
         if (this.#outage) await this.#foldJournal();

@@ -1,11 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store, StoreEntry } from './store-api.js';
+import { STORE_WAITS } from '../policy/policy.js';
 
 /** A file being written: published by renaming it to `.json` once whole, so a reader never sees half of one. */
 const WRITING = '.writing';
-/** A file left half written by a process that died is removed after this long. */
-const ABANDONED_MS = 3_600_000;
 
 /** Entries a SQLite store's next opening applies, beside its file: `propdata.db.pending/`. */
 export function pendingDir(storePath: string): string {
@@ -67,7 +66,7 @@ export async function foldPending(store: Store, dir: string): Promise<number> {
   for (const name of names) {
     const path = join(dir, name);
     if (name.endsWith(WRITING)) {
-      if (ageOf(path) > ABANDONED_MS) removeQuietly(path);
+      if (ageOf(path) > STORE_WAITS.pendingAbandonedMs) removeQuietly(path);
       continue;
     }
     if (!name.endsWith('.json')) continue;

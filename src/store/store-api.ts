@@ -99,7 +99,7 @@ export interface Store {
 
   // --- pacing --------------------------------------------------------------------------------
 
-  /** The windows the service last reported for the account, as they stand now, if fresh (WINDOWS_FRESH_MS). */
+  /** The windows the service last reported for the account, as they stand now, if fresh (STORE_WAITS.windowsFreshMs). */
   loadWindows(account: string): Promise<ReportedWindow[] | undefined>;
   /** The pacer `owner` (one run) shares with the account's other runs on this store. */
   pacer(account: string, owner: string): SharedPacer;

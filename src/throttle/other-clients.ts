@@ -1,5 +1,5 @@
 import type { JobView, JobWindow, PaceAsk, PaceDecision, PacedGrant, Pacing } from './pacing.js';
-import type { ThrottlePolicy } from './policy.js';
+import type { ThrottlePolicy } from '../policy/policy.js';
 import type { ReportedWindow } from './rate-headers.js';
 import { longestPeriodMs, shortestPeriodMs, startGraceIn, startGraceMs, startShare } from './window-rules.js';
 

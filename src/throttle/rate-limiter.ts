@@ -2,7 +2,7 @@ import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import { GrantQueue, type AcquireOptions, type Ask } from './grant-queue.js';
 import { OtherClients } from './other-clients.js';
 import type { JobView, PaceDecision, Pacing } from './pacing.js';
-import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from './policy.js';
+import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from '../policy/policy.js';
 import type { ReportedWindow } from './rate-headers.js';
 import { ServiceClock } from './service-clock.js';
 import type { SharedPacer } from './shared-pacer.js';

@@ -1,4 +1,4 @@
-import type { ThrottlePolicy } from './policy.js';
+import type { ThrottlePolicy } from '../policy/policy.js';
 import type { ReportedWindow } from './rate-headers.js';
 import { countedBy, countsIn, marginAfterReset, rollForward, startGraceMs, startShare, type CountedIn } from './window-rules.js';
 

@@ -5,7 +5,7 @@ import { plainLine, progressLine, RecentRate, startProgress, type ProgressView }
 import { countInputRows, openInput } from '../../src/input/open-input.js';
 import { estimatedRows, readProgress, rowsAreExact } from '../../src/input/read-progress.js';
 import { RunStats } from '../../src/pipeline/run-stats.js';
-import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/policy/policy.js';
 import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 import type { Io } from '../../src/cli/io.js';
 import { FakeClock } from '../helpers/fake-clock.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOneOffTransport } from '../../src/client/one-off-transport.js';
 import { createPoolTransport } from '../../src/client/pool-transport.js';
 import { ServiceClient, type ServiceRequest } from '../../src/client/service-client.js';
-import type { Timeouts } from '../../src/client/timeouts.js';
+import type { Timeouts } from '../../src/policy/policy.js';
 import type { Transport } from '../../src/client/transport.js';
 import { NetworkError, RequestAbortedError } from '../../src/errors/index.js';
 import { SYSTEM_CLOCK, type Clock } from '../../src/throttle/clock.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideRetry, DEFAULT_RETRY_POLICY, NO_ATTEMPTS, type Attempts, type RetryDecision } from '../../src/client/retry-policy.js';
+import { decideRetry, NO_ATTEMPTS, type Attempts, type RetryDecision } from '../../src/client/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/policy/policy.js';
 import { ServerError, UnreadableAnswerError } from '../../src/errors/index.js';
 
 const unreadable = new UnreadableAnswerError('v2/property/value', 200, 'an empty body');

@@ -1,5 +1,5 @@
 import { findEndpoint } from '../../src/catalog/index.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/client/retry-policy.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/policy/policy.js';
 import { createPreparer } from '../../src/input/prepare.js';
 import type { InputRow } from '../../src/input/row.js';
 import { singleEndpointTarget, type QueryTarget } from '../../src/model/query-target.js';
@@ -11,7 +11,7 @@ import { RunStats } from '../../src/pipeline/run-stats.js';
 import { sendBatch, type Exchange, type Pacer } from '../../src/pipeline/send-batch.js';
 import type { KeptAnswers } from '../../src/pipeline/kept-answers.js';
 import { sectionPricesOf } from '../../src/pipeline/pricing.js';
-import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from '../../src/policy/policy.js';
 import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 import { FakeClock } from './fake-clock.js';
 import { FakeService, type FakeServiceOptions } from './fake-service.js';

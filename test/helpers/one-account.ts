@@ -1,9 +1,10 @@
 import { FakeClock } from './fake-clock.js';
 import type { strictService } from './strict-service.js';
-import { decideRetry, DEFAULT_RETRY_POLICY, NO_ATTEMPTS, type Attempts } from '../../src/client/retry-policy.js';
+import { decideRetry, NO_ATTEMPTS, type Attempts } from '../../src/client/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/policy/policy.js';
 import { RateLimitedError } from '../../src/errors/index.js';
 import { retryAfterRateLimit } from '../../src/throttle/rate-headers.js';
-import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/policy/policy.js';
 import { RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
 import type { SharedPacer } from '../../src/throttle/shared-pacer.js';
 

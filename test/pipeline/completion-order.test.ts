@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keySetOf } from '../../src/catalog/index.js';
 import type { PendingItem, SendableItem } from '../../src/batching/batch.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/client/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/policy/policy.js';
 import { createPreparer } from '../../src/input/prepare.js';
 import type { OutputRecord } from '../../src/model/record.js';
 import { RunStats } from '../../src/pipeline/run-stats.js';

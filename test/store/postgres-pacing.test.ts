@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { Store } from '../../src/store/store-api.js';
-import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/policy/policy.js';
 import type { ShareRequest } from '../../src/throttle/shared-pacer.js';
 import { databasePerFile, freshSchema } from '../helpers/postgres.js';
 

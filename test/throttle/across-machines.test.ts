@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import { jain, job, seeded } from '../helpers/one-account.js';
 import { strictService } from '../helpers/strict-service.js';
-import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/policy/policy.js';
 import { RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
 import { idealLastSend } from '../bench/fixed-windows.mjs';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THROTTLE_POLICY as POLICY, type ThrottlePolicy } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY as POLICY, type ThrottlePolicy } from '../../src/policy/policy.js';
 import { readDoc } from '../helpers/docs.js';
 
 const GUIDE = 'docs/pacing.md';
@@ -21,7 +21,7 @@ const seconds = (ms: number) => (ms === 1_000 ? 'second' : `${ms / 1000} s`);
 
 /**
  * Each pacing setting as the pacing guide's sections "The windows", "Several jobs on one account"
- * and "What the start grace costs" state it, built from the policy table (src/throttle/policy.ts): change a
+ * and "What the start grace costs" state it, built from the policy table (src/policy/policy.ts): change a
  * default there and this says which sentence to change.
  */
 const STATED: [keyof ThrottlePolicy | `${keyof ThrottlePolicy} and ${keyof ThrottlePolicy}`, string][] = [

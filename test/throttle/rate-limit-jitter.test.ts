@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decideRetry, DEFAULT_RETRY_POLICY, NO_ATTEMPTS, rateLimitJitter } from '../../src/client/retry-policy.js';
+import { decideRetry, NO_ATTEMPTS, rateLimitJitter } from '../../src/client/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/policy/policy.js';
 import { RateLimitedError } from '../../src/errors/index.js';
-import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/policy/policy.js';
 
 /**
  * After a 429, jobs that share no store (other machines) would all come back at the reset plus the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import { strictService, type Limit } from '../helpers/strict-service.js';
-import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/policy/policy.js';
 import { RateLimiter, type Reservation } from '../../src/throttle/rate-limiter.js';
 import { parseRateHeaders, retryAfterRateLimit, retryAtAfter429, type ReportedWindow } from '../../src/throttle/rate-headers.js';
 import { startGraceMs } from '../../src/throttle/window-rules.js';

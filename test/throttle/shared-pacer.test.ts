@@ -3,7 +3,7 @@ import { FAKE_EPOCH, FakeClock } from '../helpers/fake-clock.js';
 import { jain } from '../helpers/one-account.js';
 import { strictService, type Limit } from '../helpers/strict-service.js';
 import { memoryPacer } from '../../src/throttle/memory-pacer.js';
-import { DEFAULT_THROTTLE_POLICY } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../src/policy/policy.js';
 import { RateLimiter } from '../../src/throttle/rate-limiter.js';
 import {
   emptySharedState,

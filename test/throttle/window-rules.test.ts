@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THROTTLE_POLICY as POLICY } from '../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY as POLICY } from '../../src/policy/policy.js';
 import { countsIn, marginAfterReset, rollForward, sentIn, startGraceMs, startShare } from '../../src/throttle/window-rules.js';
 
 /** The rules every pacer applies to a window (the limiter, the shared pacer, the policy without a store), with the default policy. */

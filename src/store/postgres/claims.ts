@@ -3,6 +3,7 @@ import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type S
 import { freshFrom } from '../freshness.js';
 import type { ClaimResult, Freshness, SectionClaim } from '../store-api.js';
 import type { Database } from './database.js';
+import { CLAIMS } from '../../policy/policy.js';
 
 /** The sections as three arrays (identity, endpoint, parameters), for unnest. */
 const arrays = (claims: readonly SectionClaim[]) => [claims.map((c) => c.item), claims.map((c) => c.endpoint), claims.map((c) => c.params)];
@@ -10,10 +11,8 @@ const arrays = (claims: readonly SectionClaim[]) => [claims.map((c) => c.item), 
 /**
  * A claim's locks are waited for no longer than this: they are held for the few milliseconds of
  * one claim, so a longer wait means a job stopped mid-transaction, which the database cuts off
- * after IDLE_TIMEOUT.
+ * after CLAIMS.idleInTransactionMs.
  */
-const LOCK_TIMEOUT = '20s';
-const IDLE_TIMEOUT = '10s';
 
 interface StateRow {
   owner: string | null;
@@ -68,7 +67,7 @@ export class ClaimTable {
   async #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): Promise<void> {
     const keys = sections.map((c) => client.escapeLiteral(`${c.item}\n${c.endpoint}\n${c.params}`)).join(',');
     await client.query(
-      `SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'; SET LOCAL idle_in_transaction_session_timeout = '${IDLE_TIMEOUT}';
+      `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
        SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ${accountId} ' || k, 0))
        FROM unnest(ARRAY[${keys}]::text[]) WITH ORDINALITY AS x(k, ord) ORDER BY ord`,
     );

@@ -6,6 +6,7 @@ import { DatabaseClock } from './database-clock.js';
 import { Database } from './database.js';
 import { PostgresStore } from './postgres-store.js';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
+import { STORE_WAITS } from '../../policy/policy.js';
 
 export interface PostgresStoreOptions {
   /** Read only (usage, store info): nothing is created or migrated. */
@@ -22,10 +23,6 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Connections a store keeps: a run's lookups, its writes and its pacer never wait for one another. */
 const CONNECTIONS = 3;
-/** A database that does not accept a connection in this long is unreachable: one message, not a hang. */
-const CONNECT_TIMEOUT_MS = 10_000;
-/** Nor a statement unanswered this long: the run stops with what it has written, as at any fatal stop. */
-const QUERY_TIMEOUT_MS = 30_000;
 
 /** The URL's parts: the schema (taken out: node-postgres would send it on as a connection parameter) and the rest. */
 function splitSchema(url: string): { connectionString: string; schema: string } {
@@ -80,8 +77,8 @@ export async function openPostgresStore(
     max: CONNECTIONS,
     // Kept open until the store closes: a nightly run waiting out a window reconnects for nothing.
     idleTimeoutMillis: 0,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    query_timeout: QUERY_TIMEOUT_MS,
+    connectionTimeoutMillis: STORE_WAITS.connectTimeoutMs,
+    query_timeout: STORE_WAITS.queryTimeoutMs,
     keepAlive: true,
     application_name: 'propdata',
     types,

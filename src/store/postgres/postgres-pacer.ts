@@ -1,16 +1,15 @@
 import { emptySharedState, pacerOn, type SharedPacer, type SharedState } from '../../throttle/shared-pacer.js';
 import type { DatabaseClock } from './database-clock.js';
 import type { Database } from './database.js';
+import { CLAIMS } from '../../policy/policy.js';
 
 /**
  * The lock of one account's pacer: a transaction-scoped advisory lock, so that a job cut off
  * mid-transaction (killed, its network gone) holds it no longer than the database keeps its
- * connection; within the transaction, no other job's lock wait lasts longer than LOCK_TIMEOUT, and
- * a job silent in it longer than IDLE_TIMEOUT is cut off by the database. Both far beyond the
+ * connection; within the transaction, no other job's lock wait lasts longer than CLAIMS.lockTimeoutMs, and
+ * a job silent in it longer than CLAIMS.idleInTransactionMs is cut off by the database. Both far beyond the
  * milliseconds a reservation takes.
  */
-const LOCK_TIMEOUT = '20s';
-const IDLE_TIMEOUT = '10s';
 
 export interface PacerTableSettings {
   db: Database;
@@ -39,7 +38,7 @@ export function postgresPacer(settings: PacerTableSettings, accountId: () => Pro
       const id = await accountId();
       const sentAt = clock.runNow();
       const results = (await client.query(
-        `BEGIN; SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'; SET LOCAL idle_in_transaction_session_timeout = '${IDLE_TIMEOUT}';
+        `BEGIN; SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
          SELECT pg_advisory_xact_lock(hashtext('propdata pacer ' || ${schemaLiteral}), ${id});
          SELECT ${s}.clock_ms() AS now, (SELECT state FROM ${s}.pacer WHERE account = ${id}) AS state`,
       )) as unknown as { rows: { now: number; state: string | null }[] }[];

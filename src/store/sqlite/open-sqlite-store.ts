@@ -7,12 +7,7 @@ import type { Store, StoreOptions } from '../store-api.js';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
 import { storeFailure } from './sqlite-failure.js';
 import { SqliteStore } from './sqlite-store.js';
-
-/**
- * Writes hold the lock for milliseconds, so a wait this long means something is wrong (a process
- * stopped mid-transaction in a debugger, a store on a network drive) rather than busy.
- */
-const BUSY_TIMEOUT_MS = 10_000;
+import { STORE_WAITS } from '../../policy/policy.js';
 
 /** Pages of write-ahead log between two folds into the file: 16 MB of 4 KiB pages (SQLite's default is 1,000). */
 const WAL_PAGES = 4_000;
@@ -52,7 +47,7 @@ function checkVersion(path: string, found: number, readonly: boolean): void {
  * crash; only a power cut may lose the last commits, never the file.
  */
 export async function openSqliteStore(path: string, options: StoreOptions = {}): Promise<Store> {
-  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  const busyTimeoutMs = options.busyTimeoutMs ?? STORE_WAITS.busyTimeoutMs;
   // Entries written beside the store (one-offs' records) are applied at its next opening; a
   // read-only one (usage) would miss them, so it applies them first, with a writing one.
   if (options.readonly && hasPending(pendingDir(path))) await (await openSqliteStore(path, { ...options, readonly: false })).close();

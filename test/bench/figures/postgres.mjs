@@ -73,7 +73,7 @@ async function machines(server, checks, rows) {
  */
 async function roundTrip(server, measurements) {
   const { openStore } = await import('../../../dist/store/index.js');
-  const { DEFAULT_THROTTLE_POLICY } = await import('../../../dist/throttle/policy.js');
+  const { DEFAULT_THROTTLE_POLICY } = await import('../../../dist/policy/policy.js');
   const database = await createDatabase(server.url, `bench_round_trip_${process.pid}`);
   const file = join(WORK, `bench-round-trip-${process.pid}.db`);
   for (const [name, location] of [

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/store/store-api.js';
-import { DEFAULT_THROTTLE_POLICY } from '../../../src/throttle/policy.js';
+import { DEFAULT_THROTTLE_POLICY } from '../../../src/policy/policy.js';
 import type { SharedPacer, ShareRequest } from '../../../src/throttle/shared-pacer.js';
 import { idealLastSend } from '../../bench/fixed-windows.mjs';
 import { FAKE_EPOCH, FakeClock } from '../../helpers/fake-clock.js';
