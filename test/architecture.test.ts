@@ -42,7 +42,7 @@ const GRAPH = new Map(FILES.map((file) => [relative(SRC, file), importsOf(file)]
 function mayImport(): Record<string, readonly string[]> {
   const section = docSection('docs/how-it-is-built.md', 'The folders');
   const everyones = /\(and ([^)]*), which everything may use\)/.exec(section.replace(/\s+/g, ' '))?.[1];
-  if (everyones === undefined) throw new Error("docs/how-it-is-built.md no longer says which folders everything may use");
+  if (everyones === undefined) throw new Error('docs/how-it-is-built.md no longer says which folders everything may use');
   const everyone = [...everyones.matchAll(/`(\w+)\/`/g)].map((match) => match[1]!);
   const rows = section
     .split('\n')
