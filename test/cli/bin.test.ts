@@ -33,6 +33,13 @@ describe('bin/propdata.js', () => {
     expect(result.stderr).toMatch(/\d+ ok, \d+ no_content, 1 invalid_input/);
   });
 
+  it('prints a guide from the docs/ it ships with: propdata help spreadsheets', async () => {
+    const result = await propdata(['help', 'spreadsheets']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^# Spreadsheets\n/);
+    expect(result.stdout).toContain('--excel');
+  });
+
   it('exits 2 with one line for a usage error', async () => {
     const result = await propdata(['property', 'value', '--zipcode', '90274', '--sandbox']);
     expect(result.code).toBe(2);
