@@ -134,7 +134,7 @@ describe("the nightly guide's script", () => {
       for (const n of [2, 3, 4]) {
         homes(n);
         const tonight = await night().ended;
-        expect(tonight, `night ${n}`).toMatchObject({
+        expect(tonight, `night ${n}: ${tonight.stderr}`).toMatchObject({
           code: 0,
           stdout: `tonight: ${usd(CHANGED * price)} USD at list price (204 sections are not charged)\ncomplete\n`,
         });
