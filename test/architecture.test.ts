@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { docSection } from './helpers/docs.js';
 
 /**
- * The layering the README's "How it is built" table states, checked on the source: which folder
+ * The layering the folder table of docs/how-it-is-built.md states, checked on the source: which folder
  * may import which, no import cycles (static or dynamic), and no file I/O in the pipeline.
  */
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
@@ -32,46 +33,37 @@ function importsOf(file: string): { target: string; typeOnly: boolean }[] {
 const folderOf = (path: string) => (path.includes('/') ? path.split('/')[0]! : '(top)');
 const GRAPH = new Map(FILES.map((file) => [relative(SRC, file), importsOf(file)]));
 
-/** What engine/ may import: the library and the gateway may too, and engine/ itself. */
-const ENGINE_MAY_IMPORT = [
-  'catalog',
-  'model',
-  'config',
-  'throttle',
-  'input',
-  'batching',
-  'client',
-  'pipeline',
-  'output',
-  'store',
-  'sandbox',
-  'errors',
-];
+/**
+ * What each folder may import from the project, as the folder table of docs/how-it-is-built.md
+ * says in its last column: the folders it names, "those `engine/` may" for engine's own list,
+ * "everything" for cli/, "nothing" for a folder at the very bottom; and the folders the sentence
+ * above the table names as everyone's ("and `errors/` and `policy/`, which everything may use").
+ */
+function mayImport(): Record<string, readonly string[]> {
+  const section = docSection('docs/how-it-is-built.md', 'The folders');
+  const everyones = /\(and ([^)]*), which everything may use\)/.exec(section.replace(/\s+/g, ' '))?.[1];
+  if (everyones === undefined) throw new Error('docs/how-it-is-built.md no longer says which folders everything may use');
+  const everyone = [...everyones.matchAll(/`(\w+)\/`/g)].map((match) => match[1]!);
+  const rows = section
+    .split('\n')
+    .map((line) => /^\| `(\w+)\/` \|.*\| (.*?) ?\|$/.exec(line))
+    .filter((row) => row !== null);
+  if (rows.length === 0) throw new Error("docs/how-it-is-built.md's folder table has no rows");
+  const named = new Map(rows.map(([, folder, cell]) => [folder!, cell!]));
+  const resolve = (folder: string): string[] => {
+    const cell = named.get(folder) ?? '';
+    if (cell === 'nothing') return [];
+    if (cell === 'everything') return ['*'];
+    const folders = [...cell.matchAll(/`(\w+)\/`/g)].map((match) => match[1]!);
+    const inherited = /those `(\w+)\/` may/.exec(cell)?.[1];
+    return [...new Set([...(inherited ? resolve(inherited) : []), ...folders, ...everyone])];
+  };
+  return Object.fromEntries([...named.keys()].map((folder) => [folder, resolve(folder)]));
+}
 
-/** What each folder may import from the project, as the README says: every folder may import errors/ and policy/, which import nothing. */
-const MAY_IMPORT: Record<string, readonly string[]> = {
-  errors: [],
-  policy: [],
-  options: ['errors'],
-  catalog: ['errors'],
-  model: ['catalog', 'errors'],
-  config: ['errors'],
-  throttle: ['errors'],
-  input: ['catalog', 'model', 'errors'],
-  batching: ['catalog', 'model', 'input', 'errors'],
-  client: ['catalog', 'model', 'throttle', 'config', 'errors'],
-  output: ['catalog', 'model', 'input', 'errors'],
-  resume: ['catalog', 'model', 'output', 'errors'],
-  pipeline: ['catalog', 'model', 'input', 'batching', 'client', 'throttle', 'errors'],
-  store: ['catalog', 'model', 'throttle', 'config', 'errors'],
-  sandbox: ['catalog', 'model', 'options', 'errors'],
-  engine: ENGINE_MAY_IMPORT,
-  library: [...ENGINE_MAY_IMPORT, 'engine'],
-  gateway: [...ENGINE_MAY_IMPORT, 'engine', 'options'],
-  cli: ['*'],
-};
+const MAY_IMPORT = mayImport();
 
-describe('the layering in the README', () => {
+describe('the layering of the folder table (docs/how-it-is-built.md)', () => {
   it('each folder imports only the folders below it', () => {
     const breaches: string[] = [];
     for (const [file, imports] of GRAPH) {
@@ -84,8 +76,7 @@ describe('the layering in the README', () => {
       for (const { target } of imports) {
         if (!target.endsWith('.ts')) continue;
         const to = folderOf(target);
-        const everyones = to === 'policy' && from !== 'errors';
-        if (to !== from && !everyones && !allowed.includes('*') && !allowed.includes(to)) breaches.push(`${file} imports ${target}`);
+        if (to !== from && !allowed.includes('*') && !allowed.includes(to)) breaches.push(`${file} imports ${target}`);
       }
     }
     expect(breaches).toEqual([]);

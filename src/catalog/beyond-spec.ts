@@ -9,7 +9,7 @@ import type { Endpoint, Level, Param } from './types.js';
  * call: the service's own client library names them. Their result shapes are not the service's
  * (unknown) but modelled on their nearest specified relatives: a histogram is bins with counts, a
  * time series dated values, a forecast the forecast points of property/value_forecast. Each is
- * marked `beyondSpec` and says so in its description; the README lists them.
+ * marked `beyondSpec` and says so in its description; docs/reference.md lists them.
  */
 
 const beyond = <L extends Level, Target extends string>(

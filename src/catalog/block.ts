@@ -39,7 +39,7 @@ const superfundSites = obj({
 
 /**
  * The distribution shape of block/rental_value_distribution. The spec does not show the fields of
- * block/value_distribution; we assume the same shape (documented in the README).
+ * block/value_distribution; we assume the same shape (docs/reference.md, the decisions).
  */
 const distribution = obj({
   property_type: oneOf(BLOCK_PROPERTY_TYPES),

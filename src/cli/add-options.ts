@@ -19,7 +19,7 @@ export function commanderOption(spec: OptionSpec): Option {
  * Attaches options declared as data to a command. Commander reads an option's environment
  * variable from process.env; main() runs on the environment it is given (`env`), so before the
  * action those values are read again from there, with the same precedence: a flag given wins,
- * then the variable, then the default. An empty variable counts as unset (README, Credentials):
+ * then the variable, then the default. An empty variable counts as unset (docs/reference.md, Credentials):
  * `PROPDATA_API_KEY=` must leave the key to the next source, not set it to nothing. Every
  * command passes its Io's env.
  */

@@ -11,7 +11,7 @@ import {
 } from '../errors/index.js';
 import { SignalStop } from './stop-signal.js';
 
-/** Exit codes, documented in the README (its table is rendered from EXIT_MEANINGS). */
+/** Exit codes, documented in docs/reference.md (its table is rendered from EXIT_MEANINGS). */
 export const EXIT = {
   ok: 0,
   fatal: 1,
@@ -23,7 +23,7 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** What each exit code tells a script: the README's exit-code table, declared beside the codes. */
+/** What each exit code tells a script: the reference's exit-code table, declared beside the codes. */
 export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   ok: 'success (for a batch: every record `ok`, `partial` or `no_content`)',
   fatal:
@@ -53,7 +53,7 @@ export function exitCodeFor(error: unknown): number {
 }
 
 /**
- * The exit code a job's outcome means (the README's table): the stopping condition's own, 130 for
+ * The exit code a job's outcome means (the reference's table): the stopping condition's own, 130 for
  * a stop by signal, 3 when rows failed, else 0. A stop by something that is not a PropdataError is
  * a failure of propdata itself: it is thrown, for main() to report as one.
  */

@@ -4,6 +4,7 @@ import type { CommandContext } from './commands/command-context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { Messages, type Io } from './io.js';
 import { warnOfCredentialFlags } from './credential-flags.js';
+import { printGuide } from './guides.js';
 import { buildProgram } from './program.js';
 
 export type { Io } from './io.js';
@@ -34,7 +35,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   warnOfCredentialFlags(argv, messages);
   const context: CommandContext = { io, messages, argv, exitCode: EXIT.ok };
   try {
-    await buildProgram(context).parseAsync(helpArgs(argv), { from: 'user' });
+    const program = buildProgram(context);
+    const words = argv.slice(1).filter((word) => !word.startsWith('-'));
+    const commands = program.commands.map((command) => command.name());
+    if (argv[0] === 'help' && printGuide(words, commands, io)) return EXIT.ok;
+    await program.parseAsync(helpArgs(argv), { from: 'user' });
     return context.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error);

@@ -29,6 +29,7 @@ Examples:
   A file:    $ propdata property value --input homes.csv --output values.csv
   Try it:    add --sandbox to any command (local synthetic data, no account needed)
   Help:      $ propdata help property value
+  Guides:    $ propdata help nightly    (propdata help guides lists them all)
   Complete:  $ source <(propdata completion bash)    (or zsh; fish: propdata completion fish | source)`;
 
 /**
@@ -39,7 +40,7 @@ const helpWidth = (stream: Parameters<typeof terminalWidth>[0]): number => termi
 
 /**
  * A list of commands shows each by its name alone: an endpoint's kebab-case alias is accepted
- * (README), but `value_within_block|value-within-block` on each of 60 lines is noise.
+ * (docs/reference.md), but `value_within_block|value-within-block` on each of 60 lines is noise.
  */
 function subcommandTerm(this: Help, command: Command): string {
   const term = Help.prototype.subcommandTerm.call(this, command);
@@ -78,7 +79,9 @@ export function buildProgram(context: CommandContext): Command {
       new Command('help')
         .argument('[command]')
         .usage('<command> [<subcommand>]')
-        .description('the same as <command> [<subcommand>] --help (propdata help property value)')
+        .description(
+          'the same as <command> [<subcommand>] --help (propdata help property value); a guide: propdata help nightly, propdata help guides',
+        )
         .helpOption(false),
     );
   registerEndpointCommands(program, context);

@@ -7,8 +7,9 @@ import { SERVE_OPTIONS } from './commands/serve-options.js';
 import { BATCH_OPTIONS, CONNECTION_OPTIONS, STORE_OPTIONS } from './options.js';
 
 /**
- * The README's option tables, by the name in their `<!-- options: NAME -->` marker: rendered from
- * the same declarations as `--help` (test/options/readme-tables.test.ts fails when one is stale).
+ * The documentation's option tables (README.md, docs/*.md), by the name in their
+ * `<!-- options: NAME -->` marker: rendered from the same declarations as `--help`
+ * (test/options/readme-tables.test.ts fails when one is stale).
  */
 export const README_OPTION_TABLES: Readonly<Record<string, readonly OptionSpec[]>> = {
   batch: BATCH_OPTIONS,
@@ -36,7 +37,7 @@ function exitCodeTable(): string {
 }
 
 /**
- * The README's other generated tables, by the name in their `<!-- table: NAME -->` marker: the
+ * The documentation's other generated tables, by the name in their `<!-- table: NAME -->` marker: the
  * command table from the program as built (`program`), the exit codes from their declaration.
  */
 export function readmeTables(program: Command): Readonly<Record<string, string>> {

@@ -6,12 +6,12 @@ export type StopSignalName = (typeof STOP_SIGNALS)[number];
 
 /**
  * The reason io.signal carries when a signal stopped the run, so that the batch can say which
- * ("stopped by SIGTERM") and exit as the README says. It is a PropdataError so that, if it is
+ * ("stopped by SIGTERM") and exit as docs/nightly.md says. It is a PropdataError so that, if it is
  * ever thrown (AbortSignal.throwIfAborted), main() still prints one line and exits 130 (exit-codes.ts).
  *
  * Every stop signal exits 130, not 128 + its number (143 for SIGTERM, 129 for SIGHUP): the run
- * was not killed, it stopped cleanly with a resumable output, and scripts (README, "Unattended
- * runs") read 130 as "interrupted; rerun to continue" whoever sent the signal.
+ * was not killed, it stopped cleanly with a resumable output, and scripts (docs/nightly.md, "What
+ * the exit says") read 130 as a stop to run again, whoever sent the signal.
  */
 export class SignalStop extends PropdataError {
   readonly signal: StopSignalName;

@@ -1,7 +1,7 @@
 import { GATEWAY_WAITS } from '../policy/policy.js';
 /**
  * How a gateway runs when `propdata serve` is not told otherwise: every default in one place, with
- * its reason; the command's flags and the README's table take them from here.
+ * its reason; the command's flags and the reference's table take them from here.
  */
 export const GATEWAY_DEFAULTS = {
   /** Nothing else of propdata's listens on it; above 1023, so no privilege is needed. */

@@ -9,7 +9,7 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The paths in the chunk where the service echoed meta: the top level, or inside an info member
- * (README, "where the echoed meta sits").
+ * (docs/reference.md, "where the echoed meta sits").
  */
 export function metaPaths(chunk: Chunk): string[][] {
   const paths: string[][] = 'meta' in chunk ? [['meta']] : [];

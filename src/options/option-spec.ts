@@ -1,6 +1,6 @@
 /**
  * A command-line option declared as data: the CLI's options and the sandbox's are lists of these.
- * The CLI hands each to commander (cli/add-options.ts), the README's option tables are rendered
+ * The CLI hands each to commander (cli/add-options.ts), the documentation's option tables are rendered
  * from the same lists (readme-table.ts), and a handler's option type is inferred from its list
  * (OptionValues) rather than written out again.
  */

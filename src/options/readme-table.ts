@@ -37,8 +37,11 @@ export function renderOptionTable(options: readonly OptionSpec[]): string {
   );
 }
 
-/** `<!-- KIND: NAME -->` ... `<!-- /KIND -->`: a generated block in a markdown page. */
-const block = (kind: string) => new RegExp(`(<!-- ${kind}: ([\\w-]+) -->)[\\s\\S]*?(<!-- \\/${kind} -->)`, 'g');
+/**
+ * `<!-- KIND: NAME -->` ... `<!-- /KIND -->`, each marker a line of its own: a generated block in a
+ * markdown page. A marker quoted in prose (as the page that explains them quotes them) is not one.
+ */
+const block = (kind: string) => new RegExp(`^(<!-- ${kind}: ([\\w-]+) -->)$[\\s\\S]*?^(<!-- \\/${kind} -->)$`, 'gm');
 
 /**
  * The page with every block of `kind` rendered again from `blocks` (by the name in its marker). A

@@ -7,7 +7,7 @@
  *
  * It does not keep zeros: a spreadsheet opening the CSV reads 06040 as the number 6040 whatever
  * we write (a `'` or `="06040"` would change the data for every other reader). xlsx output, where
- * identifiers are text cells, is the way to a spreadsheet; the help and the README say so.
+ * identifiers are text cells, is the way to a spreadsheet; the help and docs/spreadsheets.md say so.
  */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

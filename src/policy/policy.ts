@@ -14,7 +14,7 @@ export const DEFAULT_MAX_WAIT_MS = { oneOff: 90_000, batch: 15 * 60_000 } as con
 
 /**
  * How the rate limiter and its pacers pace the service. A run's limiter is given the table with
- * --rate and --max-wait put in; the README's pacing numbers are these (test/throttle/readme-pacing.test.ts
+ * --rate and --max-wait put in; the pacing guide's numbers are these (test/throttle/pacing-guide.test.ts
  * fails when they drift apart).
  */
 export interface ThrottlePolicy {
@@ -72,8 +72,8 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   maxWaitMs: DEFAULT_MAX_WAIT_MS.batch,
   // A crontab starts its jobs a few hundred ms apart: the first one answered would otherwise take
   // the whole first window before the others' first requests arrive. A second is one start in 60
-  // at the self-serve plan, and a tenth of a window is one in 10 at a 2 s window (README, "What the
-  // start grace costs"); both cost a job alone one window at most, once.
+  // at the self-serve plan, and a tenth of a window is one in 10 at a 2 s window (docs/pacing.md, "What
+  // the start grace costs"); both cost a job alone one window at most, once.
   startGraceMs: 1_000,
   startGracePart: 0.1,
   // Jobs on other machines cannot count each other, so each assumes the same number whatever it
@@ -212,7 +212,7 @@ export const STORE_WAITS = {
   outageWaitMs: 5 * 60_000,
   /** A database that does not accept a connection in this long is unreachable: one message, not a hang. */
   connectTimeoutMs: 10_000,
-  /** Nor a statement unanswered this long: a stalled connection is an outage from then on (README: 30 s). */
+  /** Nor a statement unanswered this long: a stalled connection is an outage from then on (docs/several-machines.md: 30 s). */
   queryTimeoutMs: 30_000,
   /** SQLite: how long to wait for another process's write to finish before giving up on the file. */
   busyTimeoutMs: 10_000,

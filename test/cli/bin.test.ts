@@ -6,13 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli as propdata, startCli, untilStderr } from '../helpers/cli-process.js';
+import { runCli as propdata, runShell, startCli, untilStderr } from '../helpers/cli-process.js';
+import { codeBlocks, docSection, ROOT } from '../helpers/docs.js';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 
 describe('bin/propdata.js', () => {
-  it('answers the README main command against the sandbox', async () => {
-    const result = await propdata(['property', 'value', '--address', '43 Valmonte Plaza', '--zipcode', '90274', '--sandbox']);
+  it("answers the README's first run, as written, by npx in the clone", async () => {
+    const install = codeBlocks(docSection('README.md', 'Install and a first run'), 'sh')[0]!.trim().split('\n');
+    expect(install[0]).toBe('npm ci');
+    const result = await runShell(install[1]!, { cwd: ROOT });
     expect(result.code).toBe(0);
     const chunks = JSON.parse(result.stdout);
     expect(chunks[0]['property/value'].result.value.price_mean).toBeGreaterThan(0);
@@ -32,11 +35,18 @@ describe('bin/propdata.js', () => {
 
   it('sends 32 requests at once without a warning of leaking listeners', async () => {
     const output = join(mkdtempSync(join(tmpdir(), 'propdata-bin-')), 'out.csv');
-    // 85 rows in requests of 2, deduplication off: 43 requests, 32 of them waiting for the pacer or the answer at once.
+    // 53 rows in requests of 2, deduplication off: 26 requests, all waiting for the pacer or the answer at once.
     const args = ['property', 'value', '--input', join(SAMPLES, 'addresses.csv'), '--output', output, '--sandbox', '--no-store'];
     const result = await propdata([...args, '--batch-size', '2', '--concurrency', '32', '--no-dedupe']);
     expect(result.code).toBe(3);
     expect(result.stderr).not.toMatch(/MaxListenersExceededWarning|memory leak/);
+  });
+
+  it('prints a guide from the docs/ it ships with: propdata help spreadsheets', async () => {
+    const result = await propdata(['help', 'spreadsheets']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^# Spreadsheets\n/);
+    expect(result.stdout).toContain('--excel');
   });
 
   it('exits 2 with one line for a usage error', async () => {

@@ -66,7 +66,7 @@ describe('propdata config: other spellings and stdin', () => {
 describe('an empty environment variable', () => {
   const sandbox = sandboxPerTest();
 
-  it('counts as unset: PROPDATA_API_KEY= leaves the key to HC_API_KEY, as the README says', async () => {
+  it('counts as unset: PROPDATA_API_KEY= leaves the key to HC_API_KEY, as the reference says', async () => {
     const env = await sandbox.start();
     const result = await runMain(['property', 'value', '--address', '43 Valmonte Plaza', '--zipcode', '90274', '--json'], {
       env: {

@@ -5,6 +5,7 @@ import { ENDPOINTS } from '../../src/catalog/index.js';
 import { attachAllOptions } from '../../src/cli/deferred-options.js';
 import { Messages } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { docPages, readDoc } from '../helpers/docs.js';
 import { runMain } from '../helpers/run-main.js';
 
 describe('help and the endpoint listing', () => {
@@ -116,5 +117,31 @@ describe('help text', () => {
       const result = await runMain(['config', sub, '--help']);
       expect(result.stdout, sub).toMatch(new RegExp(`Examples:\\n {2}\\$ propdata config ${sub}`));
     }
+  });
+
+  it('prints a guide: `propdata help nightly` is docs/nightly.md, less the comment lines only its tests read', async () => {
+    const result = await runMain(['help', 'nightly']);
+    expect(result.code).toBe(0);
+    const page = readDoc('docs/nightly.md');
+    expect(result.stdout).toMatch(/^# Nightly jobs\n/);
+    expect(result.stdout).toContain('flock -n 9');
+    expect(page).toContain('<!-- runs -->');
+    expect(result.stdout).not.toContain('<!--');
+    expect(result.stdout.split('\n')).toHaveLength(page.split('\n').length - (page.match(/^[ \t]*<!--.*-->$/gm) ?? []).length);
+  });
+
+  it('lists the guides, one line for each page in docs/; a guide named as a command is `help guide NAME`', async () => {
+    const listed = await runMain(['help', 'guides']);
+    expect(listed.code).toBe(0);
+    const guides = docPages().filter((page) => page.startsWith('docs/'));
+    expect(listed.stdout.trimEnd().split('\n')).toHaveLength(guides.length);
+    expect(listed.stdout).toMatch(/^propdata help nightly +Nightly jobs$/m);
+    expect(listed.stdout).toMatch(/^propdata help several-machines +Several machines$/m);
+    expect(listed.stdout).toMatch(/^propdata help guide sandbox +The sandbox$/m);
+    expect((await runMain(['help', 'guide', 'sandbox'])).stdout).toMatch(/^# The sandbox\n/);
+    expect((await runMain(['help', 'sandbox'])).stdout).toMatch(/^Usage: propdata sandbox /);
+    const unknown = await runMain(['help', 'guide', 'nightlies']);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toBe('propdata: no guide named "nightlies": propdata help guides lists them\n');
   });
 });

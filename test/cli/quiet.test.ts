@@ -8,7 +8,7 @@ import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
 const sample = (name: string) => fileURLToPath(new URL(`../../samples/${name}`, import.meta.url));
 
-describe('--quiet, as its README row says', () => {
+describe('--quiet, as its row in the reference says', () => {
   const sandbox = sandboxPerTest();
 
   it('prints nothing for a run that completes, and the summary for one that does not simply complete', async () => {

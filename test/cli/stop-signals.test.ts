@@ -26,7 +26,7 @@ afterEach(() => {
 /** A batch in flight, and the acknowledgment its first stop signal gets on stderr. */
 interface InFlight {
   child: ChildProcess;
-  /** Resolves once stderr says the run is stopping (the README's "stopping: finishing N requests in flight"). */
+  /** Resolves once stderr says the run is stopping (the nightly guide's "stopping: finishing N requests in flight"). */
   acknowledged: () => Promise<void>;
   /** Answers the request in flight, as the service would: a clean stop can then end by itself. */
   answer: () => void;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** The compiled CLI, as a user runs it (npm test builds dist/ first). */
@@ -58,5 +59,26 @@ export async function untilStderr(cli: CliProcess, pattern: RegExp): Promise<voi
       resolve();
     };
     stderr?.on('data', check);
+  });
+}
+
+/**
+ * A shell script as a reader runs it (`sh -c`), in `cwd`, to its end: its exit code (128 + n when a
+ * signal ended it) and what it printed. NO_COLOR is set unless given, as for the CLI's own runs.
+ */
+export function runShell(
+  script: string,
+  options: { cwd: string; env?: Readonly<Record<string, string | undefined>>; shellFlags?: readonly string[] },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', [...(options.shellFlags ?? []), '-c', script], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (part: Buffer) => (stdout += part.toString()));
+    child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
+    child.on('close', (code, signal) => resolve({ code: code ?? 128 + osConstants.signals[signal!], stdout, stderr }));
   });
 }

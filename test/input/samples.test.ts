@@ -25,11 +25,12 @@ describe('samples', () => {
     expect(prepared[2]!.item).toEqual({ address: '409 MAIN ST', city: 'REISTERSTOWN', state: 'MD', zipcode: '21136' });
   });
 
-  it('homes.jsonl and blocks.csv prepare without a single invalid row', async () => {
+  it('homes.csv, homes.jsonl and blocks.csv prepare without a single invalid row', async () => {
+    const homesCsv = await prepareSample('homes.csv', 'property', 'property/value');
     const homes = await prepareSample('homes.jsonl', 'property', 'property/value');
     const blocks = await prepareSample('blocks.csv', 'block', 'block/hcri');
-    expect([homes.length, blocks.length]).toEqual([40, 30]);
-    expect([...homes, ...blocks].filter((each) => each.invalid)).toEqual([]);
+    expect([homesCsv.length, homes.length, blocks.length]).toEqual([17, 40, 30]);
+    expect([...homesCsv, ...homes, ...blocks].filter((each) => each.invalid)).toEqual([]);
   });
 
   it('slugs-with-values.csv supplies client_value per row', async () => {

@@ -134,6 +134,8 @@ describe('the packed package in a project of its own (npm pack, then tsc --stric
       'dist/library/xlsx.js',
       'dist/library/xlsx.d.ts',
       'bin/propdata.js',
+      'docs/nightly.md',
+      'docs/reference.md',
     ]) {
       expect(entries).toContain(file);
     }
@@ -238,7 +240,13 @@ describe('the packed package in a project of its own (npm pack, then tsc --stric
     expect(result.perCall.maxWait.message).toMatch(/later than --max-wait \(1 s\)/);
   }, 60_000);
 
-  it("loads with require('propdata') on this Node (>= 20.19: require of ES modules), as the README says", async () => {
+  it('prints a guide from the installed package: propdata help nightly', async () => {
+    const ran = await node([join(consumer, 'node_modules', 'propdata', 'bin', 'propdata.js'), 'help', 'nightly'], consumer);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/^# Nightly jobs\n/);
+  }, 60_000);
+
+  it("loads with require('propdata') on this Node (>= 20.19: require of ES modules), as the library guide says", async () => {
     const ran = await node(['consumer.cjs'], consumer);
     expect(ran.code, ran.stderr).toBe(0);
     expect(JSON.parse(ran.stdout.trim())).toEqual({ apiCode: 0, refused: { auth: true, base: true, status: 401 }, xlsx: 'function' });

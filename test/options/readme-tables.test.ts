@@ -1,13 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { Messages, type Io } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { README_OPTION_TABLES, readmeTables } from '../../src/cli/readme-tables.js';
 import { markedBlocks, renderMarkedBlocks, renderOptionTable, renderOptionTables } from '../../src/options/readme-table.js';
+import { docPages, readDoc, ROOT } from '../helpers/docs.js';
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const UPDATE = 'PROPDATA_UPDATE_README=1 npx vitest run --config test/vitest.config.ts test/options/readme-tables.test.ts';
 
 /** The program as main() builds it: its commands are the command table's declarations. */
@@ -16,12 +15,12 @@ function program() {
   return buildProgram({ io, messages: new Messages(io), argv: [], exitCode: 0 });
 }
 
-/** README.md with every generated table rendered again from the declarations. */
-function renderedReadme(page: string): string {
+/** A page with every generated table rendered again from the declarations. */
+function rendered(page: string): string {
   return renderMarkedBlocks(renderOptionTables(page, README_OPTION_TABLES), 'table', readmeTables(program()));
 }
 
-describe("the README's generated tables", () => {
+describe("the documentation's generated tables", () => {
   it('renders a declaration list as the help would say it', () => {
     const table = renderOptionTable([
       { flags: '--format <format>', description: 'output format', choices: ['csv', 'json'] },
@@ -48,17 +47,19 @@ describe("the README's generated tables", () => {
     expect(tables['exit-codes']).toMatch(/^\| 130 \| interrupted/m);
   });
 
-  it('are what the declarations say now', () => {
-    const page = readFileSync(README, 'utf8');
-    expect(markedBlocks(page, 'options').sort()).toEqual(Object.keys(README_OPTION_TABLES).sort());
-    expect(markedBlocks(page, 'table').sort()).toEqual(Object.keys(readmeTables(program())).sort());
-    const rendered = renderedReadme(page);
-    if (process.env.PROPDATA_UPDATE_README === '1') {
-      writeFileSync(README, rendered);
-      return;
+  it('are each on one page of the documentation, as the declarations say now', () => {
+    const pages = docPages().map((path) => ({ path, text: readDoc(path) }));
+    const marked = (kind: string) => pages.flatMap(({ text }) => markedBlocks(text, kind)).sort();
+    // Every table once, on whichever page carries its marker (README.md, docs/*.md).
+    expect(marked('options')).toEqual(Object.keys(README_OPTION_TABLES).sort());
+    expect(marked('table')).toEqual(Object.keys(readmeTables(program())).sort());
+    for (const { path, text } of pages) {
+      const now = rendered(text);
+      if (process.env.PROPDATA_UPDATE_README === '1') writeFileSync(`${ROOT}${path}`, now);
+      else
+        expect(text, `${path}'s generated tables differ from the declarations; if the change is intended, rewrite them: ${UPDATE}`).toBe(
+          now,
+        );
     }
-    expect(page, `README.md's generated tables differ from the declarations; if the change is intended, rewrite them: ${UPDATE}`).toBe(
-      rendered,
-    );
   });
 });

@@ -274,4 +274,21 @@ describe('estimate with the local store', () => {
     expect(estimate.stdout).toMatch(/from the store: +20 rows/);
     expect(estimate.stdout).toMatch(/unique items: +1 /);
   });
+
+  it("with --max-cost-month, says where the month's spend so far would stop the run", async () => {
+    const env = await sandbox.start();
+    const { dir, input, store } = files(20);
+    await runMain(batch(input, join(dir, 'out.csv'), store), { env });
+    const spent = sandbox.current.usage().charged;
+    const other = join(dir, 'other.csv');
+    writeFileSync(other, `address,zipcode\n${Array.from({ length: 20 }, (_, i) => `${i + 1} Other St,21201`).join('\n')}\n`);
+    const estimate = await runMain(
+      ['estimate', 'property/value', '--input', other, '--store', store, '--max-cost-month', String(spent + 1)],
+      { env },
+    );
+    expect(estimate.code).toBe(0);
+    expect(estimate.stdout).toContain(
+      `--max-cost-month ${spent + 1} USD: this month has cost ${spent.toFixed(2)} USD, so the run would stop after 1.00 more`,
+    );
+  });
 });

@@ -30,8 +30,9 @@ export function registerEstimateCommand(program: Command, context: CommandContex
       [
         ...BATCH_OPTIONS.filter((option) => !/--(output|format|report|resume|dry-run|excel)\b/.test(option.flags)),
         ...paramOptions([]),
-        // With --max-age, rows the store would answer are not counted: that needs the store and the account.
-        ...STORE_OPTIONS.filter((option) => !/--(max-cost-month|store-wait)\b/.test(option.flags)),
+        // With --max-age, rows the store would answer are not counted: that needs the store and the
+        // account. With --max-cost-month, the month's spend so far is read from it, as a run reads it.
+        ...STORE_OPTIONS.filter((option) => !/--store-wait\b/.test(option.flags)),
         ...ACCOUNT_OPTIONS,
         { flags: '--json', description: 'the estimate as one JSON object on stdout' },
       ],

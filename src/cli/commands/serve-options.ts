@@ -8,7 +8,7 @@ const UPSTREAM_OPTIONS = CONNECTION_OPTIONS.filter((option) =>
   ['--timeout', '--max-retries', '--verbose'].includes(option.flags.split(' ')[0]!),
 );
 
-/** `propdata serve`'s options, in the order --help and the README list them. */
+/** `propdata serve`'s options, in the order --help and the reference list them. */
 export const SERVE_OPTIONS = [
   {
     flags: '--port <port>',

@@ -84,7 +84,7 @@ const REFUSALS: Readonly<Record<string, (detail: string) => string>> = {
   '28000': login,
   '3D000': (detail) => `${detail}; create it, or name an existing one`,
   '42501': (detail) =>
-    `${detail}; the user needs the privilege to create its schema in the database (or a schema made for it, with USAGE and CREATE), as the README says`,
+    `${detail}; the user needs the privilege to create its schema in the database (or a schema made for it, with USAGE and CREATE), as docs/several-machines.md says`,
   '55P03': (detail) => `another job held the account's pacer for too long (${detail}); try again`,
   '57014': cancelled,
   '25006': (detail) =>
@@ -124,7 +124,7 @@ function reason(error: unknown): string {
   if (/client password must be a string/i.test(detail)) {
     return 'the database asks for a password and none was given; set PGPASSWORD, or add a line for it to ~/.pgpass';
   }
-  if (/ssl|tls|certificate/i.test(detail)) return `TLS failed (${detail}); see the README on sslmode and sslrootcert`;
+  if (/ssl|tls|certificate/i.test(detail)) return `TLS failed (${detail}); see docs/several-machines.md on sslmode and sslrootcert`;
   return `${detail}${code ? ` (${code})` : ''}`;
 }
 

@@ -140,7 +140,7 @@ export async function schemaVersion(client: PoolClient, s: string): Promise<{ ve
 /**
  * Brings the schema up to SCHEMA_VERSION, in one transaction under an advisory lock, so that jobs
  * on several machines opening a new database at once set it up once. The schema is created only
- * when missing: a database administrator may make it for the job beforehand (README), and the job
+ * when missing: a database administrator may make it for the job beforehand (docs/several-machines.md), and the job
  * then needs no privilege on the database itself. Returns the version found.
  */
 export async function migrate(client: PoolClient, schema: string, s: string): Promise<number> {

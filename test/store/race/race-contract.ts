@@ -27,7 +27,7 @@ const BATCH = 20;
 const CONCURRENCY = 4;
 /**
  * Jobs started "at once" start some hundred milliseconds apart on a busy machine; without an age
- * limit, a job reuses only what was bought since its own job began (README), so an answer another
+ * limit, a job reuses only what was bought since its own job began (docs/nightly.md), so an answer another
  * bought in those milliseconds would rightly be bought again. An hour makes every answer of the
  * test count, whoever bought it first.
  */

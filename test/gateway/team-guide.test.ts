@@ -6,34 +6,23 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { runShell } from '../helpers/cli-process.js';
+import { codeBlocks, docSection } from '../helpers/docs.js';
 import { envFor } from '../helpers/sandbox-per-test.js';
 import { freePort, testCertificate } from './serve-process.js';
 
 /**
- * The README's team setup, its commands as written but for the gateway's address (this machine's,
+ * The team setup of the several-machines guide, its commands as written but for the gateway's address (this machine's,
  * on a free port) and alice's secret (the one `keys add` printed): the operator's block on the
  * gateway's host, against a sandbox standing for the account, then a client's, which trusts the
  * gateway's test certificate through the environment (NODE_EXTRA_CA_CERTS, CURL_CA_BUNDLE).
  */
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
 const BIN = fileURLToPath(new URL('../../bin/propdata.js', import.meta.url));
 
-function readmeBlocks(): [string, string] {
-  const section = README.slice(README.indexOf('### One gateway for the team'));
-  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
-  if (blocks.length < 2) throw new Error("the README's team setup has no operator's and client's sh blocks");
+function guideBlocks(): [string, string] {
+  const blocks = codeBlocks(docSection('docs/several-machines.md', 'One gateway for the team: `propdata serve`'), 'sh');
+  if (blocks.length < 2) throw new Error("the guide's team setup has no operator's and client's sh blocks");
   return [blocks[0]!, blocks[1]!];
-}
-
-/** Runs `script` with sh to its end. */
-function sh(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', script], { env: { ...process.env, ...env }, cwd });
-    let output = '';
-    child.stdout.on('data', (part: Buffer) => (output += part.toString()));
-    child.stderr.on('data', (part: Buffer) => (output += part.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
 }
 
 let sandbox: RunningSandbox | undefined;
@@ -41,12 +30,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-describe("the README's team setup", () => {
+describe("the several-machines guide's team setup", () => {
   it(
     'runs as written: keys issued, the gateway over TLS, and a client through it with propdata and curl',
     { timeout: 60_000 },
     async () => {
-      const [operator, client] = readmeBlocks();
+      const [operator, client] = guideBlocks();
       const dir = mkdtempSync(join(tmpdir(), 'propdata-team-'));
       const bin = join(dir, 'bin');
       mkdirSync(bin);
@@ -89,21 +78,20 @@ describe("the README's team setup", () => {
       const secret = /key alice issued[\s\S]*?secret: (\S+)/.exec(log)![1]!;
 
       const asWritten = client.replaceAll('gw.example.com:8443', `127.0.0.1:${port}`).replaceAll('ALICE_SECRET', secret);
-      const ran = await sh(
-        asWritten,
-        {
+      const ran = await runShell(asWritten, {
+        cwd: dir,
+        env: {
           PATH: path,
           PROPDATA_HOME: join(dir, 'client-home'),
           NODE_EXTRA_CA_CERTS: join(dir, 'gw.pem'),
           CURL_CA_BUNDLE: join(dir, 'gw.pem'),
         },
-        dir,
-      );
-      expect(ran.code, ran.output).toBe(0);
+      });
+      expect(ran.code, ran.stdout + ran.stderr).toBe(0);
       const rows = parse<Record<string, string>>(readFileSync(join(dir, 'values.csv')), { columns: true });
       expect(rows.map((row) => row._status)).toEqual(['ok', 'ok', expect.stringMatching(/ok|no_content/)]);
       // curl's GET came from the store: propdata's batch had bought it.
-      expect(JSON.parse(ran.output.slice(ran.output.indexOf('[{')))[0]['property/value'].api_code).toBe(0);
+      expect(JSON.parse(ran.stdout.slice(ran.stdout.indexOf('[{')))[0]['property/value'].api_code).toBe(0);
       expect(sandbox.usage().components).toBe(3);
       expect(log).toMatch(/ alice GET \/v2\/property\/value -> 200 items=1 from-store=1 /);
 

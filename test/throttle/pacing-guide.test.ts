@@ -1,17 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_THROTTLE_POLICY as POLICY, type ThrottlePolicy } from '../../src/policy/policy.js';
+import { readDoc } from '../helpers/docs.js';
 
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const GUIDE = 'docs/pacing.md';
 
-/** The README's prose runs over line breaks: compared with single spaces. */
-const prose = README.replace(/\s+/g, ' ');
+/** The guide's prose runs over line breaks: compared with single spaces. */
+const prose = readDoc(GUIDE).replace(/\s+/g, ' ');
 
-/** How the README words a value; one it has no word for fails, so that a new value gets its words. */
+/** How the guide words a value; one it has no word for fails, so that a new value gets its words. */
 function worded(words: Record<number, string>, value: number): string {
   const word = words[value];
-  if (word === undefined) throw new Error(`the README has no words for ${value}: add them here and to README.md`);
+  if (word === undefined) throw new Error(`the pacing guide has no words for ${value}: add them here and to ${GUIDE}`);
   return word;
 }
 
@@ -21,8 +20,8 @@ const count = (value: number) => worded({ 1: 'one', 2: 'two', 3: 'three' }, valu
 const seconds = (ms: number) => (ms === 1_000 ? 'second' : `${ms / 1000} s`);
 
 /**
- * Each pacing setting as the README's sections "Pacing", "Several jobs on one account" and "What
- * the start grace costs" state it, built from the policy table (src/policy/policy.ts): change a
+ * Each pacing setting as the pacing guide's sections "The windows", "Several jobs on one account"
+ * and "What the start grace costs" state it, built from the policy table (src/policy/policy.ts): change a
  * default there and this says which sentence to change.
  */
 const STATED: [keyof ThrottlePolicy | `${keyof ThrottlePolicy} and ${keyof ThrottlePolicy}`, string][] = [
@@ -56,10 +55,10 @@ const STATED: [keyof ThrottlePolicy | `${keyof ThrottlePolicy} and ${keyof Throt
   ],
 ];
 
-describe("the README's pacing numbers", () => {
+describe("the pacing guide's numbers", () => {
   for (const [setting, sentence] of STATED) {
     it(`state the policy's ${setting}`, () => {
-      expect(prose.includes(sentence), `README.md no longer says "${sentence}"`).toBe(true);
+      expect(prose.includes(sentence), `${GUIDE} no longer says "${sentence}"`).toBe(true);
     });
   }
 });
