@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import ts from 'typescript';
 import { docSection } from './helpers/docs.js';
 
 /**
@@ -105,5 +106,39 @@ describe('the layering of the folder table (docs/how-it-is-built.md)', () => {
     };
     for (const file of GRAPH.keys()) visit(file, []);
     expect(cycles).toEqual([]);
+  });
+});
+
+/** Functions a reader follows in one screen: over this many lines, a function becomes named stages (issue 34). */
+const MAX_FUNCTION_LINES = 80;
+
+/**
+ * Every function of src/ longer than MAX_FUNCTION_LINES, as `file:line name (lines)`: but code
+ * generated from the catalog (its first line says so) and a function that only returns a template
+ * (a migration's SQL text).
+ */
+function longFunctions(): string[] {
+  const long: string[] = [];
+  for (const file of FILES) {
+    const text = readFileSync(file, 'utf8');
+    if (text.startsWith('// Generated')) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined && !ts.isTemplateLiteral(node.body)) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+        const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - first + 1;
+        const name = node.name?.getText() ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name.getText() : '(anonymous)');
+        if (lines > MAX_FUNCTION_LINES) long.push(`${relative(SRC, file)}:${first + 1} ${name} (${lines})`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return long;
+}
+
+describe('the code a reader follows', () => {
+  it(`has no function over ${MAX_FUNCTION_LINES} lines but generated code`, () => {
+    expect(longFunctions()).toEqual([]);
   });
 });

@@ -7,12 +7,13 @@ import type { KeptAnswers, Purchase, Resolution, Saving } from '../pipeline/kept
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import { takes } from '../store/claim-protocol.js';
-import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreEntry, StoreProblems } from '../store/store-api.js';
+import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreProblems } from '../store/store-api.js';
 import type { RequestRecord } from '../store/spend.js';
 import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import { CLAIMS } from '../policy/policy.js';
+import { recordGroups, StoreWrites, type RecordGroups } from './store-writes.js';
 
 /** The time in the latest run name this process gave. */
 let lastNamed = 0;
@@ -129,41 +130,6 @@ function tookOverNotes({ lapsed, forced }: { lapsed: number; forced: number }): 
   ];
 }
 
-/**
- * Requests' entries handed to the store a group at a time: a write takes every entry handed over
- * until it starts, so that while the store writes one group the next gathers, and a fast run writes
- * many requests a commit (Store.recordMany). The items of entries not written yet are known: a
- * lookup of one of them waits for its group (an answer another lookup cannot see yet would be
- * bought again).
- */
-function recordGroups(store: Store, write: (work: () => Promise<void>) => void) {
-  let gathering: StoreEntry[] = [];
-  const unwritten = new Map<string, number>();
-  const itemsOf = (entries: readonly StoreEntry[]) => entries.flatMap((entry) => (entry.settles ?? []).map((claim) => claim.item));
-  return {
-    add(entry: StoreEntry): void {
-      for (const item of itemsOf([entry])) unwritten.set(item, (unwritten.get(item) ?? 0) + 1);
-      gathering.push(entry);
-      if (gathering.length > 1) return;
-      write(async () => {
-        const group = gathering;
-        gathering = [];
-        try {
-          await store.recordMany(group);
-        } finally {
-          for (const item of itemsOf(group)) {
-            const left = unwritten.get(item)! - 1;
-            if (left > 0) unwritten.set(item, left);
-            else unwritten.delete(item);
-          }
-        }
-      });
-    },
-    /** Whether any of these items is in an entry not written yet. */
-    holds: (items: readonly string[]): boolean => unwritten.size > 0 && items.some((item) => unwritten.has(item)),
-  };
-}
-
 /** What a batch run asks of the store: the answers (KeptAnswers), the windows, the shared pacer, the budget, the job. */
 export interface RunStore {
   readonly kept: KeptAnswers;
@@ -210,8 +176,6 @@ export interface RunStoreSettings {
  */
 export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
   const { store, account, target, clock } = settings;
-  const members = sectionKeys(target);
-  const refOf = itemRefs();
   const id = runId(clock.now());
   const owner = `${id} ${settings.runLabel}`;
   // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
@@ -221,130 +185,28 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   // this job. A run of no job (a library batch) is a job of its own from now: an answer another
   // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
   const since = settings.job === undefined ? clock.now() : await store.beginJob(account, settings.job);
-  const freshness: Freshness = { maxAgeMs: settings.maxAgeMs, since };
-  const spend: SpendSettings = { account, run: owner, prices: settings.prices };
-  // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
-  let lastAt = 0;
-  const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
   // The pacer's state names its owner in each of its reservations, read and written back at each
   // grant: the run's id alone, not its command line (the state was 12 KB at 100 requests a second).
   const pacer = store.pacer(settings.pacingAccount ?? account, id);
-
-  // Store writes go one after another in the background; the first failure stops the run.
-  let writing: Promise<void> = Promise.resolve();
-  let fail!: (error: unknown) => void;
-  const failure = new Promise<never>((_, reject) => (fail = reject));
-  failure.catch(() => undefined);
-  let failed = false;
-  const write = (work: () => Promise<void>) => {
-    writing = writing
-      .then(() => (failed ? undefined : work()))
-      .catch((error: unknown) => {
-        failed = true;
-        fail(error);
-      });
+  const writes = new StoreWrites();
+  const run: RunContext = {
+    settings,
+    members: sectionKeys(target),
+    refOf: itemRefs(),
+    claimant,
+    freshness: { maxAgeMs: settings.maxAgeMs, since },
+    spend: { account, run: owner, prices: settings.prices },
+    writes,
+    records: recordGroups(store, writes),
+    tookOver: { lapsed: 0, forced: 0 },
   };
-  const records = recordGroups(store, write);
-  /** Items in answers handed over and not written yet are looked up once they are. */
-  const written = async (refs: readonly ItemRef[]) => {
-    if (records.holds(refs.map((ref) => ref.item))) await writing;
-  };
-
   // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
   // ahead would otherwise spin it.
-  const heartbeat = setInterval(() => write(() => store.renewClaims(claimant, CLAIMS.leaseMs)), CLAIMS.renewalMs);
+  const heartbeat = setInterval(() => writes.add(() => store.renewClaims(claimant, CLAIMS.leaseMs)), CLAIMS.renewalMs);
   heartbeat.unref();
-
-  /** The list price of the billable sections a kept set answers instead of the service (204s are free). */
-  const savingOf = (bodies: readonly unknown[], at: readonly number[]): Saving => {
-    const saving = { sections: 0, usd: 0 };
-    bodies.forEach((body, i) => {
-      if ((body as { api_code?: unknown } | undefined)?.api_code !== 0) return;
-      saving.sections += 1;
-      saving.usd += settings.prices[members[at[i]!]!] ?? 0;
-    });
-    return saving;
-  };
-
-  /** Sections this run bought though another job had claimed them: lapsed claims, and live ones a wait outlasted. */
-  const tookOver = { lapsed: 0, forced: 0 };
-
-  const kept: KeptAnswers = {
-    failure,
-    async resolve(items) {
-      const refs = items.map((item) => refOf(target, item.item));
-      await written(refs);
-      const found = await store.find(account, refs, freshness);
-      const lacking = found.map(lackingOf);
-      const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
-      // Whether another job sends one of them now: then the item waits for that job's answer.
-      const held = wanted.length > 0 ? await store.held(account, claimant, wanted) : [];
-      let next = 0;
-      return found.map((item, i): Resolution => {
-        const keptAt = item.sections.flatMap((section, s) => (section === undefined ? [] : [s]));
-        const bodies = keptAt.map((s) => item.sections[s]!.body);
-        const saving = savingOf(bodies, keptAt);
-        if (lacking[i]!.length === 0) return { kind: 'kept', chunk: joinChunk(item.frame!, members, bodies, undefined), saving };
-        const purchase: Purchase = {
-          kind: 'buy',
-          sections: lacking[i]!,
-          kept: Object.fromEntries(keptAt.map((s, k) => [members[s]!, bodies[k]])),
-          saving,
-        };
-        const waits = held.slice(next, (next += lacking[i]!.length)).some(Boolean);
-        return waits ? { kind: 'wait', purchase } : purchase;
-      });
-    },
-    async claim(requests) {
-      const claimed = requests.map(() => false);
-      for (const force of [false, true]) {
-        const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
-        const refs = asked.map((i) => refOf(target, requests[i]!.item.item));
-        const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
-        if (asked.length === 0) continue;
-        await written(refs);
-        const outcomes = await store.claim(account, claimant, wanted.flat(), freshness, CLAIMS.leaseMs, { force });
-        let next = 0;
-        const giveBack: SectionClaim[] = [];
-        asked.forEach((i, k) => {
-          const mine = outcomes.slice(next, (next += wanted[k]!.length));
-          for (const outcome of mine) if (outcome === 'took over') tookOver[force ? 'forced' : 'lapsed'] += 1;
-          claimed[i] = mine.every(takes);
-          // Part of it is another's now, or kept meanwhile: what this run took goes back, and the item is looked up again.
-          if (!claimed[i]) giveBack.push(...wanted[k]!.filter((_, c) => takes(mine[c]!)));
-        });
-        if (giveBack.length > 0) write(() => store.release(account, claimant, giveBack));
-      }
-      return claimed;
-    },
-    record(exchange) {
-      const at = requestTime();
-      // Only what this answer settles: an item it brought no answer for (a 429, a 5xx, a 400 being
-      // narrowed down) is sent again, and keeps its claim until then (PROTOCOL.md, rule 5).
-      const settles = exchange.sent.flatMap((item, i) =>
-        exchange.answers?.[i] === undefined ? [] : claimsOf(refOf(exchange.target, item.item)),
-      );
-      records.add({
-        request: requestRecordOf(spend, exchange, at),
-        windows: exchange.windows,
-        answers: keptAnswersOf(exchange, refOf),
-        owner: claimant,
-        settles,
-      });
-    },
-    release(items) {
-      const claims = items.flatMap(({ item, sections }) => claimsOf(refOf(target, item.item), sections));
-      write(() => store.release(account, claimant, claims));
-    },
-    flush: async () => {
-      await writing;
-      if (failed) await failure;
-    },
-  };
-
   return {
-    kept,
+    kept: keptAnswers(run),
     windows: () => store.loadWindows(settings.pacingAccount ?? account),
     pacer: () => pacer,
     monthToDateCost: () => store.monthToDateCost(account),
@@ -353,12 +215,12 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     },
     problems: () => {
       const problems = store.problems();
-      return { ...problems, notes: [...problems.notes, ...tookOverNotes(tookOver)] };
+      return { ...problems, notes: [...problems.notes, ...tookOverNotes(run.tookOver)] };
     },
     async close(fromStore, savedUsd) {
       clearInterval(heartbeat);
       try {
-        await writing;
+        await writes.done;
         // Nothing more is bought: no other job waits on this one.
         await store.releaseAll(claimant);
         // This run asks for nothing more: its share of the windows goes to the others at once.
@@ -370,4 +232,119 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       }
     },
   };
+}
+
+/** What a run's dealings with the store share: who it is, what is fresh, its writes, what it took over. */
+interface RunContext {
+  settings: RunStoreSettings;
+  members: readonly string[];
+  refOf: RefOf;
+  /** Whose claims this run's are: the job's, or the run's own when it belongs to none. */
+  claimant: string;
+  freshness: Freshness;
+  spend: SpendSettings;
+  writes: StoreWrites;
+  records: RecordGroups;
+  /** Sections this run bought though another job had claimed them: lapsed claims, and live ones a wait outlasted. */
+  tookOver: { lapsed: number; forced: number };
+}
+
+/** The answers' side of the run store: lookups, claims, records and releases (KeptAnswers). */
+function keptAnswers(run: RunContext): KeptAnswers {
+  const { store, account, target, clock } = run.settings;
+  // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
+  let lastAt = 0;
+  const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
+  return {
+    failure: run.writes.failure,
+    resolve: (items) => resolveItems(run, items),
+    claim: (requests) => claimItems(run, requests),
+    record(exchange) {
+      // Only what this answer settles: an item it brought no answer for (a 429, a 5xx, a 400 being
+      // narrowed down) is sent again, and keeps its claim until then (PROTOCOL.md, rule 5).
+      const settles = exchange.sent.flatMap((item, i) =>
+        exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)),
+      );
+      run.records.add({
+        request: requestRecordOf(run.spend, exchange, requestTime()),
+        windows: exchange.windows,
+        answers: keptAnswersOf(exchange, run.refOf),
+        owner: run.claimant,
+        settles,
+      });
+    },
+    release(items) {
+      const claims = items.flatMap(({ item, sections }) => claimsOf(run.refOf(target, item.item), sections));
+      run.writes.add(() => store.release(account, run.claimant, claims));
+    },
+    flush: () => run.writes.flush(),
+  };
+}
+
+/** Items in answers handed over and not written yet are looked up or claimed once they are. */
+async function written(run: RunContext, refs: readonly ItemRef[]): Promise<void> {
+  if (run.records.holds(refs.map((ref) => ref.item))) await run.writes.done;
+}
+
+/** The list price of the billable sections a kept set answers instead of the service (204s are free). */
+function savingOf(run: RunContext, bodies: readonly unknown[], at: readonly number[]): Saving {
+  const saving = { sections: 0, usd: 0 };
+  bodies.forEach((body, i) => {
+    if ((body as { api_code?: unknown } | undefined)?.api_code !== 0) return;
+    saving.sections += 1;
+    saving.usd += run.settings.prices[run.members[at[i]!]!] ?? 0;
+  });
+  return saving;
+}
+
+/** Each item as the store has it: kept whole, to buy what it lacks, or to wait while another job buys that. */
+async function resolveItems(run: RunContext, items: readonly SendableItem[]): Promise<Resolution[]> {
+  const { store, account, target } = run.settings;
+  const refs = items.map((item) => run.refOf(target, item.item));
+  await written(run, refs);
+  const found = await store.find(account, refs, run.freshness);
+  const lacking = found.map(lackingOf);
+  const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
+  // Whether another job sends one of them now: then the item waits for that job's answer.
+  const held = wanted.length > 0 ? await store.held(account, run.claimant, wanted) : [];
+  let next = 0;
+  return found.map((item, i): Resolution => {
+    const keptAt = item.sections.flatMap((section, s) => (section === undefined ? [] : [s]));
+    const bodies = keptAt.map((s) => item.sections[s]!.body);
+    const saving = savingOf(run, bodies, keptAt);
+    if (lacking[i]!.length === 0) return { kind: 'kept', chunk: joinChunk(item.frame!, run.members, bodies, undefined), saving };
+    const purchase: Purchase = {
+      kind: 'buy',
+      sections: lacking[i]!,
+      kept: Object.fromEntries(keptAt.map((s, k) => [run.members[s]!, bodies[k]])),
+      saving,
+    };
+    const waits = held.slice(next, (next += lacking[i]!.length)).some(Boolean);
+    return waits ? { kind: 'wait', purchase } : purchase;
+  });
+}
+
+/** Which of these items' sections are now this run's to buy (forced ones after a wait that outlasted its limit). */
+async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['claim']>[0]): Promise<boolean[]> {
+  const { store, account, target } = run.settings;
+  const claimed = requests.map(() => false);
+  for (const force of [false, true]) {
+    const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
+    const refs = asked.map((i) => run.refOf(target, requests[i]!.item.item));
+    const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
+    if (asked.length === 0) continue;
+    await written(run, refs);
+    const outcomes = await store.claim(account, run.claimant, wanted.flat(), run.freshness, CLAIMS.leaseMs, { force });
+    let next = 0;
+    const giveBack: SectionClaim[] = [];
+    asked.forEach((i, k) => {
+      const mine = outcomes.slice(next, (next += wanted[k]!.length));
+      for (const outcome of mine) if (outcome === 'took over') run.tookOver[force ? 'forced' : 'lapsed'] += 1;
+      claimed[i] = mine.every(takes);
+      // Part of it is another's now, or kept meanwhile: what this run took goes back, and the item is looked up again.
+      if (!claimed[i]) giveBack.push(...wanted[k]!.filter((_, c) => takes(mine[c]!)));
+    });
+    if (giveBack.length > 0) run.writes.add(() => store.release(account, run.claimant, giveBack));
+  }
+  return claimed;
 }
