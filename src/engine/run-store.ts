@@ -286,6 +286,11 @@ async function written(run: RunContext, refs: readonly ItemRef[]): Promise<void>
   if (run.records.holds(refs.map((ref) => ref.item))) await run.writes.done;
 }
 
+/** A batch is claimed and sent only while the store keeps up with the answers (bounded memory: RecordGroups.behind). */
+async function caughtUp(run: RunContext): Promise<void> {
+  if (run.records.behind()) await run.writes.done;
+}
+
 /** The list price of the billable sections a kept set answers instead of the service (204s are free). */
 function savingOf(run: RunContext, bodies: readonly unknown[], at: readonly number[]): Saving {
   const saving = { sections: 0, usd: 0 };
@@ -328,6 +333,7 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
 async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['claim']>[0]): Promise<boolean[]> {
   const { store, account, target } = run.settings;
   const claimed = requests.map(() => false);
+  await caughtUp(run);
   for (const force of [false, true]) {
     const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
     const refs = asked.map((i) => run.refOf(target, requests[i]!.item.item));

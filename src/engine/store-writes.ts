@@ -38,6 +38,9 @@ export class StoreWrites {
 
 export type RecordGroups = ReturnType<typeof recordGroups>;
 
+/** Requests answered and not yet written to the store at most, before the next batch waits for the store (a few MB of answers). */
+const MAX_UNWRITTEN_REQUESTS = 16;
+
 /**
  * Requests' entries handed to the store a group at a time: a write takes every entry handed over
  * until it starts, so that while the store writes one group the next gathers, and a fast run writes
@@ -47,11 +50,13 @@ export type RecordGroups = ReturnType<typeof recordGroups>;
  */
 export function recordGroups(store: Store, writes: StoreWrites) {
   let gathering: StoreEntry[] = [];
+  let entries = 0;
   const unwritten = new Map<string, number>();
   const itemsOf = (entries: readonly StoreEntry[]) => entries.flatMap((entry) => (entry.settles ?? []).map((claim) => claim.item));
   return {
     add(entry: StoreEntry): void {
       for (const item of itemsOf([entry])) unwritten.set(item, (unwritten.get(item) ?? 0) + 1);
+      entries += 1;
       gathering.push(entry);
       if (gathering.length > 1) return;
       writes.add(async () => {
@@ -60,6 +65,7 @@ export function recordGroups(store: Store, writes: StoreWrites) {
         try {
           await store.recordMany(group);
         } finally {
+          entries -= group.length;
           for (const item of itemsOf(group)) {
             const left = unwritten.get(item)! - 1;
             if (left > 0) unwritten.set(item, left);
@@ -68,6 +74,12 @@ export function recordGroups(store: Store, writes: StoreWrites) {
         }
       });
     },
+    /**
+     * Whether the store is behind: answers a store slower than the service (a sandbox with no
+     * limit, a database far away) has not written would otherwise pile up in memory; a batch is
+     * sent only once it has caught up (KeptAnswers.claim waits).
+     */
+    behind: (): boolean => entries > MAX_UNWRITTEN_REQUESTS,
     /** Whether any of these items is in an entry not written yet. */
     holds: (items: readonly string[]): boolean => unwritten.size > 0 && items.some((item) => unwritten.has(item)),
   };
