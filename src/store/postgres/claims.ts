@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
 import { freshFrom } from '../freshness.js';
 import type { ClaimResult, Freshness, SectionClaim } from '../store-api.js';
-import { prepared, type Database } from './database.js';
+import { parameter, prepared, type Database } from './database.js';
 import { CLAIMS } from '../../policy/policy.js';
 
 /** The sections as three arrays (identity, endpoint, parameters), for unnest. */
@@ -88,7 +88,7 @@ export class ClaimTable {
        LEFT JOIN LATERAL (SELECT k.at, k.body FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
          WHERE i.account = $1 AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
        ORDER BY w.ord`,
-      values: [accountId, ...arrays(sections)],
+      values: [accountId, ...arrays(sections)].map(parameter),
     });
     return rows;
   }
