@@ -304,10 +304,11 @@ async function lookUp(run: BatchRun, items: readonly PendingItem[], into: Batche
       for (const [i, pending] of items.entries()) await apply(run, pending, resolutions[i]!, into);
     };
   } catch (error) {
-    return async () => {
+    return () => {
       run.storeFailed = true;
       run.stop(error);
       run.notSent(items);
+      return Promise.resolve();
     };
   }
 }
