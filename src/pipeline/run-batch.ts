@@ -389,10 +389,11 @@ async function readAll(run: BatchRun, rows: AsyncIterable<InputRow>, prepare: (r
  * Batches are launched in the order of their first row and the limiter serves the earliest rows
  * first, so written rows trail answered ones by at most what is in flight.
  *
- * With a store (`kept`), each distinct item is looked up (a block at a time) before it is batched:
- * an item whose every section is kept is written from it; one that lacks some is batched with
- * items lacking the same sections and only those are bought, claimed as their batch is sent; one
- * that another job is sending waits for that job's answer (store/PROTOCOL.md).
+ * With a store (`kept`), each distinct item is looked up (a block at a time, a few blocks at
+ * once) before it is batched: an item whose every section is kept is written from it; one that
+ * lacks some is batched with items lacking the same sections and only those are bought, claimed as
+ * their batch is sent; one that another job is sending waits for that job's answer
+ * (store/PROTOCOL.md).
  *
  * A stop (a signal, or a condition met while sending: credit, budget, quota, a failing store) ends
  * reading and sending at once; requests in flight finish and their answers are kept and written.

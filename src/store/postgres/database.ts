@@ -37,9 +37,9 @@ export function parameter(value: unknown): unknown {
 }
 
 /**
- * The store's connections to its database (a small pool: a run's lookups, its writes and its
- * pacer each have one, so none waits behind another), and the one place where the database's
- * failures become StoreErrors. Every statement the store sends is one of:
+ * The store's connections to its database (a small pool: a run's lookups, several at once, its
+ * claims, its writes and its pacer each have theirs, so none waits behind another), and the one
+ * place where the database's failures become StoreErrors. Every statement the store sends is one of:
  *
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;
