@@ -64,6 +64,12 @@ export const LISTENERS_PER_REQUEST = 3;
 /** Items looked up in the store at once: one round trip a block, not one a row (an estimate looks them up alike). */
 export const LOOKUP_BLOCK = 100;
 
+/**
+ * Blocks looked up at once as rows are read, each applied in its turn: a rerun from a database
+ * waited for each block's round trip before reading on (a third of its time idle).
+ */
+const LOOKUPS_IN_FLIGHT = 4;
+
 /** Hands over the records for the rows that share one answer: the item's own, then its duplicates'. */
 function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputRecord): void {
   output.add(record);
@@ -286,24 +292,38 @@ async function apply(run: BatchRun, pending: PendingItem, resolution: Resolution
   for (const batch of into.add(pending)) await launch(run, batch);
 }
 
-/** Items to send, looked up in the store first (a block at a time) when there is one. */
-async function resolve(run: BatchRun, items: readonly PendingItem[], into: Batcher): Promise<void> {
-  if (items.length === 0) return;
+/** What a lookup found, applied when its turn comes (lookUp). */
+type Found = () => Promise<void>;
+
+/**
+ * Items to send, looked up in the store first (a block at a time) when there is one: the lookup
+ * starts now, and what it found is applied (written, batched, put to wait) once the caller calls it.
+ */
+async function lookUp(run: BatchRun, items: readonly PendingItem[], into: Batcher): Promise<Found> {
   const { kept } = run.options;
-  if (!kept) {
-    for (const pending of items) for (const batch of into.add(pending)) await launch(run, batch);
-    return;
-  }
-  let resolutions: Resolution[];
+  if (items.length === 0 || !kept)
+    return async () => {
+      for (const pending of items) for (const batch of into.add(pending)) await launch(run, batch);
+    };
   try {
-    resolutions = await kept.resolve(items.map((pending) => pending.prepared));
+    const resolutions = await kept.resolve(items.map((pending) => pending.prepared));
+    return async () => {
+      for (const [i, pending] of items.entries()) await apply(run, pending, resolutions[i]!, into);
+    };
   } catch (error) {
-    run.storeFailed = true;
-    run.stop(error);
-    run.notSent(items);
-    return;
+    return () => {
+      run.storeFailed = true;
+      run.stop(error);
+      run.notSent(items);
+      return Promise.resolve();
+    };
   }
-  for (const [i, pending] of items.entries()) await apply(run, pending, resolutions[i]!, into);
+}
+
+async function resolve(run: BatchRun, items: readonly PendingItem[], into: Batcher): Promise<void> {
+  await (
+    await lookUp(run, items, into)
+  )();
 }
 
 /** One row read: an invalid one written as such, a repeat answered as its first, any other put in the block to look up. */
@@ -335,6 +355,8 @@ async function readAll(run: BatchRun, rows: AsyncIterable<InputRow>, prepare: (r
   const skip = alreadyWritten(options);
   const reader = rows[Symbol.asyncIterator]();
   const block: PendingItem[] = [];
+  // Blocks being looked up, oldest first (LOOKUPS_IN_FLIGHT).
+  const lookups: Promise<Found>[] = [];
   let readError: unknown;
   for (;;) {
     if (run.closed()) {
@@ -352,7 +374,8 @@ async function readAll(run: BatchRun, rows: AsyncIterable<InputRow>, prepare: (r
     if (next.done) break;
     if (skip(next.value.row)) continue;
     take(run, next.value, prepare, block);
-    if (block.length >= LOOKUP_BLOCK) await resolve(run, block.splice(0), run.batcher);
+    if (block.length >= LOOKUP_BLOCK) lookups.push(lookUp(run, block.splice(0), run.batcher));
+    if (lookups.length >= LOOKUPS_IN_FLIGHT) await (await lookups.shift()!)();
     while (output.waiting > maxWaiting && (run.inFlight.size > 0 || run.polling))
       await Promise.race([...run.inFlight, ...(run.polling ? [run.polling] : [])]);
     if (output.ready) {
@@ -360,6 +383,7 @@ async function readAll(run: BatchRun, rows: AsyncIterable<InputRow>, prepare: (r
       run.stopOnOutputFailure();
     }
   }
+  for (const found of lookups.splice(0)) await (await found)();
   if (run.closed()) run.notSent(block.splice(0));
   else await resolve(run, block.splice(0), run.batcher);
   return readError;
@@ -372,10 +396,11 @@ async function readAll(run: BatchRun, rows: AsyncIterable<InputRow>, prepare: (r
  * Batches are launched in the order of their first row and the limiter serves the earliest rows
  * first, so written rows trail answered ones by at most what is in flight.
  *
- * With a store (`kept`), each distinct item is looked up (a block at a time) before it is batched:
- * an item whose every section is kept is written from it; one that lacks some is batched with
- * items lacking the same sections and only those are bought, claimed as their batch is sent; one
- * that another job is sending waits for that job's answer (store/PROTOCOL.md).
+ * With a store (`kept`), each distinct item is looked up (a block at a time, a few blocks at
+ * once) before it is batched: an item whose every section is kept is written from it; one that
+ * lacks some is batched with items lacking the same sections and only those are bought, claimed as
+ * their batch is sent; one that another job is sending waits for that job's answer
+ * (store/PROTOCOL.md).
  *
  * A stop (a signal, or a condition met while sending: credit, budget, quota, a failing store) ends
  * reading and sending at once; requests in flight finish and their answers are kept and written.

@@ -5,7 +5,7 @@ import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
 import { databasePerFile, freshSchema, postgresPassword } from '../helpers/postgres.js';
 import { runMain } from '../helpers/run-main.js';
 import { itemRefOf } from '../../src/model/section-refs.js';
-import { answerOf, entryOf, home, section, VALUE } from './contract/fixtures.js';
+import { A, answerOf, entryOf, home, section, VALUE } from './contract/fixtures.js';
 
 /** Setting up a store in a PostgreSQL database: its schema, its version, and what the database user needs. */
 const database = databasePerFile();
@@ -63,6 +63,35 @@ describe('a store in a PostgreSQL database', () => {
     const store = await openStore(granted);
     await store.beginJob('https://api.example.com key:0', 'nightly');
     await store.close();
+  });
+
+  it('keeps and gives back every text as it was sent: quotes, backslashes, a line break, letters beyond the basic plane (arrays of texts go as literals)', async () => {
+    const store = await openStore(freshSchema(database.url));
+    try {
+      const addresses = ['1 "A" St', 'C:\\2 B St', '3 C St\nrear', '4 ✓ St 😀', '5 {D}, St', 'NULL'];
+      const refs = addresses.map((address) => itemRefOf(VALUE, home(address)));
+      const bodies = addresses.map((address, i) => ({ ...section(i), note: `${address} \\" \t` }));
+      const answers = refs.map((ref, i) => answerOf(ref, [bodies[i]]));
+      await store.claim(
+        A,
+        'job',
+        refs.map((ref) => ({ item: ref.item, ...ref.sections[0]! })),
+        { maxAgeMs: 60_000 },
+        60_000,
+      );
+      await store.record(entryOf(answers, { owner: 'job', settles: refs.map((ref) => ({ item: ref.item, ...ref.sections[0]! })) }));
+      const found = await store.find(A, refs, { maxAgeMs: 60_000 });
+      expect(found.map((item) => [item.frame, item.sections[0]?.body])).toEqual(answers.map((answer, i) => [answer.frame, bodies[i]]));
+      expect(
+        await store.held(
+          A,
+          'another',
+          refs.map((ref) => ({ item: ref.item, ...ref.sections[0]! })),
+        ),
+      ).toEqual(addresses.map(() => false));
+    } finally {
+      await store.close();
+    }
   });
 
   it('store info survives times no date can hold (a bigint column takes no text, but any number): left out of oldest and newest, and counted', async () => {

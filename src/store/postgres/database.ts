@@ -17,13 +17,29 @@ export function prepared(text: string, values: readonly unknown[]): QueryConfig 
   if (values.length === 0) return { text };
   let name = names.get(text);
   if (name === undefined) names.set(text, (name = `propdata_${names.size + 1}`));
-  return { name, text, values: [...values] };
+  return { name, text, values: values.map(parameter) };
+}
+
+/** What JSON.stringify escapes otherwise than PostgreSQL's array literal reads it: control characters (and lone surrogates). */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const NOT_LITERAL = /[\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * A value as it is sent: an array of texts (or nulls) as the array literal JSON.stringify writes,
+ * braces for brackets. Within quotes, both escape only `"` and `\` with a backslash once there is no
+ * control character or surrogate (those go the driver's way); null is NULL in both. node-postgres
+ * escapes each element with regular expressions instead: 0.6 ms for 100 answers, JSON.stringify a
+ * fifth of that, and a first run sends every answer, identity and claim as such arrays.
+ */
+export function parameter(value: unknown): unknown {
+  const literal = (element: unknown) => element === null || (typeof element === 'string' && !NOT_LITERAL.test(element));
+  return Array.isArray(value) && value.every(literal) ? `{${JSON.stringify(value).slice(1, -1)}}` : value;
 }
 
 /**
- * The store's connections to its database (a small pool: a run's lookups, its writes and its
- * pacer each have one, so none waits behind another), and the one place where the database's
- * failures become StoreErrors. Every statement the store sends is one of:
+ * The store's connections to its database (a small pool: a run's lookups, several at once, its
+ * claims, its writes and its pacer each have theirs, so none waits behind another), and the one
+ * place where the database's failures become StoreErrors. Every statement the store sends is one of:
  *
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;

@@ -21,8 +21,8 @@ export interface PostgresStoreOptions {
 const DEFAULT_SCHEMA = 'propdata';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Connections a store keeps: a run's lookups, its writes and its pacer never wait for one another. */
-const CONNECTIONS = 3;
+/** Connections a store keeps: a run's lookups (several at once), its claims, its writes and its pacer never wait for one another. */
+const CONNECTIONS = 6;
 
 /** The URL's parts: the schema (taken out: node-postgres would send it on as a connection parameter) and the rest. */
 function splitSchema(url: string): { connectionString: string; schema: string } {

@@ -16,7 +16,10 @@ interface FoundRow {
 /**
  * What the store holds of each item's sections that arrived at or after `freshFrom` (freshness.ts,
  * on the database's clock): one statement for the lot, whatever the number of items (each item's
- * fresh sections, and its frame).
+ * fresh sections, and its frame). Each item and its sections are found through their indexes, one
+ * lookup a listed item (LATERAL, kept apart by OFFSET 0): joined plainly, the plan depended on the
+ * tables' statistics, which lag a store filling up, and a first run of 100,000 items hashed the
+ * whole account's items for every block of 100 (17 ms a lookup instead of 0.4 ms).
  */
 export async function findItems(
   db: Database,
@@ -29,8 +32,9 @@ export async function findItems(
   const rows = await db.query<FoundRow>(
     `SELECT w.ord, i.frame, k.endpoint, k.params, k.at, k.body
      FROM unnest($2::text[]) WITH ORDINALITY AS w(identity, ord)
-     JOIN ${s}.items i ON i.identity = w.identity AND i.account = (SELECT id FROM ${s}.accounts WHERE name = $1)
-     LEFT JOIN ${s}.sections k ON k.item = i.id AND k.at >= $3`,
+     CROSS JOIN LATERAL (SELECT id, frame FROM ${s}.items
+       WHERE account = (SELECT id FROM ${s}.accounts WHERE name = $1) AND identity = w.identity OFFSET 0) i
+     LEFT JOIN LATERAL (SELECT endpoint, params, at, body FROM ${s}.sections WHERE item = i.id AND at >= $3 OFFSET 0) k ON true`,
     [account, items.map((ref) => ref.item), freshFrom],
   );
   const byItem = new Map<number, FoundRow[]>();
