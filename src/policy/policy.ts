@@ -303,7 +303,8 @@ export function policyProblems(policy: {
   return rules.flatMap(([holds, problem]) => (holds ? [] : [problem]));
 }
 
-const problems = policyProblems({
+/** Every default above, as policyProblems reads them. */
+export const DEFAULT_POLICY = {
   pacing: DEFAULT_THROTTLE_POLICY,
   retry: DEFAULT_RETRY_POLICY,
   timeouts: DEFAULT_TIMEOUTS,
@@ -311,5 +312,7 @@ const problems = policyProblems({
   store: STORE_WAITS,
   outputLock: OUTPUT_LOCK,
   gateway: GATEWAY_WAITS,
-});
+};
+
+const problems = policyProblems(DEFAULT_POLICY);
 if (problems.length > 0) throw new Error(`propdata's timing policy contradicts itself: ${problems.join('; ')}`);

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   CLAIMS,
+  DEFAULT_POLICY as DEFAULTS,
   DEFAULT_RETRY_POLICY,
-  DEFAULT_THROTTLE_POLICY,
-  DEFAULT_TIMEOUTS,
   GATEWAY_WAITS,
   OUTPUT_LOCK,
   policyProblems,
   STORE_WAITS,
 } from '../../src/policy/policy.js';
-
-const DEFAULTS = {
-  pacing: DEFAULT_THROTTLE_POLICY,
-  retry: DEFAULT_RETRY_POLICY,
-  timeouts: DEFAULT_TIMEOUTS,
-  claims: CLAIMS,
-  store: STORE_WAITS,
-  outputLock: OUTPUT_LOCK,
-  gateway: GATEWAY_WAITS,
-};
 
 describe('the timing policy', () => {
   it('keeps every relation between its defaults', () => {
