@@ -37,6 +37,18 @@ export function parameter(value: unknown): unknown {
 }
 
 /**
+ * An array of texts written into a statement's text, for a simple-protocol string (which has no
+ * parameters): the literal `parameter` sends, quoted as a string, or the elements one by one when
+ * that literal cannot be used.
+ */
+export function arrayLiteral(client: PoolClient, values: readonly string[]): string {
+  const literal = parameter(values);
+  return typeof literal === 'string'
+    ? `${client.escapeLiteral(literal)}::text[]`
+    : `ARRAY[${values.map((value) => client.escapeLiteral(value)).join(',')}]::text[]`;
+}
+
+/**
  * The store's connections to its database (a small pool: a run's lookups, several at once, its
  * claims, its writes and its pacer each have theirs, so none waits behind another), and the one
  * place where the database's failures become StoreErrors. Every statement the store sends is one of:
@@ -103,6 +115,15 @@ export class Database {
         return result;
       }),
     );
+  }
+
+  /**
+   * A transaction whose first and last round trips carry BEGIN and COMMIT themselves (strings of
+   * several statements: fewer round trips than `transaction`). A failure leaves the client closed,
+   * which ends the transaction, and a deadlock's victim is run again, as there.
+   */
+  async ownTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return this.#retried(() => this.session(work));
   }
 
   /** Runs `attempt` again when the database undid it to break a deadlock. */
