@@ -149,9 +149,9 @@ export class ClaimTable {
  * The statement that deletes claims: `sections` is a FROM list giving each section settled or given
  * up (x: identity, endpoint, params) with its account and owner (new: account, owner). Each claim
  * is found through its index, one lookup a listed section (LATERAL, kept apart by OFFSET 0), and
- * deleted by its row's address: joined plainly, the planner took the claims table for a few rows
- * and compared every claim of the run with every section listed (2 ms for 100, the square of their
- * number), over a table a run's churn leaves full of dead rows.
+ * deleted by its row's address, whatever the statistics say: joined plainly, a claims table the
+ * planner takes for a few rows (one just vacuumed) had every claim of the run compared with every
+ * section listed (2 ms for 100, the square of their number).
  */
 export const deleteClaims = (s: string, sections: string): string =>
   `DELETE FROM ${s}.claims c USING (

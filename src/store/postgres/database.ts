@@ -55,7 +55,8 @@ export function arrayLiteral(client: PoolClient, values: readonly string[]): str
  *
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;
- * - `transaction`: several round trips in one transaction (a claim), tried again alike;
+ * - `transaction`: several round trips in one transaction (a group's write), tried again alike;
+ * - `ownTransaction`: the same, its first and last round trips carrying BEGIN and COMMIT (a claim);
  * - `session`: a client for several round trips (the pacer's transaction, the migrations).
  */
 export class Database {
