@@ -2,6 +2,7 @@ import type { ReportedWindow } from '../../throttle/rate-headers.js';
 import { encode, foundItem, nothingFound } from '../kept-text.js';
 import { toMicros } from '../spend.js';
 import type { FoundItem, ItemRef, StoreEntry } from '../store-api.js';
+import { deleteClaims } from './claims.js';
 import { prepared, type Database } from './database.js';
 
 interface FoundRow {
@@ -145,9 +146,7 @@ const WRITE_REQUESTS = (s: string) =>
      ON CONFLICT (account) DO UPDATE SET at = excluded.at, windows = excluded.windows WHERE excluded.at >= w.at
    ),
    settled AS (
-     DELETE FROM ${s}.claims c USING unnest($16::int[], $17::text[], $18::text[], $19::text[]) AS x(n, identity, endpoint, params), new
-     WHERE new.n = x.n AND new.owner IS NOT NULL AND c.account = new.account AND c.owner = new.owner
-       AND c.identity = x.identity AND c.endpoint = x.endpoint AND c.params = x.params
+     ${deleteClaims(s, 'unnest($16::int[], $17::text[], $18::text[], $19::text[]) AS x(n, identity, endpoint, params) JOIN new USING (n)')}
    )
    SELECT n FROM new`;
 
