@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
 import { freshFrom } from '../freshness.js';
 import type { ClaimResult, Freshness, SectionClaim } from '../store-api.js';
-import { arrayLiteral, type Database } from './database.js';
+import { parameter, prepared, type Database } from './database.js';
 import { CLAIMS } from '../../policy/policy.js';
 
 /** The sections as three arrays (identity, endpoint, parameters), for unnest. */
@@ -50,55 +50,58 @@ export class ClaimTable {
     { leaseMs, force = false }: { leaseMs: number; force?: boolean },
   ): Promise<ClaimResult[]> {
     const { distinct, place } = distinctSections(sections);
-    const outcomes = await this.#db.ownTransaction(async (client) => {
-      const states = await this.#lockAndRead(client, accountId, distinct);
+    const outcomes = await this.#db.transaction(async (client) => {
+      await this.#lock(client, accountId, distinct);
+      const states = await this.#read(client, accountId, distinct);
       const now = states[0]!.now;
       const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force };
       const decided = states.map((row) => decideClaim(stateOf(row), context));
       const taken = distinct.filter((_, i) => takes(decided[i]!));
-      await client.query(`${taken.length > 0 ? this.#write(client, accountId, owner, taken, now + leaseMs) : ''} COMMIT`);
+      if (taken.length > 0) await this.#write(client, accountId, owner, taken, now + leaseMs);
       return decided;
     });
     return place.map((i) => outcomes[i]!);
   }
 
-  /**
-   * One round trip: the transaction begun, each section's lock taken in the order given
-   * (distinctSections: one order for every job), then each section's claim and kept answer read, a
-   * statement of its own (its snapshot sees every answer committed before the locks were had).
-   * The read is planned afresh each time: a plan kept for any list (a prepared statement's) scanned
-   * the claims table once per section, which a run's churn leaves full of dead rows. Each section's
-   * claim and kept answer are found through their indexes, one lookup a listed section (LATERAL,
-   * kept apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging) had the
-   * whole sections table scanned for every claim, 10 ms each by 100,000 items.
-   */
-  async #lockAndRead(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): Promise<StateRow[]> {
-    const s = this.#s;
-    const [identities, endpoints, params] = arrays(sections).map((values) => arrayLiteral(client, values));
-    // A section's lock is keyed by its identity, endpoint and parameters, a line each.
-    const results = (await client.query(
-      `BEGIN; SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
-       SELECT count(pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ${accountId} ' || k, 0)))
-       FROM (SELECT identity || E'\\n' || endpoint || E'\\n' || params AS k
-         FROM unnest(${identities}, ${endpoints}, ${params}) WITH ORDINALITY AS x(identity, endpoint, params, ord) ORDER BY ord OFFSET 0) x;
-       SELECT c.owner, c.expires, k.at, k.body, ${s}.now_ms() AS now
-       FROM unnest(${identities}, ${endpoints}, ${params}) WITH ORDINALITY AS w(identity, endpoint, params, ord)
-       LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
-         WHERE account = ${accountId} AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
-       LEFT JOIN LATERAL (SELECT k.at, k.body FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
-         WHERE i.account = ${accountId} AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
-       ORDER BY w.ord`,
-    )) as unknown as { rows: StateRow[] }[];
-    return results.at(-1)!.rows;
+  /** Each section's lock, in the order given (distinctSections: one order for every job), for the rest of the transaction. */
+  async #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): Promise<void> {
+    const keys = sections.map((c) => client.escapeLiteral(`${c.item}\n${c.endpoint}\n${c.params}`)).join(',');
+    await client.query(
+      `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
+       SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ${accountId} ' || k, 0))
+       FROM unnest(ARRAY[${keys}]::text[]) WITH ORDINALITY AS x(k, ord) ORDER BY ord`,
+    );
   }
 
-  /** The claims taken, as a statement for the transaction's last round trip. */
-  #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): string {
-    const [identities, endpoints, params] = arrays(sections).map((values) => arrayLiteral(client, values));
-    return `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
-       SELECT ${accountId}, w.identity, w.endpoint, w.params, ${client.escapeLiteral(owner)}, ${Math.round(expires)}
-       FROM unnest(${identities}, ${endpoints}, ${params}) AS w(identity, endpoint, params)
-       ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires;`;
+  async #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): Promise<StateRow[]> {
+    const s = this.#s;
+    // Planned afresh each time: a plan kept for any list (a prepared statement's) scanned the
+    // claims table once per section, which a run's churn leaves full of dead rows. Each section's
+    // claim and kept answer found through their indexes, one lookup a listed section (LATERAL, kept
+    // apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging) had the whole
+    // sections table scanned for every claim, 10 ms each by 100,000 items.
+    const { rows } = await client.query<StateRow>({
+      text: `SELECT c.owner, c.expires, k.at, k.body, ${s}.now_ms() AS now
+       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
+       LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
+         WHERE account = $1 AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
+       LEFT JOIN LATERAL (SELECT k.at, k.body FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
+         WHERE i.account = $1 AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
+       ORDER BY w.ord`,
+      values: [accountId, ...arrays(sections)].map(parameter),
+    });
+    return rows;
+  }
+
+  async #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): Promise<void> {
+    await client.query(
+      prepared(
+        `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
+       SELECT $1, w.identity, w.endpoint, w.params, $5, $6 FROM unnest($2::text[], $3::text[], $4::text[]) AS w(identity, endpoint, params)
+       ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`,
+        [accountId, ...arrays(sections), owner, expires],
+      ),
+    );
   }
 
   async renew(owner: string, leaseMs: number): Promise<void> {

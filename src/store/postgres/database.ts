@@ -37,26 +37,13 @@ export function parameter(value: unknown): unknown {
 }
 
 /**
- * An array of texts written into a statement's text, for a simple-protocol string (which has no
- * parameters): the literal `parameter` sends, quoted as a string, or the elements one by one when
- * that literal cannot be used.
- */
-export function arrayLiteral(client: PoolClient, values: readonly string[]): string {
-  const literal = parameter(values);
-  return typeof literal === 'string'
-    ? `${client.escapeLiteral(literal)}::text[]`
-    : `ARRAY[${values.map((value) => client.escapeLiteral(value)).join(',')}]::text[]`;
-}
-
-/**
  * The store's connections to its database (a small pool: a run's lookups, several at once, its
  * claims, its writes and its pacer each have theirs, so none waits behind another), and the one
  * place where the database's failures become StoreErrors. Every statement the store sends is one of:
  *
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;
- * - `transaction`: several round trips in one transaction (a group's write), tried again alike;
- * - `ownTransaction`: the same, its first and last round trips carrying BEGIN and COMMIT (a claim);
+ * - `transaction`: several round trips in one transaction (a claim, a group's write), tried again alike;
  * - `session`: a client for several round trips (the pacer's transaction, the migrations).
  */
 export class Database {
@@ -116,15 +103,6 @@ export class Database {
         return result;
       }),
     );
-  }
-
-  /**
-   * A transaction whose first and last round trips carry BEGIN and COMMIT themselves (strings of
-   * several statements: fewer round trips than `transaction`). A failure leaves the client closed,
-   * which ends the transaction, and a deadlock's victim is run again, as there.
-   */
-  async ownTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    return this.#retried(() => this.session(work));
   }
 
   /** Runs `attempt` again when the database undid it to break a deadlock. */

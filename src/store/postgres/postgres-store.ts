@@ -40,10 +40,10 @@ export interface PostgresStoreSettings {
 /**
  * The store in a PostgreSQL database (node-postgres), shared by every machine that names it: the
  * same contract as the SQLite file, each method one statement (one round trip, one transaction)
- * but for a claim's two, a group's write (four) and the pacer's two. Everything it times is on the
- * database's clock; what it exchanges with the run in the run's time (the windows, the pacer's) is
- * converted (DatabaseClock). Every failure of the database is one StoreError naming --no-store
- * (Database).
+ * but for a claim's five (BEGIN, the locks, the read, the write, COMMIT), a group's write (four)
+ * and the pacer's two. Everything it times is on the database's clock; what it exchanges with the
+ * run in the run's time (the windows, the pacer's) is converted (DatabaseClock). Every failure of
+ * the database is one StoreError naming --no-store (Database).
  */
 export class PostgresStore implements Store {
   readonly location: string;
