@@ -277,6 +277,7 @@ function keptAnswers(run: RunContext): KeptAnswers {
       const claims = items.flatMap(({ item, sections }) => claimsOf(run.refOf(target, item.item), sections));
       run.writes.add(() => store.release(account, run.claimant, claims));
     },
+    written: () => run.writes.done,
     flush: () => run.writes.flush(),
   };
 }

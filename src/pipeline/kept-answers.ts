@@ -31,6 +31,12 @@ export interface KeptAnswers {
    * that fails makes `failure` settle.
    */
   record(exchange: Exchange): void;
+  /**
+   * Settles once every answer recorded so far is in the store (or the store failed, which `failure`
+   * says): the rows of those answers are written to the output only then. Absent: record() keeps an
+   * answer before it returns.
+   */
+  written?(): Promise<void>;
   /** The claims of items whose sections were not bought after all (failed, not sent): another job may buy them. */
   release(items: readonly { item: SendableItem; sections: readonly number[] }[]): void;
   /** Resolves once everything handed over is kept. */

@@ -39,6 +39,14 @@ export class OrderedOutput {
   #failure: unknown;
   /** The first row whose record the writer took but the file did not get (takeBack). */
   #lostFrom: number | undefined;
+  /**
+   * The store's writes as of the latest record added with one pending (add's `kept`), and how many
+   * such records were added and how many the last wait covered: one wait covers every record added
+   * before it, so a run waits once a write, not once a record.
+   */
+  #kept: Promise<void> = Promise.resolve();
+  #keptAdded = 0;
+  #keptAwaited = 0;
 
   constructor(writer: RecordSink, stats: RunStats, plan: RowPlan = { startRow: 1 }) {
     this.#writer = writer;
@@ -82,10 +90,21 @@ export class OrderedOutput {
     }
   }
 
-  add(record: OutputRecord): void {
+  /**
+   * Hands over a row's record. `kept`, for a record carrying an answer just bought, settles once the
+   * store holds that answer. No record reaches the file until then (the rows around it wait with
+   * it), so that a run killed between the two (kill -9) leaves the answer in the store, where any
+   * later run finds it, rather than only in an output the next night's run replaces: a paid answer
+   * is never bought twice.
+   */
+  add(record: OutputRecord, kept?: Promise<void>): void {
     if (record.row - this.#next >= this.#slots.length) this.#grow(record.row - this.#next + 1);
     this.#slots[this.#slot(record.row)] = record;
     this.#waiting += 1;
+    if (kept) {
+      this.#kept = kept;
+      this.#keptAdded += 1;
+    }
   }
 
   /** Writes every record that is now in order, honouring the writer's backpressure. */
@@ -125,6 +144,13 @@ export class OrderedOutput {
       record && (!record.unsent || record.row <= unsentThrough) && this.#failure === undefined;
       slot = this.#slot(this.#next), record = this.#slots[slot]
     ) {
+      if (this.#keptAwaited !== this.#keptAdded) {
+        // Records added while this waits get their turn through the loop's fresh look at the slot.
+        const added = this.#keptAdded;
+        await this.#kept;
+        this.#keptAwaited = added;
+        continue;
+      }
       this.#slots[slot] = undefined;
       [this.#next, this.#retryAt] = this.#following(this.#next, this.#retryAt);
       this.#waiting -= 1;

@@ -71,15 +71,18 @@ export const LOOKUP_BLOCK = 100;
 const LOOKUPS_IN_FLIGHT = 4;
 
 /** Hands over the records for the rows that share one answer: the item's own, then its duplicates'. */
-function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputRecord): void {
-  output.add(record);
+function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputRecord, kept?: Promise<void>): void {
+  output.add(record, kept);
   for (const duplicate of pending.duplicates) {
-    output.add({
-      ...record,
-      row: duplicate.row,
-      input: duplicate.columns,
-      ...(record.chunk ? { chunk: chunkForRow(record.chunk, duplicate), repeat: true } : {}),
-    });
+    output.add(
+      {
+        ...record,
+        row: duplicate.row,
+        input: duplicate.columns,
+        ...(record.chunk ? { chunk: chunkForRow(record.chunk, duplicate), repeat: true } : {}),
+      },
+      kept,
+    );
   }
 }
 
@@ -164,6 +167,8 @@ class BatchRun {
   /** A part's records, as sendBatch delivers them: merged with what the store kept, remembered for repeats, written in their turn. */
   readonly settle: Deliver = (part, records, answer) => {
     const released: { item: SendableItem; sections: readonly number[] }[] = [];
+    // The part's answers were handed to the store as they came in (onResponse): its rows wait for them.
+    const kept = this.options.kept?.written?.();
     part.forEach((pending, i) => {
       let record = records[i]!;
       const { plan } = pending;
@@ -180,7 +185,7 @@ class BatchRun {
         merged ? undefined : answer,
         i,
       );
-      addRecords(this.output, pending, record);
+      addRecords(this.output, pending, record, keepsAnswer(record) ? kept : undefined);
     });
     if (released.length > 0) this.options.kept?.release(released);
     // Written as soon as their turn comes, whatever the reader is doing.

@@ -50,7 +50,7 @@ export interface PipelineOptions {
   batchSize?: number;
   concurrency?: number;
   dedupeCapacity?: number;
-  /** The store's side of the run (test/helpers/fake-kept-answers.ts). */
+  /** The store's side of the run (a fake of its own: test/pipeline/answers-kept-first.test.ts). */
   kept?: KeptAnswers;
   onResponse?: (exchange: Exchange) => void;
 }

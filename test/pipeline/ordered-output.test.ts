@@ -36,4 +36,37 @@ describe('ordered output', () => {
     expect(stats.byStatus.ok).toBe(5_000);
     expect(output.waiting).toBe(0);
   });
+
+  it("holds a bought answer's row, and the rows next to it, until the store has the answer", async () => {
+    const { rows, writer } = collecting();
+    const output = new OrderedOutput(writer, new RunStats());
+    let keep!: () => void;
+    const kept = new Promise<void>((resolve) => (keep = resolve));
+    output.add(record(1));
+    output.add(record(2), kept);
+    output.add(record(3));
+    const flushed = output.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(rows).toEqual([]);
+    keep();
+    await flushed;
+    expect(rows).toEqual([1, 2, 3]);
+  });
+
+  it('waits for the store once for every row handed over before the wait, not once a row', async () => {
+    const { rows, writer } = collecting();
+    const output = new OrderedOutput(writer, new RunStats());
+    let waits = 0;
+    // A thenable that counts how often it is awaited.
+    const kept = {
+      then(resolve: () => void) {
+        waits += 1;
+        resolve();
+      },
+    } as unknown as Promise<void>;
+    for (const row of [1, 2, 3, 4]) output.add(record(row), kept);
+    await output.finish();
+    expect(rows).toEqual([1, 2, 3, 4]);
+    expect(waits).toBe(1);
+  });
 });
