@@ -47,6 +47,8 @@ export class OrderedOutput {
   #kept: Promise<void> = Promise.resolve();
   #keptAdded = 0;
   #keptAwaited = 0;
+  /** A flush is due once the store's pending writes are done (flush never waits for the store itself). */
+  #flushWhenKept = false;
 
   constructor(writer: RecordSink, stats: RunStats, plan: RowPlan = { startRow: 1 }) {
     this.#writer = writer;
@@ -107,9 +109,13 @@ export class OrderedOutput {
     }
   }
 
-  /** Writes every record that is now in order, honouring the writer's backpressure. */
+  /**
+   * Writes every record that is now in order, honouring the writer's backpressure. Records that
+   * wait for the store (add's `kept`) are written by a flush of their own once it has kept them:
+   * the caller (the run reading on) never waits for the store here.
+   */
   flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(() => this.#writeReady());
+    this.#flushing = this.#flushing.then(() => this.#writeReady(0, false));
     return this.#flushing;
   }
 
@@ -129,15 +135,16 @@ export class OrderedOutput {
         if (!record.unsent) last = row;
       }
     }
-    this.#flushing = this.#writeReady(last);
+    this.#flushing = this.#writeReady(last, true);
     await this.#flushing;
   }
 
   /**
    * Writes records in order while they are here. An unsent record waits (until finish() says
-   * whether an answered row follows it) unless it is at or before `unsentThrough`.
+   * whether an answered row follows it) unless it is at or before `unsentThrough`. Records that wait
+   * for the store are waited for with `waitForStore` (the run's end), else left to a later flush.
    */
-  async #writeReady(unsentThrough = 0): Promise<void> {
+  async #writeReady(unsentThrough: number, waitForStore: boolean): Promise<void> {
     // The slot is found afresh each time: records added while a write waits can grow the ring.
     for (
       let slot = this.#slot(this.#next), record = this.#slots[slot];
@@ -145,11 +152,19 @@ export class OrderedOutput {
       slot = this.#slot(this.#next), record = this.#slots[slot]
     ) {
       if (this.#keptAwaited !== this.#keptAdded) {
-        // Records added while this waits get their turn through the loop's fresh look at the slot.
-        const added = this.#keptAdded;
-        await this.#kept;
-        this.#keptAwaited = added;
-        continue;
+        if (waitForStore) {
+          // Records added while this waits get their turn through the loop's fresh look at the slot.
+          await this.#storeCaughtUp();
+          continue;
+        }
+        if (!this.#flushWhenKept) {
+          this.#flushWhenKept = true;
+          void this.#storeCaughtUp().then(() => {
+            this.#flushWhenKept = false;
+            return this.flush();
+          });
+        }
+        return;
       }
       this.#slots[slot] = undefined;
       [this.#next, this.#retryAt] = this.#following(this.#next, this.#retryAt);
@@ -163,6 +178,17 @@ export class OrderedOutput {
         this.#failure = error;
       }
     }
+  }
+
+  /** Settles once the store has kept every answer handed over with a record so far (a failed store counts: it says so itself). */
+  async #storeCaughtUp(): Promise<void> {
+    const added = this.#keptAdded;
+    try {
+      await this.#kept;
+    } catch {
+      // A store that failed stops the run and says why; the records it was keeping are written all the same.
+    }
+    this.#keptAwaited = Math.max(this.#keptAwaited, added);
   }
 
   #peek(row: number): OutputRecord | undefined {
