@@ -29,6 +29,22 @@ async function freePort(): Promise<number> {
   return Number(new URL(probe.url).port);
 }
 
+/**
+ * The sandbox started on a port found free, and its banner: another port if that one was taken
+ * between the probe and the start (other tests' servers and connections come and go meanwhile).
+ */
+async function onFreePort(args: string[]): Promise<{ port: number; foreground: CliProcess; printed: string }> {
+  for (let tries = 1; ; tries += 1) {
+    const port = await freePort();
+    const foreground = startForeground(['--port', String(port), ...args]);
+    try {
+      return { port, foreground, printed: await banner(foreground) };
+    } catch (error) {
+      if (tries === 3 || !foreground.stderr().includes('is in use')) throw error;
+    }
+  }
+}
+
 // Each test is a process start (about half a second of Node and module loading): run them side by side.
 describe.concurrent('propdata sandbox, in the foreground', () => {
   it('prints its URL and the credentials it accepts, answers with them, and exits 0 on SIGINT (Ctrl-C)', async ({ expect }) => {
@@ -57,19 +73,8 @@ describe.concurrent('propdata sandbox, in the foreground', () => {
   });
 
   it('takes --port, the credentials and the rate limits, and exits 0 on SIGTERM', async ({ expect }) => {
-    const port = await freePort();
-    const foreground = startForeground([
-      '--port',
-      String(port),
-      '--sandbox-key',
-      'k',
-      '--sandbox-secret',
-      's',
-      '--rate-limit',
-      '20/1,250/60',
-    ]);
+    const { port, foreground, printed } = await onFreePort(['--sandbox-key', 'k', '--sandbox-secret', 's', '--rate-limit', '20/1,250/60']);
     try {
-      const printed = await banner(foreground);
       expect(field(printed, 'base URL')).toBe(`http://127.0.0.1:${port}`);
       expect(field(printed, 'test key')).toBe('test_k');
       const answer = await fetch(valueUrl(`http://127.0.0.1:${port}`), { headers: { authorization: basic('k:s') } });
