@@ -156,6 +156,24 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE claims;
   ALTER TABLE numbered_claims RENAME TO claims;
   `,
+  // 6: a claim names its item by key.
+  `
+  -- A claim named its item by identity, 100 bytes or more: the claims of the requests in flight
+  -- spread over dozens of pages, each changed by every claim and every answer's release. By the
+  -- item's key (as items are found), a claim row is some 30 bytes (sqlite/claims.ts).
+  CREATE TABLE keyed_claims (
+    account INTEGER NOT NULL,
+    key INTEGER NOT NULL,
+    endpoint INTEGER NOT NULL,
+    params TEXT NOT NULL,
+    owner INTEGER NOT NULL,
+    expires INTEGER NOT NULL,
+    PRIMARY KEY (account, key, endpoint, params)
+  ) WITHOUT ROWID;
+  INSERT OR REPLACE INTO keyed_claims SELECT account, identity_key(identity), endpoint, params, owner, expires FROM claims;
+  DROP TABLE claims;
+  ALTER TABLE keyed_claims RENAME TO claims;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -172,7 +190,7 @@ export function schemaVersion(db: Database): number {
 export function migrate(db: Database): number {
   const found = schemaVersion(db);
   if (found >= SCHEMA_VERSION) return found;
-  // Migration 4 files every item under its key.
+  // Migrations 5 and 6 file every item and claim under its key.
   db.function('identity_key', { deterministic: true }, (identity: unknown) => identityKey(String(identity)));
   db.transaction(() => {
     for (let version = schemaVersion(db); version < SCHEMA_VERSION; version += 1) {
