@@ -128,6 +128,25 @@ describe('the SQLite store', () => {
     await store.close();
   });
 
+  it('stops with one line naming the newer schema when a newer propdata migrates the file under a running store', async () => {
+    const path = tempStorePath();
+    const store = await openStore(path);
+    const ref = itemRefOf(VALUE, home('405 Dyer Ave'));
+    const claims = [{ item: ref.item, ...ref.sections[0]! }];
+    expect(await store.claim(A, 'job nightly', claims, {}, HOUR)).toEqual(['claimed']);
+    // A newer propdata's first run on the same file: a column the running store's statements name is gone.
+    const newer = new Sqlite(path);
+    newer.exec('ALTER TABLE claims RENAME COLUMN expires TO lease_ends');
+    newer.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    newer.close();
+    const failure = await store.claim(A, 'job nightly', claims, {}, HOUR).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StoreError);
+    expect((failure as StoreError).message).toBe(
+      `cannot use the store ${path}: a newer propdata changed it while this run used it (schema ${MIGRATIONS.length + 1}; this one knows up to ${MIGRATIONS.length}); upgrade propdata, or run with --no-store`,
+    );
+    await store.close();
+  });
+
   it('opens a store of schema 3 at the current schema: its answers found by their key, its live claims kept, their owners numbered', async () => {
     const path = tempStorePath();
     // A schema-3 file, as the last release left it: an answer, and a live claim of a running job.

@@ -5,7 +5,7 @@ import { PropdataError, StoreError } from '../../errors/index.js';
 import { foldPending, hasPending, pendingDir } from '../pending.js';
 import type { Store, StoreOptions } from '../store-api.js';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
-import { storeFailure } from './sqlite-failure.js';
+import { newerSchemaFailure, storeFailure } from './sqlite-failure.js';
 import { SqliteStore } from './sqlite-store.js';
 import { STORE_WAITS } from '../../policy/policy.js';
 
@@ -27,11 +27,7 @@ function createPrivately(path: string): { empty: boolean } {
 }
 
 function checkVersion(path: string, found: number, readonly: boolean): void {
-  if (found > SCHEMA_VERSION) {
-    throw new StoreError(
-      `cannot use the store ${path}: a newer propdata wrote it (schema ${found}; this one knows up to ${SCHEMA_VERSION}); upgrade propdata, or run with --no-store`,
-    );
-  }
+  if (found > SCHEMA_VERSION) throw newerSchemaFailure(path, found, SCHEMA_VERSION);
   if (readonly && found < SCHEMA_VERSION) {
     throw new StoreError(
       `cannot use the store ${path}: it is ${found === 0 ? 'empty or not a propdata store' : `at schema ${found}, older than this propdata's ${SCHEMA_VERSION}`}; a run that writes to it brings it up to date`,

@@ -10,6 +10,11 @@ export function isStoreProblem(error: unknown): boolean {
   return codeOf(error).startsWith('SQLITE_');
 }
 
+/** A statement naming a table or a column the file no longer has, as when its schema changed under a prepared statement. */
+export function isSchemaMismatch(error: unknown): boolean {
+  return codeOf(error) === 'SQLITE_ERROR' && /no such (table|column)|has no column named/.test(error instanceof Error ? error.message : '');
+}
+
 /** SQLite found the file damaged (a page it cannot read), or not a database at all. */
 export function isDamage(error: unknown): boolean {
   return /^SQLITE_(CORRUPT|NOTADB)/.test(codeOf(error));
@@ -31,6 +36,17 @@ function reason(error: unknown, busyTimeoutMs: number): string {
     return `it cannot be opened for writing (${detail}); give another file with --store FILE, or run with --no-store`;
   }
   return `${detail}; run with --no-store to go without it`;
+}
+
+/**
+ * A file a newer propdata has brought to a schema this one does not know: at opening, or while a
+ * run used it (a newer propdata's first run migrated it under this one's statements).
+ */
+export function newerSchemaFailure(path: string, found: number, known: number, cause?: unknown): StoreError {
+  return new StoreError(
+    `cannot use the store ${path}: a newer propdata ${cause === undefined ? 'wrote it' : 'changed it while this run used it'} (schema ${found}; this one knows up to ${known}); upgrade propdata, or run with --no-store`,
+    cause,
+  );
 }
 
 /** One clear line naming --no-store, for any failure of the store. */

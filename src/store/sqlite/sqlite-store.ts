@@ -28,7 +28,8 @@ import { SqliteKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import type { SectionTable } from './sections.js';
 import type { SpendLog } from './spend-log.js';
-import { isDamage, isStoreProblem, storeFailure } from './sqlite-failure.js';
+import { schemaVersion, SCHEMA_VERSION } from './schema.js';
+import { isDamage, isSchemaMismatch, isStoreProblem, newerSchemaFailure, storeFailure } from './sqlite-failure.js';
 import type { WindowMemory } from './window-memory.js';
 
 export interface SqliteStoreSettings {
@@ -104,6 +105,10 @@ export class SqliteStore implements Store {
       // A rollback may have undone names just numbered.
       this.#tables.forget();
       if (error instanceof PropdataError || !isStoreProblem(error)) throw error;
+      // A newer propdata's first run migrated the file under this one's statements (a table or a
+      // column they name is gone): say so, rather than SQLite's words for it.
+      const found = isSchemaMismatch(error) ? schemaVersion(this.#db) : 0;
+      if (found > SCHEMA_VERSION) throw newerSchemaFailure(this.location, found, SCHEMA_VERSION, error);
       throw storeFailure(this.location, error, this.#busyTimeoutMs);
     }
   }
