@@ -50,6 +50,22 @@ describe('a store in a PostgreSQL database', () => {
     );
   });
 
+  it('stops a run with one line naming both versions when a newer propdata migrates the schema under it', async () => {
+    const url = freshSchema(database.url);
+    const store = await openStore(url);
+    const ref = itemRefOf(VALUE, home('405 Dyer Ave'));
+    const claims = [{ item: ref.item, ...ref.sections[0]! }];
+    expect(await store.claim(A, 'job nightly', claims, {}, 3_600_000)).toEqual(['claimed']);
+    // A newer propdata's first run, on another machine: a column this run's statements name is gone.
+    const schema = new URL(url).searchParams.get('schema')!;
+    await database.admin.query(`ALTER TABLE ${schema}.claims RENAME COLUMN expires TO lease_ends`);
+    await database.admin.query(`UPDATE ${schema}.schema_version SET version = ${SCHEMA_VERSION + 1}`);
+    await expect(store.claim(A, 'job nightly', claims, {}, 3_600_000)).rejects.toThrow(
+      `a newer propdata changed it while this run used it (schema ${SCHEMA_VERSION + 1}; this one knows up to ${SCHEMA_VERSION}); upgrade propdata, or run with --no-store`,
+    );
+    await store.close();
+  });
+
   it('needs CREATE on the database, or a schema made for its user: without either, one line says so', async () => {
     const role = `job_${randomBytes(4).toString('hex')}`;
     const password = randomBytes(8).toString('hex');

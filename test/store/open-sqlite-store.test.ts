@@ -99,7 +99,7 @@ describe('opening the store', () => {
     const db = new Sqlite(path);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    expect((await failure(openStore(path))).message).toMatch(/a newer propdata wrote it .*--no-store/);
+    expect((await failure(openStore(path))).message).toMatch(/a newer propdata set it up .*--no-store/);
   });
 
   it('names a lock SQLite refused at once by its code, not as a wait of the busy timeout', () => {

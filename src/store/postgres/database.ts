@@ -1,6 +1,7 @@
 import type { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
-import { PropdataError } from '../../errors/index.js';
-import { databaseFailure, isTransient } from './postgres-failure.js';
+import { PropdataError, type StoreError } from '../../errors/index.js';
+import { newerSchemaFailure } from '../newer-schema.js';
+import { databaseFailure, isTransient, isUndefinedObject } from './postgres-failure.js';
 
 /** A statement undone for a deadlock's sake is run again this many times in all. */
 const ATTEMPTS = 3;
@@ -46,17 +47,25 @@ export function parameter(value: unknown): unknown {
  * - `transaction`: several round trips in one transaction (a claim, a group's write), tried again alike;
  * - `session`: a client for several round trips (the pacer's transaction, the migrations).
  */
+/** How the store's schema says its version, and the newest this propdata knows. */
+export interface SchemaVersion {
+  versionQuery: string;
+  known: number;
+}
+
 export class Database {
   readonly #pool: Pool;
   readonly #location: string;
   /** The tests' clock for the database's now_ms() and clock_ms() (schema.ts), in place of its own. */
   readonly #testNow: (() => number) | undefined;
+  readonly #schema: SchemaVersion;
   #closed = false;
 
-  constructor(pool: Pool, location: string, testNow: (() => number) | undefined) {
+  constructor(pool: Pool, location: string, testNow: (() => number) | undefined, schema: SchemaVersion) {
     this.#pool = pool;
     this.#location = location;
     this.#testNow = testNow;
+    this.#schema = schema;
     // An idle connection that breaks (the server restarted) is dropped by the pool, and the next
     // statement connects afresh; only a statement that fails stops the run.
     pool.on('error', () => undefined);
@@ -78,12 +87,26 @@ export class Database {
       return await work(client);
     } catch (error) {
       failed = true;
-      throw error instanceof PropdataError ? error : databaseFailure(this.#location, error);
+      if (error instanceof PropdataError) throw error;
+      throw (await this.#migratedUnder(error)) ?? databaseFailure(this.#location, error);
     } finally {
       // A client that failed may be mid-transaction or cut off: it is closed, not reused.
       client?.off('error', cut);
       client?.release(failed);
     }
+  }
+
+  /**
+   * A newer propdata's migration under this run (on this machine or another): the statement named
+   * something the schema no longer has, and the schema now says a version this propdata does not know.
+   */
+  async #migratedUnder(error: unknown): Promise<StoreError | undefined> {
+    if (!isUndefinedObject(error)) return undefined;
+    const found = await this.#pool.query<{ version: number }>(this.#schema.versionQuery).then(
+      ({ rows }) => rows[0]?.version ?? 0,
+      () => 0,
+    );
+    return found > this.#schema.known ? newerSchemaFailure(this.#location, found, this.#schema.known, error) : undefined;
   }
 
   async query<R extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<R[]> {

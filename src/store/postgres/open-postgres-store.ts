@@ -3,6 +3,7 @@ import { parseDatabaseUrl, withoutPassword } from '../../config/database-url.js'
 import { ConfigError, StoreError } from '../../errors/index.js';
 import type { Store } from '../store-api.js';
 import { DatabaseClock } from './database-clock.js';
+import { newerSchemaFailure } from '../newer-schema.js';
 import { Database } from './database.js';
 import { PostgresStore } from './postgres-store.js';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
@@ -39,11 +40,7 @@ function splitSchema(url: string): { connectionString: string; schema: string } 
 }
 
 function refuse(location: string, version: number, readonly: boolean): void {
-  if (version > SCHEMA_VERSION) {
-    throw new StoreError(
-      `cannot use the store ${location}: a newer propdata set it up (schema ${version}; this one knows up to ${SCHEMA_VERSION}); upgrade propdata, or run with --no-store`,
-    );
-  }
+  if (version > SCHEMA_VERSION) throw newerSchemaFailure(location, version, SCHEMA_VERSION);
   if (readonly && version < SCHEMA_VERSION) {
     throw new StoreError(
       `cannot use the store ${location}: its schema is at version ${version}, older than this propdata's ${SCHEMA_VERSION}; a run that writes to it brings it up to date`,
@@ -83,9 +80,12 @@ export async function openPostgresStore(
     application_name: 'propdata',
     types,
   });
-  const db = new Database(pool, location, options.databaseNow);
-  const clock = new DatabaseClock(options.now ?? Date.now);
   const s = pg.escapeIdentifier(schema);
+  const db = new Database(pool, location, options.databaseNow, {
+    versionQuery: `SELECT version FROM ${s}.schema_version`,
+    known: SCHEMA_VERSION,
+  });
+  const clock = new DatabaseClock(options.now ?? Date.now);
   try {
     const version = await db.session(async (client: PoolClient) => {
       const sentAt = clock.runNow();

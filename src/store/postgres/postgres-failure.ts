@@ -8,6 +8,12 @@ export const codeOf = (error: unknown): string =>
 
 const detailOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 
+/**
+ * SQLSTATE of a statement naming a column, table or function the database does not have (42703,
+ * 42P01, 42883): once the store is set up, a newer propdata's migration under this run.
+ */
+export const isUndefinedObject = (error: unknown): boolean => ['42703', '42P01', '42883'].includes(codeOf(error));
+
 /** SQLSTATE of a statement the database chose to undo for another's sake (a deadlock's victim): run as it is again, it goes through. */
 export const isTransient = (error: unknown): boolean => ['40P01', '40001'].includes(codeOf(error));
 

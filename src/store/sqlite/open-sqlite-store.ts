@@ -5,7 +5,8 @@ import { PropdataError, StoreError } from '../../errors/index.js';
 import { foldPending, hasPending, pendingDir } from '../pending.js';
 import type { Store, StoreOptions } from '../store-api.js';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema.js';
-import { newerSchemaFailure, storeFailure } from './sqlite-failure.js';
+import { newerSchemaFailure } from '../newer-schema.js';
+import { storeFailure } from './sqlite-failure.js';
 import { SqliteStore } from './sqlite-store.js';
 import { STORE_WAITS } from '../../policy/policy.js';
 

@@ -38,17 +38,6 @@ function reason(error: unknown, busyTimeoutMs: number): string {
   return `${detail}; run with --no-store to go without it`;
 }
 
-/**
- * A file a newer propdata has brought to a schema this one does not know: at opening, or while a
- * run used it (a newer propdata's first run migrated it under this one's statements).
- */
-export function newerSchemaFailure(path: string, found: number, known: number, cause?: unknown): StoreError {
-  return new StoreError(
-    `cannot use the store ${path}: a newer propdata ${cause === undefined ? 'wrote it' : 'changed it while this run used it'} (schema ${found}; this one knows up to ${known}); upgrade propdata, or run with --no-store`,
-    cause,
-  );
-}
-
 /** One clear line naming --no-store, for any failure of the store. */
 export function storeFailure(path: string, error: unknown, busyTimeoutMs: number): StoreError {
   return new StoreError(`cannot use the store ${path}: ${reason(error, busyTimeoutMs)}`, error);

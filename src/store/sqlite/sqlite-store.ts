@@ -29,7 +29,8 @@ import { Maintenance } from './maintenance.js';
 import type { SectionTable } from './sections.js';
 import type { SpendLog } from './spend-log.js';
 import { schemaVersion, SCHEMA_VERSION } from './schema.js';
-import { isDamage, isSchemaMismatch, isStoreProblem, newerSchemaFailure, storeFailure } from './sqlite-failure.js';
+import { newerSchemaFailure } from '../newer-schema.js';
+import { isDamage, isSchemaMismatch, isStoreProblem, storeFailure } from './sqlite-failure.js';
 import type { WindowMemory } from './window-memory.js';
 
 export interface SqliteStoreSettings {
