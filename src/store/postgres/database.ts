@@ -72,6 +72,17 @@ export class Database {
   }
 
   async session<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    try {
+      return await this.#checkedOut(work);
+    } catch (error) {
+      if (error instanceof PropdataError) throw error;
+      // The failed client is back in the pool by now: asking the schema's version never waits for it.
+      throw (await this.#migratedUnder(error)) ?? databaseFailure(this.#location, error);
+    }
+  }
+
+  /** `work` on a client of the pool, returned after it (closed, not reused, when it failed). */
+  async #checkedOut<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     let client: PoolClient | undefined;
     let failed = false;
     // A connection cut while checked out (the server restarted, an administrator ended it) is an
@@ -87,8 +98,7 @@ export class Database {
       return await work(client);
     } catch (error) {
       failed = true;
-      if (error instanceof PropdataError) throw error;
-      throw (await this.#migratedUnder(error)) ?? databaseFailure(this.#location, error);
+      throw error;
     } finally {
       // A client that failed may be mid-transaction or cut off: it is closed, not reused.
       client?.off('error', cut);
