@@ -37,6 +37,12 @@ export function parameter(value: unknown): unknown {
   return Array.isArray(value) && value.every(literal) ? `{${JSON.stringify(value).slice(1, -1)}}` : value;
 }
 
+/** How the store's schema says its version, and the newest this propdata knows. */
+export interface SchemaVersion {
+  versionQuery: string;
+  known: number;
+}
+
 /**
  * The store's connections to its database (a small pool: a run's lookups, several at once, its
  * claims, its writes and its pacer each have theirs, so none waits behind another), and the one
@@ -47,12 +53,6 @@ export function parameter(value: unknown): unknown {
  * - `transaction`: several round trips in one transaction (a claim, a group's write), tried again alike;
  * - `session`: a client for several round trips (the pacer's transaction, the migrations).
  */
-/** How the store's schema says its version, and the newest this propdata knows. */
-export interface SchemaVersion {
-  versionQuery: string;
-  known: number;
-}
-
 export class Database {
   readonly #pool: Pool;
   readonly #location: string;
