@@ -199,6 +199,8 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     writes,
     records: recordGroups(store, writes),
     tookOver: { lapsed: 0, forced: 0 },
+    damaged: new Map(),
+    boughtAgain: 0,
   };
   // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
@@ -215,7 +217,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     },
     problems: () => {
       const problems = store.problems();
-      return { ...problems, notes: [...problems.notes, ...tookOverNotes(run.tookOver)] };
+      return { damaged: run.boughtAgain, notes: [...problems.notes, ...tookOverNotes(run.tookOver)] };
     },
     async close(fromStore, savedUsd) {
       clearInterval(heartbeat);
@@ -247,6 +249,13 @@ interface RunContext {
   records: RecordGroups;
   /** Sections this run bought though another job had claimed them: lapsed claims, and live ones a wait outlasted. */
   tookOver: { lapsed: number; forced: number };
+  /**
+   * Of each item a lookup found damaged (by identity), how many of its sections: counted once its
+   * answer is in (`boughtAgain`), not at each lookup. An item looked up again while it waits, or
+   * answered by another job, was not bought again by this run.
+   */
+  damaged: Map<string, number>;
+  boughtAgain: number;
 }
 
 /** The answers' side of the run store: lookups, claims, records and releases (KeptAnswers). */
@@ -265,6 +274,7 @@ function keptAnswers(run: RunContext): KeptAnswers {
       const settles = exchange.sent.flatMap((item, i) =>
         exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)),
       );
+      for (const claim of settles) countBoughtAgain(run, claim.item);
       run.records.add({
         request: requestRecordOf(run.spend, exchange, requestTime()),
         windows: exchange.windows,
@@ -280,6 +290,14 @@ function keptAnswers(run: RunContext): KeptAnswers {
     written: () => run.writes.done,
     flush: () => run.writes.flush(),
   };
+}
+
+/** An item's answer is in: what a lookup found damaged of it was bought again. */
+function countBoughtAgain(run: RunContext, item: string): void {
+  const damaged = run.damaged.get(item);
+  if (damaged === undefined) return;
+  run.boughtAgain += damaged;
+  run.damaged.delete(item);
 }
 
 /** Items in answers handed over and not written yet are looked up or claimed once they are. */
@@ -309,6 +327,9 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
   const refs = items.map((item) => run.refOf(target, item.item));
   await written(run, refs);
   const found = await store.find(account, refs, run.freshness);
+  found.forEach((item, i) => {
+    if (item.damaged > 0) run.damaged.set(refs[i]!.item, item.damaged);
+  });
   const lacking = found.map(lackingOf);
   const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
   // Whether another job sends one of them now: then the item waits for that job's answer.

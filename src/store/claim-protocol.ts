@@ -1,4 +1,4 @@
-import { decodeSection } from './kept-text.js';
+import { decodeFrame, decodeSection } from './kept-text.js';
 import type { ClaimResult, SectionClaim } from './store-api.js';
 
 /**
@@ -17,16 +17,25 @@ export interface ClaimRow {
 export interface SectionState {
   /** The claim on it, live or lapsed, if any. */
   claim: ClaimRow | undefined;
-  /** The kept section, if any: its arrival and its text as stored. */
-  kept: { at: number; body: unknown } | undefined;
+  /** The kept section, if any: its arrival, its text and its item's frame as stored. */
+  kept: { at: number; body: unknown; frame: unknown } | undefined;
 }
 
 /** Rule 3: a claim stands until its lease runs out; a lapsed one belongs to nobody. */
 export const isLive = (claim: ClaimRow | undefined, now: number): boolean => claim !== undefined && claim.expires > now;
 
-/** Rules 1 and 2: a kept section serves when it arrived at or after `freshFrom` (freshness.ts) and reads as an answer. */
+/**
+ * Rules 1 and 2: a kept section serves when it arrived at or after `freshFrom` (freshness.ts) and
+ * reads as an answer, its item's frame as a frame: what a lookup (kept-text.ts, foundItem) would
+ * serve, no more. A section kept whole beside a damaged frame is one no lookup serves: said `kept`
+ * here, the item was looked up, refused and looked up again forever.
+ */
 export const serves = (kept: SectionState['kept'], freshFrom: number): boolean =>
-  kept !== undefined && Number.isSafeInteger(kept.at) && kept.at >= freshFrom && decodeSection(kept.body) !== undefined;
+  kept !== undefined &&
+  Number.isSafeInteger(kept.at) &&
+  kept.at >= freshFrom &&
+  decodeSection(kept.body) !== undefined &&
+  decodeFrame(kept.frame) !== undefined;
 
 export interface ClaimContext {
   owner: string;

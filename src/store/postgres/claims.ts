@@ -19,6 +19,7 @@ interface StateRow {
   expires: number | null;
   at: number | null;
   body: string | null;
+  frame: string | null;
   now: number;
 }
 
@@ -81,11 +82,11 @@ export class ClaimTable {
     // apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging) had the whole
     // sections table scanned for every claim, 10 ms each by 100,000 items.
     const { rows } = await client.query<StateRow>({
-      text: `SELECT c.owner, c.expires, k.at, k.body, ${s}.now_ms() AS now
+      text: `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now
        FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
          WHERE account = $1 AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
-       LEFT JOIN LATERAL (SELECT k.at, k.body FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
+       LEFT JOIN LATERAL (SELECT k.at, k.body, i.frame FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
          WHERE i.account = $1 AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
        ORDER BY w.ord`,
       values: [accountId, ...arrays(sections)].map(parameter),
@@ -142,7 +143,7 @@ export class ClaimTable {
       [account, ...arrays(sections)],
     );
     return rows.map((row) => {
-      const { claim } = stateOf({ ...row, at: null, body: null });
+      const { claim } = stateOf({ ...row, at: null, body: null, frame: null });
       return claim !== undefined && claim.owner !== owner && isLive(claim, row.now);
     });
   }
@@ -168,6 +169,6 @@ export const deleteClaims = (s: string, sections: string): string =>
 function stateOf(row: StateRow): SectionState {
   return {
     claim: row.owner === null ? undefined : { owner: row.owner, expires: row.expires! },
-    kept: row.at === null ? undefined : { at: row.at, body: row.body },
+    kept: row.at === null ? undefined : { at: row.at, body: row.body, frame: row.frame },
   };
 }

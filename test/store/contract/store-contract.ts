@@ -29,6 +29,8 @@ export interface DriverHandle {
   open(): Promise<Store>;
   /** Makes one kept section unreadable, as damage on disk would, or writes `text` over it (a hand edit). */
   damage(account: string, item: string, ref: SectionRef, text?: string): Promise<void>;
+  /** Writes `text` over an item's kept frame (its address_info and the chunk's other members), as a hand edit would. */
+  damageFrame(account: string, item: string, text: string): Promise<void>;
 }
 
 /** A driver under test: a new, empty database whose store reads `now` for every time it keeps or compares. */
@@ -208,6 +210,27 @@ export function storeContract(name: string, driver: StoreDriver): void {
           expect((await store.find(A, [ref], { maxAgeMs: HOUR }))[0]).toMatchObject({ sections: [{ body: section(3) }, {}], damaged: 0 });
         },
       );
+
+      it.each([
+        ['cut short', (frame: string) => frame.slice(0, 40)],
+        ['a list', () => '[]'],
+        ['an object', () => '{}'],
+        ['null', () => 'null'],
+        ['a list of lists without the sections’ place', (frame: string) => frame.replace('null', '["value",1]')],
+      ])('reads an item whose frame was changed (%s) as damaged: each section counted, claimable, replaced', async (_, change) => {
+        const ref = itemRefOf(VALUE_AND_RENTAL, home('405 Dyer Ave'));
+        await store.record(entryOf([answerOf(ref, [section(1), section(2)])]));
+        await handle.damageFrame(A, ref.item, change(JSON.stringify(frameOf(ref.item))));
+        const [found] = await store.find(A, [ref], { maxAgeMs: HOUR });
+        expect(found).toEqual({ sections: [undefined, undefined], damaged: 2 });
+        // What no lookup serves, no claim calls kept: the item is bought, not looked up again forever.
+        expect(await store.claim(A, 'run-1', claimsOf(ref), { maxAgeMs: HOUR }, MINUTE)).toEqual(['claimed', 'claimed']);
+        await later(SECOND);
+        await store.record(entryOf([answerOf(ref, [section(3), section(4)])], { owner: 'run-1', settles: claimsOf(ref) }));
+        const [again] = await store.find(A, [ref], { maxAgeMs: HOUR });
+        expect(again).toMatchObject({ frame: frameOf(ref.item), sections: [{ body: section(3) }, { body: section(4) }], damaged: 0 });
+        expect(await store.claim(A, 'run-2', claimsOf(ref), { maxAgeMs: HOUR }, MINUTE)).toEqual(['kept', 'kept']);
+      });
 
       it('reads a damaged section as missing, counts it, and replaces it when bought again', async () => {
         const ref = itemRefOf(VALUE_AND_RENTAL, home('405 Dyer Ave'));
