@@ -264,14 +264,15 @@ function announcePlan(
   }
   const fromStore = storePath === undefined ? '' : ' (what earlier runs bought comes from the store)';
   if (plan.afresh) messages.info(`propdata: --resume: ${plan.afresh}; writing ${options.output ?? 'the output'} afresh${fromStore}`);
+  const held = plan.overwritesPartial?.records === undefined ? '' : ` (${plan.overwritesPartial.records} records)`;
   if (plan.overwritesPartial && storePath === undefined) {
     messages.error(
-      `propdata: warning: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records); ` +
+      `propdata: warning: starting ${options.output} over: an earlier run left it partial${held}; ` +
         'to continue it instead, stop now (Ctrl-C) and run the same command with --resume',
     );
   } else if (plan.overwritesPartial) {
     messages.info(
-      `propdata: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records)${fromStore}; --resume appends to it instead`,
+      `propdata: starting ${options.output} over: an earlier run left it partial${held}${fromStore}; --resume appends to it instead`,
     );
   }
   return true;

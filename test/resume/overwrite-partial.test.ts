@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { statePathFor } from '../../src/resume/run-state.js';
 import { runMain } from '../helpers/run-main.js';
 
 describe('an output an earlier run left partial', () => {
@@ -15,5 +16,18 @@ describe('an output an earlier run left partial', () => {
     expect(again.stderr).toMatch(/warning: starting .*out\.csv over: an earlier run left it partial \(\d+ records\).*--resume/);
     // Now complete: the next run has nothing to warn about.
     expect((await runMain(run)).stderr).not.toMatch(/warning/);
+  });
+
+  it("counts the records in the file itself, not in a killed run's stale state", async () => {
+    const output = join(mkdtempSync(join(tmpdir(), 'propdata-partial-')), 'out.csv');
+    const run = ['property', 'value', '--input', 'samples/addresses.csv', '--output', output, '--sandbox'];
+    expect((await runMain([...run, '--no-store', '--max-components', '10', '-q'])).code).toBe(4);
+    const held = readFileSync(output, 'utf8').trimEnd().split('\n').length - 1;
+    expect(held).toBeGreaterThan(0);
+    // What a run killed with kill -9 leaves: its state as it started, holding none of what it wrote since.
+    const state = statePathFor(output);
+    writeFileSync(state, JSON.stringify({ ...JSON.parse(readFileSync(state, 'utf8')), records: 0 }));
+    const again = await runMain([...run, '--store', join(mkdtempSync(join(tmpdir(), 'propdata-partial-store-')), 'propdata.db')]);
+    expect(again.stderr).toContain(`starting ${output} over: an earlier run left it partial (${held} records)`);
   });
 });
