@@ -151,10 +151,14 @@ async function openJobStore(
   prices: Record<string, number>,
   clock: Clock,
   events: JobEvents | undefined,
+  run?: string,
 ): Promise<RunStore> {
   if (store.beside) {
     const { runStoreBeside } = await import('./run-store-beside.js');
-    return runStoreBeside({ path: store.path, account: store.account, target, prices, clock, runLabel: store.runLabel });
+    return runStoreBeside({
+      ...{ path: store.path, account: store.account, target, prices, clock, runLabel: store.runLabel },
+      open: (name) => openJobStore({ ...store, beside: false }, target, prices, clock, events, name),
+    });
   }
   const { openStore, OutageTolerantStore, foldPending } = await import('../store/index.js');
   const opened = new OutageTolerantStore(await openStore(store.path, { now: () => clock.now() }), {
@@ -178,6 +182,7 @@ async function openJobStore(
       prices,
       clock,
       runLabel: store.runLabel,
+      ...(run !== undefined ? { run } : {}),
     });
   } catch (error) {
     await opened.close();

@@ -165,6 +165,8 @@ export interface RunStoreSettings {
   clock: Clock;
   /** What ran it, for its name in the spend log: the command line without credentials, or a library caller's label. */
   runLabel: string;
+  /** Its name, when it began beside its store before opening it (run-store-beside.ts): the claims it left there are its own. */
+  run?: string;
 }
 
 /**
@@ -177,7 +179,7 @@ export interface RunStoreSettings {
 export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
   const { store, account, target, clock } = settings;
   const id = runId(clock.now());
-  const owner = `${id} ${settings.runLabel}`;
+  const owner = settings.run ?? `${id} ${settings.runLabel}`;
   // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
   // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
   const claimant = settings.job === undefined ? owner : `job ${settings.job}`;
