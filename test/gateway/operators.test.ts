@@ -7,6 +7,7 @@ import { tempStorePath } from '../store/helpers/temp-store.js';
 import { ADMIN_KEY, basic, gatewayPerTest } from './helpers.js';
 import { parsePrometheusText, valueOf } from './prometheus-text.js';
 import { spawnServe, testCertificate } from './serve-process.js';
+import { BIN } from '../helpers/cli-process.js';
 import { runShell } from '../helpers/cli-process.js';
 import { codeBlocks, docSection } from '../helpers/docs.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -214,6 +215,19 @@ describe('what operators expect of a gateway', () => {
           const ran = await runShell(command!, { cwd: dir, env: { PATH: process.env.PATH ?? '' } });
           expect(ran.stdout.trim().split('\n').at(-1), `${command}\n${ran.stderr}`).toBe(expected);
         }
+        // propdata itself, not trusting it, says what to do.
+        const untrusted = await runShell(`node ${JSON.stringify(BIN)} property value --address '43 Valmonte Plaza' --zipcode 90274`, {
+          cwd: dir,
+          env: {
+            PROPDATA_BASE_URL: served.url,
+            PROPDATA_API_KEY: 'alice',
+            PROPDATA_API_SECRET: alice!,
+            PROPDATA_HOME: dir,
+            NODE_EXTRA_CA_CERTS: '',
+          },
+        });
+        expect(untrusted.code).not.toBe(0);
+        expect(untrusted.stderr).toContain('trust it with NODE_EXTRA_CA_CERTS=FILE.pem');
         expect(node).toContain('NODE_EXTRA_CA_CERTS=gw.pem propdata ');
         expect(python).toContain('REQUESTS_CA_BUNDLE=gw.pem python3 ');
       } finally {
