@@ -2,7 +2,8 @@ import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { GatewayRequestLog } from '../../src/gateway/gateway-parts.js';
 import { hashSecret, isLegacyHash, legacySecretMatches, newSecret, secretMatches } from '../../src/gateway/key-secrets.js';
-import { openStore } from '../../src/store/index.js';
+import { KeyRing, LoginsBusy } from '../../src/gateway/key-ring.js';
+import { openStore, type KeyStore } from '../../src/store/index.js';
 import { basic, gatewayFor, gatewayPerTest } from './helpers.js';
 
 const start = gatewayPerTest();
@@ -53,6 +54,22 @@ describe("the gateway's door", () => {
       true,
       false,
     ]);
+  });
+
+  it('checks keys still under scrypt two at a time, 64 waiting: past that, a login is answered busy, not queued without end', async () => {
+    const cheap = ['scrypt', 1_024, 8, 1, Buffer.from('salt').toString('base64url'), Buffer.alloc(32).toString('base64url')].join(':');
+    const keys = [{ name: 'old-timer', secretHash: cheap, created: 0 }];
+    const ring = new KeyRing({ list: () => Promise.resolve(keys) } as unknown as KeyStore);
+    await ring.refresh();
+    const outcomes = await Promise.all(
+      Array.from({ length: 70 }, (_, i) =>
+        ring.authenticate('old-timer', `guess-${i}`).then(String, (error: unknown) => (error as Error).constructor.name),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === 'undefined').length).toBe(2 + 64);
+    expect(outcomes.filter((outcome) => outcome === LoginsBusy.name).length).toBe(4);
+    // Once they are done, the next is checked.
+    expect(await ring.authenticate('old-timer', 'one more')).toBeUndefined();
   });
 
   it("moves a key's scrypt hash to the keyed hash in the store at its first login, which later logins use", async () => {
