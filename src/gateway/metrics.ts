@@ -43,6 +43,7 @@ export interface MetricsNow {
   connections: number;
   heldLogins: number;
   inFlight: number;
+  claimsHeld: number;
 }
 
 /**
@@ -156,6 +157,12 @@ function gaugesOf(now: MetricsNow): Family[] {
       'gauge',
       'Data requests being answered now (each holding the claims of what it buys).',
       [` ${now.inFlight}`],
+    ],
+    [
+      'propdata_gateway_claims_held',
+      'gauge',
+      "Sections the gateway's calls hold claims on now (bought once, whoever else asks).",
+      [` ${now.claimsHeld}`],
     ],
     ['propdata_gateway_connections', 'gauge', 'Client connections open.', [` ${now.connections}`]],
     ['propdata_gateway_failed_logins_held', 'gauge', 'Failed logins whose 401 is being held back now.', [` ${now.heldLogins}`]],

@@ -72,6 +72,7 @@ export async function startGateway(settings: GatewaySettings): Promise<RunningGa
       connections: connectionsOpen(),
       heldLogins: throttle.held,
       inFlight: parts.activity.inFlight,
+      claimsHeld: settings.upstream.claimsHeld(),
     }),
     addressOf,
     stopping: stopping.signal,

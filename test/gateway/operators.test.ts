@@ -88,6 +88,23 @@ describe('what operators expect of a gateway', () => {
     expect(value('propdata_gateway_failed_logins_held')).toBe(0);
     expect(value('propdata_gateway_connections')).toBeGreaterThanOrEqual(1);
     expect(families.has('propdata_gateway_waiting_components')).toBe(true);
+    expect(value('propdata_gateway_claims_held')).toBe(0);
+  });
+
+  it('counts the claims held by calls in flight, and none once they are answered', async () => {
+    const { request, gateway } = await start({ sandbox: { latencyMs: [800, 800] } });
+    const scrape = async () =>
+      valueOf(
+        parsePrometheusText(
+          await (await fetch(`${gateway.url}/metrics`, { headers: { authorization: basic('admin', ADMIN_KEY) } })).text(),
+        ),
+        'propdata_gateway_claims_held',
+      );
+    const inFlight = request('alice', '/v2/property/value', { method: 'POST', headers: json, body: JSON.stringify(homes(20, 24)) });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await scrape()).toBe(5);
+    expect((await inFlight).status).toBe(200);
+    expect(await scrape()).toBe(0);
   });
 
   it('the strict reader of the tests refuses what Prometheus would', () => {
