@@ -76,8 +76,9 @@ export class KeyRing {
   async #moveOver(key: ClientKey, secret: string): Promise<void> {
     const moved = { ...key, secretHash: currentHash(secret) };
     // Revoked or issued anew while scrypt ran: the store keeps what it has, and the next refresh says what that is.
-    if (this.#keys.get(key.name) !== key) return;
-    this.#keys.set(key.name, moved);
+    const now = this.#keys.get(key.name);
+    if (now?.secretHash !== key.secretHash) return;
+    this.#keys.set(key.name, { ...now, secretHash: moved.secretHash });
     try {
       await this.#store.rehash(key.name, key.secretHash, moved.secretHash);
     } catch (error) {
