@@ -156,6 +156,16 @@ function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return flat;
 }
 
+/** OpenSSL's codes for a certificate from an authority Node does not trust: a gateway's own (`propdata serve --tls-cert`), a company's. */
+const UNTRUSTED_CERTIFICATE = [
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+];
+const TRUST_A_CERTIFICATE =
+  "the server's certificate is from an authority this machine does not trust; if it is yours (a gateway's own), trust it with NODE_EXTRA_CA_CERTS=FILE.pem";
+
 /** undici's and node's error codes, in words a user can act on; undici's header and body timers are the deadline's. */
 function describeNetworkError(error: unknown, timedOut: string): string {
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
@@ -170,6 +180,9 @@ function describeNetworkError(error: unknown, timedOut: string): string {
     UND_ERR_BODY_TIMEOUT: timedOut,
     ENOTFOUND: 'host not found',
     EAI_AGAIN: 'host lookup failed (DNS)',
+    ...Object.fromEntries(UNTRUSTED_CERTIFICATE.map((certificate) => [certificate, `${certificate}: ${TRUST_A_CERTIFICATE}`])),
+    ERR_TLS_CERT_ALTNAME_INVALID: "the server's certificate does not name the host of the base URL (its subjectAltName)",
+    CERT_HAS_EXPIRED: "the server's certificate has expired",
   };
   return (code && messages[code]) ?? (error instanceof Error ? error.message : String(error));
 }

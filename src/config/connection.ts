@@ -23,9 +23,21 @@ function secretFlag(flags: ConnectionFlags): string | undefined {
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i;
 
-/** Whether a host name or address (an IPv6 one with or without its brackets) is this machine's loopback: traffic that never leaves it. */
+/**
+ * Whether a host name or address (an IPv6 one with or without its brackets) is this machine's
+ * loopback: traffic that never leaves it. IPv4 is read as the system reads it (`127.1`, as
+ * inet_aton does), and as IPv6 writes it (`::ffff:127.0.0.1`).
+ */
 export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.test(host.replace(/^\[(.*)\]$/, '$1'));
+  const bare = host.replace(/^\[(.*)\]$/, '$1').replace(/^::ffff:(?=\d+\.)/i, '');
+  if (LOOPBACK.test(bare)) return true;
+  if (!/^[\d.x]+$/i.test(bare)) return false;
+  try {
+    // The URL parser reads IPv4's short and numeric forms (127.1, 2130706433) as the system does.
+    return LOOPBACK.test(new URL(`http://${bare}/`).hostname);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -99,12 +99,12 @@ function callClaims(store: Store, claimant: string, held: Held, call: number): P
  * The engine's session API (issue 34) is to offer this itself; until then, the gateway's calls run
  * on the engine as it is.
  */
-export function callStore(store: Store, names: GatewayNames, clock: Clock): () => Store {
+export function callStore(store: Store, names: GatewayNames, clock: Clock): { viewFor: () => Store; claimsHeld: () => number } {
   let lastAt = 0;
   const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
   const held: Held = new Map();
   let calls = 0;
-  return () => {
+  const viewFor = () => {
     const call = (calls += 1);
     const claims = callClaims(store, names.claimant, held, call);
     const overrides: Partial<Store> = {
@@ -129,4 +129,5 @@ export function callStore(store: Store, names: GatewayNames, clock: Clock): () =
       },
     });
   };
+  return { viewFor, claimsHeld: () => held.size };
 }

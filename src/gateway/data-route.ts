@@ -11,6 +11,7 @@ import { callReply, GatewayStopping } from './call-reply.js';
 import { readClientRequest, type ClientRequest } from './client-request.js';
 import type { GatewayParts, Handled } from './gateway-parts.js';
 import { forbiddenSection } from './key-endpoints.js';
+import { refusalReply } from './logins.js';
 import type { UpstreamResult } from './upstream.js';
 
 /** The largest body taken: 100 items of any sensible size, with room for long meta values. */
@@ -102,6 +103,7 @@ async function fetchWithinBudget(
       ...(allowance ? { maxCost: reserved } : {}),
     });
     book.add(key.name, asked.sections.map((endpoint) => endpoint.name).join(','), result.spend);
+    parts.metrics.called(key.name, result.spend);
   } finally {
     book.release(key.name, reserved);
     const answered = result?.answers.filter((answer) => answer.kind === 'answer').length ?? 0;
@@ -144,15 +146,24 @@ async function answerCall(
   return { key: key.name, reply: withIgnoredKeys(reply, asked.ignoredKeys), items: asked.items.length, fromStore: result.spend.fromStore };
 }
 
-/** Keys the spec does not list were left out of what was sent: named, as the sandbox names them. */
+/** A character as UTF-8 bytes, each %XX (a lone surrogate as U+FFFD's: never a throw). */
+const percentEncoded = (character: string) =>
+  [...Buffer.from(character, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/**
+ * Keys the spec does not list were left out of what was sent: named, as the sandbox names them,
+ * percent-encoded (the client's own text: a CR, a LF or a character beyond Latin-1 cannot stand in
+ * a header; a comma would split the list).
+ */
 function withIgnoredKeys(reply: Reply, ignored: readonly string[]): Reply {
-  return ignored.length === 0 ? reply : { ...reply, headers: { ...reply.headers, 'X-Propdata-Ignored-Keys': ignored.join(', ') } };
+  const names = ignored.map((name) => name.replace(/[^\x21-\x24\x26-\x2b\x2d-\x7e]/gu, percentEncoded));
+  return ignored.length === 0 ? reply : { ...reply, headers: { ...reply.headers, 'X-Propdata-Ignored-Keys': names.join(', ') } };
 }
 
 /** A request to the service's API: the client's key, then the service's own checks, then the call. */
 export async function dataRoute(parts: GatewayParts, request: IncomingMessage, response: ServerResponse, url: URL): Promise<Handled> {
   const login = await parts.logins.client(request);
-  if ('refused' in login) return { reply: { status: 401 }, ...(login.refused === 'wrong' ? { refusal: 'wrong key or secret' } : {}) };
+  if ('refused' in login) return refusalReply(login.refused, 'wrong key or secret');
   const key = login.ok;
   const refuse = (reply: Reply): Handled => ({ key: key.name, reply });
   const endpoint = endpointAt(url.pathname);

@@ -1,5 +1,7 @@
+import { connect as connectTcp } from 'node:net';
 import { connect, type ConnectionOptions, type Service } from '../engine/connect.js';
 import type { EngineLog } from '../engine/engine-log.js';
+import { GATEWAY_DOOR } from '../policy/policy.js';
 import { accountId, accountOf } from '../store/account.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store-api.js';
@@ -8,7 +10,7 @@ import { startGateway, type RunningGateway } from './server.js';
 import { openUpstream, type Upstream } from './upstream.js';
 
 /** What `propdata serve` (or a test) opens a gateway with: the service, the store, and the gateway's own settings. */
-export interface GatewayOptions extends Omit<GatewaySettings, 'store' | 'upstream' | 'account'> {
+export interface GatewayOptions extends Omit<GatewaySettings, 'store' | 'upstream' | 'account' | 'probeService'> {
   /** How to reach the service: the CLI's credentials flags (the sandbox's too), and the deadline of a response. */
   connection: ConnectionOptions;
   env: Record<string, string | undefined>;
@@ -59,7 +61,7 @@ export async function openGateway(options: GatewayOptions): Promise<OpenGateway>
       maxWaitMs: options.maxWaitMs,
       runLabel: options.runLabel,
     }));
-    const gateway = await startGateway({ ...options, store, upstream, account });
+    const gateway = await startGateway({ ...options, store, upstream, account, probeService: () => reachable(service.connection.baseUrl) });
     let closing: Promise<void> | undefined;
     const close = async (graceMs?: number) => {
       try {
@@ -74,4 +76,20 @@ export async function openGateway(options: GatewayOptions): Promise<OpenGateway>
     await closeAll();
     throw error;
   }
+}
+
+/** Resolves once the service's host accepts a TCP connection (/readyz): nothing is sent, nothing bought. */
+function reachable(baseUrl: URL): Promise<void> {
+  const port = Number(baseUrl.port || (baseUrl.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp({ host: baseUrl.hostname.replace(/^\[(.*)\]$/, '$1'), port }, () => {
+      socket.destroy();
+      resolve();
+    });
+    // Left unanswered, the probe gives up (operator-route.ts says so); its socket goes with it.
+    socket.setTimeout(GATEWAY_DOOR.readyProbeMs, () => socket.destroy(new Error(`no answer within ${GATEWAY_DOOR.readyProbeMs} ms`)));
+    socket.once('error', (error) =>
+      reject(new Error(`${baseUrl.host} cannot be reached: ${(error as NodeJS.ErrnoException).code ?? error.message}`)),
+    );
+  });
 }

@@ -42,6 +42,8 @@ export interface Upstream {
   rateHeaders(): Record<string, string>;
   /** Components waiting for the rate limit, by client. */
   waiting(): Map<string, number>;
+  /** Sections the gateway's calls hold claims on now (/metrics). */
+  claimsHeld(): number;
   /** Gives the gateway's share of the account's windows up; the store is the caller's to close. */
   close(): Promise<void>;
 }
@@ -152,14 +154,15 @@ export async function openUpstream(settings: UpstreamSettings): Promise<Upstream
   }
   const pacer = store.pacer(pacingAccount, run);
   limiter.shareWith(pacer);
+  // The gateway's claims are its own, whatever its process: the next gateway here takes them over.
+  const views = callStore(store, { run, claimant: `${hostname()} ${settings.runLabel}` }, clock);
   const session: Session = {
     settings,
     pacingAccount,
     limiter,
     windows,
     share: new FairShare(),
-    // The gateway's claims are its own, whatever its process: the next gateway here takes them over.
-    viewFor: callStore(store, { run, claimant: `${hostname()} ${settings.runLabel}` }, clock),
+    viewFor: views.viewFor,
   };
   return {
     fetch: (call) => fetchFor(session, call),
@@ -167,6 +170,7 @@ export async function openUpstream(settings: UpstreamSettings): Promise<Upstream
     windows: () => windows.at(clock.now()),
     rateHeaders: () => windows.headers(clock.now()),
     waiting: () => session.share.waiting(),
+    claimsHeld: views.claimsHeld,
     close: () => pacer.leave(),
   };
 }

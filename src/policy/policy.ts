@@ -257,6 +257,33 @@ export const GATEWAY_WAITS = {
   loginForgetAfterMs: 15 * 60_000,
 } as const;
 
+/**
+ * The gateway's door: what a connection and a login may cost it. Checking a secret costs
+ * microseconds (gateway/key-secrets.ts); what is bounded here is what a client can make the gateway
+ * hold: connections, failed logins held back, and the scrypt checks of keys still under an older
+ * propdata's hash.
+ */
+export const GATEWAY_DOOR = {
+  /**
+   * Connections open at once. Past it, a new one closes the longest-idle connection (one not in
+   * the middle of a request): idle sockets cannot lock new clients out. Well under the usual
+   * 20,000 file descriptors a process may have, which would otherwise run out first.
+   */
+  maxConnections: 10_000,
+  /** How often Node looks for a request past headersTimeout or requestTimeout: a slow body is cut within a second of its limit. */
+  timeoutCheckMs: 1_000,
+  /** Failed logins from one client address being held back at once; more are refused 429 at once, and their connection closed. */
+  heldFailuresPerAddress: 32,
+  /** Failed logins held back at once, from every address: a scan from many addresses holds no more than this many timers. */
+  heldFailures: 2_000,
+  /** scrypt checks (a key under an older propdata's hash, 32 MiB each) run at once... */
+  legacyChecksAtOnce: 2,
+  /** ...and waiting for their turn; more are answered 503, to come back in a second. */
+  legacyChecksWaiting: 64,
+  /** /readyz: how long the service's address may take to accept a connection. */
+  readyProbeMs: 2_000,
+} as const;
+
 // --- relations ----------------------------------------------------------------------------------
 
 /** A table above with any numbers in it (its own are literal types). */

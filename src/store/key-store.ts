@@ -14,6 +14,12 @@ export interface KeyStore {
   add(key: ClientKey): Promise<boolean>;
   /** Every key, revoked ones included, by name. */
   list(): Promise<ClientKey[]>;
+  /**
+   * Replaces a live key's stored hash `from` with `to` (the same secret, hashed anew: the gateway
+   * moving an old scheme's hash over once it has checked the secret); false, changing nothing,
+   * when the key was revoked or issued anew meanwhile.
+   */
+  rehash(name: string, from: string, to: string): Promise<boolean>;
   /** Revokes the live key of that name at `at`; false when there is none. */
   revoke(name: string, at: number): Promise<boolean>;
   /** What keys' calls bought and took from the store, as a gateway summed it (one row per key and endpoint a flush). */
@@ -28,7 +34,7 @@ export interface KeyStore {
 export interface ClientKey {
   /** What the client sends as its API key (HTTP Basic user), and what the spend is filed under. */
   name: string;
-  /** The secret as scrypt left it (`scrypt:N:r:p:salt:hash`): never the secret itself. */
+  /** The secret's keyed hash (`hmac-sha256:salt:hash`; an older key's may still be `scrypt:…`): never the secret itself. */
   secretHash: string;
   /** USD at list price the key may spend a UTC month; absent: no budget of its own (the account's still holds). */
   budgetMonth?: number;

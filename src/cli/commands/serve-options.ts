@@ -28,8 +28,26 @@ export const SERVE_OPTIONS = [
     description: 'listen on another address than the loopback without TLS: keys, secrets and answers cross the network in the clear',
   },
   {
+    flags: '--trust-proxy <addresses>',
+    description:
+      'the IP addresses of proxies in front of the gateway (comma-separated): their X-Forwarded-For names the client, for the failed-login throttle, the log and the status page',
+    parse: (value: string, previous?: unknown) => [
+      ...((previous as string[] | undefined) ?? []),
+      ...value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ],
+  },
+  {
+    flags: '--log-format <format>',
+    description: 'the line per request on stdout: text, or json (one object a line)',
+    choices: ['text', 'json'],
+    defaultValue: 'text',
+  },
+  {
     flags: '--admin-key <key>',
-    description: "the status page's password (user admin); default: a new one each start, printed",
+    description: "the status page's and /metrics' password (user admin); default: a new one each start, printed",
     env: 'PROPDATA_ADMIN_KEY',
   },
   {

@@ -65,6 +65,14 @@ export class PostgresKeyStore implements KeyStore {
     return rows.map(keyOfRow);
   }
 
+  async rehash(name: string, from: string, to: string): Promise<boolean> {
+    const rows = await this.#db.query(
+      `UPDATE ${this.#s}.client_keys SET secret_hash = $1 WHERE name = $2 AND secret_hash = $3 AND revoked IS NULL RETURNING name`,
+      [to, name, from],
+    );
+    return rows.length > 0;
+  }
+
   async revoke(name: string, at: number): Promise<boolean> {
     const rows = await this.#db.query(`UPDATE ${this.#s}.client_keys SET revoked = $1 WHERE name = $2 AND revoked IS NULL RETURNING name`, [
       at,

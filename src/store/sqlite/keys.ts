@@ -80,6 +80,15 @@ export class SqliteKeyStore implements KeyStore {
     return this.#run.read(() => this.#db.prepare<[], KeyRow>('SELECT * FROM client_keys ORDER BY name').all().map(keyOfRow));
   }
 
+  rehash(name: string, from: string, to: string): Promise<boolean> {
+    return this.#run.write(
+      () =>
+        this.#db
+          .prepare('UPDATE client_keys SET secret_hash = ? WHERE name = ? AND secret_hash = ? AND revoked IS NULL')
+          .run(to, name, from).changes > 0,
+    );
+  }
+
   revoke(name: string, at: number): Promise<boolean> {
     return this.#run.write(() => this.#revoke.run(at, name).changes > 0);
   }

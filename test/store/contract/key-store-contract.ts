@@ -78,6 +78,19 @@ export function keyStoreContract(name: string, driver: StoreDriver): void {
       expect(await store.keys.list()).toEqual([again]);
     });
 
+    it("moves a live key's hash to another scheme only from the hash it has: never a revoked key's, never one issued anew", async () => {
+      await store.keys.add(key('alice', { budgetMonth: 5 }));
+      const old = key('alice').secretHash;
+      expect(await store.keys.rehash('alice', 'scrypt:not-the-one-it-has', 'hmac-sha256:x:y')).toBe(false);
+      expect(await store.keys.rehash('alice', old, 'hmac-sha256:salt:hash')).toBe(true);
+      expect(await store.keys.list()).toEqual([key('alice', { budgetMonth: 5, secretHash: 'hmac-sha256:salt:hash' })]);
+      // Issued anew meanwhile (revoked, then added with a new secret): the check of the old one changes nothing.
+      await store.keys.revoke('alice', START + DAY);
+      expect(await store.keys.rehash('alice', 'hmac-sha256:salt:hash', 'hmac-sha256:late:one')).toBe(false);
+      expect(await store.keys.rehash('nobody', old, 'hmac-sha256:x:y')).toBe(false);
+      expect((await store.keys.list())[0]!.secretHash).toBe('hmac-sha256:salt:hash');
+    });
+
     it('sums what each key bought from a time on, every account together', async () => {
       await store.keys.recordSpend([
         spend('alice', 0.25, { at: START - DAY }),
