@@ -187,7 +187,9 @@ export class PostgresStore implements Store {
       `WITH lapsed AS (DELETE FROM ${s}.runs WHERE expires <= ${s}.now_ms() AND run <> $2),
        entered AS (
          INSERT INTO ${s}.runs AS r (run, account, started, expires) VALUES ($2, $1, ${s}.now_ms(), ${s}.now_ms() + $3)
-         ON CONFLICT (run) DO UPDATE SET expires = excluded.expires RETURNING started
+         ON CONFLICT (run) DO UPDATE SET expires = excluded.expires,
+           started = CASE WHEN r.expires <= ${s}.now_ms() THEN excluded.started ELSE r.started END
+         RETURNING started
        )
        SELECT least((SELECT started FROM entered), (SELECT min(started) FROM ${s}.runs WHERE account = $1 AND expires > ${s}.now_ms() AND run <> $2)) AS earliest`,
       [accountId, run, leaseMs],

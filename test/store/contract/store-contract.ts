@@ -346,6 +346,12 @@ export function storeContract(name: string, driver: StoreDriver): void {
         await store.leaveRun('run-1');
         // run-2 lapsed (not renewed for a minute): run-4 is the earliest running now.
         expect(await store.enterRun(A, 'run-5', MINUTE)).toBe(START + 88 * SECOND);
+        // A run whose entry lapsed enters anew, from now.
+        await store.renewRun(A, 'run-5', MINUTE);
+        await store.leaveRun('run-4');
+        await later(2 * MINUTE);
+        await store.renewRun(A, 'run-5', MINUTE);
+        expect(await store.enterRun(A, 'run-6', MINUTE)).toBe(START + 208 * SECOND);
       });
     });
 
