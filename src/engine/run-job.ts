@@ -19,7 +19,7 @@ import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
 import { RateLimiter } from '../throttle/rate-limiter.js';
 import { budgetLimits, type SpendingCaps } from './budget-limits.js';
 import type { Service } from './connect.js';
-import { openRunStore, type RunStore } from './run-store.js';
+import { openRunStore, type JobIdentity, type RunStore } from './run-store.js';
 
 /**
  * Distinct answers kept for deduplication: repeats within 5,000 distinct items are caught, and
@@ -37,7 +37,7 @@ export interface JobStore {
   /** The account whose windows the run paces by, when not `account` (the built-in sandbox: one per port). */
   pacingAccount?: string;
   /** The job the run continues: what it bought since that job began is reused whatever maxAgeMs says. */
-  job?: string;
+  job?: string | JobIdentity;
   /** An answer younger than this is reused; undefined: age alone never makes one reusable. */
   maxAgeMs?: number;
   /** What ran it, for its name in the spend log. */

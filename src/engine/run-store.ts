@@ -120,8 +120,14 @@ export function lackingIn(store: Store, account: string, target: QueryTarget, fr
 /** What the run says of the claims it took from other jobs (PROTOCOL.md, rules 3 and 6). */
 function tookOverNotes({ lapsed, forced }: { lapsed: number; forced: number }): string[] {
   const sections = (n: number) => `${n.toLocaleString('en-US')} section${n === 1 ? '' : 's'}`;
+  // A claim lapses when its owner renews it for a lease while the store answers: that run stopped,
+  // or lost the store while this one had it (never an outage both met: rule 3).
   return [
-    ...(lapsed > 0 ? [`bought ${sections(lapsed)} another run had claimed and stopped renewing (it was stopped or killed)`] : []),
+    ...(lapsed > 0
+      ? [
+          `bought ${sections(lapsed)} another run had claimed and not renewed for a lease while the store answered (it stopped, or lost the store)`,
+        ]
+      : []),
     ...(forced > 0
       ? [
           `bought ${sections(forced)} another run still claimed after waiting ${CLAIMS.waitLimitMs / 60_000} minutes for its answer: that run may buy them too`,
@@ -158,8 +164,8 @@ export interface RunStoreSettings {
   target: QueryTarget;
   /** --max-age in ms; undefined: age alone never makes an answer reusable. */
   maxAgeMs: number | undefined;
-  /** The job this run belongs to (the same command on the same input and output), when it has one. */
-  job?: string;
+  /** The job this run belongs to (the same command on the same input and output), when it has one: its name, or its names (JobIdentity). */
+  job?: string | JobIdentity;
   /** USD at list price per section name, for the spend records and the savings. */
   prices: Readonly<Record<string, number>>;
   clock: Clock;
@@ -167,6 +173,51 @@ export interface RunStoreSettings {
   runLabel: string;
   /** Its name, when it began beside its store before opening it (run-store-beside.ts): the claims it left there are its own. */
   run?: string;
+}
+
+/**
+ * A job as a run knows it: what it does, and the names it is kept under in the store (its output
+ * file may be reached by several paths: docs/guide, "one job, one output").
+ */
+export interface JobIdentity {
+  /** What the job does whatever its output is called (the command on its input): with the job's start, the owner of its claims. */
+  command: string;
+  /**
+   * The names it is kept under, the one it begins under first. Asked as the run opens the store, and
+   * again once it has opened its output (a file made or replaced since has a new identity).
+   */
+  names(): Promise<readonly string[]>;
+}
+
+const identityOf = (job: string | JobIdentity): JobIdentity =>
+  typeof job === 'string' ? { command: job, names: () => Promise.resolve([job]) } : job;
+
+/** The job's names in the store, and when it began: the earliest start of a running job under any of them. */
+interface JobNames {
+  identity: JobIdentity;
+  since: number;
+  /** Every name the job is kept under by now. */
+  named: Set<string>;
+}
+
+/** Continues the job under whichever of its names is running, or begins it; every other name is begun at its start too. */
+async function beginJobNamed(store: Store, account: string, identity: JobIdentity): Promise<JobNames> {
+  const names = [...new Set(await identity.names())];
+  const starts = await Promise.all(names.map((name) => store.jobSince(account, name)));
+  const running = starts.filter((start): start is number => start !== undefined);
+  const since = running.length > 0 ? Math.min(...running) : await store.beginJob(account, names[0]!);
+  const job: JobNames = { identity, since, named: new Set(names.filter((_, i) => starts[i] !== undefined)) };
+  await nameJob(store, account, job, names);
+  return job;
+}
+
+/** The names among `names` the job is not kept under yet, begun at its start. */
+async function nameJob(store: Store, account: string, job: JobNames, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    if (job.named.has(name)) continue;
+    await store.nameJob(account, name, job.since);
+    job.named.add(name);
+  }
 }
 
 /**
@@ -180,13 +231,18 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   const { store, account, target, clock } = settings;
   const id = runId(clock.now());
   const owner = settings.run ?? `${id} ${settings.runLabel}`;
-  // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
-  // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
-  const claimant = settings.job === undefined ? owner : `job ${settings.job}`;
+  // What was kept since the start of any run on the store now is reused, this one's included
+  // (PROTOCOL.md, rule 1): runs that overlap share what they buy.
+  const sharedFrom = await store.enterRun(account, id, CLAIMS.leaseMs);
   // What was bought since the run's job began is reused whatever --max-age says: it was bought for
   // this job. A run of no job (a library batch) is a job of its own from now: an answer another
   // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
-  const since = settings.job === undefined ? clock.now() : await store.beginJob(account, settings.job);
+  const job = settings.job === undefined ? undefined : await beginJobNamed(store, account, identityOf(settings.job));
+  const since = Math.min(sharedFrom, job?.since ?? sharedFrom);
+  // Claims are the job's, by what it does and when it began (whatever its output is called): a run
+  // that continues it (after a kill -9, through another path to its output) takes over what the
+  // killed run was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
+  const claimant = job === undefined ? owner : `job ${job.identity.command} ${job.since}`;
   // The pacer's state names its owner in each of its reservations, read and written back at each
   // grant: the run's id alone, not its command line (the state was 12 KB at 100 requests a second).
   const pacer = store.pacer(settings.pacingAccount ?? account, id);
@@ -196,6 +252,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     members: sectionKeys(target),
     refOf: itemRefs(),
     claimant,
+    ...(job ? { job } : {}),
     freshness: { maxAgeMs: settings.maxAgeMs, since },
     spend: { account, run: owner, prices: settings.prices },
     writes,
@@ -207,7 +264,14 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
   // ahead would otherwise spin it.
-  const heartbeat = setInterval(() => writes.add(() => store.renewClaims(claimant, CLAIMS.leaseMs)), CLAIMS.renewalMs);
+  const heartbeat = setInterval(
+    () =>
+      writes.add(async () => {
+        await store.renewClaims(claimant, CLAIMS.leaseMs);
+        await store.renewRun(account, id, CLAIMS.leaseMs);
+      }),
+    CLAIMS.renewalMs,
+  );
   heartbeat.unref();
   return {
     kept: keptAnswers(run),
@@ -215,7 +279,7 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
     pacer: () => pacer,
     monthToDateCost: () => store.monthToDateCost(account),
     finishJob: async () => {
-      if (settings.job !== undefined) await store.finishJob(account, settings.job);
+      for (const name of job?.named ?? []) await store.finishJob(account, name);
     },
     problems: () => {
       const problems = store.problems();
@@ -225,8 +289,9 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
       clearInterval(heartbeat);
       try {
         await writes.done;
-        // Nothing more is bought: no other job waits on this one.
+        // Nothing more is bought: no other job waits on this one, nor shares from its start.
         await store.releaseAll(claimant);
+        await store.leaveRun(id);
         // This run asks for nothing more: its share of the windows goes to the others at once.
         await pacer.leave();
         if (fromStore > 0 || savedUsd > 0)
@@ -245,6 +310,10 @@ interface RunContext {
   refOf: RefOf;
   /** Whose claims this run's are: the job's, or the run's own when it belongs to none. */
   claimant: string;
+  /** The run's job, when it has one: its names in the store so far. */
+  job?: JobNames;
+  /** The job's names asked again once the output is open (JobIdentity.names), before the first claim. */
+  renamed?: Promise<void>;
   freshness: Freshness;
   spend: SpendSettings;
   writes: StoreWrites;
@@ -358,6 +427,9 @@ async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['cla
   const { store, account, target } = run.settings;
   const claimed = requests.map(() => false);
   await caughtUp(run);
+  // The output is open by the first claim: the job is named by its file too (a continuing run may reach it by another path).
+  const { job } = run;
+  if (job) await (run.renamed ??= job.identity.names().then((names) => nameJob(store, account, job, names)));
   for (const force of [false, true]) {
     const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
     const refs = asked.map((i) => run.refOf(target, requests[i]!.item.item));

@@ -21,8 +21,13 @@ export interface SectionState {
   kept: { at: number; body: unknown; frame: unknown } | undefined;
 }
 
-/** Rule 3: a claim stands until its lease runs out; a lapsed one belongs to nobody. */
-export const isLive = (claim: ClaimRow | undefined, now: number): boolean => claim !== undefined && claim.expires > now;
+/**
+ * Rule 3: a claim stands until its lease runs out; a lapsed one belongs to nobody. `graceMs`: a run
+ * back from losing the store counts a claim that lapsed less than this long ago as standing, since
+ * its owner may have lost the store too and not been able to renew it (rule 3, outages).
+ */
+export const isLive = (claim: ClaimRow | undefined, now: number, graceMs = 0): boolean =>
+  claim !== undefined && claim.expires > now - graceMs;
 
 /**
  * Rules 1 and 2: a kept section serves when it arrived at or after `freshFrom` (freshness.ts) and
@@ -44,17 +49,19 @@ export interface ClaimContext {
   freshFrom: number;
   /** Rule 6: a waiter past its limit takes even a live claim over (said, as any taking over is). */
   force?: boolean;
+  /** Rule 3: a claim lapsed less than this long ago still stands (isLive). */
+  graceMs?: number;
 }
 
 /**
  * Rule 4, one section: kept (use it), held by another's live claim (wait for its answer), or now
  * `owner`'s: claimed (new, or its own again) or taken over (another's claim had lapsed).
  */
-export function decideClaim(state: SectionState, { owner, now, freshFrom, force = false }: ClaimContext): ClaimResult {
+export function decideClaim(state: SectionState, { owner, now, freshFrom, force = false, graceMs = 0 }: ClaimContext): ClaimResult {
   if (serves(state.kept, freshFrom)) return 'kept';
   const { claim } = state;
   if (claim === undefined || claim.owner === owner) return 'claimed';
-  return isLive(claim, now) && !force ? 'held' : 'took over';
+  return isLive(claim, now, graceMs) && !force ? 'held' : 'took over';
 }
 
 /** Whether an outcome makes the section `owner`'s: its claim is to be written. */

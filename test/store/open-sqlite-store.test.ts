@@ -52,6 +52,7 @@ describe('opening the store', () => {
       'pacer',
       'requests',
       'reused',
+      'runs',
       'sections',
       'windows',
     ]);

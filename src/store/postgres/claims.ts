@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
 import { freshFrom } from '../freshness.js';
-import type { ClaimResult, Freshness, SectionClaim } from '../store-api.js';
+import type { ClaimOptions, ClaimResult, Freshness, SectionClaim } from '../store-api.js';
 import { parameter, prepared, type Database } from './database.js';
 import { CLAIMS } from '../../policy/policy.js';
 
@@ -48,14 +48,14 @@ export class ClaimTable {
     owner: string,
     sections: readonly SectionClaim[],
     freshness: Freshness,
-    { leaseMs, force = false }: { leaseMs: number; force?: boolean },
+    { leaseMs, force = false, graceMs = 0 }: { leaseMs: number } & ClaimOptions,
   ): Promise<ClaimResult[]> {
     const { distinct, place } = distinctSections(sections);
     const outcomes = await this.#db.transaction(async (client) => {
       await this.#lock(client, accountId, distinct);
       const states = await this.#read(client, accountId, distinct);
       const now = states[0]!.now;
-      const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force };
+      const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force, graceMs };
       const decided = states.map((row) => decideClaim(stateOf(row), context));
       const taken = distinct.filter((_, i) => takes(decided[i]!));
       if (taken.length > 0) await this.#write(client, accountId, owner, taken, now + leaseMs);
@@ -105,12 +105,10 @@ export class ClaimTable {
     );
   }
 
+  /** Every claim `owner` holds, lapsed or not: a lapsed one nobody took over is still its own (rule 3). */
   async renew(owner: string, leaseMs: number): Promise<void> {
     const s = this.#s;
-    await this.#db.query(`UPDATE ${s}.claims SET expires = ${s}.now_ms() + $2 WHERE owner = $1 AND expires > ${s}.now_ms()`, [
-      owner,
-      leaseMs,
-    ]);
+    await this.#db.query(`UPDATE ${s}.claims SET expires = ${s}.now_ms() + $2 WHERE owner = $1`, [owner, leaseMs]);
   }
 
   async releaseAll(owner: string): Promise<void> {
@@ -131,7 +129,7 @@ export class ClaimTable {
   }
 
   /** Which sections a live claim of another owner holds (the claims and the database's now, read together; isLive decides). */
-  async held(account: string, owner: string, sections: readonly SectionClaim[]): Promise<boolean[]> {
+  async held(account: string, owner: string, sections: readonly SectionClaim[], graceMs = 0): Promise<boolean[]> {
     const s = this.#s;
     const rows = await this.#db.query<{ owner: string | null; expires: number | null; now: number }>(
       `SELECT c.owner, c.expires, ${s}.now_ms() AS now
@@ -144,7 +142,7 @@ export class ClaimTable {
     );
     return rows.map((row) => {
       const { claim } = stateOf({ ...row, at: null, body: null, frame: null });
-      return claim !== undefined && claim.owner !== owner && isLive(claim, row.now);
+      return claim !== undefined && claim.owner !== owner && isLive(claim, row.now, graceMs);
     });
   }
 }

@@ -174,6 +174,17 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE claims;
   ALTER TABLE keyed_claims RENAME TO claims;
   `,
+  // 7: the runs on the store now.
+  `
+  -- Each run on the store while it runs (a lease it renews, as its claims): a run counts as fresh
+  -- what was kept since the start of any run it overlaps (PROTOCOL.md, rule 1). A few rows.
+  CREATE TABLE runs (
+    run TEXT PRIMARY KEY,
+    account INTEGER NOT NULL,
+    started INTEGER NOT NULL,
+    expires INTEGER NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
