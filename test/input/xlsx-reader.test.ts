@@ -74,7 +74,7 @@ describe('xlsx input', () => {
   it('reads the first sheet: header as for CSV, formulas by their cached value, dates as ISO dates, blank rows skipped', async () => {
     const { columns, rows, input } = await readAll(await homesWorkbook(), { identifiers: PROPERTY });
     expect(input.format).toBe('xlsx');
-    expect(columns).toEqual(['address', 'Zip', 'bought', 'price', 'double', 'moved_in', 'owner', 'note', 'column_9', 'flag']);
+    expect(columns).toEqual(['address', 'Zip', 'bought', 'price', 'double', 'moved_in', 'owner', 'note', 'Unnamed: 8', 'flag']);
     expect(rows.map((row) => [row.row, row.line])).toEqual([
       [1, 2],
       [2, 4],
@@ -90,7 +90,7 @@ describe('xlsx input', () => {
       moved_in: '2024-03-02',
       owner: 'Ann',
       note: 'rich text',
-      column_9: 'x',
+      'Unnamed: 8': 'x',
       flag: 'TRUE',
     });
     expect(rows[0]!.readError).toBeUndefined();
