@@ -31,6 +31,7 @@ function readIdentifier(
   row: number,
   cells: ReadCells,
   onRepair: OnRepair,
+  takesState: boolean,
 ): void {
   let value = slot.normalize(raw);
   if (value === undefined) return;
@@ -38,7 +39,7 @@ function readIdentifier(
   // Slots are in name order: state, when the row has one, is already in the item.
   if (slot.name === 'zipcode' && value.length < 5) {
     const state = cells.item.state;
-    const repair = repairZip(value, typeof state === 'string' ? state : undefined);
+    const repair = repairZip(value, typeof state === 'string' ? state : undefined, takesState);
     if (repair !== undefined && 'zip' in repair) {
       onRepair?.(row, `zipcode ${value} → ${repair.zip}`);
       value = repair.zip;
@@ -95,7 +96,7 @@ export function readCells(rowPlan: RowPlan, row: InputRow, onRepair: OnRepair): 
       const value = metaText(raw);
       if (value !== undefined) cells.item[slot.name] = value;
     } else if (slot.kind === 'identifier') {
-      readIdentifier(slot, raw, row.row, cells, onRepair);
+      readIdentifier(slot, raw, row.row, cells, onRepair, rowPlan.takesState);
     } else {
       readParam(slot, raw, cells);
     }

@@ -79,12 +79,14 @@ const ZERO_ZIPS: Readonly<Record<string, RegExp>> = {
  * digits is made whole where a spreadsheet plainly stripped its zeros, the row's state being one
  * whose ZIPs start with 0 and the padded ZIP one of that state's (2120 in MA is 02120). Otherwise
  * it stays short, and `why` says, for the row's error, why no zero was put back (2120 in MD: no
- * Maryland ZIP starts with 0, so it is not a Massachusetts house bought by mistake). Undefined
- * when the ZIP is not one that may have lost zeros.
+ * Maryland ZIP starts with 0, so it is not a Massachusetts house bought by mistake). `takesState`:
+ * whether the row could have given a state (the zip level takes none). Undefined when the ZIP is
+ * not one that may have lost zeros.
  */
-export function repairZip(zip: string, state: string | undefined): { zip: string } | { why: string } | undefined {
+export function repairZip(zip: string, state: string | undefined, takesState = true): { zip: string } | { why: string } | undefined {
   if (!/^\d{3,4}$/.test(zip)) return undefined;
-  if (state === undefined) return { why: 'a lost leading zero is put back only when the row gives its state' };
+  if (state === undefined && !takesState) return { why: 'with no state to tell a lost leading zero by, give all 5 digits' };
+  if (state === undefined) return { why: 'a lost leading zero is put back only when the state is given' };
   const padded = zip.padStart(5, '0');
   const zeroZips = ZERO_ZIPS[state.toUpperCase()];
   if (zeroZips === undefined) return { why: `no ${state} ZIP starts with 0, so none was put back` };

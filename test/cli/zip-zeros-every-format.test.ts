@@ -74,12 +74,35 @@ describe("a ZIP's lost leading zero", () => {
       [
         'invalid_input',
         '',
-        'row 4: zipcode must be 5 digits, got "6103" (a lost leading zero is put back only when the row gives its state); correct the row or remove it',
+        'row 4: zipcode must be 5 digits, got "6103" (a lost leading zero is put back only when the state is given); correct the row or remove it',
       ],
       ['ok', '90274', ''],
       ['ok', '02140', ''],
     ]);
     expect(results[1]).toEqual(results[0]);
     expect(results[2]).toEqual(results[0]);
+  });
+
+  it('at the zip level, which takes no state, is never guessed: the row says to give all 5 digits, from CSV and workbook alike', async () => {
+    const env = await sandbox.start();
+    const dir = mkdtempSync(join(tmpdir(), 'propdata-zip-level-'));
+    writeFileSync(join(dir, 'zips.csv'), 'zipcode\n2134\n90274\n');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('zips');
+    for (const row of [['zipcode'], [2134], [90274]]) sheet.addRow(row);
+    await workbook.xlsx.writeFile(join(dir, 'zips.xlsx'));
+    for (const input of ['zips.csv', 'zips.xlsx']) {
+      const output = join(dir, `${input}.out.csv`);
+      const run = await runMain(['zip', 'details', '--input', join(dir, input), '--output', output], { env });
+      expect(run.code, run.stderr).toBe(3);
+      const records = parse<Record<string, string>>(readFileSync(output), { columns: true, bom: true });
+      expect(records.map((each) => [each._status, each._error])).toEqual([
+        [
+          'invalid_input',
+          'row 1: zipcode must be 5 digits, got "2134" (with no state to tell a lost leading zero by, give all 5 digits); correct the row or remove it',
+        ],
+        ['ok', ''],
+      ]);
+    }
   });
 });
