@@ -28,13 +28,13 @@ import { jobOf } from './batch-job.js';
 import { accountId, accountOf } from '../store/account.js';
 import { openResumeWriter } from '../resume/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
-import { writeReport } from '../output/report-file.js';
+import { markReportRunning, writeReport } from '../output/report-file.js';
 import { lockOutput, type OutputLock } from '../output/output-lock.js';
 import { commandLine, resumeCommand } from './resume-command.js';
 import { formatDuration } from '../pipeline/format-duration.js';
 import { journalDirFor, storePathFrom } from '../store/store-path.js';
 import { resolveRunDefaults, runStorePath, type RunDefaults } from './run-defaults.js';
-import { formatSummary, type RunSummary } from '../pipeline/summary.js';
+import { formatQuietSummary, formatSummary, type RunSummary } from '../pipeline/summary.js';
 
 interface Prepared {
   rows: AsyncIterable<InputRow>;
@@ -380,6 +380,8 @@ async function runLocked(
   const plan = await planOutput({ ...options, inputSeekable: seekable }, recordShape);
   const fromStore = await fromStoreNote(plan, target, options, io.env, { storePath, runDefaults, job });
   if (!announcePlan(plan, options, messages, runDefaults, { storePath, fromStore })) return EXIT.ok;
+  const unmarked = options.report ? await markReportRunning(options.report, new Date((io.clock ?? SYSTEM_CLOCK).now())) : undefined;
+  if (unmarked) messages.error(`propdata: warning: ${messages.redact(unmarked.message)}`);
   const service = await connect(options, { env: io.env, log: messages }, options.concurrency);
   const openWriter = outputOpener(target, options, context, { plan, inputColumns, metaColumn });
   let writer: OutputWriter | undefined;
@@ -478,6 +480,7 @@ async function reportJob(job: JobOutcome, { options, messages, argv, writer, pla
   );
   if (!options.quiet || summary.outcome !== 'completed')
     messages.error([formatSummary(summary).trimEnd(), repairs?.describe(), paddedLine, storeLines(job)].filter(Boolean).join('\n'));
+  else messages.error(formatQuietSummary(summary).trimEnd());
   for (const problem of [stateNotKept, unfinished, job.storeCloseFailure]) {
     if (problem !== undefined)
       messages.error(`propdata: warning: ${messages.redact(problem instanceof Error ? problem.message : JSON.stringify(problem))}`);

@@ -70,12 +70,15 @@ export class ServiceClient implements Service {
   readonly #redact: (text: string) => string;
   readonly #timeouts: Timeouts;
   readonly #options: ClientOptions;
+  /** The base URL's host, named when it cannot be reached. */
+  readonly #host: string;
 
   /** `transport` reaches `connection.baseUrl`'s origin: a batch's pool or a one-off's connection. */
   constructor(connection: Connection, transport: Transport, options: ClientOptions) {
     this.#timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     this.#transport = transport;
     this.#basePath = connection.baseUrl.pathname.replace(/\/+$/, '');
+    this.#host = connection.baseUrl.host;
     this.#authorization = `Basic ${Buffer.from(`${connection.key}:${connection.secret}`).toString('base64')}`;
     const forms = options.publicCredentials ? [] : credentialForms(connection.key, connection.secret);
     this.#forms = forms;
@@ -130,8 +133,9 @@ export class ServiceClient implements Service {
     if (result.outcome === 'aborted') return new RequestAbortedError(result.sent);
     const timedOut = `timed out after ${deadlineMs / 1000} s`;
     if (result.outcome === 'timed out') return new NetworkError(timedOut, { mayHaveBeenCharged: result.sent });
-    return new NetworkError(this.#redact(describeNetworkError(result.error, timedOut)), {
+    return new NetworkError(this.#redact(describeNetworkError(result.error, timedOut, this.#host)), {
       mayHaveBeenCharged: result.sent,
+      lasting: codeOf(result.error) === 'ENOTFOUND',
       cause: result.error,
     });
   }
@@ -166,11 +170,19 @@ const UNTRUSTED_CERTIFICATE = [
 const TRUST_A_CERTIFICATE =
   "the server's certificate is from an authority this machine does not trust; if it is yours (a gateway's own), trust it with NODE_EXTRA_CA_CERTS=FILE.pem";
 
-/** undici's and node's error codes, in words a user can act on; undici's header and body timers are the deadline's. */
-function describeNetworkError(error: unknown, timedOut: string): string {
-  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+const codeOf = (error: unknown) => (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+
+/** Where a wrong base URL is corrected. */
+const BASE_URL_SOURCES = '--base-url, PROPDATA_BASE_URL or `propdata config set base-url`';
+
+/**
+ * undici's and node's error codes, in words a user can act on; undici's header and body timers are
+ * the deadline's. Where no connection was made the host is named, and where to correct it.
+ */
+function describeNetworkError(error: unknown, timedOut: string, host: string): string {
+  const code = codeOf(error);
   const messages: Record<string, string> = {
-    ECONNREFUSED: 'connection refused (is the base URL right, is the service up?)',
+    ECONNREFUSED: `connection refused by ${host} (is the base URL right, is the service up? ${BASE_URL_SOURCES})`,
     ECONNRESET: 'connection reset by the server',
     // The one-off transport's connect timeout, as the OS names its own.
     ETIMEDOUT: 'timed out while connecting',
@@ -178,8 +190,8 @@ function describeNetworkError(error: unknown, timedOut: string): string {
     UND_ERR_CONNECT_TIMEOUT: 'timed out while connecting',
     UND_ERR_HEADERS_TIMEOUT: timedOut,
     UND_ERR_BODY_TIMEOUT: timedOut,
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host lookup failed (DNS)',
+    ENOTFOUND: `host ${host} not found; check the base URL (${BASE_URL_SOURCES})`,
+    EAI_AGAIN: `the lookup of host ${host} failed (DNS: is the network up, is the base URL right? ${BASE_URL_SOURCES})`,
     ...Object.fromEntries(UNTRUSTED_CERTIFICATE.map((certificate) => [certificate, `${certificate}: ${TRUST_A_CERTIFICATE}`])),
     ERR_TLS_CERT_ALTNAME_INVALID: "the server's certificate does not name the host of the base URL (its subjectAltName)",
     CERT_HAS_EXPIRED: "the server's certificate has expired",

@@ -107,9 +107,11 @@ export async function resolveConnection(
   const secret = await lookup('secret');
   const missing = [!baseUrl && 'base URL', !key && 'API key', !secret && 'API secret'].filter(Boolean);
   if (missing.length > 0) {
+    // The spec names no service address, so there is no default: a reader who set only the key and secret must learn where it comes from.
+    const whence = baseUrl ? '' : " (the base URL is the service's address, given with the key and secret by the account's provider)";
     throw new ConfigError(
-      `no ${missing.join(', ')} configured: pass --key/--secret/--base-url, set PROPDATA_API_KEY/PROPDATA_API_SECRET/PROPDATA_BASE_URL, ` +
-        'run "propdata config set <name> <value>", or try it with --sandbox',
+      `no ${missing.join(', ')} configured${whence}: pass --key/--secret/--base-url, set PROPDATA_API_KEY/PROPDATA_API_SECRET/PROPDATA_BASE_URL, ` +
+        'run "propdata config set <name> <value>" (key, secret, base-url), or try it with --sandbox',
       'E_NO_CREDENTIALS',
     );
   }

@@ -136,3 +136,18 @@ export function formatSummary(summary: RunSummary): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * The one line `--quiet` leaves of a run that completed: an unattended night's log still says what
+ * the output holds, what was bought and at what cost, and what the store answered instead.
+ */
+export function formatQuietSummary(summary: RunSummary): string {
+  const holds =
+    summary.output === undefined ? describeRecords(summary.records) : `${summary.output} holds ${describeRecords(summary.records)}`;
+  const partly = summary.partlyFromStore > 0 ? ` and ${count(summary.partlyFromStore, 'item')} in part` : '';
+  const store =
+    summary.fromStore > 0 || summary.partlyFromStore > 0
+      ? `the store answered ${count(summary.fromStore, 'row')} whole${partly} (${summary.savedByStore.toFixed(2)} USD not bought again)`
+      : 'nothing from the store';
+  return `propdata: ${summary.outcome}: ${holds}; bought ${summary.costUsd.toFixed(2)} USD at list price (${count(summary.componentsUsed, 'component')}); ${store}\n`;
+}
