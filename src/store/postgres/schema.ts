@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { keysMigration } from './keys.js';
+import { keyHoldsMigration, keysMigration } from './keys.js';
 import { codeOf } from './postgres-failure.js';
 
 /**
@@ -114,6 +114,8 @@ export const MIGRATIONS: readonly ((s: string) => string)[] = [
   (s) => `DROP FUNCTION ${s}.fresh(bigint, bigint, bigint);`,
   // 3: a gateway's client keys and their spend.
   keysMigration,
+  // 4: keys changed in place, rotated, expiring, rated; budgets held by calls in flight.
+  keyHoldsMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
