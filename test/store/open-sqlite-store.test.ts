@@ -53,6 +53,7 @@ describe('opening the store', () => {
       'requests',
       'reused',
       'sections',
+      'spend_holds',
       'windows',
     ]);
     db.close();
