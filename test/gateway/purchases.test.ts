@@ -45,19 +45,35 @@ describe('what the gateway buys', () => {
     });
   });
 
-  it("refuses with a 402 naming the key's budget what would pass it, and still answers what the store holds", async () => {
+  it("refuses with a 402 naming the key's budget what would pass it, before anything is bought, and still answers what the store holds", async () => {
     // property/value lists at 0.25 USD: a budget of 1 USD buys four.
     const { request, sandbox } = await start({ keys: [{ name: 'intern', budgetMonth: 1 }] });
     expect((await request('intern', '/v2/property/value', post(homes(1, 3)))).status).toBe(200);
     const over = await request('intern', '/v2/property/value', post(homes(4, 6)));
     expect(over.status).toBe(402);
+    expect(over.headers.get('x-propdata-budget')).toBe('key');
     expect(await over.json()).toEqual({
       code: 402,
       message:
-        'key "intern" has reached its budget of 1.00 USD this month (1.00 USD spent at list price): what the store holds is still answered; ask the gateway\'s operator for more',
+        'key "intern" would pass its budget of 1.00 USD this month (0.75 USD spent or held at list price): nothing was bought; what the store holds is still answered; ask the gateway\'s operator for more',
     });
-    // The one item the budget still allowed was bought, and is kept: the rest is refused, not bought.
+    // Nothing of the refused request was bought: the budget's last 0.25 USD is still there.
+    expect(sandbox.usage().components).toBe(3);
+    expect((await request('intern', '/v2/property/value', post(homes(1, 4)))).status).toBe(200);
     expect(sandbox.usage().components).toBe(4);
+    // What the store holds is answered whatever the budget; what it lacks would pass it: 402, nothing bought.
+    expect((await request('intern', '/v2/property/value', post(homes(1, 4)))).status).toBe(200);
+    expect((await request('intern', '/v2/property/value', post(homes(1, 5)))).status).toBe(402);
+    expect(sandbox.usage()).toMatchObject({ components: 4, charged: 1 });
+  });
+
+  it('refuses an oversized request with its 402 before anything is bought, 20 items or 100, sent once or again', async () => {
+    const { request, sandbox } = await start({ keys: [{ name: 'intern', budgetMonth: 1 }] });
+    expect((await request('intern', '/v2/property/value', post(homes(1, 20)))).status).toBe(402);
+    expect((await request('intern', '/v2/property/value', post(homes(1, 100)))).status).toBe(402);
+    expect((await request('intern', '/v2/property/value', post(homes(1, 100)))).status).toBe(402);
+    expect(sandbox.usage().components).toBe(0);
+    // The budget is whole: four items still fit.
     expect((await request('intern', '/v2/property/value', post(homes(1, 4)))).status).toBe(200);
     expect(sandbox.usage().components).toBe(4);
   });
@@ -67,8 +83,9 @@ describe('what the gateway buys', () => {
     expect((await request('alice', '/v2/property/value', post(homes(1, 2)))).status).toBe(200);
     const over = await request('bob', '/v2/property/value', post(homes(3, 3)));
     expect(over.status).toBe(402);
+    expect(over.headers.get('x-propdata-budget')).toBe('account');
     expect(((await over.json()) as { message: string }).message).toMatch(
-      /^the account's budget of 0\.50 USD this month \(--max-cost-month\) is reached \(0\.50 USD spent at list price\)/,
+      /^the account's budget of 0\.50 USD this month \(--max-cost-month\) would be passed \(0\.50 USD spent or held at list price\): nothing was bought/,
     );
     expect(sandbox.usage().components).toBe(2);
   });
