@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runMain } from '../helpers/run-main.js';
 import { gatewayPerTest } from './helpers.js';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'propdata-budget-'));
 
 const start = gatewayPerTest();
 const json = { 'content-type': 'application/json' };
@@ -76,6 +82,25 @@ describe('what the gateway buys', () => {
     // The budget is whole: four items still fit.
     expect((await request('intern', '/v2/property/value', post(homes(1, 4)))).status).toBe(200);
     expect(sandbox.usage().components).toBe(4);
+  });
+
+  it("stops the CLI through the gateway at a key's budget with the budget's exit code, naming the key and its budget", async () => {
+    const { gateway, secrets, sandbox } = await start({ keys: [{ name: 'intern', budgetMonth: 1 }] });
+    const env = {
+      PROPDATA_BASE_URL: gateway.url,
+      PROPDATA_API_KEY: 'intern',
+      PROPDATA_API_SECRET: secrets.intern,
+      PROPDATA_HOME: tempDir(),
+    };
+    const input = join(env.PROPDATA_HOME, 'homes.csv');
+    writeFileSync(input, ['address,zipcode', ...homes(1, 6).map((home) => `${home.address},${home.zipcode}`)].join('\n'));
+    const run = await runMain(['property', 'value', '--input', input, '--output', join(env.PROPDATA_HOME, 'out.csv'), '--no-store'], {
+      env,
+    });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('key "intern" would pass its budget of 1.00 USD this month');
+    expect(run.stderr).not.toContain('credit exhausted');
+    expect(sandbox.usage().charged).toBeLessThanOrEqual(1);
   });
 
   it("refuses with a 402 what would pass the account's --max-cost-month, whoever asks", async () => {
