@@ -18,7 +18,7 @@ function hiccupping(store: Store): Store & { failing: boolean } {
   const keys = new Proxy(store.keys, {
     get(target, name: keyof KeyStore) {
       if (state.failing && (name === 'recordSpend' || name === 'settle')) return fail;
-      const value = target[name];
+      const value: unknown = Reflect.get(target, name);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
