@@ -11,6 +11,7 @@ import { callReply, GatewayStopping } from './call-reply.js';
 import { readClientRequest, type ClientRequest } from './client-request.js';
 import type { GatewayParts, Handled } from './gateway-parts.js';
 import { forbiddenSection } from './key-endpoints.js';
+import { rateShareReply } from './key-rates.js';
 
 /** The largest body taken: 100 items of any sensible size, with room for long meta values. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -72,12 +73,18 @@ async function answerCall(
   const maxWait = headerDuration(request, MAX_WAIT_HEADER, settings.maxWaitMs);
   for (const given of [maxAgeMs, maxWait]) if (typeof given === 'object') return { key: key.name, reply: errorReply(400, given.problem) };
   const maxWaitMs = Math.min(settings.maxWaitMs, maxWait as number);
+  const components = asked.items.length * asked.sections.length;
+  const turn = parts.rates.take(key, components, settings.clock.now());
+  if ('retryAt' in turn) {
+    return { key: key.name, reply: rateShareReply(key, turn, components, settings.clock.now(), settings.upstream.rateHeaders()) };
+  }
   const { signal, dispose } = callSignal(parts, response, maxWaitMs);
-  let fetched: BudgetedResult;
+  let fetched: BudgetedResult | undefined;
   try {
     fetched = await fetchWithinBudget(parts, key, asked, { maxAgeMs: maxAgeMs as number | undefined, maxWaitMs, signal });
   } finally {
     dispose();
+    parts.rates.giveBack(turn.taken, fetched?.result.spend.components ?? components);
   }
   const { result, refusal } = fetched;
   const reply = callReply(result, {

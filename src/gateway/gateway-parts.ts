@@ -2,6 +2,7 @@ import type { Reply } from '../sandbox/replies.js';
 import type { Store } from '../store/store-api.js';
 import type { Clock } from '../throttle/clock.js';
 import type { Activity } from './activity.js';
+import type { KeyRates } from './key-rates.js';
 import type { KeyRing } from './key-ring.js';
 import type { LoginThrottle, LoginThrottlePolicy } from './login-throttle.js';
 import type { Logins } from './logins.js';
@@ -57,6 +58,8 @@ export interface GatewayParts {
   throttle: LoginThrottle;
   activity: Activity;
   book: SpendBook;
+  /** Each key's share of the account's rate, on this gateway. */
+  rates: KeyRates;
   /** Aborted when the gateway stops: a call still waiting is answered 503 at once. */
   stopping: AbortSignal;
   startedAt: number;

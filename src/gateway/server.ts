@@ -6,6 +6,7 @@ import { Activity } from './activity.js';
 import { adminRoute, isAdminPath, statusOf } from './admin-route.js';
 import { dataRoute, MAX_BODY_BYTES } from './data-route.js';
 import type { GatewayParts, GatewaySettings, Handled } from './gateway-parts.js';
+import { KeyRates } from './key-rates.js';
 import { KeyRing } from './key-ring.js';
 import { LoginThrottle } from './login-throttle.js';
 import { Logins } from './logins.js';
@@ -35,7 +36,7 @@ const COMMON_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 
  */
 export async function startGateway(settings: GatewaySettings): Promise<RunningGateway> {
   const { clock } = settings;
-  const ring = new KeyRing(settings.store.keys);
+  const ring = new KeyRing(settings.store.keys, () => clock.now());
   const book = new SpendBook(settings.store, settings.account, settings.upstream.run, () => clock.now());
   await Promise.all([ring.refresh(), book.refresh()]);
   const throttle = new LoginThrottle(settings.loginThrottle);
@@ -47,6 +48,7 @@ export async function startGateway(settings: GatewaySettings): Promise<RunningGa
     throttle,
     activity: new Activity(),
     book,
+    rates: new KeyRates(),
     stopping: stopping.signal,
     startedAt: clock.now(),
   };

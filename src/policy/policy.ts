@@ -260,6 +260,8 @@ export const GATEWAY_WAITS = {
    * a gateway killed mid-call holds a key's budget no longer than this.
    */
   holdLeaseMs: 60_000,
+  /** `keys rotate`: the old secret still opens the gateway this long, for the key's holders to move to the new one. */
+  rotateGraceMs: 24 * 3_600_000,
 } as const;
 
 // --- relations ----------------------------------------------------------------------------------
