@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BudgetReachedError, createClient } from '../../src/library/index.js';
 import { runMain } from '../helpers/run-main.js';
 import { gatewayPerTest } from './helpers.js';
 
@@ -101,6 +102,18 @@ describe('what the gateway buys', () => {
     expect(run.stderr).toContain('key "intern" would pass its budget of 1.00 USD this month');
     expect(run.stderr).not.toContain('credit exhausted');
     expect(sandbox.usage().charged).toBeLessThanOrEqual(1);
+  });
+
+  it("stops the library through the gateway at a key's budget with a BudgetReachedError naming the key", async () => {
+    const { gateway, secrets } = await start({ keys: [{ name: 'intern', budgetMonth: 0.1 }] });
+    const client = createClient({ baseUrl: gateway.url, key: 'intern', secret: secrets.intern!, store: false });
+    try {
+      const refused = await client.property.value({ address: '43 Valmonte Plaza', zipcode: '90274' }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(BudgetReachedError);
+      expect((refused as Error).message).toContain('key "intern" would pass its budget of 0.10 USD this month');
+    } finally {
+      await client.close();
+    }
   });
 
   it("refuses with a 402 what would pass the account's --max-cost-month, whoever asks", async () => {
