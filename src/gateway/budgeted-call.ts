@@ -17,6 +17,9 @@ export interface BudgetedResult {
   refusal?: BudgetRefusal;
 }
 
+/** What a call that bought nothing and took nothing from the store spent. */
+const NOTHING: UpstreamResult['spend'] = { requests: 0, components: 0, billed: 0, cost: 0, fromStore: 0, saved: 0 };
+
 type CallLimits = Pick<UpstreamCall, 'maxAgeMs' | 'maxWaitMs' | 'signal'>;
 
 /** The budgets a key's calls are bound by; undefined when neither it nor the account has one. */
@@ -73,8 +76,14 @@ export async function fetchWithinBudget(
       book.add(key.name, endpoint, result.spend);
       return { result };
     }
+    // A store that cannot hold is no budget reached: the call goes unsent, answered as the store's failure (503).
+    const hold = (usd: number) => book.hold(key.name, usd, budgets).catch((error: unknown) => ({ failed: error }));
+    const unsentFor = (stop: unknown): BudgetedResult => ({
+      result: { answers: asked.items.map(() => ({ kind: 'unsent' as const })), stop, spend: NOTHING },
+    });
     let usd = asked.items.length * price;
-    let held = await book.hold(key.name, usd, budgets);
+    let held = await hold(usd);
+    if ('failed' in held) return unsentFor(held.failed);
     if (!('id' in held)) {
       // The whole does not fit: what the store holds is answered, nothing bought, and the rest must fit.
       result = await call(0);
@@ -82,17 +91,18 @@ export async function fetchWithinBudget(
       const unsent = result.answers.filter((answer) => answer.kind === 'unsent').length;
       if (unsent === 0) return { result };
       usd = unsent * price;
-      held = await book.hold(key.name, usd, budgets);
+      held = await hold(usd);
+      if ('failed' in held) return unsentFor(held.failed);
       if (!('id' in held)) return { result, refusal: { whose: held.refused, spent: held.spent } };
     }
-    const hold = held.id;
+    const id = held.id;
     let spend: UpstreamResult['spend'] | undefined;
     try {
       result = await call(usd);
       spend = result.spend;
     } finally {
       // What was bought is settled with the answer; a call that threw bought nothing this gateway can name.
-      await book.settle(hold, key.name, endpoint, spend ?? { requests: 0, components: 0, billed: 0, cost: 0, fromStore: 0, saved: 0 });
+      await book.settle(id, key.name, endpoint, spend ?? NOTHING);
     }
     return { result };
   } finally {
