@@ -6,6 +6,9 @@ import { basic, gatewayFor, issueKeys } from './helpers.js';
 /** One property/value item at 0.25 USD: a 1 USD budget buys four. */
 const home = (i: number) => `/v2/property/value?address=${i}+Harbor+St&zipcode=21201`;
 
+/** 30 logins at once each cost a scrypt (tens of ms, 4 threads): seconds on a loaded machine. */
+export const RACE_TIMEOUT_MS = 60_000;
+
 export interface BudgetRace {
   /** The 30 requests' statuses. */
   statuses: number[];
