@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findEndpoint } from '../../src/catalog/index.js';
+import { StoreError } from '../../src/errors/index.js';
+import { Activity } from '../../src/gateway/activity.js';
+import { fetchWithinBudget } from '../../src/gateway/budgeted-call.js';
+import { callReply } from '../../src/gateway/call-reply.js';
+import { readClientRequest } from '../../src/gateway/client-request.js';
+import type { GatewayParts } from '../../src/gateway/gateway-parts.js';
 import { SpendBook } from '../../src/gateway/spend-book.js';
+import type { Upstream } from '../../src/gateway/upstream.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import type { KeyStore } from '../../src/store/key-store.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -85,5 +93,46 @@ describe("the gateway's spend book, on a store whose writes fail", () => {
     expect(await store.keys.spentSince(0)).toEqual(new Map([['alice', 0.5]]));
     // Settled: what it did not spend is free again.
     expect('id' in (await book.hold('alice', 0.5, { keyBudget: 1 }))).toBe(true);
+  });
+});
+
+describe('a call bound by a budget, on a store that cannot hold it', () => {
+  it('buys nothing and is answered 503 (the store failed), not 500', async () => {
+    const clock = new FakeClock();
+    const store = await openStore(tempStorePath(), { now: () => clock.now() });
+    try {
+      const failing = new Proxy(store, {
+        get(target, name) {
+          if (name === 'keys') return { ...target.keys, reserve: () => Promise.reject(new StoreError('the store is away')) };
+          const value: unknown = Reflect.get(target, name);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      let fetched = 0;
+      const upstream = { fetch: () => Promise.resolve((fetched += 1)), rateHeaders: () => ({}) } as unknown as Upstream;
+      const parts = {
+        book: new SpendBook(failing, ACCOUNT, 'serve test', () => clock.now()),
+        activity: new Activity(),
+        settings: { upstream, clock, maxCostMonth: 5 },
+      } as unknown as GatewayParts;
+      const key = { name: 'alice', secretHash: 'unused', created: 0 };
+      const asked = readClientRequest(
+        findEndpoint('property/value')!,
+        'GET',
+        new URL('http://gw/v2/property/value?address=1+Oak+St&zipcode=21201'),
+        undefined,
+        '',
+      );
+      const { result } = await fetchWithinBudget(parts, key, asked, {
+        maxAgeMs: undefined,
+        maxWaitMs: 1_000,
+        signal: new AbortController().signal,
+      });
+      expect(fetched).toBe(0);
+      const reply = callReply(result, { rateHeaders: {}, now: clock.now(), budget: () => ({ whose: 'key', message: 'unused' }) });
+      expect(reply.status).toBe(503);
+    } finally {
+      await store.close();
+    }
   });
 });
