@@ -3,6 +3,7 @@ import type { Store } from '../store/store-api.js';
 import type { Clock } from '../throttle/clock.js';
 import type { IncomingMessage } from 'node:http';
 import type { Activity } from './activity.js';
+import type { KeyRates } from './key-rates.js';
 import type { KeyRing } from './key-ring.js';
 import type { LoginThrottle, LoginThrottlePolicy } from './login-throttle.js';
 import type { Logins } from './logins.js';
@@ -76,6 +77,8 @@ export interface GatewayParts {
   metricsNow(): MetricsNow;
   /** Who sent a request, as the throttle, the log and the status page name it. */
   addressOf(request: IncomingMessage): string;
+  /** Each key's share of the account's rate, on this gateway. */
+  rates: KeyRates;
   /** Aborted when the gateway stops: a call still waiting is answered 503 at once. */
   stopping: AbortSignal;
   startedAt: number;

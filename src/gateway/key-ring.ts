@@ -9,24 +9,37 @@ export class LoginsBusy extends Error {
   }
 }
 
+/** The hashes that open a key at `now`: its secret's, and the one before its rotation while its grace lasts. */
+function hashesOf(key: ClientKey, now: number): string[] {
+  const previous = key.previousSecretHash !== undefined && (key.previousValidUntil ?? 0) > now ? [key.previousSecretHash] : [];
+  return [key.secretHash, ...previous];
+}
+
+/** Whether a key opens the gateway at `now`: not past its expiry. */
+export function keyOpen(key: ClientKey, now: number): boolean {
+  return key.expires === undefined || key.expires > now;
+}
+
 /**
  * The live keys, as the store holds them, for the gateway to check credentials against: a keyed
  * hash (key-secrets.ts), microseconds a check, right or wrong. A key still under the scrypt hash of
  * an older propdata is checked with scrypt once, a few at a time (GATEWAY_DOOR), and its hash is
- * then moved over in the store. The keys are read again every `refreshMs`: a key added or revoked
- * by `propdata keys` (on this host or, with a PostgreSQL store, another) is seen within that time.
+ * then moved over in the store. The keys are read again every `refreshMs`: a key added, changed or
+ * revoked by `propdata keys` (on this host or, with a PostgreSQL store, another) is seen within that time.
  */
 export class KeyRing {
   readonly #store: KeyStore;
   readonly #onProblem: (message: string) => void;
+  readonly #now: () => number;
   #keys = new Map<string, ClientKey>();
   /** scrypt checks running, and those waiting for one of their places. */
   #legacyRunning = 0;
   readonly #legacyWaiting: (() => void)[] = [];
 
-  constructor(store: KeyStore, onProblem: (message: string) => void = () => undefined) {
+  constructor(store: KeyStore, onProblem: (message: string) => void = () => undefined, now: () => number = Date.now) {
     this.#store = store;
     this.#onProblem = onProblem;
+    this.#now = now;
   }
 
   /** Reads the keys again; a key gone or revoked stops opening anything. */
@@ -41,20 +54,28 @@ export class KeyRing {
   }
 
   /**
-   * The key these credentials open, or undefined. A name that is no live key is checked against a
-   * hash all the same, so that the time taken does not tell which names are keys. Throws LoginsBusy
-   * when a key under an old hash would wait too long for its scrypt check.
+   * The key these credentials open, or undefined: its secret, or the one before its rotation while
+   * the grace lasts; none once it has expired. A name that is no live key is checked against a hash
+   * all the same, so that the time taken does not tell which names are keys. Throws LoginsBusy when
+   * a key under an old hash would wait too long for its scrypt check.
    */
   async authenticate(name: string, secret: string): Promise<ClientKey | undefined> {
     const key = this.#keys.get(name);
-    if (!key) {
+    const now = this.#now();
+    if (!key || !keyOpen(key, now)) {
       secretMatches(secret, NO_KEY_HASH);
       return undefined;
     }
-    if (!isLegacyHash(key.secretHash)) return secretMatches(secret, key.secretHash) ? key : undefined;
-    if (!(await this.#legacyCheck(secret, key.secretHash))) return undefined;
-    await this.#moveOver(key, secret);
-    return key;
+    for (const hash of hashesOf(key, now)) {
+      if (!isLegacyHash(hash)) {
+        if (secretMatches(secret, hash)) return key;
+        continue;
+      }
+      if (!(await this.#legacyCheck(secret, hash))) continue;
+      if (hash === key.secretHash) await this.#moveOver(key, secret);
+      return key;
+    }
+    return undefined;
   }
 
   /** scrypt, a few at a time: each costs 32 MiB and tens of ms on libuv's 4 threads. */

@@ -15,6 +15,7 @@ import { clientAddressOf, trustedProxies } from './client-address.js';
 import { capConnections } from './connection-cap.js';
 import { dataRoute, MAX_BODY_BYTES } from './data-route.js';
 import type { GatewayParts, GatewaySettings, Handled } from './gateway-parts.js';
+import { KeyRates } from './key-rates.js';
 import { KeyRing } from './key-ring.js';
 import { LoginThrottle } from './login-throttle.js';
 import { Logins } from './logins.js';
@@ -47,7 +48,7 @@ const COMMON_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 
 export async function startGateway(settings: GatewaySettings): Promise<RunningGateway> {
   const { clock } = settings;
   const problem = (error: unknown) => settings.onProblem?.(error instanceof Error ? error.message : String(error));
-  const ring = new KeyRing(settings.store.keys, problem);
+  const ring = new KeyRing(settings.store.keys, problem, () => clock.now());
   const book = new SpendBook(settings.store, settings.account, settings.upstream.run, () => clock.now());
   await Promise.all([ring.refresh(), book.refresh()]);
   const throttle = new LoginThrottle(settings.loginThrottle);
@@ -75,6 +76,7 @@ export async function startGateway(settings: GatewaySettings): Promise<RunningGa
       claimsHeld: settings.upstream.claimsHeld(),
     }),
     addressOf,
+    rates: new KeyRates(),
     stopping: stopping.signal,
     startedAt: clock.now(),
   };

@@ -255,6 +255,13 @@ export const GATEWAY_WAITS = {
   loginMaxDelayMs: 8_000,
   /** An address whose last failed login is this old starts afresh. */
   loginForgetAfterMs: 15 * 60_000,
+  /**
+   * A call's hold on its budgets lapses this long after it was made or renewed (every refresh):
+   * a gateway killed mid-call holds a key's budget no longer than this.
+   */
+  holdLeaseMs: 60_000,
+  /** `keys rotate`: the old secret still opens the gateway this long, for the key's holders to move to the new one. */
+  rotateGraceMs: 24 * 3_600_000,
 } as const;
 
 /**
@@ -326,6 +333,7 @@ export function policyProblems(policy: {
       gateway.loginFirstDelayMs <= gateway.loginMaxDelayMs && gateway.loginMaxDelayMs < gateway.loginForgetAfterMs,
       'a failed login must be remembered longer than it is made to wait',
     ],
+    [gateway.refreshMs * 3 <= gateway.holdLeaseMs, "a call's hold on its budgets must be renewed several times a lease"],
   ];
   return rules.flatMap(([holds, problem]) => (holds ? [] : [problem]));
 }

@@ -55,6 +55,7 @@ describe('opening the store', () => {
       'reused',
       'runs',
       'sections',
+      'spend_holds',
       'windows',
     ]);
     db.close();

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { keysMigration } from './keys.js';
+import { keyHoldsMigration, keysMigration } from './keys.js';
 import { codeOf } from './postgres-failure.js';
 
 /**
@@ -125,6 +125,8 @@ export const MIGRATIONS: readonly ((s: string) => string)[] = [
     expires bigint NOT NULL
   );
   `,
+  // 5: keys changed in place, rotated, expiring, rated; budgets held by calls in flight.
+  keyHoldsMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

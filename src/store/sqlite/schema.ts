@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { identityKey } from './identity-key.js';
-import { KEYS_MIGRATION } from './keys.js';
+import { KEY_HOLDS_MIGRATION, KEYS_MIGRATION } from './keys.js';
 
 /**
  * The schema, one migration per version, applied in order from the file's `user_version`. Released
@@ -185,6 +185,8 @@ export const MIGRATIONS: readonly string[] = [
     expires INTEGER NOT NULL
   );
   `,
+  // 8: keys changed in place, rotated, expiring, rated; budgets held by calls in flight.
+  KEY_HOLDS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
