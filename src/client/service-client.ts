@@ -5,6 +5,8 @@ import { credentialForms, redactForms } from './credential-forms.js';
 import { redactAnswer } from './redact-answer.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from '../policy/policy.js';
 import type { Exchange, Transport } from './transport.js';
+import { basicAuthorization } from '../wire/basic-auth.js';
+import { JSON_CONTENT_TYPE } from '../wire/content-type.js';
 
 export interface RawResponse {
   status: number;
@@ -76,7 +78,7 @@ export class ServiceClient implements Service {
     this.#timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     this.#transport = transport;
     this.#basePath = connection.baseUrl.pathname.replace(/\/+$/, '');
-    this.#authorization = `Basic ${Buffer.from(`${connection.key}:${connection.secret}`).toString('base64')}`;
+    this.#authorization = basicAuthorization(connection.key, connection.secret);
     const forms = options.publicCredentials ? [] : credentialForms(connection.key, connection.secret);
     this.#forms = forms;
     this.#redact = (text) => redactForms(text, forms);
@@ -93,7 +95,7 @@ export class ServiceClient implements Service {
     for (const [name, value] of Object.entries(request.query ?? {})) search.set(name, String(value));
     const query = search.size > 0 ? `?${search.toString()}` : '';
     const path = `${this.#basePath}/${request.path}${query}`;
-    const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: 'application/json' };
+    const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: JSON_CONTENT_TYPE };
     // process.hrtime rather than performance.now(): the first use of `performance` loads node's
     // perf_hooks, about 1.5 ms of a one-off (BENCHMARKS.md, start-up).
     const started = process.hrtime.bigint();
@@ -104,7 +106,7 @@ export class ServiceClient implements Service {
         path,
         headers:
           request.method === 'POST'
-            ? { ...headers, 'content-type': 'application/json', authorization: this.#authorization }
+            ? { ...headers, 'content-type': JSON_CONTENT_TYPE, authorization: this.#authorization }
             : { ...headers, authorization: this.#authorization },
         ...(request.method === 'POST' ? { body: JSON.stringify(request.items ?? []) } : {}),
       },

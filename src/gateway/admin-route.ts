@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { errorReply } from '../sandbox/replies.js';
+import { errorReply } from '../wire/replies.js';
 import type { GatewayParts, Handled } from './gateway-parts.js';
 import { gatewayStatus, STATUS_PATH, type GatewayStatus } from './status.js';
 import { PAGE_PATHS, STATUS_CSS, STATUS_HTML, STATUS_JS } from './status-page.js';

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { basicCredentials } from '../sandbox/auth.js';
+import { basicCredentials } from '../wire/basic-auth.js';
 import type { ClientKey } from '../store/key-store.js';
 import type { Clock } from '../throttle/clock.js';
 import type { KeyRing } from './key-ring.js';

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { listenOn, urlOf } from '../sandbox/listen.js';
-import { errorReply, writeReply } from '../sandbox/replies.js';
+import { listenOn, urlOf } from '../wire/listen.js';
+import { errorReply, writeReply } from '../wire/replies.js';
 import { Activity } from './activity.js';
 import { adminRoute, isAdminPath, statusOf } from './admin-route.js';
 import { dataRoute, MAX_BODY_BYTES } from './data-route.js';
