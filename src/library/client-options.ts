@@ -52,7 +52,13 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Hears what every batch does (responses and their cost, retries, rate-limit waits, the end). Default: none. */
   onEvent?: (event: RunEvent) => void;
-  /** The environment credentials and the store are looked up in. Default: `process.env`. */
+  /**
+   * Whether requests go through the forward proxy that HTTPS_PROXY (an https service) or
+   * HTTP_PROXY in `env` names, but to hosts NO_PROXY lists. `false`: straight to the service,
+   * whatever the environment says. Default true.
+   */
+  proxy?: boolean;
+  /** The environment credentials, proxies and the store are looked up in. Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   /** The run's name in the store's spend log (`propdata usage --by run`). Default: `library <script>`. */
   label?: string;

@@ -85,6 +85,7 @@ function lazyService(options: ClientOptions, env: Readonly<Record<string, string
           ...(options.secret !== undefined ? { secret: options.secret } : {}),
           ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
           timeout: (options.timeout ?? CLIENT_DEFAULTS.timeout) / 1000,
+          ...(options.proxy === false ? { proxyEnv: false } : {}),
         },
         { env, log },
         options.concurrency ?? CLIENT_DEFAULTS.concurrency,
