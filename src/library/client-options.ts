@@ -75,7 +75,12 @@ export interface CallOptions {
   maxRetries?: number;
   /** As ClientOptions.maxWait, for this call: ms it may wait for a rate window. Default: the client's (15 minutes). */
   maxWait?: number;
-  /** Stops this call alone, as ClientOptions.signal stops them all: the call throws the signal's reason. Default: none. */
+  /**
+   * Stops this call alone, as ClientOptions.signal stops them all. A one-item call rejects at the
+   * abort with a CallAbortedError (`cause`: the signal's reason), and an answer in flight, paid
+   * for, is still kept in the store when it arrives; a batch's loop throws the reason once what
+   * was in flight is kept. Default: none.
+   */
   signal?: AbortSignal;
   /** As ClientOptions.maxAge, for this call: ms. Default: the client's (none). */
   maxAge?: number;
