@@ -2,7 +2,7 @@ import type { JobOutcome } from '../engine/run-job.js';
 import type { InputRow } from '../input/row.js';
 import { emptyColumns } from '../input/row.js';
 import type { Chunk } from '../model/chunk.js';
-import type { OutputRecord } from '../model/record.js';
+import type { OutputRecord, ServiceAnswer } from '../model/record.js';
 import type { Status } from '../model/status.js';
 import type { RunSummary } from '../pipeline/summary.js';
 import { asError } from '../errors/as-error.js';
@@ -25,6 +25,12 @@ export interface BatchRecord<C = Chunk> {
   cost: { components: number; usd: number };
   /** Every section came from the store: nothing was bought for it. */
   fromStore: boolean;
+  /**
+   * For an `error` or `invalid_input` record the service answered (a 5xx after the retries, a
+   * 400): that answer's `status`, `headers` (credentials redacted), `requestId` and what it said,
+   * as a thrown ServiceError carries them. Absent after a network failure or a local refusal.
+   */
+  failure?: ServiceAnswer;
 }
 
 /**
@@ -106,6 +112,7 @@ export function batchRun<C>(
     status: record.status,
     ...(record.chunk !== undefined ? { chunk: record.chunk as C } : {}),
     ...(record.error !== undefined ? { error: record.error } : {}),
+    ...(record.failure !== undefined ? { failure: record.failure } : {}),
     input: record.input,
     ...costOf(record),
   });

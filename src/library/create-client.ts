@@ -1,6 +1,6 @@
 import { findEndpoint } from '../catalog/index.js';
 import { connect, type Service } from '../engine/connect.js';
-import { CallAbortedError, ItemFailedError, UsageError } from '../errors/index.js';
+import { BadRequestError, CallAbortedError, ItemFailedError, UsageError } from '../errors/index.js';
 import { mgetTarget, parseComponents, sectionKeys, singleEndpointTarget, type QueryTarget } from '../model/query-target.js';
 import type { OutputRecord } from '../model/record.js';
 import { sectionPricesOf } from '../pipeline/pricing.js';
@@ -58,8 +58,10 @@ async function answerOf<C>(records: AsyncIterator<BatchRecord<C>>): Promise<C> {
   const end = await records.next();
   const record = first.done ? undefined : first.value;
   if (!end.done || record === undefined) throw new UsageError('one item gave other than one record');
+  // Refused by the service (a 400): its answer, as every ServiceError carries it; else refused before sending.
+  if (record.status === 'invalid_input' && record.failure) throw new BadRequestError(record.failure.serviceMessage, record.failure.headers);
   if (record.status === 'invalid_input') throw new UsageError(record.error ?? 'invalid item');
-  if (record.chunk === undefined) throw new ItemFailedError(record.row, record.error ?? 'no answer');
+  if (record.chunk === undefined) throw new ItemFailedError(record.row, record.error ?? 'no answer', record.failure);
   return record.chunk;
 }
 
