@@ -93,7 +93,7 @@ export function batchRun<C>(
   let running: { queue: RecordQueue; job: Promise<JobOutcome>; stop: AbortController } | undefined;
   const run = () => {
     if (running) return running;
-    const queue = new RecordQueue();
+    const queue = new RecordQueue((record) => costOf(record).cost);
     const stop = new AbortController();
     const stopFor = () => stop.abort(signal?.reason);
     if (signal?.aborted) stopFor();
