@@ -7,6 +7,7 @@ import type { Status } from '../model/status.js';
 import type { RunSummary } from '../pipeline/summary.js';
 import { asError } from '../errors/as-error.js';
 import { UsageError } from '../errors/index.js';
+import { inLibraryTerms } from './library-terms.js';
 import { RecordQueue } from './record-queue.js';
 
 /** One record per item, in input order, whatever happened to it. */
@@ -98,7 +99,14 @@ export function batchRun<C>(
     const stopFor = () => stop.abort(signal?.reason);
     if (signal?.aborted) stopFor();
     signal?.addEventListener('abort', stopFor, { once: true });
-    const job = start(rowsOf(items), queue, stop.signal).finally(() => {
+    // What stops the batch is told in the library's terms (its options, not the CLI's flags).
+    const started = start(rowsOf(items), queue, stop.signal).then(
+      (outcome) => (outcome.fatal === undefined ? outcome : { ...outcome, fatal: inLibraryTerms(outcome.fatal) }),
+      (error: unknown) => {
+        throw inLibraryTerms(asError(error));
+      },
+    );
+    const job = started.finally(() => {
       signal?.removeEventListener('abort', stopFor);
       // A job that could not start (a store that cannot be opened) never opened its output.
       void queue.close();
