@@ -53,6 +53,8 @@ export interface ClientOptions {
    * garble any answer or message that has the word (as Messages leaves it alone).
    */
   publicCredentials?: boolean;
+  /** The forward proxy the transport goes through (config/proxy.ts proxyLabel: no password), named in a network failure. */
+  proxy?: string;
 }
 
 /** The service, as its callers need it: one attempt per call. A fake stands in for it in tests. */
@@ -132,7 +134,9 @@ export class ServiceClient implements Service {
     if (result.outcome === 'aborted') return new RequestAbortedError(result.sent);
     const timedOut = `timed out after ${deadlineMs / 1000} s`;
     if (result.outcome === 'timed out') return new NetworkError(timedOut, { mayHaveBeenCharged: result.sent });
-    return new NetworkError(this.#redact(describeNetworkError(result.error, timedOut)), {
+    // Through a proxy, a refused or dropped connection may be the proxy's: the message says which was tried.
+    const via = this.#options.proxy === undefined ? '' : ` (through the proxy ${this.#options.proxy}; --no-proxy-env goes straight)`;
+    return new NetworkError(`${this.#redact(describeNetworkError(result.error, timedOut))}${via}`, {
       mayHaveBeenCharged: result.sent,
       cause: result.error,
     });

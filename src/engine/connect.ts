@@ -85,6 +85,7 @@ export async function connect(
     timeouts,
     onRequest: (entry) => logRequest(log, entry),
     publicCredentials: Boolean(options.sandbox),
+    ...(proxy ? { proxy: proxyLabel(proxy) } : {}),
   });
   return {
     client,

@@ -3,9 +3,9 @@ import type { ClientOptions } from './client-options.js';
 
 /**
  * The CLI's flags the engine's messages name, as a library caller knows them: the client's
- * options (`--max-wait` is `maxWait`), and `startSandbox()` for `--sandbox`.
+ * options (`--max-wait` is `maxWait`, `--no-proxy-env` is `proxy: false`), and `startSandbox()` for `--sandbox`.
  */
-const OPTION_OF_FLAG: Readonly<Record<string, keyof ClientOptions | 'startSandbox()'>> = {
+const OPTION_OF_FLAG: Readonly<Record<string, keyof ClientOptions | 'startSandbox()' | 'proxy: false'>> = {
   '--key': 'key',
   '--secret': 'secret',
   '--base-url': 'baseUrl',
@@ -23,6 +23,7 @@ const OPTION_OF_FLAG: Readonly<Record<string, keyof ClientOptions | 'startSandbo
   '--concurrency': 'concurrency',
   '--rate': 'rate',
   '--sandbox': 'startSandbox()',
+  '--no-proxy-env': 'proxy: false',
 };
 
 /** Where the CLI's messages send a user to a command; a library caller looks at the client's options. */

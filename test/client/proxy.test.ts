@@ -84,6 +84,18 @@ describe('HTTP_PROXY, HTTPS_PROXY and NO_PROXY (a forward proxy that tunnels wit
     expect(proxy.tunnels).toHaveLength(tunnelled);
   });
 
+  it('name the proxy when it cannot be reached, in the CLI and the library', async () => {
+    await start();
+    const dead = 'http://127.0.0.1:1';
+    const cli = await runMain([...VALUE, '--max-retries', '0'], { env: { ...envFor(sandbox), HTTP_PROXY: dead } });
+    expect(cli.code).not.toBe(0);
+    expect(cli.stderr).toContain(`through the proxy ${dead}; --no-proxy-env goes straight`);
+    const client = createClient({ env: { ...envFor(sandbox), HTTP_PROXY: dead }, store: false, maxRetries: 0 });
+    closing.push(() => client.close());
+    const failure = await client.property.value(HOMES[0]!).catch((error: unknown) => error);
+    expect((failure as Error).message).toContain(`through the proxy ${dead}; proxy: false goes straight`);
+  });
+
   it("carry the gateway's requests to the service through the proxy", async () => {
     const { target } = await start();
     const storePath = tempStorePath();
