@@ -309,7 +309,7 @@ async function handleFailure(
       context.onRateLimitWait?.(decision.until);
       return sendInParts(part, context, decision.next, delivery);
     case 'quota': {
-      unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs), delivery);
+      unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs, serviceAnswerOf(error)), delivery);
       return;
     }
     case 'retry':

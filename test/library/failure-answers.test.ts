@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BadRequestError, createClient, ItemFailedError, ServiceError, type BatchRecord, type Client } from '../../src/library/index.js';
+import {
+  BadRequestError,
+  createClient,
+  ItemFailedError,
+  QuotaWaitError,
+  ServiceError,
+  type BatchRecord,
+  type Client,
+} from '../../src/library/index.js';
 import { chunkFor, scriptedServerPerTest } from '../helpers/scripted-server.js';
 
 const scripted = scriptedServerPerTest();
@@ -36,6 +44,23 @@ describe('every failure the service answered carries its status, headers and req
     expect(refused).toBeInstanceOf(BadRequestError);
     expect(refused).toBeInstanceOf(ServiceError);
     expect(refused).toMatchObject({ status: 400, requestId: 'req-400', serviceMessage: 'address is not valid' });
+  });
+
+  it("thrown as a QuotaWaitError when a 429's reset is later than maxWait: the 429's own", async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 3_600);
+    const headers = {
+      'x-request-id': 'req-429',
+      'x-ratelimit-limit': '250',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-period': '3600',
+      'x-ratelimit-reset': reset,
+    };
+    const env = await scripted.serve(() => ({ status: 429, body: '{"code":429,"message":"slow down"}', headers }));
+    const client = createClient({ env, store: false, maxWait: 1_000 });
+    clients.push(client);
+    const waited = await client.property.value(VALMONTE).catch((error: unknown) => error);
+    expect(waited).toBeInstanceOf(QuotaWaitError);
+    expect(waited).toMatchObject({ status: 429, requestId: 'req-429', headers: expect.objectContaining({ 'x-ratelimit-reset': reset }) });
   });
 
   it("in a batch's records: the error and invalid_input records carry the answer as `failure`", async () => {
