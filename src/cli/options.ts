@@ -129,6 +129,11 @@ export const CONNECTION_OPTIONS = [
     parse: duration,
   },
   {
+    flags: '--no-proxy-env',
+    description:
+      'reach the service directly: without it, HTTPS_PROXY (an https service) and HTTP_PROXY name the forward proxy requests go through, NO_PROXY the hosts that skip it',
+  },
+  {
     flags: '--verbose',
     description: 'log each request (method, path, items, status, timing, headers; never credentials) and stack traces',
   },

@@ -5,6 +5,8 @@ import { credentialForms, redactForms } from './credential-forms.js';
 import { redactAnswer } from './redact-answer.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from '../policy/policy.js';
 import type { Exchange, Transport } from './transport.js';
+import { basicAuthorization } from '../wire/basic-auth.js';
+import { JSON_CONTENT_TYPE } from '../wire/content-type.js';
 
 export interface RawResponse {
   status: number;
@@ -51,6 +53,8 @@ export interface ClientOptions {
    * garble any answer or message that has the word (as Messages leaves it alone).
    */
   publicCredentials?: boolean;
+  /** The forward proxy the transport goes through (config/proxy.ts proxyLabel: no password), named in a network failure. */
+  proxy?: string;
 }
 
 /** The service, as its callers need it: one attempt per call. A fake stands in for it in tests. */
@@ -79,7 +83,7 @@ export class ServiceClient implements Service {
     this.#transport = transport;
     this.#basePath = connection.baseUrl.pathname.replace(/\/+$/, '');
     this.#host = connection.baseUrl.host;
-    this.#authorization = `Basic ${Buffer.from(`${connection.key}:${connection.secret}`).toString('base64')}`;
+    this.#authorization = basicAuthorization(connection.key, connection.secret);
     const forms = options.publicCredentials ? [] : credentialForms(connection.key, connection.secret);
     this.#forms = forms;
     this.#redact = (text) => redactForms(text, forms);
@@ -96,7 +100,7 @@ export class ServiceClient implements Service {
     for (const [name, value] of Object.entries(request.query ?? {})) search.set(name, String(value));
     const query = search.size > 0 ? `?${search.toString()}` : '';
     const path = `${this.#basePath}/${request.path}${query}`;
-    const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: 'application/json' };
+    const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: JSON_CONTENT_TYPE };
     // process.hrtime rather than performance.now(): the first use of `performance` loads node's
     // perf_hooks, about 1.5 ms of a one-off (BENCHMARKS.md, start-up).
     const started = process.hrtime.bigint();
@@ -107,7 +111,7 @@ export class ServiceClient implements Service {
         path,
         headers:
           request.method === 'POST'
-            ? { ...headers, 'content-type': 'application/json', authorization: this.#authorization }
+            ? { ...headers, 'content-type': JSON_CONTENT_TYPE, authorization: this.#authorization }
             : { ...headers, authorization: this.#authorization },
         ...(request.method === 'POST' ? { body: JSON.stringify(request.items ?? []) } : {}),
       },
@@ -133,7 +137,9 @@ export class ServiceClient implements Service {
     if (result.outcome === 'aborted') return new RequestAbortedError(result.sent);
     const timedOut = `timed out after ${deadlineMs / 1000} s`;
     if (result.outcome === 'timed out') return new NetworkError(timedOut, { mayHaveBeenCharged: result.sent });
-    return new NetworkError(this.#redact(describeNetworkError(result.error, timedOut, this.#host)), {
+    // Through a proxy, a refused or dropped connection may be the proxy's: the message says which was tried.
+    const via = this.#options.proxy === undefined ? '' : ` (through the proxy ${this.#options.proxy}; --no-proxy-env goes straight)`;
+    return new NetworkError(`${this.#redact(describeNetworkError(result.error, timedOut, this.#host))}${via}`, {
       mayHaveBeenCharged: result.sent,
       lasting: codeOf(result.error) === 'ENOTFOUND',
       cause: result.error,

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { errorReply } from '../sandbox/replies.js';
+import { errorReply } from '../wire/replies.js';
 import type { GatewayParts, Handled } from './gateway-parts.js';
 import { refusalReply } from './logins.js';
 import { gatewayStatus, PAGE_HEADER, STATUS_PATH, type GatewayStatus } from './status.js';

@@ -8,7 +8,7 @@ import {
   StoreError,
 } from '../errors/index.js';
 import { BUDGET_HEADER } from '../client/gateway-budget.js';
-import { errorReply, type Reply } from '../sandbox/replies.js';
+import { errorReply, type Reply } from '../wire/replies.js';
 import type { UpstreamResult } from './upstream.js';
 
 /** The gateway is stopping (SIGTERM): a call waiting for its turn is answered at once, not sent. */

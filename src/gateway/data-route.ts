@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { QuotaWaitError } from '../errors/index.js';
 import { parseDuration } from '../options/duration.js';
-import { errorReply, readBody, type Reply } from '../sandbox/replies.js';
-import { RequestRejected } from '../sandbox/request-validation.js';
-import { endpointAt } from '../sandbox/routes.js';
+import { errorReply, readBody, type Reply } from '../wire/replies.js';
+import { RequestRejected } from '../wire/request-validation.js';
+import { endpointAt } from '../wire/routes.js';
 import type { ClientKey } from '../store/key-store.js';
 import { startTimer } from '../throttle/clock.js';
 import { budgetMessage, fetchWithinBudget, type BudgetedResult } from './budgeted-call.js';

@@ -1,4 +1,4 @@
-import type { Reply } from '../sandbox/replies.js';
+import type { Reply } from '../wire/replies.js';
 import type { Store } from '../store/store-api.js';
 import type { Clock } from '../throttle/clock.js';
 import type { IncomingMessage } from 'node:http';

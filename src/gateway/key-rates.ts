@@ -1,4 +1,4 @@
-import { errorReply, type Reply } from '../sandbox/replies.js';
+import { errorReply, type Reply } from '../wire/replies.js';
 import type { ClientKey } from '../store/key-store.js';
 
 /** A key's share is counted over the last minute, as `--rate` states it: components a minute. */

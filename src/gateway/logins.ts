@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { basicCredentials } from '../sandbox/auth.js';
-import { errorReply, type Reply } from '../sandbox/replies.js';
+import { basicCredentials } from '../wire/basic-auth.js';
+import { errorReply, type Reply } from '../wire/replies.js';
 import type { ClientKey } from '../store/key-store.js';
 import type { Clock } from '../throttle/clock.js';
 import { LoginsBusy, type KeyRing } from './key-ring.js';

@@ -7,8 +7,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { listenOn, urlOf } from '../sandbox/listen.js';
-import { errorReply, writeReply, type Reply } from '../sandbox/replies.js';
+import { listenOn, urlOf } from '../wire/listen.js';
+import { errorReply, writeReply, type Reply } from '../wire/replies.js';
 import { Activity } from './activity.js';
 import { adminRoute, isAdminPath, statusOf } from './admin-route.js';
 import { clientAddressOf, trustedProxies } from './client-address.js';

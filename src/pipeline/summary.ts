@@ -41,6 +41,19 @@ export interface RunSummary {
   nextRow?: number;
   /** Whether the rows from nextRow on that were answered are in the store (a rerun takes them free). */
   restInStore?: boolean;
+  /**
+   * A library batch its caller stopped: the records answered and bought that were not handed over
+   * (in flight at the stop, or answered and not yet taken). With a store they are kept there; without
+   * one (`store: false`) they are paid for and gone. Absent when there were none.
+   */
+  paidNotHandedOver?: PaidRecords;
+}
+
+/** Records and what was bought for them: components, and USD at list price for sections answered with data. */
+export interface PaidRecords {
+  records: number;
+  components: number;
+  costUsd: number;
 }
 
 export function summarize(

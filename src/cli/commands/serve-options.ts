@@ -3,9 +3,9 @@ import type { OptionSpec } from '../../options/option-spec.js';
 import { JOB_DEFAULTS } from '../../engine/job-defaults.js';
 import { ACCOUNT_OPTIONS, CONNECTION_OPTIONS, duration, durationText, integerIn, positiveNumber, STORE_FILE_OPTIONS } from '../options.js';
 
-/** The connection options a gateway takes to reach the service: its credentials, --timeout, --max-retries, --verbose. */
+/** The connection options a gateway takes to reach the service: its credentials, --timeout, --max-retries, --no-proxy-env, --verbose. */
 const UPSTREAM_OPTIONS = CONNECTION_OPTIONS.filter((option) =>
-  ['--timeout', '--max-retries', '--verbose'].includes(option.flags.split(' ')[0]!),
+  ['--timeout', '--max-retries', '--no-proxy-env', '--verbose'].includes(option.flags.split(' ')[0]!),
 );
 
 /** `propdata serve`'s options, in the order --help and the reference list them. */
