@@ -6,15 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/library/index.js';
-import { LibraryLog } from '../../src/library/library-log.js';
-import { openGateway } from '../../src/gateway/open-gateway.js';
-import { SYSTEM_CLOCK } from '../../src/throttle/clock.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/cli-process.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { runMain } from '../helpers/run-main.js';
 import { envFor, WIDE_OPEN } from '../helpers/sandbox-per-test.js';
-import { ADMIN_KEY, basic, issueKeys } from '../gateway/helpers.js';
+import { basic, gatewayFor, issueKeys } from '../gateway/helpers.js';
 import { testCertificate } from '../gateway/serve-process.js';
 import { tempStorePath } from '../store/helpers/temp-store.js';
 
@@ -100,23 +97,7 @@ describe('HTTP_PROXY, HTTPS_PROXY and NO_PROXY (a forward proxy that tunnels wit
     const { target } = await start();
     const storePath = tempStorePath();
     const { alice } = await issueKeys(storePath, [{ name: 'alice' }]);
-    const gateway = await openGateway({
-      connection: { baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, timeout: 60 },
-      env: { HTTP_PROXY: proxy.url },
-      log: new LibraryLog(undefined),
-      storePath,
-      host: '127.0.0.1',
-      port: 0,
-      adminKey: ADMIN_KEY,
-      maxAgeMs: 30 * 86_400_000,
-      maxWaitMs: 50_000,
-      maxCostMonth: undefined,
-      ratePerMinute: 250,
-      maxRetries: 5,
-      concurrency: 4,
-      runLabel: 'serve proxy test',
-      clock: SYSTEM_CLOCK,
-    });
+    const gateway = await gatewayFor(sandbox, storePath, { env: { HTTP_PROXY: proxy.url }, concurrency: 4 });
     closing.push(() => gateway.close(0));
     const answer = await fetch(`${gateway.url}/v2/property/value?address=43+Valmonte+Plaza&zipcode=90274`, {
       headers: { authorization: basic('alice', alice!) },

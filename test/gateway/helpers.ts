@@ -44,7 +44,7 @@ export interface FixtureOptions {
   sandbox?: SandboxOptions;
   keys?: readonly KeyPlan[];
   storePath?: string;
-  gateway?: Partial<Omit<GatewayOptions, 'connection' | 'env' | 'log' | 'storePath'>>;
+  gateway?: Partial<Omit<GatewayOptions, 'connection' | 'log' | 'storePath'>>;
 }
 
 /** The Authorization header of a key and secret. */
