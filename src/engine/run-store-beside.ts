@@ -3,14 +3,12 @@ import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import type { KeptAnswers } from '../pipeline/kept-answers.js';
 import { pendingDir, writePending } from '../store/pending.js';
 import type { Clock } from '../throttle/clock.js';
-import { keptAnswersOf, requestRecordOf, runName, type RunStore, type SpendSettings } from './run-store.js';
+import { keptAnswersOf, requestRecordOf, runName, type RunStore, type SessionRuns, type SpendSettings } from './run-store.js';
 
 export interface RunStoreBesideSettings {
   /** The SQLite file the store is in (or will be). */
   path: string;
   account: string;
-  target: QueryTarget;
-  prices: Readonly<Record<string, number>>;
   clock: Clock;
   runLabel: string;
 }
@@ -23,9 +21,20 @@ export interface RunStoreBesideSettings {
  * opening the file took a third of a one-off's time: BENCHMARKS.md, start-up). Every section is
  * bought; nothing is claimed, paced with others or remembered but the record.
  */
-export function runStoreBeside(settings: RunStoreBesideSettings): RunStore {
-  const { clock, target } = settings;
-  const spend: SpendSettings = { account: settings.account, run: runName(clock.now(), settings.runLabel), prices: settings.prices };
+export function runsBeside(settings: RunStoreBesideSettings): SessionRuns {
+  const run = runName(settings.clock.now(), settings.runLabel);
+  return {
+    run,
+    pacer: () => undefined,
+    windows: () => Promise.resolve(undefined),
+    openRun: ({ target, prices }) => Promise.resolve(runStoreBeside(settings, target, { account: settings.account, run, prices })),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** One job's store beside the file: every section bought, each answer's record left beside it. */
+function runStoreBeside(settings: RunStoreBesideSettings, target: QueryTarget, spend: SpendSettings): RunStore {
+  const { clock } = settings;
   const every = sectionKeys(target).map((_, s) => s);
   let fail!: (error: unknown) => void;
   const failure = new Promise<never>((_, reject) => (fail = reject));
@@ -52,8 +61,6 @@ export function runStoreBeside(settings: RunStoreBesideSettings): RunStore {
   };
   return {
     kept,
-    windows: () => Promise.resolve(undefined),
-    pacer: () => undefined,
     monthToDateCost: () => Promise.resolve(0),
     finishJob: () => Promise.resolve(),
     problems: () => ({ damaged: 0, notes: [] }),

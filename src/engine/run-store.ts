@@ -130,31 +130,21 @@ function tookOverNotes({ lapsed, forced }: { lapsed: number; forced: number }): 
   ];
 }
 
-/** What a batch run asks of the store: the answers (KeptAnswers), the windows, the shared pacer, the budget, the job. */
+/** What a job asks of the store: the answers (KeptAnswers), the budget, the job. */
 export interface RunStore {
   readonly kept: KeptAnswers;
-  /** The windows the service last reported for this account, if still fresh. */
-  windows(): Promise<ReportedWindow[] | undefined>;
-  /** The pacer shared with the account's other runs on this store (RateLimiter.shareWith); none when the store is not opened. */
-  pacer(): SharedPacer | undefined;
   /** Month-to-date cost of the account at list price, for --max-cost-month. */
   monthToDateCost(): Promise<number>;
   /** The run wrote every row with a final answer: the job is complete, and its next run is a new one. */
   finishJob(): Promise<void>;
   /** Damaged sections met, and what else the store wants said once. */
   problems(): StoreProblems;
-  /** Records the rows answered from the store and what they saved; gives up the run's claims and share; closes. */
+  /** Records the rows answered from the store and what they saved; gives up the job's claims. */
   close(fromStore: number, savedUsd: number): Promise<void>;
 }
 
-export interface RunStoreSettings {
-  store: Store;
-  account: string;
-  /**
-   * The account whose windows the run paces by, when not `account`: the built-in sandbox's answers
-   * are one account whatever its port, but each sandbox is a server of its own, with its own windows.
-   */
-  pacingAccount?: string;
+/** What one job on a session asks of its store: what it looks up and buys, how fresh, for which job. */
+export interface RunStoreJob {
   target: QueryTarget;
   /** --max-age in ms; undefined: age alone never makes an answer reusable. */
   maxAgeMs: number | undefined;
@@ -162,71 +152,85 @@ export interface RunStoreSettings {
   job?: string;
   /** USD at list price per section name, for the spend records and the savings. */
   prices: Readonly<Record<string, number>>;
+}
+
+/** The store's side of a session (engine/session.ts): its name in the spend log, its pacer, its windows, and each job's run store. */
+export interface SessionRuns {
+  /** The session's name in the spend log: every job on it files its requests under it (`usage --by run`). */
+  readonly run: string;
+  /** The store itself, open for the session's life (a gateway's keys and spend book use it too); none when it is not opened. */
+  readonly store?: Store;
+  /** The pacer shared with the account's other sessions on this store (RateLimiter.shareWith); none when the store is not opened. */
+  pacer(): SharedPacer | undefined;
+  /** The windows the service last reported for this account, if still fresh. */
+  windows(): Promise<ReportedWindow[] | undefined>;
+  /** A job's dealings with the store, until its close. */
+  openRun(job: RunStoreJob): Promise<RunStore>;
+  /** Gives up the session's share of the windows, and closes the store. */
+  close(): Promise<void>;
+}
+
+export interface SessionRunsSettings {
+  store: Store;
+  account: string;
+  /**
+   * The account whose windows the session paces by, when not `account`: the built-in sandbox's answers
+   * are one account whatever its port, but each sandbox is a server of its own, with its own windows.
+   */
+  pacingAccount?: string;
   clock: Clock;
-  /** What ran it, for its name in the spend log: the command line without credentials, or a library caller's label. */
+  /** What runs it, for its name in the spend log: the command line without credentials, a library caller's label, `serve ADDRESS`. */
   runLabel: string;
 }
 
+/** What every job of a session shares of the store: the store, the session's name, its request times and its heartbeat. */
+interface SessionContext {
+  settings: SessionRunsSettings;
+  run: string;
+  /** Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart. */
+  requestTime: () => number;
+  /** Each open job's renewal of its claims, called at every beat. */
+  renewals: Set<() => void>;
+}
+
 /**
- * The store for one batch run. Everything is filed under the account. The run belongs to a job: an
- * unfinished one (the same command stopped before it wrote every row) is continued, and whatever
- * was bought since it began is reused whatever --max-age says; it was bought for this very job.
- * Sections this run is about to buy are claimed, so that a job running beside it on the same store
- * waits for its answer instead of buying it too; the claims are renewed while the run lives.
+ * The store for a session's life. Everything is filed under the account, and every request under the
+ * session's run. Each job on it claims what it is about to buy under a name of its own (its job's,
+ * when it continues one), so that jobs of one session wait for each other's purchases as they wait
+ * for another process's; one heartbeat renews the claims of every job open.
  */
-export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
-  const { store, account, target, clock } = settings;
+export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
+  const { store, account, clock } = settings;
   const id = runId(clock.now());
-  const owner = `${id} ${settings.runLabel}`;
-  // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
-  // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
-  const claimant = settings.job === undefined ? owner : `job ${settings.job}`;
-  // What was bought since the run's job began is reused whatever --max-age says: it was bought for
-  // this job. A run of no job (a library batch) is a job of its own from now: an answer another
-  // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
-  const since = settings.job === undefined ? clock.now() : await store.beginJob(account, settings.job);
+  const pacingAccount = settings.pacingAccount ?? account;
   // The pacer's state names its owner in each of its reservations, read and written back at each
-  // grant: the run's id alone, not its command line (the state was 12 KB at 100 requests a second).
-  const pacer = store.pacer(settings.pacingAccount ?? account, id);
-  const writes = new StoreWrites();
-  const run: RunContext = {
+  // grant: the session's id alone, not its command line (the state was 12 KB at 100 requests a second).
+  const pacer = store.pacer(pacingAccount, id);
+  let lastAt = 0;
+  const session: SessionContext = {
     settings,
-    members: sectionKeys(target),
-    refOf: itemRefs(),
-    claimant,
-    freshness: { maxAgeMs: settings.maxAgeMs, since },
-    spend: { account, run: owner, prices: settings.prices },
-    writes,
-    records: recordGroups(store, writes),
-    tookOver: { lapsed: 0, forced: 0 },
+    run: `${id} ${settings.runLabel}`,
+    requestTime: () => (lastAt = Math.max(clock.now(), lastAt + 1)),
+    renewals: new Set(),
   };
-  // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
+  // The heartbeat that keeps the jobs' claims alive until they close. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
   // ahead would otherwise spin it.
-  const heartbeat = setInterval(() => writes.add(() => store.renewClaims(claimant, CLAIMS.leaseMs)), CLAIMS.renewalMs);
+  const heartbeat = setInterval(() => {
+    for (const renew of session.renewals) renew();
+  }, CLAIMS.renewalMs);
   heartbeat.unref();
   return {
-    kept: keptAnswers(run),
-    windows: () => store.loadWindows(settings.pacingAccount ?? account),
+    run: session.run,
+    store,
     pacer: () => pacer,
-    monthToDateCost: () => store.monthToDateCost(account),
-    finishJob: async () => {
-      if (settings.job !== undefined) await store.finishJob(account, settings.job);
-    },
-    problems: () => {
-      const problems = store.problems();
-      return { ...problems, notes: [...problems.notes, ...tookOverNotes(run.tookOver)] };
-    },
-    async close(fromStore, savedUsd) {
+    windows: () => store.loadWindows(pacingAccount),
+    openRun: (job) => openRunStore(session, job),
+    async close() {
       clearInterval(heartbeat);
       try {
-        await writes.done;
-        // Nothing more is bought: no other job waits on this one.
-        await store.releaseAll(claimant);
-        // This run asks for nothing more: its share of the windows goes to the others at once.
+        // The session asks for nothing more: its share of the windows goes to the others at once.
         await pacer.leave();
-        if (fromStore > 0 || savedUsd > 0)
-          await store.recordReuse({ at: clock.now(), run: owner, account, endpoint: endpointOf(target), rows: fromStore, saved: savedUsd });
       } finally {
         await store.close();
       }
@@ -234,15 +238,69 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   };
 }
 
+/**
+ * One job's store. The job is continued when unfinished (the same command stopped before it wrote
+ * every row), and whatever was bought since it began is reused whatever --max-age says; it was
+ * bought for this very job. Sections the job is about to buy are claimed, so that a job running
+ * beside it on the same store waits for its answer instead of buying it too.
+ */
+async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<RunStore> {
+  const { store, account, clock } = session.settings;
+  // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
+  // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
+  const claimant = job.job === undefined ? runName(clock.now(), session.settings.runLabel) : `job ${job.job}`;
+  // What was bought since the run's job began is reused whatever --max-age says: it was bought for
+  // this job. A run of no job (a library call) is a job of its own from now: an answer another
+  // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
+  const since = job.job === undefined ? clock.now() : await store.beginJob(account, job.job);
+  const writes = new StoreWrites();
+  const run: RunContext = {
+    settings: { ...session.settings, ...job },
+    members: sectionKeys(job.target),
+    refOf: itemRefs(),
+    claimant,
+    freshness: { maxAgeMs: job.maxAgeMs, since },
+    spend: { account, run: session.run, prices: job.prices },
+    requestTime: session.requestTime,
+    writes,
+    records: recordGroups(store, writes),
+    tookOver: { lapsed: 0, forced: 0 },
+  };
+  const renew = () => writes.add(() => store.renewClaims(claimant, CLAIMS.leaseMs));
+  session.renewals.add(renew);
+  return {
+    kept: keptAnswers(run),
+    monthToDateCost: () => store.monthToDateCost(account),
+    finishJob: async () => {
+      if (job.job !== undefined) await store.finishJob(account, job.job);
+    },
+    problems: () => {
+      const problems = store.problems();
+      return { ...problems, notes: [...problems.notes, ...tookOverNotes(run.tookOver)] };
+    },
+    async close(fromStore, savedUsd) {
+      session.renewals.delete(renew);
+      await writes.done;
+      // Nothing more is bought: no other job waits on this one.
+      await store.releaseAll(claimant);
+      if (fromStore > 0 || savedUsd > 0) {
+        const endpoint = endpointOf(job.target);
+        await store.recordReuse({ at: clock.now(), run: session.run, account, endpoint, rows: fromStore, saved: savedUsd });
+      }
+    },
+  };
+}
+
 /** What a run's dealings with the store share: who it is, what is fresh, its writes, what it took over. */
 interface RunContext {
-  settings: RunStoreSettings;
+  settings: SessionRunsSettings & RunStoreJob;
   members: readonly string[];
   refOf: RefOf;
   /** Whose claims this run's are: the job's, or the run's own when it belongs to none. */
   claimant: string;
   freshness: Freshness;
   spend: SpendSettings;
+  requestTime: () => number;
   writes: StoreWrites;
   records: RecordGroups;
   /** Sections this run bought though another job had claimed them: lapsed claims, and live ones a wait outlasted. */
@@ -251,10 +309,7 @@ interface RunContext {
 
 /** The answers' side of the run store: lookups, claims, records and releases (KeptAnswers). */
 function keptAnswers(run: RunContext): KeptAnswers {
-  const { store, account, target, clock } = run.settings;
-  // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
-  let lastAt = 0;
-  const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
+  const { store, account, target } = run.settings;
   return {
     failure: run.writes.failure,
     resolve: (items) => resolveItems(run, items),
@@ -266,7 +321,7 @@ function keptAnswers(run: RunContext): KeptAnswers {
         exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)),
       );
       run.records.add({
-        request: requestRecordOf(run.spend, exchange, requestTime()),
+        request: requestRecordOf(run.spend, exchange, run.requestTime()),
         windows: exchange.windows,
         answers: keptAnswersOf(exchange, run.refOf),
         owner: run.claimant,
