@@ -265,6 +265,7 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
     writes,
     records: recordGroups(store, writes),
     tookOver: { lapsed: 0, forced: 0 },
+    unsettled: new Set(),
   };
   const renew = () => writes.add(() => store.renewClaims(claimant, CLAIMS.leaseMs));
   session.renewals.add(renew);
@@ -281,8 +282,9 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
     async close(fromStore, savedUsd) {
       session.renewals.delete(renew);
       await writes.done;
-      // Nothing more is bought: no other job waits on this one.
-      await store.releaseAll(claimant);
+      // Nothing more is bought: no other job waits on this one. A run of no job whose every claim
+      // its answers settled, in their own transactions, holds none: nothing to ask the store.
+      if (job.job !== undefined || run.unsettled.size > 0 || writes.failed) await store.releaseAll(claimant);
       if (fromStore > 0 || savedUsd > 0) {
         const endpoint = endpointOf(job.target);
         await store.recordReuse({ at: clock.now(), run: session.run, account, endpoint, rows: fromStore, saved: savedUsd });
@@ -305,6 +307,18 @@ interface RunContext {
   records: RecordGroups;
   /** Sections this run bought though another job had claimed them: lapsed claims, and live ones a wait outlasted. */
   tookOver: { lapsed: number; forced: number };
+  /** The claims this run took and has not settled or given back yet: with none left, its end has nothing to release. */
+  unsettled: Set<string>;
+}
+
+const claimKey = (claim: SectionClaim) => `${claim.item}\n${claim.endpoint}\n${claim.params}`;
+
+/** Claims taken (`true`) or settled and given back (`false`), as the run's count of what it still holds. */
+function holding(run: RunContext, claims: readonly SectionClaim[], taken: boolean): void {
+  for (const claim of claims) {
+    if (taken) run.unsettled.add(claimKey(claim));
+    else run.unsettled.delete(claimKey(claim));
+  }
 }
 
 /** The answers' side of the run store: lookups, claims, records and releases (KeptAnswers). */
@@ -320,6 +334,7 @@ function keptAnswers(run: RunContext): KeptAnswers {
       const settles = exchange.sent.flatMap((item, i) =>
         exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)),
       );
+      holding(run, settles, false);
       run.records.add({
         request: requestRecordOf(run.spend, exchange, run.requestTime()),
         windows: exchange.windows,
@@ -330,6 +345,7 @@ function keptAnswers(run: RunContext): KeptAnswers {
     },
     release(items) {
       const claims = items.flatMap(({ item, sections }) => claimsOf(run.refOf(target, item.item), sections));
+      holding(run, claims, false);
       run.writes.add(() => store.release(account, run.claimant, claims));
     },
     written: () => run.writes.done,
@@ -405,6 +421,7 @@ async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['cla
       claimed[i] = mine.every(takes);
       // Part of it is another's now, or kept meanwhile: what this run took goes back, and the item is looked up again.
       if (!claimed[i]) giveBack.push(...wanted[k]!.filter((_, c) => takes(mine[c]!)));
+      else holding(run, wanted[k]!, true);
     });
     if (giveBack.length > 0) run.writes.add(() => store.release(account, run.claimant, giveBack));
   }
