@@ -13,6 +13,7 @@ import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import { CLAIMS } from '../policy/policy.js';
+import { JobClaims, type SessionHolders } from './job-claims.js';
 import { recordGroups, StoreWrites, type RecordGroups } from './store-writes.js';
 
 /** The time in the latest run name this process gave. */
@@ -181,6 +182,13 @@ export interface SessionRunsSettings {
   clock: Clock;
   /** What runs it, for its name in the spend log: the command line without credentials, a library caller's label, `serve ADDRESS`. */
   runLabel: string;
+  /**
+   * The one name every job of the session claims under (but a job continued by name), when it is to
+   * outlive the process: a gateway's (`HOST serve ADDRESS`), so that the next one on that host and
+   * address takes over at once what a killed one was buying, instead of its clients' retries waiting
+   * out the lease. Absent: each job claims under a name of its own.
+   */
+  claimant?: string;
 }
 
 /** What every job of a session shares of the store: the store, the session's name, its request times and its heartbeat. */
@@ -191,6 +199,8 @@ interface SessionContext {
   requestTime: () => number;
   /** Each open job's renewal of its claims, called at every beat. */
   renewals: Set<() => void>;
+  /** With one claimant for the session: which job holds each section it claimed. */
+  holders: SessionHolders | undefined;
 }
 
 /**
@@ -212,6 +222,7 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
     run: `${id} ${settings.runLabel}`,
     requestTime: () => (lastAt = Math.max(clock.now(), lastAt + 1)),
     renewals: new Set(),
+    holders: settings.claimant === undefined ? undefined : new Map(),
   };
   // The heartbeat that keeps the jobs' claims alive until they close. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
@@ -229,7 +240,9 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
     async close() {
       clearInterval(heartbeat);
       try {
-        // The session asks for nothing more: its share of the windows goes to the others at once.
+        // The session asks for nothing more: nothing of its claims is left to wait on, and its share
+        // of the windows goes to the others at once.
+        if (settings.claimant !== undefined) await store.releaseAll(settings.claimant);
         await pacer.leave();
       } finally {
         await store.close();
@@ -248,7 +261,8 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
   const { store, account, clock } = session.settings;
   // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
   // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
-  const claimant = job.job === undefined ? runName(clock.now(), session.settings.runLabel) : `job ${job.job}`;
+  const shared = job.job === undefined ? session.settings.claimant : undefined;
+  const claimant = job.job !== undefined ? `job ${job.job}` : (shared ?? runName(clock.now(), session.settings.runLabel));
   // What was bought since the run's job began is reused whatever --max-age says: it was bought for
   // this job. A run of no job (a library call) is a job of its own from now: an answer another
   // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
@@ -265,7 +279,7 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
     writes,
     records: recordGroups(store, writes),
     tookOver: { lapsed: 0, forced: 0 },
-    unsettled: new Set(),
+    claims: new JobClaims(shared === undefined ? undefined : session.holders),
   };
   const renew = () => writes.add(() => store.renewClaims(claimant, CLAIMS.leaseMs));
   session.renewals.add(renew);
@@ -282,9 +296,7 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
     async close(fromStore, savedUsd) {
       session.renewals.delete(renew);
       await writes.done;
-      // Nothing more is bought: no other job waits on this one. A run of no job whose every claim
-      // its answers settled, in their own transactions, holds none: nothing to ask the store.
-      if (job.job !== undefined || run.unsettled.size > 0 || writes.failed) await store.releaseAll(claimant);
+      await releaseLeft(run, shared !== undefined || (job.job === undefined && !writes.failed));
       if (fromStore > 0 || savedUsd > 0) {
         const endpoint = endpointOf(job.target);
         await store.recordReuse({ at: clock.now(), run: session.run, account, endpoint, rows: fromStore, saved: savedUsd });
@@ -307,18 +319,22 @@ interface RunContext {
   records: RecordGroups;
   /** Sections this run bought though another job had claimed them: lapsed claims, and live ones a wait outlasted. */
   tookOver: { lapsed: number; forced: number };
-  /** The claims this run took and has not settled or given back yet: with none left, its end has nothing to release. */
-  unsettled: Set<string>;
+  /** The claims this run holds: taken and not settled or given back yet. */
+  claims: JobClaims;
 }
 
-const claimKey = (claim: SectionClaim) => `${claim.item}\n${claim.endpoint}\n${claim.params}`;
-
-/** Claims taken (`true`) or settled and given back (`false`), as the run's count of what it still holds. */
-function holding(run: RunContext, claims: readonly SectionClaim[], taken: boolean): void {
-  for (const claim of claims) {
-    if (taken) run.unsettled.add(claimKey(claim));
-    else run.unsettled.delete(claimKey(claim));
-  }
+/**
+ * Nothing more is bought: no other job waits on this one. `exactly`: the run knows what it holds
+ * (a run of no job, its writes whole, or one of a session's jobs that share its claimant): it gives
+ * that back, and a run whose answers settled every claim, in their own transactions, asks nothing
+ * of the store. Otherwise everything under its claimant goes (a job's, its killed runs' included).
+ */
+async function releaseLeft(run: RunContext, exactly: boolean): Promise<void> {
+  const { store, account } = run.settings;
+  const left = run.claims.unsettled;
+  run.claims.dropped(left);
+  if (!exactly) await store.releaseAll(run.claimant);
+  else if (left.length > 0) await store.release(account, run.claimant, left);
 }
 
 /** The answers' side of the run store: lookups, claims, records and releases (KeptAnswers). */
@@ -331,10 +347,9 @@ function keptAnswers(run: RunContext): KeptAnswers {
     record(exchange) {
       // Only what this answer settles: an item it brought no answer for (a 429, a 5xx, a 400 being
       // narrowed down) is sent again, and keeps its claim until then (PROTOCOL.md, rule 5).
-      const settles = exchange.sent.flatMap((item, i) =>
-        exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)),
+      const settles = run.claims.mine(
+        exchange.sent.flatMap((item, i) => (exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)))),
       );
-      holding(run, settles, false);
       run.records.add({
         request: requestRecordOf(run.spend, exchange, run.requestTime()),
         windows: exchange.windows,
@@ -342,10 +357,16 @@ function keptAnswers(run: RunContext): KeptAnswers {
         owner: run.claimant,
         settles,
       });
+      // No longer this run's once the answer is written: until then another job of the session
+      // (sharing its claimant, the store cannot tell) would not see it, and would buy it again.
+      run.writes.add(() => {
+        run.claims.dropped(settles);
+        return Promise.resolve();
+      });
     },
     release(items) {
-      const claims = items.flatMap(({ item, sections }) => claimsOf(run.refOf(target, item.item), sections));
-      holding(run, claims, false);
+      const claims = run.claims.mine(items.flatMap(({ item, sections }) => claimsOf(run.refOf(target, item.item), sections)));
+      run.claims.dropped(claims);
       run.writes.add(() => store.release(account, run.claimant, claims));
     },
     written: () => run.writes.done,
@@ -383,7 +404,8 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
   const lacking = found.map(lackingOf);
   const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
   // Whether another job sends one of them now: then the item waits for that job's answer.
-  const held = wanted.length > 0 ? await store.held(account, run.claimant, wanted) : [];
+  const inStore = wanted.length > 0 ? await store.held(account, run.claimant, wanted) : [];
+  const held = inStore.map((other, w) => other || run.claims.heldByAnother(wanted[w]!));
   let next = 0;
   return found.map((item, i): Resolution => {
     const keptAt = item.sections.flatMap((section, s) => (section === undefined ? [] : [s]));
@@ -403,27 +425,39 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
 
 /** Which of these items' sections are now this run's to buy (forced ones after a wait that outlasted its limit). */
 async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['claim']>[0]): Promise<boolean[]> {
-  const { store, account, target } = run.settings;
   const claimed = requests.map(() => false);
   await caughtUp(run);
   for (const force of [false, true]) {
     const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
-    const refs = asked.map((i) => run.refOf(target, requests[i]!.item.item));
-    const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
     if (asked.length === 0) continue;
+    const refs = asked.map((i) => run.refOf(run.settings.target, requests[i]!.item.item));
     await written(run, refs);
-    const outcomes = await store.claim(account, run.claimant, wanted.flat(), run.freshness, CLAIMS.leaseMs, { force });
-    let next = 0;
-    const giveBack: SectionClaim[] = [];
-    asked.forEach((i, k) => {
-      const mine = outcomes.slice(next, (next += wanted[k]!.length));
-      for (const outcome of mine) if (outcome === 'took over') run.tookOver[force ? 'forced' : 'lapsed'] += 1;
-      claimed[i] = mine.every(takes);
-      // Part of it is another's now, or kept meanwhile: what this run took goes back, and the item is looked up again.
-      if (!claimed[i]) giveBack.push(...wanted[k]!.filter((_, c) => takes(mine[c]!)));
-      else holding(run, wanted[k]!, true);
-    });
-    if (giveBack.length > 0) run.writes.add(() => store.release(account, run.claimant, giveBack));
+    // An item another job of the session is buying waits for its answer, as for another process's.
+    const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
+    const free = asked.flatMap((i, k) => (run.claims.reserve(wanted[k]!) ? [{ i, wanted: wanted[k]! }] : []));
+    if (free.length > 0) await claimFree(run, free, force, claimed);
   }
   return claimed;
+}
+
+/** The store asked for the sections of items no other job of the session holds; what it gives is the run's. */
+async function claimFree(run: RunContext, free: { i: number; wanted: SectionClaim[] }[], force: boolean, claimed: boolean[]) {
+  const { store, account } = run.settings;
+  const all = free.flatMap(({ wanted }) => wanted);
+  const outcomes = await store.claim(account, run.claimant, all, run.freshness, CLAIMS.leaseMs, { force });
+  let next = 0;
+  const giveBack: SectionClaim[] = [];
+  for (const { i, wanted } of free) {
+    const mine = outcomes.slice(next, (next += wanted.length));
+    for (const outcome of mine) if (outcome === 'took over') run.tookOver[force ? 'forced' : 'lapsed'] += 1;
+    claimed[i] = mine.every(takes);
+    if (claimed[i]) {
+      run.claims.taken(wanted);
+      continue;
+    }
+    // Part of it is another's now, or kept meanwhile: what this run took goes back, and the item is looked up again.
+    giveBack.push(...wanted.filter((_, c) => takes(mine[c]!)));
+    run.claims.dropped(wanted);
+  }
+  if (giveBack.length > 0) run.writes.add(() => store.release(account, run.claimant, giveBack));
 }

@@ -19,6 +19,8 @@ export interface SessionStore {
   journal: string;
   /** How long the session waits for a store that stopped answering before its jobs stop (--store-wait). */
   outageWaitMs: number;
+  /** The one name the session's jobs claim under, to outlive the process (a gateway's: SessionRunsSettings.claimant). */
+  claimant?: string;
   /** PostgreSQL: the connections the store keeps, shared by every job of the session at once (StoreOptions.connections). */
   connections?: number;
   /**
@@ -87,6 +89,7 @@ async function openRuns(settings: SessionSettings & { store: SessionStore }): Pr
       ...(store.pacingAccount !== undefined ? { pacingAccount: store.pacingAccount } : {}),
       clock,
       runLabel: store.runLabel,
+      ...(store.claimant !== undefined ? { claimant: store.claimant } : {}),
     });
   } catch (error) {
     await opened.close();

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { connect, type ConnectionOptions, type Service } from '../engine/connect.js';
 import type { EngineLog } from '../engine/engine-log.js';
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
@@ -58,6 +59,8 @@ export async function openGateway(options: GatewayOptions): Promise<OpenGateway>
         // The built-in sandbox is one account whatever its port, but each one has windows of its own.
         ...(sandbox ? { pacingAccount: accountId(service.connection.baseUrl, service.connection.key) } : {}),
         runLabel: options.runLabel,
+        // The gateway's claims are its own, whatever its process: the next gateway here takes them over.
+        claimant: `${hostname()} ${options.runLabel}`,
         journal: journalDirFor(options.storePath, options.env),
         outageWaitMs: JOB_DEFAULTS.storeWaitMs,
       },

@@ -1,4 +1,4 @@
-import { META } from '../catalog/index.js';
+import { MAX_ITEMS_PER_REQUEST, META } from '../catalog/index.js';
 import { runOnSession } from '../engine/run-job.js';
 import type { Session } from '../engine/session.js';
 import { emptyColumns, type InputRow } from '../input/row.js';
@@ -84,8 +84,6 @@ export interface UpstreamSettings {
   onExchange?(exchange: Exchange): void;
 }
 
-/** Items one POST carries: the service's maximum. */
-const BATCH_SIZE = 100;
 /** Requests in flight for one call at once. */
 const CALL_CONCURRENCY = 4;
 
@@ -180,7 +178,7 @@ async function fetchFor(gateway: Gateway, call: UpstreamCall): Promise<UpstreamR
       openWriter: () => Promise.resolve(writer),
       caps: call.maxCost === undefined ? {} : { maxCost: call.maxCost },
       pace: {
-        batchSize: BATCH_SIZE,
+        batchSize: MAX_ITEMS_PER_REQUEST,
         concurrency: CALL_CONCURRENCY,
         dedupe: true,
         maxRetries: settings.maxRetries,

@@ -200,4 +200,37 @@ describe("a batch run's store", () => {
     expect(usage.rows.map((row) => [row.key.endsWith(' serve'), row.requests])).toEqual([[true, 2]]);
     await reader.close();
   });
+
+  it('with one claimant for the session, its jobs still wait for each other, and its next session takes a killed one’s claims over at once', async () => {
+    const path = tempStorePath();
+    const clock = new FakeClock(FAKE_EPOCH);
+    const open = async () =>
+      openSessionRuns({
+        store: await openStore(path, { now: () => clock.now() }),
+        account: 'sandbox (built in)',
+        clock,
+        runLabel: 'serve',
+        claimant: 'host serve 127.0.0.1:8710',
+      });
+    const killed = await open();
+    const [buying, waiting] = await Promise.all([1, 2].map(() => killed.openRun({ target: VALUE, maxAgeMs: undefined, prices: PRICES })));
+    const [home, other] = [item('1 Main St', 1), item('2 Main St', 2)];
+    expect(await buying!.kept.claim([{ item: home, sections: [0] }])).toEqual([true]);
+    expect(await waiting!.kept.resolve([home])).toMatchObject([{ kind: 'wait' }]);
+    expect(await waiting!.kept.claim([{ item: home, sections: [0] }])).toEqual([false]);
+    expect(await waiting!.kept.claim([{ item: other, sections: [0] }])).toEqual([true]);
+    // Killed with both claims live: the next session of that name buys them without waiting out the lease.
+    const next = await open();
+    const after = await next.openRun({ target: VALUE, maxAgeMs: undefined, prices: PRICES });
+    expect(await after.kept.resolve([home, other])).toMatchObject([{ kind: 'buy' }, { kind: 'buy' }]);
+    expect(
+      await after.kept.claim([
+        { item: home, sections: [0] },
+        { item: other, sections: [0] },
+      ]),
+    ).toEqual([true, true]);
+    await after.close(0, 0);
+    await next.close();
+    await killed.close();
+  });
 });
