@@ -36,7 +36,8 @@ const GRAPH = new Map(FILES.map((file) => [relative(SRC, file), importsOf(file)]
 
 /**
  * What each folder may import from the project, as the folder table of docs/how-it-is-built.md
- * says in its last column: the folders it names, "those `engine/` may" for engine's own list,
+ * says in its last column: the folders it names, "those `engine/` may" for engine's own list
+ * ("those `engine/` may but `sandbox/`": that list less one folder),
  * "everything" for cli/, "nothing" for a folder at the very bottom; and the folders the sentence
  * above the table names as everyone's ("and `errors/` and `policy/`, which everything may use").
  */
@@ -55,9 +56,11 @@ function mayImport(): Record<string, readonly string[]> {
     const cell = named.get(folder) ?? '';
     if (cell === 'nothing') return [];
     if (cell === 'everything') return ['*'];
+    const excepted = /those `\w+\/` may but `(\w+)\/`/.exec(cell)?.[1];
     const folders = [...cell.matchAll(/`(\w+)\/`/g)].map((match) => match[1]!);
     const inherited = /those `(\w+)\/` may/.exec(cell)?.[1];
-    return [...new Set([...(inherited ? resolve(inherited) : []), ...folders, ...everyone])];
+    const all = [...new Set([...(inherited ? resolve(inherited) : []), ...folders, ...everyone])];
+    return all.filter((folder) => folder !== excepted);
   };
   return Object.fromEntries([...named.keys()].map((folder) => [folder, resolve(folder)]));
 }
@@ -81,6 +84,15 @@ describe('the layering of the folder table (docs/how-it-is-built.md)', () => {
       }
     }
     expect(breaches).toEqual([]);
+  });
+
+  it("the gateway speaks the service's API through wire/, never through the sandbox (issue 43)", () => {
+    expect(MAY_IMPORT.gateway).toContain('wire');
+    expect(MAY_IMPORT.gateway).not.toContain('sandbox');
+    const fromSandbox = [...GRAPH].filter(
+      ([file, imports]) => file.startsWith('gateway/') && imports.some(({ target }) => target.startsWith('sandbox/')),
+    );
+    expect(fromSandbox.map(([file]) => file)).toEqual([]);
   });
 
   it('the pipeline does no file I/O', () => {

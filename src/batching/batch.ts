@@ -17,6 +17,8 @@ export interface PendingItem {
   plan?: { sections: readonly number[]; kept: Readonly<Record<string, unknown>> };
   /** It waited for another job's answer past the limit: its claim takes even a live one over. */
   force?: boolean;
+  /** Its forced claim was refused, yet the store still did not answer it: it is sent without a claim (run-batch.ts, apply). */
+  unclaimed?: boolean;
 }
 
 /** Items with identical key sets lacking the same sections, at most the batch size: one POST. */

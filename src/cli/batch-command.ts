@@ -1,9 +1,8 @@
-import { resolve } from 'node:path';
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { connect, type Service } from '../engine/connect.js';
 import { budgetLimits } from '../engine/budget-limits.js';
 import { DEDUPE_CAPACITY, runJob, type JobEvents, type JobOutcome, type JobStore } from '../engine/run-job.js';
-import { lackingIn } from '../engine/run-store.js';
+import { lackingIn, type JobIdentity } from '../engine/run-store.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams } from './query-params.js';
@@ -24,17 +23,18 @@ import { planOutput, type OutputPlan } from '../resume/output-plan.js';
 import { sectionPricesOf } from '../pipeline/pricing.js';
 import { startProgress } from './progress.js';
 import type { RunStats } from '../pipeline/run-stats.js';
-import { recordProgress, settingsDigest, writeRunState } from '../resume/run-state.js';
+import { recordProgress, writeRunState } from '../resume/run-state.js';
+import { jobOf } from './batch-job.js';
 import { accountId, accountOf } from '../store/account.js';
 import { openResumeWriter } from '../resume/resume-writer.js';
 import { checkRunPaths } from '../output/check-paths.js';
-import { writeReport } from '../output/report-file.js';
+import { markReportRunning, writeReport } from '../output/report-file.js';
 import { lockOutput, type OutputLock } from '../output/output-lock.js';
 import { commandLine, resumeCommand } from './resume-command.js';
 import { formatDuration } from '../pipeline/format-duration.js';
 import { journalDirFor, storePathFrom } from '../store/store-path.js';
 import { resolveRunDefaults, runStorePath, type RunDefaults } from './run-defaults.js';
-import { formatSummary, type RunSummary } from '../pipeline/summary.js';
+import { formatQuietSummary, formatSummary, type RunSummary } from '../pipeline/summary.js';
 
 interface Prepared {
   rows: AsyncIterable<InputRow>;
@@ -152,7 +152,7 @@ async function openStoreToEstimate(
   options: BatchOptions,
   env: Io['env'],
   maxAgeMs: number | undefined,
-  job: string,
+  job: JobIdentity,
 ) {
   const { openExistingStore, currentAccount } = await import('../store/index.js');
   // An estimate needs no credentials: without them, no account's answers are counted as kept.
@@ -163,8 +163,11 @@ async function openStoreToEstimate(
   const store = account === undefined ? undefined : await openExistingStore(path, { readonly: true });
   if (!store || account === undefined) return undefined;
   try {
-    const since = await store.jobSince(account, job);
+    const starts = await Promise.all((await job.names()).map((name) => store.jobSince(account, name)));
+    const running = starts.filter((start): start is number => start !== undefined);
+    const since = running.length > 0 ? Math.min(...running) : undefined;
     return {
+      since,
       lacking: lackingIn(store, account, target, { maxAgeMs, since }),
       monthToDateCost: () => store.monthToDateCost(account),
       close: () => store.close(),
@@ -229,15 +232,6 @@ export async function runBatchCommand(
 
 const isFileOutput = (path: string | undefined): path is string => path !== undefined && path !== '-';
 
-/**
- * The job a run belongs to: the same command (endpoint, options that shape the records) on the same
- * input and output. Until it writes every row with a final answer, each run of it continues it.
- */
-function jobOf(options: BatchOptions, recordShape: object): string {
-  const where = (path: string | undefined) => (path === undefined || path === '-' ? '-' : resolve(path));
-  return settingsDigest({ input: where(options.input), output: where(options.output), shape: recordShape, format: options.format ?? null });
-}
-
 /** What the store met that the user should know once: damaged answers bought again, a damaged file. */
 function storeLines(job: JobOutcome): string | undefined {
   if (!job.storeProblems) return undefined;
@@ -249,29 +243,47 @@ function storeLines(job: JobOutcome): string | undefined {
   return lines.length > 0 ? lines.join('\n') : undefined;
 }
 
+/**
+ * What the store gives a run that writes its output afresh, said with it: what earlier runs of the
+ * job bought, when the store holds it running (under any of its names), or what --max-age lets it reuse.
+ */
+async function fromStoreNote(
+  plan: OutputPlan,
+  target: QueryTarget,
+  options: BatchOptions,
+  env: Io['env'],
+  { storePath, runDefaults, job }: { storePath: string | undefined; runDefaults: RunDefaults; job: JobIdentity },
+): Promise<string> {
+  if (storePath === undefined || (plan.afresh === undefined && plan.overwritesPartial === undefined)) return '';
+  const kept = await openStoreToEstimate(storePath, target, options, env, runDefaults.maxAgeMs, job).catch(() => undefined);
+  await kept?.close();
+  if (kept?.since !== undefined) return ' (what earlier runs of this job bought comes from the store)';
+  return runDefaults.maxAgeMs === undefined ? '' : ' (answers younger than --max-age come from the store)';
+}
+
 /** What the plan of the output means, said before the run: returns false when there is nothing to do (a complete output, no age limit). */
 function announcePlan(
   plan: OutputPlan,
   options: BatchOptions,
   messages: Messages,
   runDefaults: RunDefaults,
-  storePath: string | undefined,
+  { storePath, fromStore }: { storePath: string | undefined; fromStore: string },
 ): boolean {
   // A complete output holds the answers it can: only an age limit makes rewriting it worth anything.
   if (plan.complete && runDefaults.maxAgeMs === undefined) {
     messages.info(`propdata: nothing to resume: ${options.output} is complete (with --max-age, --resume refreshes it from the store)`);
     return false;
   }
-  const fromStore = storePath === undefined ? '' : ' (what earlier runs bought comes from the store)';
   if (plan.afresh) messages.info(`propdata: --resume: ${plan.afresh}; writing ${options.output ?? 'the output'} afresh${fromStore}`);
+  const held = plan.overwritesPartial?.records === undefined ? '' : ` (${plan.overwritesPartial.records} records)`;
   if (plan.overwritesPartial && storePath === undefined) {
     messages.error(
-      `propdata: warning: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records); ` +
+      `propdata: warning: starting ${options.output} over: an earlier run left it partial${held}; ` +
         'to continue it instead, stop now (Ctrl-C) and run the same command with --resume',
     );
   } else if (plan.overwritesPartial) {
     messages.info(
-      `propdata: starting ${options.output} over: an earlier run left it partial (${plan.overwritesPartial.records} records)${fromStore}; --resume appends to it instead`,
+      `propdata: starting ${options.output} over: an earlier run left it partial${held}${fromStore}; --resume appends to it instead`,
     );
   }
   return true;
@@ -320,7 +332,7 @@ function batchStore(
   storePath: string | undefined,
   options: BatchOptions,
   { io, argv, service }: { io: Io; argv: readonly string[]; service: Service },
-  { job, maxAgeMs }: { job: string; maxAgeMs: number | undefined },
+  { job, maxAgeMs }: { job: JobIdentity; maxAgeMs: number | undefined },
 ): JobStore | undefined {
   if (storePath === undefined) return undefined;
   return {
@@ -364,8 +376,12 @@ async function runLocked(
   const recordShape = recordShapeOf(target, options, params, inputColumns, metaColumn);
   const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
   const storePath = runStorePath(options.store, io.env, runDefaults);
+  const job = jobOf(options, recordShape);
   const plan = await planOutput({ ...options, inputSeekable: seekable }, recordShape);
-  if (!announcePlan(plan, options, messages, runDefaults, storePath)) return EXIT.ok;
+  const fromStore = await fromStoreNote(plan, target, options, io.env, { storePath, runDefaults, job });
+  if (!announcePlan(plan, options, messages, runDefaults, { storePath, fromStore })) return EXIT.ok;
+  const unmarked = options.report ? await markReportRunning(options.report, new Date((io.clock ?? SYSTEM_CLOCK).now())) : undefined;
+  if (unmarked) messages.error(`propdata: warning: ${messages.redact(unmarked.message)}`);
   const service = await connect(options, { env: io.env, log: messages }, options.concurrency);
   const openWriter = outputOpener(target, options, context, { plan, inputColumns, metaColumn });
   let writer: OutputWriter | undefined;
@@ -377,15 +393,10 @@ async function runLocked(
     messages.error(`propdata: stopping: finishing ${stats?.requestsInFlight ?? 0} requests in flight; Ctrl-C again to abort`);
   };
   io.signal?.addEventListener('abort', acknowledgeStop, { once: true });
-  let job: JobOutcome;
+  let outcome: JobOutcome;
   try {
-    const store = batchStore(
-      storePath,
-      options,
-      { io, argv, service },
-      { job: jobOf(options, recordShape), maxAgeMs: runDefaults.maxAgeMs },
-    );
-    job = await runJob({
+    const store = batchStore(storePath, options, { io, argv, service }, { job, maxAgeMs: runDefaults.maxAgeMs });
+    outcome = await runJob({
       target,
       rows,
       prepare,
@@ -422,7 +433,7 @@ async function runLocked(
     progress?.stop();
     await service.close();
   }
-  return reportJob(job, { options, messages, argv, writer: writer!, plan, repairs, padded });
+  return reportJob(outcome, { options, messages, argv, writer: writer!, plan, repairs, padded });
 }
 
 interface ReportContext {
@@ -469,6 +480,7 @@ async function reportJob(job: JobOutcome, { options, messages, argv, writer, pla
   );
   if (!options.quiet || summary.outcome !== 'completed')
     messages.error([formatSummary(summary).trimEnd(), repairs?.describe(), paddedLine, storeLines(job)].filter(Boolean).join('\n'));
+  else messages.error(formatQuietSummary(summary).trimEnd());
   for (const problem of [stateNotKept, unfinished, job.storeCloseFailure]) {
     if (problem !== undefined)
       messages.error(`propdata: warning: ${messages.redact(problem instanceof Error ? problem.message : JSON.stringify(problem))}`);

@@ -11,6 +11,10 @@ export const CREDENTIAL_FLAGS = ['--key', '--secret'] as const;
 export const SAFER_SOURCES =
   'the environment (PROPDATA_API_KEY, PROPDATA_API_SECRET), `propdata config set key|secret -` (from stdin), or --secret-file FILE';
 
+/** `propdata serve`'s own secret, the status page's and the metrics' password, and where else it can come from. */
+const ADMIN_KEY_FLAG = '--admin-key';
+const SAFER_ADMIN_KEY_SOURCES = 'PROPDATA_ADMIN_KEY in the environment, or none (the gateway makes one each start and prints it)';
+
 /** The safer ways to give a store's password. */
 const SAFER_PASSWORD_SOURCES = 'PGPASSWORD or ~/.pgpass for the password, or PROPDATA_STORE for the whole URL';
 
@@ -45,6 +49,10 @@ export function warnOfCredentialFlags(argv: readonly string[], messages: Message
   if (given.length > 0)
     messages.info(
       `propdata: warning: ${given.join(' and ')} on the command line can be read by other users of this machine ${readable}; use ${SAFER_SOURCES}`,
+    );
+  if (optionsOf(argv).some((arg) => arg === ADMIN_KEY_FLAG || arg.startsWith(`${ADMIN_KEY_FLAG}=`)))
+    messages.info(
+      `propdata: warning: ${ADMIN_KEY_FLAG} on the command line can be read by other users of this machine ${readable}; use ${SAFER_ADMIN_KEY_SOURCES}`,
     );
   if (storePasswordIn(argv))
     messages.info(

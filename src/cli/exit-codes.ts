@@ -32,7 +32,7 @@ export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   someItemsFailed:
     "a batch completed, but some records are `invalid_input` or `error` (a batch's 5xx, network failures or unreadable answers after retries are `error` rows)",
   budgetReached:
-    "a budget: a batch stopped before passing `--max-components`, `--max-cost` or `--max-cost-month` (the same command continues it), a one-off was refused for one, or one is below one item's price",
+    "a budget: a batch stopped before passing `--max-components`, `--max-cost` or `--max-cost-month` (the same command continues it), a one-off was refused for one, or one is below one item's price; or a gateway's budget (its key's, or the account's there) refused a request",
   quotaWait:
     'the rate limit resets later than `--max-wait` allows: a batch stopped (the same command continues it once it has), or a one-off was not sent (the message says when to try again)',
   interrupted: 'interrupted (Ctrl-C, SIGTERM, SIGHUP)',

@@ -129,6 +129,11 @@ export const CONNECTION_OPTIONS = [
     parse: duration,
   },
   {
+    flags: '--no-proxy-env',
+    description:
+      'reach the service directly: without it, HTTPS_PROXY (an https service) and HTTP_PROXY name the forward proxy requests go through, NO_PROXY the hosts that skip it',
+  },
+  {
     flags: '--verbose',
     description: 'log each request (method, path, items, status, timing, headers; never credentials) and stack traces',
   },
@@ -205,7 +210,11 @@ export const BATCH_OPTIONS = [
     parse: positiveNumber,
     defaultValue: JOB_DEFAULTS.ratePerMinute,
   },
-  { flags: '--report <file>', description: 'also write the end-of-run summary to this file as JSON' },
+  {
+    flags: '--report <file>',
+    description:
+      'also write the end-of-run summary to this file as JSON (outcome "running" from the start, so a killed run never leaves an earlier "completed")',
+  },
   {
     flags: '--resume',
     description:
@@ -228,7 +237,7 @@ export const BATCH_OPTIONS = [
   {
     flags: '-q, --quiet',
     description:
-      'no progress or notes on stderr, and the summary only when a run does not simply complete (invalid rows, failures, a stop)',
+      'no progress or notes on stderr; of a run that completes, one line of its summary (what the output holds, what was bought at what cost, what the store answered), the whole summary otherwise (invalid rows, failures, a stop)',
   },
 ] as const satisfies readonly OptionSpec[];
 

@@ -1,6 +1,7 @@
 import {
   AuthError,
   BadRequestError,
+  BudgetReachedError,
   CreditExhaustedError,
   ForbiddenError,
   NotFoundError,
@@ -11,6 +12,7 @@ import {
 } from '../errors/index.js';
 import type { Chunk } from '../model/chunk.js';
 import { retryAtAfter429, type ToLocalTime } from '../throttle/rate-headers.js';
+import { BUDGET_HEADER } from './gateway-budget.js';
 import type { RawResponse } from './service-client.js';
 
 const PAYMENT_WORDS = /payment|credit|pay-as-you-go|billing|upgrade/i;
@@ -53,6 +55,10 @@ export function interpretResponse(response: RawResponse, path: string, now: numb
   const raw = serviceMessage(body);
   const message = raw === undefined ? undefined : response.redact(raw);
   if (status === 401) throw new AuthError(headers);
+  // A gateway's budget (its key's, or the account's there), named by the gateway: exit 4, as --max-cost's.
+  if (status === 402 && response.headers[BUDGET_HEADER.toLowerCase()] !== undefined) {
+    throw new BudgetReachedError(`the gateway refused the request: ${message ?? 'a budget is reached'}`);
+  }
   if (status === 402 || (status >= 400 && status < 500 && message !== undefined && PAYMENT_WORDS.test(message) && status !== 429)) {
     throw new CreditExhaustedError(status, message, headers);
   }

@@ -3,6 +3,23 @@ import { urlToHttpOptions } from 'node:url';
 import { startTimer, SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 import type { Timeouts } from '../policy/policy.js';
 import type { Exchange, Transport } from './transport.js';
+import { tunnelThrough } from './tunnel.js';
+
+/** The answer's body collected whole, then `settle` told; a connection dropped mid-body is a failure after sending. */
+function readAnswer(response: IncomingMessage, settle: (result: Exchange) => void): void {
+  const parts: Buffer[] = [];
+  response.on('data', (part: Buffer) => parts.push(part));
+  response.once('end', () =>
+    settle({
+      outcome: 'answered',
+      status: response.statusCode ?? 0,
+      headers: response.headers,
+      body: Buffer.concat(parts).toString('utf8'),
+    }),
+  );
+  // Node reports a connection dropped mid-body on the response (ECONNRESET, "aborted").
+  response.once('error', (error) => settle({ outcome: 'failed', error, sent: true }));
+}
 
 /**
  * A one-off's transport: each attempt on a connection of its own over node's built-in http or
@@ -11,16 +28,24 @@ import type { Exchange, Transport } from './transport.js';
  * own modules load from its binary (BENCHMARKS.md, start-up). Like the pool, it follows no
  * redirect and decompresses nothing (none is asked for); https verifies the certificate. Its
  * deadline and connect timeout are kept on `clock`: the system's for a run (as the pool's).
+ * Through `proxy`, each connection is a CONNECT tunnel (tunnel.ts), the connect timeout covering it.
  */
-export async function createOneOffTransport(origin: string, timeouts: Timeouts, clock: Clock = SYSTEM_CLOCK): Promise<Transport> {
+export async function createOneOffTransport(
+  origin: string,
+  timeouts: Timeouts,
+  clock: Clock = SYSTEM_CLOCK,
+  proxy?: URL,
+): Promise<Transport> {
   // The host and port as node's own fetch would take them from the URL (an IPv6 host unbracketed).
   const { protocol, hostname, port } = urlToHttpOptions(new URL(origin));
   const tls = protocol === 'https:';
   // https loads node's TLS as well: only for an https origin (the sandbox is plain http).
   const { request: send } = tls ? await import('node:https') : await import('node:http');
+  const target = { hostname: hostname ?? '', port: Number(port) || (tls ? 443 : 80), tls };
   return {
-    exchange(request, { deadlineMs, signal }) {
-      if (signal?.aborted) return Promise.resolve({ outcome: 'aborted', sent: false });
+    async exchange(request, { deadlineMs, signal }) {
+      if (signal?.aborted) return { outcome: 'aborted', sent: false };
+      const tunnel = proxy === undefined ? undefined : await tunnelThrough(proxy, target);
       return new Promise<Exchange>((resolve) => {
         let sent = false;
         let settled = false;
@@ -31,7 +56,10 @@ export async function createOneOffTransport(origin: string, timeouts: Timeouts, 
           cancelConnecting();
           signal?.removeEventListener('abort', onAbort);
           // Cut short here: the socket is closed so that nothing more is read or sent.
-          if (result.outcome !== 'answered') outgoing.destroy();
+          if (result.outcome !== 'answered') {
+            tunnel?.cancel();
+            outgoing.destroy();
+          }
           resolve(result);
         };
         const onAbort = (): void => settle({ outcome: 'aborted', sent });
@@ -53,7 +81,7 @@ export async function createOneOffTransport(origin: string, timeouts: Timeouts, 
           path: request.path,
           headers: body === undefined ? request.headers : { ...request.headers, 'content-length': String(body.length) },
           // A connection of its own, closed after the answer: nothing keeps the process alive.
-          agent: false,
+          ...(tunnel ? { createConnection: tunnel.createConnection } : { agent: false }),
         });
         // Once connected the request is written, and from then on the service may have it.
         const onConnected = (): void => {
@@ -65,20 +93,7 @@ export async function createOneOffTransport(origin: string, timeouts: Timeouts, 
           else onConnected();
         });
         outgoing.on('error', (error) => settle({ outcome: 'failed', error, sent }));
-        outgoing.once('response', (response: IncomingMessage) => {
-          const parts: Buffer[] = [];
-          response.on('data', (part: Buffer) => parts.push(part));
-          response.once('end', () =>
-            settle({
-              outcome: 'answered',
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              body: Buffer.concat(parts).toString('utf8'),
-            }),
-          );
-          // A connection dropped mid-body: node reports it on the response (ECONNRESET, "aborted").
-          response.once('error', (error) => settle({ outcome: 'failed', error, sent }));
-        });
+        outgoing.once('response', (response: IncomingMessage) => readAnswer(response, settle));
         outgoing.end(body);
       });
     },

@@ -71,6 +71,8 @@ export function decideRetry(
     if (until - since > policy.maxWaitMs) return { action: 'quota', until };
     return { action: 'wait', until, next: { ...attempts, rateLimited: attempts.rateLimited + 1, rateLimitedSince: since } };
   }
+  // A host whose name does not exist is not there in a few seconds either: said at once, not after 10 s of backoff.
+  if (error instanceof NetworkError && error.lasting) return { action: 'give up' };
   const unreadable = error instanceof UnreadableAnswerError ? 1 : 0;
   if (unreadable && attempts.unreadable >= policy.maxUnreadableRetries) return { action: 'give up' };
   if (isTransient(error) && attempts.transient < policy.maxRetries) {

@@ -5,6 +5,8 @@ import { credentialForms, redactForms } from './credential-forms.js';
 import { redactAnswer } from './redact-answer.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from '../policy/policy.js';
 import type { Exchange, Transport } from './transport.js';
+import { basicAuthorization } from '../wire/basic-auth.js';
+import { JSON_CONTENT_TYPE } from '../wire/content-type.js';
 
 export interface RawResponse {
   status: number;
@@ -51,6 +53,8 @@ export interface ClientOptions {
    * garble any answer or message that has the word (as Messages leaves it alone).
    */
   publicCredentials?: boolean;
+  /** The forward proxy the transport goes through (config/proxy.ts proxyLabel: no password), named in a network failure. */
+  proxy?: string;
 }
 
 /** The service, as its callers need it: one attempt per call. A fake stands in for it in tests. */
@@ -70,13 +74,16 @@ export class ServiceClient implements Service {
   readonly #redact: (text: string) => string;
   readonly #timeouts: Timeouts;
   readonly #options: ClientOptions;
+  /** The base URL's host, named when it cannot be reached. */
+  readonly #host: string;
 
   /** `transport` reaches `connection.baseUrl`'s origin: a batch's pool or a one-off's connection. */
   constructor(connection: Connection, transport: Transport, options: ClientOptions) {
     this.#timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     this.#transport = transport;
     this.#basePath = connection.baseUrl.pathname.replace(/\/+$/, '');
-    this.#authorization = `Basic ${Buffer.from(`${connection.key}:${connection.secret}`).toString('base64')}`;
+    this.#host = connection.baseUrl.host;
+    this.#authorization = basicAuthorization(connection.key, connection.secret);
     const forms = options.publicCredentials ? [] : credentialForms(connection.key, connection.secret);
     this.#forms = forms;
     this.#redact = (text) => redactForms(text, forms);
@@ -93,7 +100,7 @@ export class ServiceClient implements Service {
     for (const [name, value] of Object.entries(request.query ?? {})) search.set(name, String(value));
     const query = search.size > 0 ? `?${search.toString()}` : '';
     const path = `${this.#basePath}/${request.path}${query}`;
-    const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: 'application/json' };
+    const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: JSON_CONTENT_TYPE };
     // process.hrtime rather than performance.now(): the first use of `performance` loads node's
     // perf_hooks, about 1.5 ms of a one-off (BENCHMARKS.md, start-up).
     const started = process.hrtime.bigint();
@@ -104,7 +111,7 @@ export class ServiceClient implements Service {
         path,
         headers:
           request.method === 'POST'
-            ? { ...headers, 'content-type': 'application/json', authorization: this.#authorization }
+            ? { ...headers, 'content-type': JSON_CONTENT_TYPE, authorization: this.#authorization }
             : { ...headers, authorization: this.#authorization },
         ...(request.method === 'POST' ? { body: JSON.stringify(request.items ?? []) } : {}),
       },
@@ -130,8 +137,11 @@ export class ServiceClient implements Service {
     if (result.outcome === 'aborted') return new RequestAbortedError(result.sent);
     const timedOut = `timed out after ${deadlineMs / 1000} s`;
     if (result.outcome === 'timed out') return new NetworkError(timedOut, { mayHaveBeenCharged: result.sent });
-    return new NetworkError(this.#redact(describeNetworkError(result.error, timedOut)), {
+    // Through a proxy, a refused or dropped connection may be the proxy's: the message says which was tried.
+    const via = this.#options.proxy === undefined ? '' : ` (through the proxy ${this.#options.proxy}; --no-proxy-env goes straight)`;
+    return new NetworkError(`${this.#redact(describeNetworkError(result.error, timedOut, this.#host))}${via}`, {
       mayHaveBeenCharged: result.sent,
+      lasting: codeOf(result.error) === 'ENOTFOUND',
       cause: result.error,
     });
   }
@@ -156,11 +166,29 @@ function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return flat;
 }
 
-/** undici's and node's error codes, in words a user can act on; undici's header and body timers are the deadline's. */
-function describeNetworkError(error: unknown, timedOut: string): string {
-  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+/** OpenSSL's codes for a certificate from an authority Node does not trust: a gateway's own (`propdata serve --tls-cert`), a company's. */
+const UNTRUSTED_CERTIFICATE = [
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+];
+const TRUST_A_CERTIFICATE =
+  "the server's certificate is from an authority this machine does not trust; if it is yours (a gateway's own), trust it with NODE_EXTRA_CA_CERTS=FILE.pem";
+
+const codeOf = (error: unknown) => (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+
+/** Where a wrong base URL is corrected. */
+const BASE_URL_SOURCES = '--base-url, PROPDATA_BASE_URL or `propdata config set base-url`';
+
+/**
+ * undici's and node's error codes, in words a user can act on; undici's header and body timers are
+ * the deadline's. Where no connection was made the host is named, and where to correct it.
+ */
+function describeNetworkError(error: unknown, timedOut: string, host: string): string {
+  const code = codeOf(error);
   const messages: Record<string, string> = {
-    ECONNREFUSED: 'connection refused (is the base URL right, is the service up?)',
+    ECONNREFUSED: `connection refused by ${host} (is the base URL right, is the service up? ${BASE_URL_SOURCES})`,
     ECONNRESET: 'connection reset by the server',
     // The one-off transport's connect timeout, as the OS names its own.
     ETIMEDOUT: 'timed out while connecting',
@@ -168,8 +196,11 @@ function describeNetworkError(error: unknown, timedOut: string): string {
     UND_ERR_CONNECT_TIMEOUT: 'timed out while connecting',
     UND_ERR_HEADERS_TIMEOUT: timedOut,
     UND_ERR_BODY_TIMEOUT: timedOut,
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host lookup failed (DNS)',
+    ENOTFOUND: `host ${host} not found; check the base URL (${BASE_URL_SOURCES})`,
+    EAI_AGAIN: `the lookup of host ${host} failed (DNS: is the network up, is the base URL right? ${BASE_URL_SOURCES})`,
+    ...Object.fromEntries(UNTRUSTED_CERTIFICATE.map((certificate) => [certificate, `${certificate}: ${TRUST_A_CERTIFICATE}`])),
+    ERR_TLS_CERT_ALTNAME_INVALID: "the server's certificate does not name the host of the base URL (its subjectAltName)",
+    CERT_HAS_EXPIRED: "the server's certificate has expired",
   };
   return (code && messages[code]) ?? (error instanceof Error ? error.message : String(error));
 }

@@ -23,9 +23,21 @@ function secretFlag(flags: ConnectionFlags): string | undefined {
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/i;
 
-/** Whether a host name or address (an IPv6 one with or without its brackets) is this machine's loopback: traffic that never leaves it. */
+/**
+ * Whether a host name or address (an IPv6 one with or without its brackets) is this machine's
+ * loopback: traffic that never leaves it. IPv4 is read as the system reads it (`127.1`, as
+ * inet_aton does), and as IPv6 writes it (`::ffff:127.0.0.1`).
+ */
 export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.test(host.replace(/^\[(.*)\]$/, '$1'));
+  const bare = host.replace(/^\[(.*)\]$/, '$1').replace(/^::ffff:(?=\d+\.)/i, '');
+  if (LOOPBACK.test(bare)) return true;
+  if (!/^[\d.x]+$/i.test(bare)) return false;
+  try {
+    // The URL parser reads IPv4's short and numeric forms (127.1, 2130706433) as the system does.
+    return LOOPBACK.test(new URL(`http://${bare}/`).hostname);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -95,9 +107,11 @@ export async function resolveConnection(
   const secret = await lookup('secret');
   const missing = [!baseUrl && 'base URL', !key && 'API key', !secret && 'API secret'].filter(Boolean);
   if (missing.length > 0) {
+    // The spec names no service address, so there is no default: a reader who set only the key and secret must learn where it comes from.
+    const whence = baseUrl ? '' : " (the base URL is the service's address, given with the key and secret by the account's provider)";
     throw new ConfigError(
-      `no ${missing.join(', ')} configured: pass --key/--secret/--base-url, set PROPDATA_API_KEY/PROPDATA_API_SECRET/PROPDATA_BASE_URL, ` +
-        'run "propdata config set <name> <value>", or try it with --sandbox',
+      `no ${missing.join(', ')} configured${whence}: pass --key/--secret/--base-url, set PROPDATA_API_KEY/PROPDATA_API_SECRET/PROPDATA_BASE_URL, ` +
+        'run "propdata config set <name> <value>" (key, secret, base-url), or try it with --sandbox',
       'E_NO_CREDENTIALS',
     );
   }

@@ -1,4 +1,5 @@
 import { resolveConnection, type Connection } from '../config/connection.js';
+import { proxyFor, proxyLabel } from '../config/proxy.js';
 import type { RequestLogEntry, Service as Sender } from '../client/service-client.js';
 import type { EngineLog } from './engine-log.js';
 import type { RateWindow } from '../sandbox/options.js';
@@ -14,6 +15,8 @@ export interface ConnectionOptions {
   sandboxRateLimit?: RateWindow[];
   sandboxCredit?: number;
   timeout: number;
+  /** false (--no-proxy-env, the library's `proxy: false`): HTTPS_PROXY, HTTP_PROXY and NO_PROXY are not read, the service is reached directly. */
+  proxyEnv?: boolean;
 }
 
 export interface Service {
@@ -68,17 +71,21 @@ export async function connect(
   const { DEFAULT_TIMEOUTS } = await import('../policy/policy.js');
   const timeouts = { ...DEFAULT_TIMEOUTS, responseMs: options.timeout * 1000 };
   const origin = connection.baseUrl.origin;
+  // The in-process sandbox is this process's own: no proxy stands between them.
+  const proxy = options.sandbox || options.proxyEnv === false ? undefined : proxyFor(connection.baseUrl, env);
+  if (proxy) log.debug(`propdata: reaching ${origin} through the proxy ${proxyLabel(proxy)} (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)`);
   // A batch keeps its sockets alive in undici's pool, loaded only then; a one-off's request goes
   // over node's own http, which loads in no time (BENCHMARKS.md, start-up).
   const transport =
     connections === undefined
-      ? await (await import('../client/one-off-transport.js')).createOneOffTransport(origin, timeouts)
-      : (await import('../client/pool-transport.js')).createPoolTransport(origin, connections, timeouts);
+      ? await (await import('../client/one-off-transport.js')).createOneOffTransport(origin, timeouts, undefined, proxy)
+      : (await import('../client/pool-transport.js')).createPoolTransport(origin, connections, timeouts, undefined, proxy);
   const client = new ServiceClient(connection, transport, {
     userAgent: `propdata/${VERSION}`,
     timeouts,
     onRequest: (entry) => logRequest(log, entry),
     publicCredentials: Boolean(options.sandbox),
+    ...(proxy ? { proxy: proxyLabel(proxy) } : {}),
   });
   return {
     client,

@@ -52,6 +52,11 @@ export class JobClaims {
     return claims.filter((claim) => !this.heldByAnother(claim));
   }
 
+  /** How many sections the job still holds. */
+  get held(): number {
+    return this.#unsettled.size;
+  }
+
   /** What the job still holds. */
   get unsettled(): SectionClaim[] {
     return [...this.#unsettled.values()];

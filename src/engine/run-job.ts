@@ -19,7 +19,7 @@ import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { budgetLimits, type SpendingCaps } from './budget-limits.js';
 import type { Service as Sender } from '../client/service-client.js';
 import type { Service } from './connect.js';
-import type { RunStore } from './run-store.js';
+import type { JobIdentity, RunStore } from './run-store.js';
 import { openSession, type Session, type SessionStore } from './session.js';
 
 /**
@@ -35,7 +35,7 @@ export interface JobStore extends SessionStore, JobReuse {}
 /** What a job reuses of the store beyond what its session does. */
 export interface JobReuse {
   /** The job the run continues: what it bought since that job began is reused whatever maxAgeMs says. */
-  job?: string;
+  job?: string | JobIdentity;
   /** An answer younger than this is reused; undefined: age alone never makes one reusable. */
   maxAgeMs?: number;
 }

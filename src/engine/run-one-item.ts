@@ -58,6 +58,6 @@ export async function runOneItem(settings: OneItemSettings): Promise<OneItemAnsw
   if (outcome.fatal !== undefined) throw asError(outcome.fatal);
   // Stopped (Ctrl-C, SIGTERM) before its answer: the stop's own reason.
   if (outcome.interrupted && record?.chunk === undefined) throw asError(settings.signal?.reason);
-  if (record?.chunk === undefined) throw new ItemFailedError(item.row, record?.error ?? 'no answer');
+  if (record?.chunk === undefined) throw new ItemFailedError(item.row, record?.error ?? 'no answer', record?.failure);
   return { chunk: record.chunk, record, ...(body !== undefined && record.kept === undefined ? { body } : {}) };
 }

@@ -121,8 +121,14 @@ export function lackingIn(store: Store, account: string, target: QueryTarget, fr
 /** What the run says of the claims it took from other jobs (PROTOCOL.md, rules 3 and 6). */
 function tookOverNotes({ lapsed, forced }: { lapsed: number; forced: number }): string[] {
   const sections = (n: number) => `${n.toLocaleString('en-US')} section${n === 1 ? '' : 's'}`;
+  // A claim lapses when its owner renews it for a lease while the store answers: that run stopped,
+  // or lost the store while this one had it (never an outage both met: rule 3).
   return [
-    ...(lapsed > 0 ? [`bought ${sections(lapsed)} another run had claimed and stopped renewing (it was stopped or killed)`] : []),
+    ...(lapsed > 0
+      ? [
+          `bought ${sections(lapsed)} another run had claimed and not renewed for a lease while the store answered (it stopped, or lost the store)`,
+        ]
+      : []),
     ...(forced > 0
       ? [
           `bought ${sections(forced)} another run still claimed after waiting ${CLAIMS.waitLimitMs / 60_000} minutes for its answer: that run may buy them too`,
@@ -149,10 +155,55 @@ export interface RunStoreJob {
   target: QueryTarget;
   /** --max-age in ms; undefined: age alone never makes an answer reusable. */
   maxAgeMs: number | undefined;
-  /** The job this run belongs to (the same command on the same input and output), when it has one. */
-  job?: string;
+  /** The job this run belongs to (the same command on the same input and output), when it has one: its name, or its names (JobIdentity). */
+  job?: string | JobIdentity;
   /** USD at list price per section name, for the spend records and the savings. */
   prices: Readonly<Record<string, number>>;
+}
+
+/**
+ * A job as a run knows it: what it does, and the names it is kept under in the store (its output
+ * file may be reached by several paths: docs/guide, "one job, one output").
+ */
+export interface JobIdentity {
+  /** What the job does whatever its output is called (the command on its input): with the job's start, the owner of its claims. */
+  command: string;
+  /**
+   * The names it is kept under, the one it begins under first. Asked as the run opens the store, and
+   * again once it has opened its output (a file made or replaced since has a new identity).
+   */
+  names(): Promise<readonly string[]>;
+}
+
+const identityOf = (job: string | JobIdentity): JobIdentity =>
+  typeof job === 'string' ? { command: job, names: () => Promise.resolve([job]) } : job;
+
+/** The job's names in the store, and when it began: the earliest start of a running job under any of them. */
+interface JobNames {
+  identity: JobIdentity;
+  since: number;
+  /** Every name the job is kept under by now. */
+  named: Set<string>;
+}
+
+/** Continues the job under whichever of its names is running, or begins it; every other name is begun at its start too. */
+async function beginJobNamed(store: Store, account: string, identity: JobIdentity): Promise<JobNames> {
+  const names = [...new Set(await identity.names())];
+  const starts = await Promise.all(names.map((name) => store.jobSince(account, name)));
+  const running = starts.filter((start): start is number => start !== undefined);
+  const since = running.length > 0 ? Math.min(...running) : await store.beginJob(account, names[0]!);
+  const job: JobNames = { identity, since, named: new Set(names.filter((_, i) => starts[i] !== undefined)) };
+  await nameJob(store, account, job, names);
+  return job;
+}
+
+/** The names among `names` the job is not kept under yet, begun at its start. */
+async function nameJob(store: Store, account: string, job: JobNames, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    if (job.named.has(name)) continue;
+    await store.nameJob(account, name, job.since);
+    job.named.add(name);
+  }
 }
 
 /** The store's side of a session (engine/session.ts): its name in the spend log, its pacer, its windows, and each job's run store. */
@@ -167,6 +218,8 @@ export interface SessionRuns {
   windows(): Promise<ReportedWindow[] | undefined>;
   /** A job's dealings with the store, until its close. */
   openRun(job: RunStoreJob): Promise<RunStore>;
+  /** Sections the session's open jobs hold claims on now (a gateway's /metrics). */
+  claimsHeld(): number;
   /** Gives up the session's share of the windows, and closes the store. */
   close(): Promise<void>;
 }
@@ -183,6 +236,12 @@ export interface SessionRunsSettings {
   /** What runs it, for its name in the spend log: the command line without credentials, a library caller's label, `serve ADDRESS`. */
   runLabel: string;
   /**
+   * Its name, when it began beside its store before opening it (run-store-beside.ts): the spend log's
+   * run, and the name its jobs claim under (but a job continued by name): the claims it left beside
+   * the store are its own.
+   */
+  run?: string;
+  /**
    * The one name every job of the session claims under (but a job continued by name), when it is to
    * outlive the process: a gateway's (`HOST serve ADDRESS`), so that the next one on that host and
    * address takes over at once what a killed one was buying, instead of its clients' retries waiting
@@ -197,8 +256,10 @@ interface SessionContext {
   run: string;
   /** Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart. */
   requestTime: () => number;
-  /** Each open job's renewal of its claims, called at every beat. */
+  /** Each open job's renewal of its claims and of its entry in the store's runs, called at every beat. */
   renewals: Set<() => void>;
+  /** The claims of each open job. */
+  open: Set<JobClaims>;
   /** With one claimant for the session: which job holds each section it claimed. */
   holders: SessionHolders | undefined;
 }
@@ -219,10 +280,11 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
   let lastAt = 0;
   const session: SessionContext = {
     settings,
-    run: `${id} ${settings.runLabel}`,
+    run: settings.run ?? `${id} ${settings.runLabel}`,
     requestTime: () => (lastAt = Math.max(clock.now(), lastAt + 1)),
     renewals: new Set(),
-    holders: settings.claimant === undefined ? undefined : new Map(),
+    open: new Set(),
+    holders: claimantOf(settings) === undefined ? undefined : new Map(),
   };
   // The heartbeat that keeps the jobs' claims alive until they close. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
@@ -237,12 +299,14 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
     pacer: () => pacer,
     windows: () => store.loadWindows(pacingAccount),
     openRun: (job) => openRunStore(session, job),
+    claimsHeld: () => [...session.open].reduce((held, claims) => held + claims.held, 0),
     async close() {
       clearInterval(heartbeat);
       try {
         // The session asks for nothing more: nothing of its claims is left to wait on, and its share
         // of the windows goes to the others at once.
-        if (settings.claimant !== undefined) await store.releaseAll(settings.claimant);
+        const claimant = claimantOf(settings);
+        if (claimant !== undefined) await store.releaseAll(claimant);
         await pacer.leave();
       } finally {
         await store.close();
@@ -250,6 +314,9 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
     },
   };
 }
+
+/** The one name a session's jobs claim under, if it has one: a gateway's, or a one-off's that began beside its store. */
+const claimantOf = (settings: SessionRunsSettings): string | undefined => settings.claimant ?? settings.run;
 
 /**
  * One job's store. The job is continued when unfinished (the same command stopped before it wrote
@@ -259,20 +326,39 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
  */
 async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<RunStore> {
   const { store, account, clock } = session.settings;
-  // Claims are the job's: a run that continues it (after a kill -9) takes over what the killed run
-  // was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
-  const shared = job.job === undefined ? session.settings.claimant : undefined;
-  const claimant = job.job !== undefined ? `job ${job.job}` : (shared ?? runName(clock.now(), session.settings.runLabel));
-  // What was bought since the run's job began is reused whatever --max-age says: it was bought for
-  // this job. A run of no job (a library call) is a job of its own from now: an answer another
-  // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
-  const since = job.job === undefined ? clock.now() : await store.beginJob(account, job.job);
+  // A run of its own in the store's runs, each job (a gateway's request too): what was kept since
+  // the start of any run on the store now is reused, this one's included (PROTOCOL.md, rule 1):
+  // runs that overlap share what they buy.
+  const id = runId(clock.now());
+  const sharedFrom = await store.enterRun(account, id, CLAIMS.leaseMs);
+  try {
+    // What was bought since the run's job began is reused whatever --max-age says: it was bought for
+    // this job. A run of no job (a library call) is a job of its own from now: an answer another
+    // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
+    const named = job.job === undefined ? undefined : await beginJobNamed(store, account, identityOf(job.job));
+    return jobStore(session, job, { id, since: Math.min(sharedFrom, named?.since ?? sharedFrom), ...(named ? { named } : {}) });
+  } catch (error) {
+    await store.leaveRun(id);
+    throw error;
+  }
+}
+
+/** A job's store once it is in the store's runs (`id`), its job begun (`named`), what it reuses decided (`since`). */
+function jobStore(session: SessionContext, job: RunStoreJob, entered: { id: string; since: number; named?: JobNames }): RunStore {
+  const { store, account, clock } = session.settings;
+  const { id, since, named } = entered;
+  // Claims are the job's, by what it does and when it began (whatever its output is called): a run
+  // that continues it (after a kill -9, through another path to its output) takes over what the
+  // killed run was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
+  const shared = named === undefined ? claimantOf(session.settings) : undefined;
+  const claimant = named !== undefined ? `job ${named.identity.command} ${named.since}` : (shared ?? `${id} ${session.settings.runLabel}`);
   const writes = new StoreWrites();
   const run: RunContext = {
     settings: { ...session.settings, ...job },
     members: sectionKeys(job.target),
     refOf: itemRefs(),
     claimant,
+    ...(named ? { job: named } : {}),
     freshness: { maxAgeMs: job.maxAgeMs, since },
     spend: { account, run: session.run, prices: job.prices },
     requestTime: session.requestTime,
@@ -280,23 +366,36 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
     records: recordGroups(store, writes),
     tookOver: { lapsed: 0, forced: 0 },
     claims: new JobClaims(shared === undefined ? undefined : session.holders),
+    damaged: new Map(),
+    boughtAgain: 0,
   };
-  const renew = () => writes.add(() => store.renewClaims(claimant, CLAIMS.leaseMs));
+  const renew = () =>
+    writes.add(async () => {
+      await store.renewClaims(claimant, CLAIMS.leaseMs);
+      await store.renewRun(account, id, CLAIMS.leaseMs);
+    });
   session.renewals.add(renew);
+  session.open.add(run.claims);
   return {
     kept: keptAnswers(run),
     monthToDateCost: () => store.monthToDateCost(account),
     finishJob: async () => {
-      if (job.job !== undefined) await store.finishJob(account, job.job);
+      for (const name of named?.named ?? []) await store.finishJob(account, name);
     },
     problems: () => {
       const problems = store.problems();
-      return { ...problems, notes: [...problems.notes, ...tookOverNotes(run.tookOver)] };
+      return { damaged: run.boughtAgain, notes: [...problems.notes, ...tookOverNotes(run.tookOver)] };
     },
     async close(fromStore, savedUsd) {
       session.renewals.delete(renew);
-      await writes.done;
-      await releaseLeft(run, shared !== undefined || (job.job === undefined && !writes.failed));
+      try {
+        await writes.done;
+        // Nothing more is bought: no other job waits on this one, nor shares from its start.
+        await releaseLeft(run, shared !== undefined || (named === undefined && !writes.failed));
+      } finally {
+        session.open.delete(run.claims);
+      }
+      await store.leaveRun(id);
       if (fromStore > 0 || savedUsd > 0) {
         const endpoint = endpointOf(job.target);
         await store.recordReuse({ at: clock.now(), run: session.run, account, endpoint, rows: fromStore, saved: savedUsd });
@@ -312,6 +411,10 @@ interface RunContext {
   refOf: RefOf;
   /** Whose claims this run's are: the job's, or the run's own when it belongs to none. */
   claimant: string;
+  /** The run's job, when it has one: its names in the store so far. */
+  job?: JobNames;
+  /** The job's names asked again once the output is open (JobIdentity.names), before the first claim. */
+  renamed?: Promise<void>;
   freshness: Freshness;
   spend: SpendSettings;
   requestTime: () => number;
@@ -321,6 +424,13 @@ interface RunContext {
   tookOver: { lapsed: number; forced: number };
   /** The claims this run holds: taken and not settled or given back yet. */
   claims: JobClaims;
+  /**
+   * Of each item a lookup found damaged (by identity), how many of its sections: counted once its
+   * answer is in (`boughtAgain`), not at each lookup. An item looked up again while it waits, or
+   * answered by another job, was not bought again by this run.
+   */
+  damaged: Map<string, number>;
+  boughtAgain: number;
 }
 
 /**
@@ -350,6 +460,7 @@ function keptAnswers(run: RunContext): KeptAnswers {
       const settles = run.claims.mine(
         exchange.sent.flatMap((item, i) => (exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)))),
       );
+      for (const claim of settles) countBoughtAgain(run, claim.item);
       run.records.add({
         request: requestRecordOf(run.spend, exchange, run.requestTime()),
         windows: exchange.windows,
@@ -372,6 +483,14 @@ function keptAnswers(run: RunContext): KeptAnswers {
     written: () => run.writes.done,
     flush: () => run.writes.flush(),
   };
+}
+
+/** An item's answer is in: what a lookup found damaged of it was bought again. */
+function countBoughtAgain(run: RunContext, item: string): void {
+  const damaged = run.damaged.get(item);
+  if (damaged === undefined) return;
+  run.boughtAgain += damaged;
+  run.damaged.delete(item);
 }
 
 /** Items in answers handed over and not written yet are looked up or claimed once they are. */
@@ -401,6 +520,9 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
   const refs = items.map((item) => run.refOf(target, item.item));
   await written(run, refs);
   const found = await store.find(account, refs, run.freshness);
+  found.forEach((item, i) => {
+    if (item.damaged > 0) run.damaged.set(refs[i]!.item, item.damaged);
+  });
   const lacking = found.map(lackingOf);
   const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
   // Whether another job sends one of them now: then the item waits for that job's answer.
@@ -427,6 +549,9 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
 async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['claim']>[0]): Promise<boolean[]> {
   const claimed = requests.map(() => false);
   await caughtUp(run);
+  // The output is open by the first claim: the job is named by its file too (a continuing run may reach it by another path).
+  const { job } = run;
+  if (job) await (run.renamed ??= job.identity.names().then((names) => nameJob(run.settings.store, run.settings.account, job, names)));
   for (const force of [false, true]) {
     const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
     if (asked.length === 0) continue;

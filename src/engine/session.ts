@@ -63,12 +63,19 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** The store for a session, opened (and created) where its path says, riding out outages; what this machine journaled while it was away goes into it first. */
-async function openRuns(settings: SessionSettings & { store: SessionStore }): Promise<SessionRuns> {
+/**
+ * The store for a session, opened (and created) where its path says, riding out outages; what this
+ * machine journaled while it was away goes into it first. `run`: the session's name, when it began
+ * beside the store and opens it after all (its claims left beside are its own).
+ */
+async function openRuns(settings: SessionSettings & { store: SessionStore }, run?: string): Promise<SessionRuns> {
   const { store, clock } = settings;
   if (store.beside) {
     const { runsBeside } = await import('./run-store-beside.js');
-    return runsBeside({ path: store.path, account: store.account, clock, runLabel: store.runLabel });
+    return runsBeside({
+      ...{ path: store.path, account: store.account, clock, runLabel: store.runLabel },
+      open: (name) => openRuns({ ...settings, store: { ...store, beside: false } }, name),
+    });
   }
   const { openStore, OutageTolerantStore, foldPending } = await import('../store/index.js');
   const connections = store.connections !== undefined ? { connections: store.connections } : {};
@@ -90,6 +97,7 @@ async function openRuns(settings: SessionSettings & { store: SessionStore }): Pr
       clock,
       runLabel: store.runLabel,
       ...(store.claimant !== undefined ? { claimant: store.claimant } : {}),
+      ...(run !== undefined ? { run } : {}),
     });
   } catch (error) {
     await opened.close();

@@ -14,6 +14,7 @@ export { UnreadableAnswerError } from './unreadable-answer-error.js';
 export { NotFoundError } from './not-found-error.js';
 export { NetworkError } from './network-error.js';
 export { RequestAbortedError } from './request-aborted-error.js';
+export { CallAbortedError } from './call-aborted-error.js';
 export { BudgetReachedError } from './budget-reached-error.js';
 export { OutputError } from './output-error.js';
 export { QuotaWaitError } from './quota-wait-error.js';

@@ -8,9 +8,15 @@ export class NetworkError extends PropdataError {
    * (refused, DNS, connect timeout): nothing can have been charged.
    */
   readonly mayHaveBeenCharged: boolean;
+  /**
+   * A failure a retry in seconds cannot mend: the host's name does not exist (a mistyped base URL),
+   * so no time is spent on backoff before saying so.
+   */
+  readonly lasting: boolean;
 
-  constructor(detail: string, context: { mayHaveBeenCharged: boolean; cause?: unknown }) {
+  constructor(detail: string, context: { mayHaveBeenCharged: boolean; lasting?: boolean; cause?: unknown }) {
     super('E_NETWORK', `could not reach the service: ${detail}`, { cause: context.cause });
     this.mayHaveBeenCharged = context.mayHaveBeenCharged;
+    this.lasting = context.lasting ?? false;
   }
 }

@@ -1,4 +1,4 @@
-import { rateLimitHeaders } from '../sandbox/rate-windows.js';
+import { rateLimitHeaders } from '../wire/rate-limit-headers.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 
 /**

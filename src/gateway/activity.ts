@@ -8,6 +8,8 @@ export interface Refusal {
   at: number;
   /** The key's name; absent when none was recognised (a failed login). */
   key?: string;
+  /** Who sent it (client-address.ts). */
+  address: string;
   status: number;
   reason: string;
 }
@@ -55,6 +57,13 @@ export class Activity {
     client.fromStore += fromStore;
     this.#items += items;
     this.#fromStore += fromStore;
+  }
+
+  /** Data requests being answered now, every key's. */
+  get inFlight(): number {
+    let calls = 0;
+    for (const client of this.#clients.values()) calls += client.inFlight;
+    return calls;
   }
 
   refused(refusal: Refusal): void {

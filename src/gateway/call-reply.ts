@@ -7,7 +7,8 @@ import {
   QuotaWaitError,
   StoreError,
 } from '../errors/index.js';
-import { errorReply, type Reply } from '../sandbox/replies.js';
+import { BUDGET_HEADER } from '../client/gateway-budget.js';
+import { errorReply, type Reply } from '../wire/replies.js';
 import type { UpstreamResult } from './upstream.js';
 
 /** The gateway is stopping (SIGTERM): a call waiting for its turn is answered at once, not sent. */
@@ -22,8 +23,8 @@ export interface ReplyContext {
   /** The X-RateLimit-* headers every answer carries. */
   rateHeaders: Record<string, string>;
   now: number;
-  /** The 402's message when the call stopped at a budget: which budget (the key's, or the account's), and how far spent. */
-  budgetMessage(): string;
+  /** The 402 when the call stopped at a budget: which budget (the key's, or the account's), and its message (how far spent). */
+  budget(): { whose: 'key' | 'account'; message: string };
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -57,7 +58,11 @@ function stopReply(stop: unknown, context: ReplyContext): Reply {
     );
   }
   if (stop instanceof ItemTooWideError) return errorReply(429, stop.message, context.rateHeaders);
-  if (stop instanceof BudgetReachedError) return errorReply(402, context.budgetMessage(), context.rateHeaders);
+  if (stop instanceof BudgetReachedError) {
+    // Named apart from the service's own 402 (credit): a client of the gateway stops at a budget, not for payment.
+    const { whose, message } = context.budget();
+    return errorReply(402, message, { ...context.rateHeaders, [BUDGET_HEADER]: whose });
+  }
   if (stop instanceof CreditExhaustedError) return errorReply(402, `the account's ${stop.message}`, context.rateHeaders);
   if (stop instanceof AuthError || stop instanceof ForbiddenError) {
     return errorReply(502, `the service refused the gateway's own credentials (HTTP ${stop.status}): tell the gateway's operator`);

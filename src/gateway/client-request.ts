@@ -1,6 +1,6 @@
 import { META, type Endpoint } from '../catalog/index.js';
 import { mgetTarget, singleEndpointTarget, type QueryTarget } from '../model/query-target.js';
-import { parseGet, parsePost } from '../sandbox/request-validation.js';
+import { parseGet, parsePost } from '../wire/request-validation.js';
 
 /** A client's data request, read by the service's rules: what it asks, of which items. */
 export interface ClientRequest {
@@ -14,7 +14,7 @@ export interface ClientRequest {
 }
 
 /**
- * The request as the sandbox reads it (sandbox/request-validation.ts: the catalog's rules, the same
+ * The request as the sandbox reads it (wire/request-validation.ts: the catalog's rules, the same
  * 400 messages), turned into the engine's target and items. Throws RequestRejected for a 400.
  */
 export function readClientRequest(

@@ -1,17 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { QuotaWaitError } from '../errors/index.js';
 import { parseDuration } from '../options/duration.js';
-import { itemCostOf, sectionPricesOf } from '../pipeline/pricing.js';
-import { errorReply, readBody, type Reply } from '../sandbox/replies.js';
-import { RequestRejected } from '../sandbox/request-validation.js';
-import { endpointAt } from '../sandbox/routes.js';
+import { errorReply, readBody, type Reply } from '../wire/replies.js';
+import { RequestRejected } from '../wire/request-validation.js';
+import { endpointAt } from '../wire/routes.js';
 import type { ClientKey } from '../store/key-store.js';
 import { startTimer } from '../throttle/clock.js';
+import { budgetMessage, fetchWithinBudget, type BudgetedResult } from './budgeted-call.js';
 import { callReply, GatewayStopping } from './call-reply.js';
 import { readClientRequest, type ClientRequest } from './client-request.js';
 import type { GatewayParts, Handled } from './gateway-parts.js';
 import { forbiddenSection } from './key-endpoints.js';
-import type { UpstreamResult } from './upstream.js';
+import { rateShareReply } from './key-rates.js';
+import { refusalReply } from './logins.js';
 
 /** The largest body taken: 100 items of any sensible size, with room for long meta values. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -27,26 +28,6 @@ function headerDuration(request: IncomingMessage, name: string, fallback: number
   if (value === undefined) return fallback;
   const ms = typeof value === 'string' ? parseDuration(value) : undefined;
   return ms ?? { problem: `${name}: expected a duration such as 30d, 12h or 90s (plain numbers are seconds), got "${String(value)}"` };
-}
-
-/** What the key and the account may still spend, and whose budget is the nearer; undefined: neither has one. */
-function allowanceOf(parts: GatewayParts, key: ClientKey): { usd: number; whose: 'key' | 'account' } | undefined {
-  const { book } = parts;
-  const maxCostMonth = parts.settings.maxCostMonth;
-  const keyLeft = key.budgetMonth === undefined ? undefined : key.budgetMonth - book.keyMonth(key.name);
-  const accountLeft = maxCostMonth === undefined ? undefined : maxCostMonth - book.accountMonth();
-  if (keyLeft === undefined && accountLeft === undefined) return undefined;
-  if (accountLeft === undefined || (keyLeft !== undefined && keyLeft <= accountLeft)) return { usd: Math.max(0, keyLeft!), whose: 'key' };
-  return { usd: Math.max(0, accountLeft), whose: 'account' };
-}
-
-/** The 402's message: the budget reached, named, with what is spent. */
-function budgetMessage(parts: GatewayParts, key: ClientKey, whose: 'key' | 'account'): string {
-  const usd = (n: number) => n.toFixed(2);
-  if (whose === 'key') {
-    return `key "${key.name}" has reached its budget of ${usd(key.budgetMonth!)} USD this month (${usd(parts.book.keyMonth(key.name))} USD spent at list price): what the store holds is still answered; ask the gateway's operator for more`;
-  }
-  return `the account's budget of ${usd(parts.settings.maxCostMonth!)} USD this month (--max-cost-month) is reached (${usd(parts.book.accountMonth())} USD spent at list price): what the store holds is still answered`;
 }
 
 /**
@@ -76,41 +57,6 @@ function callSignal(parts: GatewayParts, response: ServerResponse, maxWaitMs: nu
 }
 
 /**
- * The call through the upstream, within the budgets: what the key (and the account) may still
- * spend is held for it while it runs, so that calls in flight together cannot pass a budget.
- */
-async function fetchWithinBudget(
-  parts: GatewayParts,
-  key: ClientKey,
-  asked: ClientRequest,
-  limits: { maxAgeMs: number | undefined; maxWaitMs: number; signal: AbortSignal },
-): Promise<{ result: UpstreamResult; whose: 'key' | 'account' }> {
-  const { book, activity, settings } = parts;
-  const allowance = allowanceOf(parts, key);
-  const worstCase = asked.items.length * itemCostOf(asked.target, sectionPricesOf(asked.target)).price;
-  const reserved = allowance === undefined ? 0 : Math.min(allowance.usd, worstCase);
-  book.reserve(key.name, reserved);
-  activity.begin(key.name, settings.clock.now());
-  let result: UpstreamResult | undefined;
-  try {
-    result = await settings.upstream.fetch({
-      target: asked.target,
-      items: asked.items,
-      params: {},
-      client: key.name,
-      ...limits,
-      ...(allowance ? { maxCost: reserved } : {}),
-    });
-    book.add(key.name, asked.sections.map((endpoint) => endpoint.name).join(','), result.spend);
-  } finally {
-    book.release(key.name, reserved);
-    const answered = result?.answers.filter((answer) => answer.kind === 'answer').length ?? 0;
-    activity.end(key.name, settings.clock.now(), answered, result?.spend.fromStore ?? 0);
-  }
-  return { result, whose: allowance?.whose ?? 'key' };
-}
-
-/**
  * One client's data request, once its key is known: read by the service's rules, checked against
  * the key's endpoints and budgets, answered through the upstream (the store first), within the
  * request's wait limit. Whatever stops it (the client leaving, the gateway stopping, the wait
@@ -128,31 +74,53 @@ async function answerCall(
   const maxWait = headerDuration(request, MAX_WAIT_HEADER, settings.maxWaitMs);
   for (const given of [maxAgeMs, maxWait]) if (typeof given === 'object') return { key: key.name, reply: errorReply(400, given.problem) };
   const maxWaitMs = Math.min(settings.maxWaitMs, maxWait as number);
+  const components = asked.items.length * asked.sections.length;
+  const turn = parts.rates.take(key, components, settings.clock.now());
+  if ('retryAt' in turn) {
+    return { key: key.name, reply: rateShareReply(key, turn, components, settings.clock.now(), settings.upstream.rateHeaders()) };
+  }
   const { signal, dispose } = callSignal(parts, response, maxWaitMs);
-  let fetched: Awaited<ReturnType<typeof fetchWithinBudget>>;
+  let fetched: BudgetedResult | undefined;
   try {
     fetched = await fetchWithinBudget(parts, key, asked, { maxAgeMs: maxAgeMs as number | undefined, maxWaitMs, signal });
   } finally {
     dispose();
+    parts.rates.giveBack(turn.taken, fetched?.result.spend.components ?? components);
   }
-  const { result, whose } = fetched;
+  const { result, refusal } = fetched;
   const reply = callReply(result, {
     rateHeaders: settings.upstream.rateHeaders(),
     now: settings.clock.now(),
-    budgetMessage: () => budgetMessage(parts, key, whose),
+    budget: () => {
+      // A stop at a budget the call was held within is no refusal of the store's: the key's, as far as this gateway knows.
+      const stopped = refusal ?? {
+        whose: key.budgetMonth !== undefined ? 'key' : 'account',
+        spent: parts.book.figures().month.get(key.name) ?? 0,
+      };
+      return { whose: stopped.whose, message: budgetMessage(parts, key, stopped) };
+    },
   });
   return { key: key.name, reply: withIgnoredKeys(reply, asked.ignoredKeys), items: asked.items.length, fromStore: result.spend.fromStore };
 }
 
-/** Keys the spec does not list were left out of what was sent: named, as the sandbox names them. */
+/** A character as UTF-8 bytes, each %XX (a lone surrogate as U+FFFD's: never a throw). */
+const percentEncoded = (character: string) =>
+  [...Buffer.from(character, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/**
+ * Keys the spec does not list were left out of what was sent: named, as the sandbox names them,
+ * percent-encoded (the client's own text: a CR, a LF or a character beyond Latin-1 cannot stand in
+ * a header; a comma would split the list).
+ */
 function withIgnoredKeys(reply: Reply, ignored: readonly string[]): Reply {
-  return ignored.length === 0 ? reply : { ...reply, headers: { ...reply.headers, 'X-Propdata-Ignored-Keys': ignored.join(', ') } };
+  const names = ignored.map((name) => name.replace(/[^\x21-\x24\x26-\x2b\x2d-\x7e]/gu, percentEncoded));
+  return ignored.length === 0 ? reply : { ...reply, headers: { ...reply.headers, 'X-Propdata-Ignored-Keys': names.join(', ') } };
 }
 
 /** A request to the service's API: the client's key, then the service's own checks, then the call. */
 export async function dataRoute(parts: GatewayParts, request: IncomingMessage, response: ServerResponse, url: URL): Promise<Handled> {
   const login = await parts.logins.client(request);
-  if ('refused' in login) return { reply: { status: 401 }, ...(login.refused === 'wrong' ? { refusal: 'wrong key or secret' } : {}) };
+  if ('refused' in login) return refusalReply(login.refused, 'wrong key or secret');
   const key = login.ok;
   const refuse = (reply: Reply): Handled => ({ key: key.name, reply });
   const endpoint = endpointAt(url.pathname);

@@ -1,8 +1,10 @@
+import { connect as connectTcp } from 'node:net';
 import { hostname } from 'node:os';
 import { connect, type ConnectionOptions, type Service } from '../engine/connect.js';
 import type { EngineLog } from '../engine/engine-log.js';
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { openSession, type Session } from '../engine/session.js';
+import { GATEWAY_DOOR } from '../policy/policy.js';
 import { accountId, accountOf } from '../store/account.js';
 import type { Store } from '../store/store-api.js';
 import { journalDirFor } from '../store/store-path.js';
@@ -11,7 +13,7 @@ import { startGateway, type RunningGateway } from './server.js';
 import { openUpstream } from './upstream.js';
 
 /** What `propdata serve` (or a test) opens a gateway with: the service, the store, and the gateway's own settings. */
-export interface GatewayOptions extends Omit<GatewaySettings, 'store' | 'upstream' | 'account'> {
+export interface GatewayOptions extends Omit<GatewaySettings, 'store' | 'upstream' | 'account' | 'probeService'> {
   /** How to reach the service: the CLI's credentials flags (the sandbox's too), and the deadline of a response. */
   connection: ConnectionOptions;
   env: Record<string, string | undefined>;
@@ -70,7 +72,7 @@ export async function openGateway(options: GatewayOptions): Promise<OpenGateway>
     }));
     const store = session.runs!.store!;
     const upstream = await openUpstream({ session, maxRetries: options.maxRetries });
-    const gateway = await startGateway({ ...options, store, upstream, account });
+    const gateway = await startGateway({ ...options, store, upstream, account, probeService: () => reachable(service.connection.baseUrl) });
     let closing: Promise<void> | undefined;
     const close = async (graceMs?: number) => {
       try {
@@ -85,4 +87,20 @@ export async function openGateway(options: GatewayOptions): Promise<OpenGateway>
     await closeAll();
     throw error;
   }
+}
+
+/** Resolves once the service's host accepts a TCP connection (/readyz): nothing is sent, nothing bought. */
+function reachable(baseUrl: URL): Promise<void> {
+  const port = Number(baseUrl.port || (baseUrl.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp({ host: baseUrl.hostname.replace(/^\[(.*)\]$/, '$1'), port }, () => {
+      socket.destroy();
+      resolve();
+    });
+    // Left unanswered, the probe gives up (operator-route.ts says so); its socket goes with it.
+    socket.setTimeout(GATEWAY_DOOR.readyProbeMs, () => socket.destroy(new Error(`no answer within ${GATEWAY_DOOR.readyProbeMs} ms`)));
+    socket.once('error', (error) =>
+      reject(new Error(`${baseUrl.host} cannot be reached: ${(error as NodeJS.ErrnoException).code ?? error.message}`)),
+    );
+  });
 }

@@ -1,4 +1,4 @@
-import { STATUS_PATH } from './status.js';
+import { PAGE_HEADER, STATUS_PATH } from './status.js';
 
 /**
  * The status page: plain HTML, CSS and a little script, served by the gateway as they are (no build
@@ -23,6 +23,11 @@ export const STATUS_HTML = `<!doctype html>
   <h1>propdata gateway</h1>
   <p id="state" class="state">reading the status…</p>
 </header>
+<form id="login" class="login" hidden>
+  <label for="admin-key">The gateway's admin key (<code>--admin-key</code>, or the one it printed at start)</label>
+  <input id="admin-key" type="password" autocomplete="current-password" required>
+  <button type="submit">Show the status</button>
+</form>
 <main>
   <section>
     <h2>The account's rate-limit windows</h2>
@@ -44,7 +49,7 @@ export const STATUS_HTML = `<!doctype html>
   </section>
   <section class="wide">
     <h2>Recent refusals</h2>
-    <table id="refusals"><thead><tr><th>when</th><th>key</th><th>status</th><th>why</th></tr></thead><tbody></tbody></table>
+    <table id="refusals"><thead><tr><th>when</th><th>key</th><th>from</th><th>status</th><th>why</th></tr></thead><tbody></tbody></table>
   </section>
 </main>
 </body>
@@ -60,6 +65,9 @@ h2 { font-size: 15px; margin: 0 0 12px; }
 h2 small { color: var(--muted); font-weight: normal; }
 .state { margin: 0; color: var(--muted); }
 .state.failed { color: var(--bad); }
+.login { margin: 20px 28px; padding: 16px 18px; background: #fff; border: 1px solid var(--line); border-radius: 8px; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
+.login[hidden] { display: none; }
+.login input { font: inherit; padding: 4px 8px; min-width: 24em; }
 main { display: grid; grid-template-columns: repeat(auto-fit, minmax(380px, 1fr)); gap: 18px; padding: 20px 28px; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 18px; }
 section.wide { grid-column: 1 / -1; }
@@ -188,15 +196,58 @@ function render(status) {
   spend(status);
   store(status);
   table('clients', status.clients.map((c) => [c.key, String(c.inFlight), String(c.requests), String(c.items), String(c.fromStore), time(c.lastSeen)]), 'none in the last minute');
-  table('refusals', status.refusals.map((r) => [time(r.at), r.key ?? '(no key)', String(r.status), r.reason]), 'none');
+  table('refusals', status.refusals.map((r) => [time(r.at), r.key ?? '(no key)', r.address, String(r.status), r.reason]), 'none');
   const state = byId('state');
   state.className = 'state';
   state.textContent = status.clients.length + ' active · ' + status.slowedAddresses + ' addresses slowed for failed logins · as of ' + time(status.now);
 }
 
+// The admin key, for this tab only. A page opened as http://admin:KEY@host/ has it in its URL
+// (document.URL: Chrome's location leaves it out), where fetch refuses it (a URL with credentials,
+// even a relative one resolved against the page's), and where history cannot take it out: it is
+// kept, and the page opened again without it.
+const KEPT = 'propdata-admin-key';
+const opened = new URL(document.URL);
+if (opened.password) {
+  sessionStorage.setItem(KEPT, decodeURIComponent(opened.password));
+  opened.username = '';
+  opened.password = '';
+  location.replace(opened.href);
+}
+const adminKey = () => sessionStorage.getItem(KEPT);
+const basic = (key) => 'Basic ' + btoa(Array.from(new TextEncoder().encode('admin:' + key), (byte) => String.fromCharCode(byte)).join(''));
+
+function askForKey(message) {
+  const state = byId('state');
+  state.className = 'state failed';
+  state.textContent = message;
+  const form = byId('login');
+  if (form.hidden) {
+    form.hidden = false;
+    byId('admin-key').focus();
+  }
+}
+
+byId('login').addEventListener('submit', (event) => {
+  event.preventDefault();
+  sessionStorage.setItem(KEPT, byId('admin-key').value);
+  byId('admin-key').value = '';
+  byId('login').hidden = true;
+  refresh();
+});
+
 async function refresh() {
+  if (opened.password) return;
+  const key = adminKey();
+  if (key === null) return askForKey('The status needs the admin key.');
+  if (!byId('login').hidden) return;
   try {
-    const response = await fetch('${STATUS_PATH}', { cache: 'no-store' });
+    const headers = { authorization: basic(key), '${PAGE_HEADER}': '1' };
+    const response = await fetch(new URL('${STATUS_PATH}', location.origin), { cache: 'no-store', headers });
+    if (response.status === 401) {
+      sessionStorage.removeItem(KEPT);
+      return askForKey('That is not the admin key: try again.');
+    }
     if (!response.ok) throw new Error('HTTP ' + response.status);
     last = await response.json();
     fetchedAt = Date.now();

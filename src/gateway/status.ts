@@ -6,6 +6,12 @@ import type { SpendFigures } from './spend-book.js';
 /** The path of the status as JSON (the page reads it every second); the page itself is at `/`. */
 export const STATUS_PATH = '/__gateway/status';
 
+/**
+ * The header the status page sends with its reads: a 401 to it carries no challenge, so that the
+ * browser does not open a login dialog of its own over the page's (which asks for the admin key).
+ */
+export const PAGE_HEADER = 'x-propdata-status-page';
+
 /** A window of the account, filling: what the status page draws as a bar. */
 export interface WindowStatus {
   periodSeconds: number;

@@ -31,6 +31,8 @@ export interface Upstream {
   rateHeaders(): Record<string, string>;
   /** Components waiting for the rate limit, by client. */
   waiting(): Map<string, number>;
+  /** Sections the gateway's calls hold claims on now (/metrics). */
+  claimsHeld(): number;
 }
 
 export interface UpstreamCall {
@@ -109,19 +111,19 @@ function answersOf(records: readonly OutputRecord[], items: number, members: num
  * (FairShare), and the windows as its clients are told them.
  */
 export async function openUpstream(settings: UpstreamSettings): Promise<Upstream> {
-  const { session } = settings;
-  const { clock } = session;
-  if (!session.runs) throw new Error("a gateway's session has a store");
+  const { clock, runs } = settings.session;
+  if (!runs) throw new Error("a gateway's session has a store");
   const windows = new AccountWindows();
-  const remembered = await session.runs.windows();
+  const remembered = await runs.windows();
   if (remembered) windows.observe(remembered);
   const gateway: Gateway = { settings, windows, share: new FairShare() };
   return {
     fetch: (call) => fetchFor(gateway, call),
-    run: session.runs.run,
+    run: runs.run,
     windows: () => windows.at(clock.now()),
     rateHeaders: () => windows.headers(clock.now()),
     waiting: () => gateway.share.waiting(),
+    claimsHeld: () => runs.claimsHeld(),
   };
 }
 

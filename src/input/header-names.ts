@@ -11,13 +11,14 @@ export interface HeaderPlace {
 
 /**
  * A header row's cells as column names, one rule for every format with a header row: an empty
- * cell (a trailing comma, a column a spreadsheet left unnamed) gets `column_N` so it can
- * round-trip, and a name given twice is fatal. Columns must round-trip to the output by name,
+ * cell (a trailing comma, a column a spreadsheet left unnamed, the index pandas' `to_csv` writes
+ * with an empty header) gets the name pandas reads it by, `Unnamed: N` (N from 0), so that the
+ * output read back with pandas has the columns its input had; and a name given twice is fatal. Columns must round-trip to the output by name,
  * and a record cannot hold two values under one name: a duplicate is refused rather than
  * silently renamed or dropped.
  */
 export function headerNames(cells: readonly string[], place: HeaderPlace): string[] {
-  const names = cells.map((name, i) => (name.trim() === '' ? `column_${i + 1}` : name));
+  const names = cells.map((name, i) => (name.trim() === '' ? `Unnamed: ${i}` : name));
   const seen = new Map<string, number>();
   names.forEach((name, i) => {
     const earlier = seen.get(name);

@@ -31,19 +31,24 @@ function readIdentifier(
   row: number,
   cells: ReadCells,
   onRepair: OnRepair,
+  takesState: boolean,
 ): void {
   let value = slot.normalize(raw);
   if (value === undefined) return;
+  let notRepaired: string | undefined;
   // Slots are in name order: state, when the row has one, is already in the item.
   if (slot.name === 'zipcode' && value.length < 5) {
     const state = cells.item.state;
-    const repaired = repairZip(value, typeof state === 'string' ? state : undefined);
-    if (repaired !== undefined) {
-      onRepair?.(row, `zipcode ${value} → ${repaired}`);
-      value = repaired;
+    const repair = repairZip(value, typeof state === 'string' ? state : undefined, takesState);
+    if (repair !== undefined && 'zip' in repair) {
+      onRepair?.(row, `zipcode ${value} → ${repair.zip}`);
+      value = repair.zip;
+    } else {
+      notRepaired = repair?.why;
     }
   }
-  const problem = identifierProblem(slot.identifier, value);
+  const checked = identifierProblem(slot.identifier, value);
+  const problem = checked !== undefined && notRepaired !== undefined ? `${checked} (${notRepaired})` : checked;
   if (problem === undefined) {
     cells.item[slot.name] = value;
   } else {
@@ -91,7 +96,7 @@ export function readCells(rowPlan: RowPlan, row: InputRow, onRepair: OnRepair): 
       const value = metaText(raw);
       if (value !== undefined) cells.item[slot.name] = value;
     } else if (slot.kind === 'identifier') {
-      readIdentifier(slot, raw, row.row, cells, onRepair);
+      readIdentifier(slot, raw, row.row, cells, onRepair, rowPlan.takesState);
     } else {
       readParam(slot, raw, cells);
     }

@@ -75,14 +75,22 @@ const ZERO_ZIPS: Readonly<Record<string, RegExp>> = {
 };
 
 /**
- * A ZIP of 3 or 4 digits made whole again where a spreadsheet plainly stripped its zeros: the row's
- * state is one whose ZIPs start with 0 and the padded ZIP is one of that state's (2120 in MA is
- * 02120; in MD it stays 2120 and is refused). Undefined when it is not to be repaired.
+ * The one rule, for every input format, that puts back a ZIP's lost leading zeros: a ZIP of 3 or 4
+ * digits is made whole where a spreadsheet plainly stripped its zeros, the row's state being one
+ * whose ZIPs start with 0 and the padded ZIP one of that state's (2120 in MA is 02120). Otherwise
+ * it stays short, and `why` says, for the row's error, why no zero was put back (2120 in MD: no
+ * Maryland ZIP starts with 0, so it is not a Massachusetts house bought by mistake). `takesState`:
+ * whether the row could have given a state (the zip level takes none). Undefined when the ZIP is
+ * not one that may have lost zeros.
  */
-export function repairZip(zip: string, state: string | undefined): string | undefined {
-  if (state === undefined || !/^\d{3,4}$/.test(zip)) return undefined;
+export function repairZip(zip: string, state: string | undefined, takesState = true): { zip: string } | { why: string } | undefined {
+  if (!/^\d{3,4}$/.test(zip)) return undefined;
+  if (state === undefined && !takesState) return { why: 'with no state to tell a lost leading zero by, give all 5 digits' };
+  if (state === undefined) return { why: 'a lost leading zero is put back only when the state is given' };
   const padded = zip.padStart(5, '0');
-  return ZERO_ZIPS[state.toUpperCase()]?.test(padded) ? padded : undefined;
+  const zeroZips = ZERO_ZIPS[state.toUpperCase()];
+  if (zeroZips === undefined) return { why: `no ${state} ZIP starts with 0, so none was put back` };
+  return zeroZips.test(padded) ? { zip: padded } : { why: `${padded} is not a ${state} ZIP either` };
 }
 
 /** State FIPS codes that start with 0: a census id that lost its first digit is one of these or none. */

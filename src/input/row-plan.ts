@@ -19,6 +19,8 @@ export interface RowPlan {
   /** The level's identifiers that no column feeds: a missing value is then the header's fault. */
   unfed: Set<string>;
   columns: readonly string[];
+  /** Whether the level has a state identifier: what tells a ZIP's lost leading zero (the zip level has none). */
+  takesState: boolean;
 }
 
 export interface RowPlanSettings {
@@ -53,7 +55,7 @@ function buildPlan(columns: readonly string[], { spec, resolve, fixed, openKeys 
   for (const [name, value] of fixed) if (!fed.has(name)) slots.push({ kind: 'fixed', name, value });
   slots.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const unfed = new Set(spec.identifiers.map((identifier) => identifier.name).filter((name) => !fed.has(name)));
-  return { slots, unfed, columns };
+  return { slots, unfed, columns, takesState: spec.identifiers.some((identifier) => identifier.name === 'state') };
 }
 
 /**

@@ -10,8 +10,6 @@ export interface IdentifierSettings {
   metaColumn?: string | undefined;
 }
 
-/** A ZIP+4 stored as a number (21401234) lost a zero of nine digits, not of five. */
-const OTHER_WIDTHS: Readonly<Record<string, readonly number[]>> = { zipcode: [9] };
 /** Excel's General format shows a number of more than 11 digits with 6 significant ones: 6.03767E+14. */
 const GENERAL_MAX_DIGITS = 11;
 const SHOWN_DIGITS = 6;
@@ -64,7 +62,9 @@ export class IdentifierRepairs {
 
 /**
  * A number in an identifier column, as the text it was before the spreadsheet made it a number:
- * at the identifier's width, its leading zeros back (2134 → 02134). A number Excel cannot have kept
+ * at the identifier's width, its leading zeros back (a block id of 14 digits gets its 0). A ZIP is
+ * left as its digits: whether a zero was lost depends on the row's state, and the preparer decides
+ * that by the one rule every format shares (repairZip: 2113 in MA is 02113, in MD it is refused). A number Excel cannot have kept
  * whole (more than 15 digits), or one that is the 6-digit rounding Excel shows for a long id
  * (603767000000000 from 6.03767E+14), becomes the scientific notation the preparer refuses with
  * advice, rather than a wrong id that would be sent.
@@ -75,8 +75,8 @@ export function identifierText(value: number, identifier: Identifier, repaired: 
   if (!/^\d+$/.test(digits)) return digits;
   const significant = digits.replace(/0+$/, '').length;
   if (digits.length > GENERAL_MAX_DIGITS && significant <= SHOWN_DIGITS) return scientific(value, SHOWN_DIGITS);
-  const width = [identifier.digits!, ...(OTHER_WIDTHS[identifier.name] ?? [])].find((each) => each >= digits.length);
-  if (width === undefined || width === digits.length) return digits;
+  const width = identifier.digits!;
+  if (identifier.name === 'zipcode' || width <= digits.length) return digits;
   const text = digits.padStart(width, '0');
   repaired(text);
   return text;

@@ -2,11 +2,12 @@ import type { JobOutcome } from '../engine/run-job.js';
 import type { InputRow } from '../input/row.js';
 import { emptyColumns } from '../input/row.js';
 import type { Chunk } from '../model/chunk.js';
-import type { OutputRecord } from '../model/record.js';
+import type { OutputRecord, ServiceAnswer } from '../model/record.js';
 import type { Status } from '../model/status.js';
 import type { RunSummary } from '../pipeline/summary.js';
 import { asError } from '../errors/as-error.js';
 import { UsageError } from '../errors/index.js';
+import { inLibraryTerms } from './library-terms.js';
 import { RecordQueue } from './record-queue.js';
 
 /** One record per item, in input order, whatever happened to it. */
@@ -25,6 +26,12 @@ export interface BatchRecord<C = Chunk> {
   cost: { components: number; usd: number };
   /** Every section came from the store: nothing was bought for it. */
   fromStore: boolean;
+  /**
+   * For an `error` or `invalid_input` record the service answered (a 5xx after the retries, a
+   * 400): that answer's `status`, `headers` (credentials redacted), `requestId` and what it said,
+   * as a thrown ServiceError carries them. Absent after a network failure or a local refusal.
+   */
+  failure?: ServiceAnswer;
 }
 
 /**
@@ -87,12 +94,19 @@ export function batchRun<C>(
   let running: { queue: RecordQueue; job: Promise<JobOutcome>; stop: AbortController } | undefined;
   const run = () => {
     if (running) return running;
-    const queue = new RecordQueue();
+    const queue = new RecordQueue((record) => costOf(record).cost);
     const stop = new AbortController();
     const stopFor = () => stop.abort(signal?.reason);
     if (signal?.aborted) stopFor();
     signal?.addEventListener('abort', stopFor, { once: true });
-    const job = start(rowsOf(items), queue, stop.signal).finally(() => {
+    // What stops the batch is told in the library's terms (its options, not the CLI's flags).
+    const started = start(rowsOf(items), queue, stop.signal).then(
+      (outcome) => (outcome.fatal === undefined ? outcome : { ...outcome, fatal: inLibraryTerms(outcome.fatal) }),
+      (error: unknown) => {
+        throw inLibraryTerms(asError(error));
+      },
+    );
+    const job = started.finally(() => {
       signal?.removeEventListener('abort', stopFor);
       // A job that could not start (a store that cannot be opened) never opened its output.
       void queue.close();
@@ -106,6 +120,7 @@ export function batchRun<C>(
     status: record.status,
     ...(record.chunk !== undefined ? { chunk: record.chunk as C } : {}),
     ...(record.error !== undefined ? { error: record.error } : {}),
+    ...(record.failure !== undefined ? { failure: record.failure } : {}),
     input: record.input,
     ...costOf(record),
   });

@@ -57,7 +57,13 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Hears what every batch does (responses and their cost, retries, rate-limit waits, the end). Default: none. */
   onEvent?: (event: RunEvent) => void;
-  /** The environment credentials and the store are looked up in. Default: `process.env`. */
+  /**
+   * Whether requests go through the forward proxy that HTTPS_PROXY (an https service) or
+   * HTTP_PROXY in `env` names, but to hosts NO_PROXY lists. `false`: straight to the service,
+   * whatever the environment says. Default true.
+   */
+  proxy?: boolean;
+  /** The environment credentials, proxies and the store are looked up in. Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   /** The run's name in the store's spend log (`propdata usage --by run`). Default: `library <script>`. */
   label?: string;
@@ -74,7 +80,12 @@ export interface CallOptions {
   maxRetries?: number;
   /** As ClientOptions.maxWait, for this call: ms it may wait for a rate window. Default: the client's (15 minutes). */
   maxWait?: number;
-  /** Stops this call alone, as ClientOptions.signal stops them all: the call throws the signal's reason. Default: none. */
+  /**
+   * Stops this call alone, as ClientOptions.signal stops them all. A one-item call rejects at the
+   * abort with a CallAbortedError (`cause`: the signal's reason), and an answer in flight, paid
+   * for, is still kept in the store when it arrives; a batch's loop throws the reason once what
+   * was in flight is kept. Default: none.
+   */
   signal?: AbortSignal;
   /** As ClientOptions.maxAge, for this call: ms. Default: the client's (none). */
   maxAge?: number;

@@ -1,14 +1,14 @@
 import { findEndpoint } from '../catalog/index.js';
 import { connect, type Service } from '../engine/connect.js';
 import { openSession, type Session, type SessionStore } from '../engine/session.js';
-import { ItemFailedError, UsageError } from '../errors/index.js';
+import { BadRequestError, CallAbortedError, ItemFailedError, UsageError } from '../errors/index.js';
 import { mgetTarget, parseComponents, sectionKeys, singleEndpointTarget, type QueryTarget } from '../model/query-target.js';
 import type { OutputRecord } from '../model/record.js';
 import { sectionPricesOf } from '../pipeline/pricing.js';
 import { accountOf } from '../store/account.js';
 import { journalDirFor, storePathFrom } from '../store/store-path.js';
 import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
-import { batchRun, type BatchRun, type RecordCost } from './batch-run.js';
+import { batchRun, type BatchRecord, type BatchRun, type RecordCost } from './batch-run.js';
 import { CLIENT_DEFAULTS, type BatchOptions, type CallOptions, type ClientOptions } from './client-options.js';
 import type { Call, Client, Items, MakeCall, MgetCall, MgetComponent, MgetItem } from './client-types.js';
 import { levelCalls } from './level-calls.js';
@@ -35,6 +35,12 @@ function recordCost(target: QueryTarget, prices: Readonly<Record<string, number>
   };
 }
 
+/** What stops a call: the client's signal and the call's, either. */
+function callSignal(context: ClientContext, call: CallOptions): AbortSignal | undefined {
+  const signals = [context.options.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}
+
 /** The records of `items` for `target`: the job starts when they are first read. `C` is what the catalog says its chunks are. */
 function batchOf<C>(
   context: ClientContext,
@@ -43,30 +49,41 @@ function batchOf<C>(
   call: BatchOptions = {},
   oneItem = false,
 ): BatchRun<C> {
-  const signals = [context.options.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
   const prices = sectionPricesOf(target, priceText(context.options.prices));
-  return batchRun<C>(
-    items,
-    startJob(context, target, call, oneItem),
-    recordCost(target, prices),
-    signals.length > 0 ? AbortSignal.any(signals) : undefined,
-  );
+  return batchRun<C>(items, startJob(context, target, call, oneItem), recordCost(target, prices), callSignal(context, call));
 }
 
-/**
- * One item: a batch of one, so the store, the pacer and the caps treat it as the CLI's runs, sent
- * as the CLI's one-off is (the spec's one-item GET, a POST when it carries meta).
- */
-async function oneOf<C>(context: ClientContext, target: QueryTarget, item: unknown, call: CallOptions = {}): Promise<C> {
-  const records = batchOf<C>(context, target, [item], call, true)[Symbol.asyncIterator]();
+/** A one-item call's answer, once its run has ended (its store closed), or why it has none. */
+async function answerOf<C>(records: AsyncIterator<BatchRecord<C>>): Promise<C> {
   const first = await records.next();
   // The end of the run: its store closed, or the condition that stopped it thrown.
   const end = await records.next();
   const record = first.done ? undefined : first.value;
   if (!end.done || record === undefined) throw new UsageError('one item gave other than one record');
+  // Refused by the service (a 400): its answer, as every ServiceError carries it; else refused before sending.
+  if (record.status === 'invalid_input' && record.failure) throw new BadRequestError(record.failure.serviceMessage, record.failure.headers);
   if (record.status === 'invalid_input') throw new UsageError(record.error ?? 'invalid item');
-  if (record.chunk === undefined) throw new ItemFailedError(record.row, record.error ?? 'no answer');
+  if (record.chunk === undefined) throw new ItemFailedError(record.row, record.error ?? 'no answer', record.failure);
   return record.chunk;
+}
+
+/**
+ * One item: a batch of one, so the store, the pacer and the caps treat it as the CLI's runs, sent
+ * as the CLI's one-off is (the spec's one-item GET, a POST when it carries meta). Its signal
+ * rejects it at the abort with a CallAbortedError; the run goes on behind it until the answer in
+ * flight, paid for, is kept in the store (its own end, the abort's reason, is dropped).
+ */
+function oneOf<C>(context: ClientContext, target: QueryTarget, item: unknown, call: CallOptions = {}): Promise<C> {
+  const signal = callSignal(context, call);
+  if (signal?.aborted) return Promise.reject(new CallAbortedError(signal.reason));
+  const answer = answerOf<C>(batchOf<C>(context, target, [item], call, true)[Symbol.asyncIterator]());
+  if (signal === undefined) return answer;
+  answer.catch(() => undefined);
+  return new Promise<C>((resolve, reject) => {
+    const onAbort = () => reject(new CallAbortedError(signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    void answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The call for `target`: one item, or `.batch` for many. */
@@ -102,6 +119,7 @@ async function openClientSession(options: ClientOptions, env: Readonly<Record<st
       ...(options.secret !== undefined ? { secret: options.secret } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
       timeout: (options.timeout ?? CLIENT_DEFAULTS.timeout) / 1000,
+      ...(options.proxy === false ? { proxyEnv: false } : {}),
     },
     { env, log },
     options.concurrency ?? CLIENT_DEFAULTS.concurrency,

@@ -6,6 +6,7 @@ export { createClient } from './create-client.js';
 export { CLIENT_DEFAULTS, type BatchOptions, type CallOptions, type ClientOptions } from './client-options.js';
 export type { Call, Client, EndpointCall, ItemFor, Items, LevelCalls, MgetCall, MgetComponent, MgetItem } from './client-types.js';
 export type { BatchRecord, BatchRun } from './batch-run.js';
+export type { ServiceAnswer } from '../model/record.js';
 export type { RunEvent } from './run-events.js';
 export type { Logger } from './library-log.js';
 export type { RunSummary } from '../pipeline/summary.js';

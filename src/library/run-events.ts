@@ -10,5 +10,10 @@ export type RunEvent =
   | { type: 'retry'; reason: string }
   /** A 429: every request of the batch waits this long for the window to reset. */
   | { type: 'rate-limit-wait'; ms: number }
+  /**
+   * The caller stopped the batch (an abort, leaving the loop) and records already paid for were
+   * not handed over: with a store they are kept there; with `store: false` they are lost. Before `end`.
+   */
+  | { type: 'paid-not-handed-over'; records: number; components: number; costUsd: number; kept: boolean }
   /** The batch has ended: its summary, as `propdata --report` writes it. */
   | { type: 'end'; summary: RunSummary };

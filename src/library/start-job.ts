@@ -110,7 +110,15 @@ export function startJob(context: ClientContext, target: QueryTarget, call: Batc
     const closing = outcome.storeCloseFailure;
     if (closing !== undefined)
       context.log.warn(`the store failed as it closed: ${closing instanceof Error ? closing.message : JSON.stringify(closing)}`);
-    emit({ type: 'end', summary: outcome.summary });
-    return outcome;
+    const paid = queue.paidNotHandedOver;
+    if (paid.records === 0) {
+      emit({ type: 'end', summary: outcome.summary });
+      return outcome;
+    }
+    // A paid answer is never dropped without a word: counted in the event and the summary.
+    emit({ type: 'paid-not-handed-over', ...paid, kept: session.runs !== undefined });
+    const summary = { ...outcome.summary, paidNotHandedOver: { ...paid } };
+    emit({ type: 'end', summary });
+    return { ...outcome, summary };
   };
 }

@@ -1,3 +1,4 @@
+import { ServiceError, type ResponseHeaders } from '../errors/index.js';
 import type { Chunk } from './chunk.js';
 import type { Status } from './status.js';
 
@@ -15,6 +16,25 @@ export interface OutputRecord {
   kept?: readonly string[];
   /** Answered by an identical item earlier in the run: nothing was bought for this row. */
   repeat?: true;
+  /** The service's answer that failed the item (a 5xx after the retries, a 400), when one came: what a ServiceError carries. */
+  failure?: ServiceAnswer;
+}
+
+/** An error answer as a caller inspects it, as openai-node's errors carry it: its status, headers (credentials redacted) and request id. */
+export interface ServiceAnswer {
+  status: number;
+  headers: ResponseHeaders;
+  /** The service's id of the request (X-Request-Id), when it gives one. */
+  requestId: string | undefined;
+  /** What the service said, as its body put it, when it said anything. */
+  serviceMessage: string | undefined;
+}
+
+/** The answer behind `error`, when the service gave one (a network failure has none). */
+export function serviceAnswerOf(error: unknown): ServiceAnswer | undefined {
+  if (!(error instanceof ServiceError)) return undefined;
+  const { status, headers, requestId, serviceMessage } = error;
+  return { status, headers, requestId, serviceMessage };
 }
 
 /** A record as the run's counts have it (a writer hands it on, the summary counts it): its row, its status, whether it was sent. */

@@ -80,7 +80,7 @@ const MAX_LINKS = 40;
  * it, a symlinked directory, `./`) meets at one lock. The file, or the file a link points to, may
  * not exist yet: then its directory's real path and its name.
  */
-async function resolvedPath(path: string, links = 0): Promise<string> {
+export async function resolvedPath(path: string, links = 0): Promise<string> {
   try {
     return await realpath(path);
   } catch (error) {

@@ -224,13 +224,24 @@ async function launch(run: BatchRun, batch: Batch): Promise<void> {
   inFlight.add(task);
 }
 
+/** Claims the items' sections, but for those whose forced claim was refused already: they pass unclaimed (apply). */
+async function claimOrPass(kept: KeptAnswers, items: readonly PendingItem[]): Promise<boolean[]> {
+  const asked = items.filter((pending) => !pending.unclaimed);
+  const claimed =
+    asked.length === 0
+      ? []
+      : await kept.claim(asked.map(({ prepared, plan, force }) => ({ item: prepared, sections: plan!.sections, force })));
+  let next = 0;
+  return items.map((pending) => pending.unclaimed === true || claimed[next++]!);
+}
+
 /** Of a batch's items, those whose sections are now this run's; the rest wait to be looked up again. */
 async function claimed(run: BatchRun, items: readonly PendingItem[]): Promise<readonly PendingItem[]> {
   const { kept } = run.options;
   if (!kept) return items;
   let mine: boolean[];
   try {
-    mine = await kept.claim(items.map(({ prepared, plan, force }) => ({ item: prepared, sections: plan!.sections, force })));
+    mine = await claimOrPass(kept, items);
   } catch (error) {
     run.storeFailed = true;
     run.stop(error);
@@ -238,7 +249,8 @@ async function claimed(run: BatchRun, items: readonly PendingItem[]): Promise<re
     return [];
   }
   items.forEach((pending, i) => {
-    if (!mine[i]) wait(run, pending);
+    if (mine[i]) run.waitingSince.delete(pending);
+    else wait(run, pending);
   });
   return items.filter((_, i) => mine[i]);
 }
@@ -270,18 +282,28 @@ async function poll(run: BatchRun): Promise<void> {
   if (run.closed()) run.notSent(run.waiting.splice(0));
 }
 
-/** What the store said of an item: written from it, batched to buy what it lacks, or left to wait. */
+/**
+ * What the store said of an item: written from it, batched to buy what it lacks, or left to wait.
+ * An item's wait is counted from its first (a claim refused, then a lookup, then a claim refused
+ * again is one wait) until it is written or sent. Past the limit its claim is forced; a forced claim
+ * refused (the store said kept) while the store still does not answer the item means the store
+ * contradicts itself: the item is then bought unclaimed rather than looked up forever (PROTOCOL.md, rule 6).
+ */
 async function apply(run: BatchRun, pending: PendingItem, resolution: Resolution, into: Batcher): Promise<void> {
+  const since = run.waitingSince.get(pending);
+  const overdue = since !== undefined && run.options.clock.now() - since >= (run.options.claimWaitLimitMs ?? Infinity);
   if (resolution.kind === 'wait') {
-    const since = run.waitingSince.get(pending);
-    if (since === undefined || run.options.clock.now() - since < (run.options.claimWaitLimitMs ?? Infinity)) {
+    if (!overdue) {
       wait(run, pending);
       return;
     }
-    pending.force = true;
     resolution = resolution.purchase;
   }
-  run.waitingSince.delete(pending);
+  if (resolution.kind !== 'kept' && overdue) {
+    if (pending.force) pending.unclaimed = true;
+    pending.force = true;
+  }
+  if (resolution.kind === 'kept') run.waitingSince.delete(pending);
   run.savedByStore.sections += resolution.saving.sections;
   run.savedByStore.usd += resolution.saving.usd;
   if (resolution.kind === 'kept') {

@@ -8,7 +8,7 @@ import { BadRequestError, NetworkError, QuotaWaitError, RateLimitedError } from 
 import type { PendingItem } from '../batching/batch.js';
 import type { ResponseText } from '../batching/response-text.js';
 import type { Chunk } from '../model/chunk.js';
-import { notSentRecord, type OutputRecord } from '../model/record.js';
+import { notSentRecord, serviceAnswerOf, type OutputRecord } from '../model/record.js';
 import { statusOf } from '../model/status.js';
 import type { Clock } from '../throttle/clock.js';
 import { parseRateHeaders, type ReportedWindow } from '../throttle/rate-headers.js';
@@ -104,8 +104,16 @@ interface Delivery {
 
 const reasonText = (reason: unknown) => (reason instanceof Error ? reason.message : String(reason));
 
-function failed(items: readonly PendingItem[], status: 'error' | 'invalid_input', error: string): OutputRecord[] {
-  return items.map(({ prepared }) => ({ row: prepared.row, status, error, input: prepared.columns }));
+/** The records of items `error` failed: its message, and the service's answer when there was one. */
+function failed(items: readonly PendingItem[], status: 'error' | 'invalid_input', error: unknown): OutputRecord[] {
+  const failure = serviceAnswerOf(error);
+  return items.map(({ prepared }) => ({
+    row: prepared.row,
+    status,
+    error: reasonText(error),
+    input: prepared.columns,
+    ...(failure ? { failure } : {}),
+  }));
 }
 
 function succeeded(items: readonly PendingItem[], chunks: readonly unknown[], sectionKeys: readonly string[]): OutputRecord[] {
@@ -301,7 +309,7 @@ async function handleFailure(
       context.onRateLimitWait?.(decision.until);
       return sendInParts(part, context, decision.next, delivery);
     case 'quota': {
-      unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs), delivery);
+      unsent(part, new QuotaWaitError(decision.until, context.retry.maxWaitMs, serviceAnswerOf(error)), delivery);
       return;
     }
     case 'retry':
@@ -328,7 +336,7 @@ async function handleFailure(
       }
       // Retries spent on a transient failure: these rows are error records and the run goes on.
       if (isTransient(error)) {
-        delivery.deliver(part, failed(part, 'error', reasonText(error)));
+        delivery.deliver(part, failed(part, 'error', error));
         return;
       }
       // Authentication, credit, an unknown endpoint: nothing more can be sent in this run.
@@ -355,7 +363,7 @@ async function isolateBadRequest(
   alike = false,
 ): Promise<void> {
   if (items.length === 1) {
-    delivery.deliver(items, failed(items, 'invalid_input', error.message));
+    delivery.deliver(items, failed(items, 'invalid_input', error));
     return;
   }
   // The halves' answers are held back until it is known whether the request as a whole was refused.
@@ -370,7 +378,7 @@ async function isolateBadRequest(
   await Promise.all([sendAlone(items.slice(0, middle), context, holding), sendAlone(items.slice(middle), context, holding)]);
   const refusedAlike = held.length === 0 && refused.length > 1 && refused.every((refusal) => refusal.error.message === error.message);
   if (refusedAlike && alike) {
-    delivery.deliver(items, failed(items, 'invalid_input', error.message));
+    delivery.deliver(items, failed(items, 'invalid_input', error));
     return;
   }
   for (const { part, records, answer } of held) delivery.deliver(part, records, answer);

@@ -41,6 +41,19 @@ export interface RunSummary {
   nextRow?: number;
   /** Whether the rows from nextRow on that were answered are in the store (a rerun takes them free). */
   restInStore?: boolean;
+  /**
+   * A library batch its caller stopped: the records answered and bought that were not handed over
+   * (in flight at the stop, or answered and not yet taken). With a store they are kept there; without
+   * one (`store: false`) they are paid for and gone. Absent when there were none.
+   */
+  paidNotHandedOver?: PaidRecords;
+}
+
+/** Records and what was bought for them: components, and USD at list price for sections answered with data. */
+export interface PaidRecords {
+  records: number;
+  components: number;
+  costUsd: number;
 }
 
 export function summarize(
@@ -135,4 +148,19 @@ export function formatSummary(summary: RunSummary): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The one line `--quiet` leaves of a run that completed: an unattended night's log still says what
+ * the output holds, what was bought and at what cost, and what the store answered instead.
+ */
+export function formatQuietSummary(summary: RunSummary): string {
+  const holds =
+    summary.output === undefined ? describeRecords(summary.records) : `${summary.output} holds ${describeRecords(summary.records)}`;
+  const partly = summary.partlyFromStore > 0 ? ` and ${count(summary.partlyFromStore, 'item')} in part` : '';
+  const store =
+    summary.fromStore > 0 || summary.partlyFromStore > 0
+      ? `the store answered ${count(summary.fromStore, 'row')} whole${partly} (${summary.savedByStore.toFixed(2)} USD not bought again)`
+      : 'nothing from the store';
+  return `propdata: ${summary.outcome}: ${holds}; bought ${summary.costUsd.toFixed(2)} USD at list price (${count(summary.componentsUsed, 'component')}); ${store}\n`;
 }

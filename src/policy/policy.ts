@@ -255,6 +255,40 @@ export const GATEWAY_WAITS = {
   loginMaxDelayMs: 8_000,
   /** An address whose last failed login is this old starts afresh. */
   loginForgetAfterMs: 15 * 60_000,
+  /**
+   * A call's hold on its budgets lapses this long after it was made or renewed (every refresh):
+   * a gateway killed mid-call holds a key's budget no longer than this.
+   */
+  holdLeaseMs: 60_000,
+  /** `keys rotate`: the old secret still opens the gateway this long, for the key's holders to move to the new one. */
+  rotateGraceMs: 24 * 3_600_000,
+} as const;
+
+/**
+ * The gateway's door: what a connection and a login may cost it. Checking a secret costs
+ * microseconds (gateway/key-secrets.ts); what is bounded here is what a client can make the gateway
+ * hold: connections, failed logins held back, and the scrypt checks of keys still under an older
+ * propdata's hash.
+ */
+export const GATEWAY_DOOR = {
+  /**
+   * Connections open at once. Past it, a new one closes the longest-idle connection (one not in
+   * the middle of a request): idle sockets cannot lock new clients out. Well under the usual
+   * 20,000 file descriptors a process may have, which would otherwise run out first.
+   */
+  maxConnections: 10_000,
+  /** How often Node looks for a request past headersTimeout or requestTimeout: a slow body is cut within a second of its limit. */
+  timeoutCheckMs: 1_000,
+  /** Failed logins from one client address being held back at once; more are refused 429 at once, and their connection closed. */
+  heldFailuresPerAddress: 32,
+  /** Failed logins held back at once, from every address: a scan from many addresses holds no more than this many timers. */
+  heldFailures: 2_000,
+  /** scrypt checks (a key under an older propdata's hash, 32 MiB each) run at once... */
+  legacyChecksAtOnce: 2,
+  /** ...and waiting for their turn; more are answered 503, to come back in a second. */
+  legacyChecksWaiting: 64,
+  /** /readyz: how long the service's address may take to accept a connection. */
+  readyProbeMs: 2_000,
 } as const;
 
 // --- relations ----------------------------------------------------------------------------------
@@ -299,6 +333,7 @@ export function policyProblems(policy: {
       gateway.loginFirstDelayMs <= gateway.loginMaxDelayMs && gateway.loginMaxDelayMs < gateway.loginForgetAfterMs,
       'a failed login must be remembered longer than it is made to wait',
     ],
+    [gateway.refreshMs * 3 <= gateway.holdLeaseMs, "a call's hold on its budgets must be renewed several times a lease"],
   ];
   return rules.flatMap(([holds, problem]) => (holds ? [] : [problem]));
 }

@@ -29,8 +29,8 @@ export interface OutputPlan {
   earlier?: Record<Status, number>;
   /** The run state to keep beside the output (file outputs that can be resumed). */
   state?: RunState;
-  /** Without --resume: the output an earlier run left partial (its records), which this run starts over. */
-  overwritesPartial?: { records: number };
+  /** Without --resume: the output an earlier run left partial (the whole records it holds, when it can be read), which this run starts over. */
+  overwritesPartial?: { records?: number };
   /**
    * With --resume: why the output cannot be continued (a changed input or options, a complete or
    * edited file, an output that cannot be appended to); the run writes it afresh instead.
@@ -52,6 +52,19 @@ function missingRecords(output: string, scan: OutputScan, previous: RunState): s
   return scan.records < previous.records
     ? `${output} holds ${scan.records} records but the earlier run wrote ${previous.records}: records were removed`
     : undefined;
+}
+
+/**
+ * The whole records a file holds, counted in the file: a killed run's state still says what the
+ * output held when that run started. Undefined when the file cannot be read record by record.
+ */
+async function recordsIn(output: string, format: AppendableFormat, shape: RecordShape): Promise<{ records?: number }> {
+  try {
+    return { records: (await scanOutput(output, format, shape.columns)).records };
+  } catch (error) {
+    if (error instanceof UsageError) return {};
+    throw error;
+  }
 }
 
 /** The output as it stands, checked record by record, or why it cannot be continued. */
@@ -99,8 +112,9 @@ export async function planOutput(options: OutputRequest, recordShape: RecordShap
   };
   if (!options.resume) {
     const earlier = existsSync(output) ? await readRunState(output).catch(() => undefined) : undefined;
+    const partial = earlier && !earlier.complete ? { overwritesPartial: await recordsIn(output, format, recordShape) } : {};
     await discardRetries(output);
-    return { ...fresh, state, ...(earlier && !earlier.complete ? { overwritesPartial: { records: earlier.records } } : {}) };
+    return { ...fresh, state, ...partial };
   }
 
   const previous = await readRunState(output).catch((error: unknown) => {

@@ -1,8 +1,7 @@
 /** The sandbox: a local stand-in for the service, with synthetic data derived from the catalog. */
-export { startSandbox, CREDIT_EXHAUSTED_MESSAGE, type RunningSandbox } from './server.js';
+export { startSandbox, CREDIT_EXHAUSTED_MESSAGE, USAGE_PATH, type RunningSandbox } from './server.js';
 export { SANDBOX_OPTIONS, parseLatency, parseRateLimits, sandboxOptionsFrom } from './options.js';
 export type { OptionSpec, RateWindow, SandboxOptions } from './options.js';
 export type { SandboxUsage } from './billing.js';
 export { TEST_ITEMS } from './test-items.js';
 export { TEST_KEY_PREFIX } from './auth.js';
-export { USAGE_PATH } from './routes.js';

@@ -3,15 +3,15 @@ import type { Endpoint } from '../catalog/index.js';
 import { authenticate, type Access } from './auth.js';
 import { Ledger, type SandboxUsage } from './billing.js';
 import { Faults, serverErrorPage } from './faults.js';
-import { listenOn, urlOf } from './listen.js';
+import { listenOn, urlOf } from '../wire/listen.js';
 import { chunkBuilder, type BuiltChunk, type TestListCheck } from './generate/chunk.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 import { RateWindows } from './rate-windows.js';
-import { errorReply as message, readBody, writeReply, type Reply } from './replies.js';
-import { RequestRejected, parseGet, parsePost } from './request-validation.js';
-import { USAGE_PATH, endpointAt } from './routes.js';
 import { testListCheck } from './test-list.js';
 import { testListAt } from './test-list-routes.js';
+import { errorReply as message, readBody, writeReply, type Reply } from '../wire/replies.js';
+import { RequestRejected, parseGet, parsePost } from '../wire/request-validation.js';
+import { endpointAt } from '../wire/routes.js';
 
 export interface RunningSandbox {
   url: string;
@@ -23,6 +23,9 @@ export interface RunningSandbox {
 
 /** Larger bodies than any valid POST of 100 items could need are refused before parsing. */
 const MAX_BODY_BYTES = 5_000_000;
+
+/** The sandbox's own usage report; not part of the service. */
+export const USAGE_PATH = '/__sandbox/usage';
 
 export const CREDIT_EXHAUSTED_MESSAGE = 'Your credit is exhausted: add payment information to switch to a pay-as-you-go plan';
 

@@ -1,4 +1,4 @@
-import { decodeSection } from './kept-text.js';
+import { decodeFrame, decodeSection } from './kept-text.js';
 import type { ClaimResult, SectionClaim } from './store-api.js';
 
 /**
@@ -17,16 +17,30 @@ export interface ClaimRow {
 export interface SectionState {
   /** The claim on it, live or lapsed, if any. */
   claim: ClaimRow | undefined;
-  /** The kept section, if any: its arrival and its text as stored. */
-  kept: { at: number; body: unknown } | undefined;
+  /** The kept section, if any: its arrival, its text and its item's frame as stored. */
+  kept: { at: number; body: unknown; frame: unknown } | undefined;
 }
 
-/** Rule 3: a claim stands until its lease runs out; a lapsed one belongs to nobody. */
-export const isLive = (claim: ClaimRow | undefined, now: number): boolean => claim !== undefined && claim.expires > now;
+/**
+ * Rule 3: a claim stands until its lease runs out; a lapsed one belongs to nobody. `graceMs`: a run
+ * back from losing the store counts a claim that lapsed less than this long ago as standing, since
+ * its owner may have lost the store too and not been able to renew it (rule 3, outages).
+ */
+export const isLive = (claim: ClaimRow | undefined, now: number, graceMs = 0): boolean =>
+  claim !== undefined && claim.expires > now - graceMs;
 
-/** Rules 1 and 2: a kept section serves when it arrived at or after `freshFrom` (freshness.ts) and reads as an answer. */
+/**
+ * Rules 1 and 2: a kept section serves when it arrived at or after `freshFrom` (freshness.ts) and
+ * reads as an answer, its item's frame as a frame: what a lookup (kept-text.ts, foundItem) would
+ * serve, no more. A section kept whole beside a damaged frame is one no lookup serves: said `kept`
+ * here, the item was looked up, refused and looked up again forever.
+ */
 export const serves = (kept: SectionState['kept'], freshFrom: number): boolean =>
-  kept !== undefined && Number.isSafeInteger(kept.at) && kept.at >= freshFrom && decodeSection(kept.body) !== undefined;
+  kept !== undefined &&
+  Number.isSafeInteger(kept.at) &&
+  kept.at >= freshFrom &&
+  decodeSection(kept.body) !== undefined &&
+  decodeFrame(kept.frame) !== undefined;
 
 export interface ClaimContext {
   owner: string;
@@ -35,17 +49,19 @@ export interface ClaimContext {
   freshFrom: number;
   /** Rule 6: a waiter past its limit takes even a live claim over (said, as any taking over is). */
   force?: boolean;
+  /** Rule 3: a claim lapsed less than this long ago still stands (isLive). */
+  graceMs?: number;
 }
 
 /**
  * Rule 4, one section: kept (use it), held by another's live claim (wait for its answer), or now
  * `owner`'s: claimed (new, or its own again) or taken over (another's claim had lapsed).
  */
-export function decideClaim(state: SectionState, { owner, now, freshFrom, force = false }: ClaimContext): ClaimResult {
+export function decideClaim(state: SectionState, { owner, now, freshFrom, force = false, graceMs = 0 }: ClaimContext): ClaimResult {
   if (serves(state.kept, freshFrom)) return 'kept';
   const { claim } = state;
   if (claim === undefined || claim.owner === owner) return 'claimed';
-  return isLive(claim, now) && !force ? 'held' : 'took over';
+  return isLive(claim, now, graceMs) && !force ? 'held' : 'took over';
 }
 
 /** Whether an outcome makes the section `owner`'s: its claim is to be written. */

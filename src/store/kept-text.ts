@@ -54,6 +54,30 @@ export function decodeSection(stored: unknown): { value: unknown } | undefined {
   return decoded && isAnswerSection(decoded.value) ? decoded : undefined;
 }
 
+/**
+ * Whether a frame has the shape every frame is kept with (chunk-frame.ts, keptParts): an array of
+ * the chunk's other members, each `[name, value]` (or an earlier version's `["meta"]`), with one
+ * `null` where the sections go. Anything else, though it is JSON (`[]`, `{}`), was changed since it
+ * was kept: joined with intact sections it would make a row without its address, or without its
+ * sections (`no_content`), and no word said (PROTOCOL.md, rule 2).
+ */
+export function isFrame(value: unknown): value is Frame {
+  if (!Array.isArray(value)) return false;
+  let places = 0;
+  for (const entry of value as unknown[]) {
+    if (entry === null) places += 1;
+    else if (!Array.isArray(entry) || typeof entry[0] !== 'string' || (entry.length !== 2 && !(entry.length === 1 && entry[0] === 'meta')))
+      return false;
+  }
+  return places === 1;
+}
+
+/** A kept frame read back: the frame when it is JSON with a frame's shape, else undefined (damaged). */
+export function decodeFrame(stored: unknown): { value: Frame } | undefined {
+  const decoded = decode(stored);
+  return decoded && isFrame(decoded.value) ? { value: decoded.value } : undefined;
+}
+
 /** An item of which nothing is found (`damaged`: of its sections, how many were kept but unreadable). */
 export const nothingFound = (ref: ItemRef, damaged = 0): FoundItem => ({ sections: ref.sections.map(() => undefined), damaged });
 
@@ -86,7 +110,7 @@ export function foundItem(asked: readonly SectionRef[], frame: unknown, rowOf: (
     found += 1;
   });
   if (found === 0) return { sections, damaged };
-  const decoded = decode(frame);
+  const decoded = decodeFrame(frame);
   if (!decoded) return { sections: asked.map(() => undefined), damaged: damaged + found };
-  return { frame: decoded.value as Frame, sections, damaged };
+  return { frame: decoded.value, sections, damaged };
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../throttle/clock.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import { foldPending, writePending } from './pending.js';
 import type { Store, StoreEntry, StoreProblems } from './store-api.js';
-import { STORE_WAITS } from '../policy/policy.js';
+import { CLAIMS, STORE_WAITS } from '../policy/policy.js';
 
 export interface OutageSettings {
   /** This machine's journal of the store (store-path.ts, journalDirFor): answers it could not take yet. */
@@ -42,6 +42,14 @@ export class OutageTolerantStore implements Store {
   readonly #settings: OutageSettings;
   /** When the store stopped answering, why, and how many journaled entries it has taken since; undefined while it answers. */
   #outage: { since: number; reason: StoreError; applied: number } | undefined;
+  /**
+   * Back from an outage: until `until`, another's claim that lapsed since `from` (when the store was
+   * lost) still stands; its owner may have lost the store too, and is given a lease from the
+   * store's return to renew it (PROTOCOL.md, rule 3). Undefined: no outage met, or its lease is over.
+   */
+  #grace: { from: number; until: number } | undefined;
+  /** The renewals skipped while the store was away, made first thing once it is back. */
+  readonly #renewals = new Map<string, () => Promise<void>>();
   /** An attempt at applying the journal, shared by every call waiting for the store. */
   #folding: Promise<void> | undefined;
   #journaled = 0;
@@ -57,15 +65,18 @@ export class OutageTolerantStore implements Store {
   /** `work` on the store; through an outage, tried again until it answers or the wait is over. */
   async #call<T>(work: () => Promise<T>): Promise<T> {
     for (let delay: number = STORE_WAITS.outageFirstDelayMs; ; delay = Math.min(delay * 2, STORE_WAITS.outageMaxDelayMs)) {
+      const sent = this.#settings.clock.now();
       try {
-        // Back from an outage, the journal goes in first: nothing is read that it would change.
+        // Back from an outage, the journal goes in first (nothing is read that it would change), then
+        // the claims this run holds are renewed, before it reads anyone else's.
         if (this.#outage) await this.#foldJournal();
+        if (this.#outage) await this.#renewSkipped();
         const result = await work();
         if (this.#outage) this.#recovered();
         return result;
       } catch (error) {
         if (!isOutage(error)) throw error;
-        this.#lost(error);
+        this.#lost(error, sent);
       }
       const { since, reason } = this.#outage!;
       const { clock, waitMs } = this.#settings;
@@ -75,10 +86,33 @@ export class OutageTolerantStore implements Store {
     }
   }
 
-  #lost(reason: StoreError): void {
-    if (this.#outage) return;
-    this.#outage = { since: this.#settings.clock.now(), reason, applied: 0 };
+  /**
+   * The store failed a call sent at `sent`: it has been away since then at least (a frozen database
+   * fails a call only once its timeout is out, STORE_WAITS.queryTimeoutMs after it was sent).
+   */
+  #lost(reason: StoreError, sent: number): void {
+    if (this.#outage) {
+      this.#outage.since = Math.min(this.#outage.since, sent);
+      return;
+    }
+    this.#outage = { since: sent, reason, applied: 0 };
     this.#settings.events?.lost?.(reason, this.#settings.waitMs);
+  }
+
+  /** The renewals skipped while the store was away, made once (each the latest of its kind). */
+  async #renewSkipped(): Promise<void> {
+    for (const [key, renew] of this.#renewals) {
+      await renew();
+      this.#renewals.delete(key);
+    }
+  }
+
+  /** A claim's options with the grace of a return from an outage (the first call that finds it back included), while it lasts. */
+  #withGrace<T extends { graceMs?: number }>(options: T | undefined): T | undefined {
+    const now = this.#settings.clock.now();
+    const from = this.#outage?.since ?? (this.#grace !== undefined && now < this.#grace.until ? this.#grace.from : undefined);
+    if (from === undefined) return options;
+    return { ...options, graceMs: Math.max(options?.graceMs ?? 0, now - from) } as T;
   }
 
   /** Applies this machine's journal, one attempt at a time however many calls wait: it fails as any call does while the store is away. */
@@ -94,7 +128,9 @@ export class OutageTolerantStore implements Store {
   #recovered(): void {
     const { since, applied } = this.#outage!;
     this.#outage = undefined;
-    const afterMs = this.#settings.clock.now() - since;
+    const now = this.#settings.clock.now();
+    this.#grace = { from: Math.min(since, this.#grace?.from ?? since), until: now + CLAIMS.leaseMs };
+    const afterMs = now - since;
     this.#notes.push(
       `the store ${this.location} was out of reach for ${Math.ceil(afterMs / 1000)} s; sending paused meanwhile` +
         (applied > 0 ? `, and the ${requests(applied)} answered meanwhile, kept on this machine, were stored` : ''),
@@ -117,14 +153,26 @@ export class OutageTolerantStore implements Store {
     this.#journaled += 1;
   }
 
-  /** Something that may wait for the store's return or lapse by itself: skipped while it is away. */
-  async #unlessAway(work: () => Promise<void>): Promise<void> {
-    if (this.#outage) return;
+  /**
+   * Something that may wait for the store's return or lapse by itself: skipped while it is away. A
+   * renewal (`renewal`: what it renews) skipped so is made as the store comes back.
+   */
+  async #unlessAway(work: () => Promise<void>, renewal?: string): Promise<void> {
+    if (renewal !== undefined) this.#renewals.delete(renewal);
+    const keep = () => {
+      if (renewal !== undefined) this.#renewals.set(renewal, work);
+    };
+    if (this.#outage) {
+      keep();
+      return;
+    }
+    const sent = this.#settings.clock.now();
     try {
       await work();
     } catch (error) {
       if (!isOutage(error)) throw error;
-      this.#lost(error);
+      keep();
+      this.#lost(error, sent);
     }
   }
 
@@ -142,23 +190,33 @@ export class OutageTolerantStore implements Store {
       for (const entry of entries) this.#journal(entry);
       return;
     }
+    const sent = this.#settings.clock.now();
     try {
       await write();
     } catch (error) {
       if (!isOutage(error)) throw error;
       // Committed or not, they are kept: applied again, an entry changes nothing (Store.record).
       for (const entry of entries) this.#journal(entry);
-      this.#lost(error);
+      this.#lost(error, sent);
     }
   }
 
   find: Store['find'] = (...args) => this.#call(() => this.#store.find(...args));
-  claim: Store['claim'] = (...args) => this.#call(() => this.#store.claim(...args));
-  held: Store['held'] = (...args) => this.#call(() => this.#store.held(...args));
-  renewClaims: Store['renewClaims'] = (...args) => this.#unlessAway(() => this.#store.renewClaims(...args));
+  claim: Store['claim'] = (account, owner, sections, freshness, leaseMs, options) =>
+    this.#call(() => this.#store.claim(account, owner, sections, freshness, leaseMs, this.#withGrace(options)));
+  held: Store['held'] = (account, owner, sections, options) =>
+    this.#call(() => this.#store.held(account, owner, sections, this.#withGrace(options)));
+  renewClaims: Store['renewClaims'] = (owner, leaseMs) =>
+    this.#unlessAway(() => this.#store.renewClaims(owner, leaseMs), `claims ${owner}`);
   releaseAll: Store['releaseAll'] = (...args) => this.#unlessAway(() => this.#store.releaseAll(...args));
   release: Store['release'] = (...args) => this.#unlessAway(() => this.#store.release(...args));
+  enterRun: Store['enterRun'] = (...args) => this.#call(() => this.#store.enterRun(...args));
+  /** The heartbeat's renewal of a run's entry: skipped while the store is away, made as it comes back. */
+  renewRun: Store['renewRun'] = (account, run, leaseMs) =>
+    this.#unlessAway(() => this.#store.renewRun(account, run, leaseMs), `run ${run}`);
+  leaveRun: Store['leaveRun'] = (...args) => this.#unlessAway(() => this.#store.leaveRun(...args));
   beginJob: Store['beginJob'] = (...args) => this.#call(() => this.#store.beginJob(...args));
+  nameJob: Store['nameJob'] = (...args) => this.#call(() => this.#store.nameJob(...args));
   finishJob: Store['finishJob'] = (...args) => this.#call(() => this.#store.finishJob(...args));
   jobSince: Store['jobSince'] = (...args) => this.#call(() => this.#store.jobSince(...args));
   recordReuse: Store['recordReuse'] = (...args) => this.#call(() => this.#store.recordReuse(...args));

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Store, StoreEntry } from './store-api.js';
+import type { SectionClaim, Store, StoreEntry } from './store-api.js';
 import { STORE_WAITS } from '../policy/policy.js';
 
 /** A file being written: published by renaming it to `.json` once whole, so a reader never sees half of one. */
@@ -23,11 +23,44 @@ export function pendingDir(storePath: string): string {
  *
  * Private to the user, as the store is.
  */
-export function writePending(dir: string, entry: StoreEntry): void {
+export function writePending(dir: string, entry: StoreEntry, name = pendingName(entry.request.at)): void {
+  publish(dir, name, entry);
+}
+
+/** A new entry's name in a journal: its time, then what makes it this process's own. */
+export const pendingName = (at: number): string => `${at}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+
+/** Writes `content` as `name` in `dir`, whole or not at all, replacing what had that name. */
+function publish(dir: string, name: string, content: unknown): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const name = `${entry.request.at}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-  writeFileSync(join(dir, `${name}${WRITING}`), JSON.stringify(entry), { mode: 0o600 });
+  writeFileSync(join(dir, `${name}${WRITING}`), JSON.stringify(content), { mode: 0o600 });
   renameSync(join(dir, `${name}${WRITING}`), join(dir, `${name}.json`));
+}
+
+/**
+ * What a one-off is buying while it leaves its store unopened (PROTOCOL.md, rule 7): the sections,
+ * claimed for `owner` until `expires` (Date.now's ms) by any process that opens the store meanwhile.
+ * Its answer's entry (writePending, the same name) replaces it in one rename: a reader finds the
+ * claim or the answer, never neither.
+ */
+export interface ClaimIntent {
+  claim: { account: string; owner: string; sections: readonly SectionClaim[]; expires: number };
+}
+
+export function writeClaimIntent(dir: string, name: string, intent: ClaimIntent): void {
+  publish(dir, name, intent);
+}
+
+/** Removes an intent (or an entry) by its name: its request failed, or it is in the store. */
+export function removePending(dir: string, name: string): void {
+  removeQuietly(join(dir, `${name}.json`));
+}
+
+/** An intent still live is claimed for its owner; a lapsed one (its process died) is removed. */
+async function applyIntent(store: Store, path: string, { claim }: ClaimIntent): Promise<void> {
+  const leaseMs = claim.expires - Date.now();
+  if (leaseMs <= 0) removeQuietly(path);
+  else await store.claim(claim.account, claim.owner, claim.sections, {}, leaseMs);
 }
 
 /** Whether entries are waiting in `dir` to be applied: a read-only opening applies them first. */
@@ -70,11 +103,16 @@ export async function foldPending(store: Store, dir: string): Promise<number> {
       continue;
     }
     if (!name.endsWith('.json')) continue;
-    let entry: StoreEntry;
+    let entry: StoreEntry | ClaimIntent;
     try {
-      entry = JSON.parse(readFileSync(path, 'utf8')) as StoreEntry;
+      entry = JSON.parse(readFileSync(path, 'utf8')) as StoreEntry | ClaimIntent;
     } catch {
       // Another process folded and removed it meanwhile.
+      continue;
+    }
+    // A one-off's claim stays for its owner to replace with its answer.
+    if ('claim' in entry) {
+      await applyIntent(store, path, entry);
       continue;
     }
     await store.record(entryOf(entry));

@@ -41,7 +41,8 @@ export interface Store {
    * kept fresh is `kept` (not claimed: find it and use it); one claimed by a live claim of another
    * owner is `held`; otherwise it is now this owner's, `claimed` (claiming again what one holds
    * renews it) or `took over` (another owner's claim had lapsed; or, with `force`, was still live: a
-   * waiter past its limit). A claim lapses `leaseMs` after it was made or last renewed.
+   * waiter past its limit). A claim lapses `leaseMs` after it was made or last renewed; with
+   * `graceMs`, one lapsed less than that long ago still stands (a run back from an outage: rule 3).
    */
   claim(
     account: string,
@@ -49,10 +50,13 @@ export interface Store {
     sections: readonly SectionClaim[],
     freshness: Freshness,
     leaseMs: number,
-    options?: { force?: boolean },
+    options?: ClaimOptions,
   ): Promise<ClaimResult[]>;
 
-  /** Extends every live claim of `owner` by `leaseMs` from now (the run's heartbeat). */
+  /**
+   * Extends every claim `owner` still holds by `leaseMs` from now (the run's heartbeat): a lapsed one
+   * too, as long as nobody took it over (its owner was cut off from the store, and is back).
+   */
   renewClaims(owner: string, leaseMs: number): Promise<void>;
 
   /** Gives up every claim of `owner`: a run that ends leaves nothing for another job to wait on. */
@@ -61,8 +65,8 @@ export interface Store {
   /** Gives claims up without an answer (the request failed, the run stopped): a waiting job may buy them. */
   release(account: string, owner: string, sections: readonly SectionClaim[]): Promise<void>;
 
-  /** Which of these sections are held by a live claim of another owner now. */
-  held(account: string, owner: string, sections: readonly SectionClaim[]): Promise<boolean[]>;
+  /** Which of these sections are held by a live claim of another owner now (`graceMs`: as `claim`). */
+  held(account: string, owner: string, sections: readonly SectionClaim[], options?: { graceMs?: number }): Promise<boolean[]>;
 
   /**
    * What one request left, in one transaction: its spend record, the windows its answer stated, the
@@ -88,11 +92,32 @@ export interface Store {
    */
   beginJob(account: string, job: string): Promise<number>;
 
+  /**
+   * Another name of a running job (its output's file, found by another path), begun at `since` (the
+   * job's start, from beginJob) unless a job of that name is running already.
+   */
+  nameJob(account: string, job: string, since: number): Promise<void>;
+
   /** The job completed: its next run is a new job. */
   finishJob(account: string, job: string): Promise<void>;
 
   /** When an unfinished job began, without beginning one (an estimate of its next run); undefined when there is none. */
   jobSince(account: string, job: string): Promise<number | undefined>;
+
+  // --- runs ----------------------------------------------------------------------------------
+
+  /**
+   * `run` is running on the store, for the account, for `leaseMs` from now (called again, the lease
+   * is renewed and its start kept). Returns the earliest start among the account's runs running now,
+   * this one's included, on the store's clock: what a run counts as fresh from (PROTOCOL.md, rule 1).
+   */
+  enterRun(account: string, run: string, leaseMs: number): Promise<number>;
+
+  /** Renews `run`'s lease (the run's heartbeat), as enterRun does. */
+  renewRun(account: string, run: string, leaseMs: number): Promise<void>;
+
+  /** `run` ended: no run that starts from now on shares what was bought since its start. */
+  leaveRun(run: string): Promise<void>;
 
   // --- spend ---------------------------------------------------------------------------------
 
@@ -154,6 +179,13 @@ export interface SectionClaim extends SectionRef {
 }
 
 export type ClaimResult = 'claimed' | 'took over' | 'held' | 'kept';
+
+export interface ClaimOptions {
+  /** A waiter past its limit: a live claim of another is taken over too (PROTOCOL.md, rule 6). */
+  force?: boolean;
+  /** A claim lapsed less than this long ago still stands (PROTOCOL.md, rule 3: a run back from an outage). */
+  graceMs?: number;
+}
 
 /**
  * Which kept sections count (freshness.ts, the one rule). A section counts when it arrived within

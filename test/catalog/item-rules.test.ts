@@ -9,7 +9,7 @@ import {
   type EndpointName,
 } from '../../src/catalog/index.js';
 import { createPreparer } from '../../src/input/prepare.js';
-import { parseGet, RequestRejected } from '../../src/sandbox/request-validation.js';
+import { parseGet, RequestRejected } from '../../src/wire/request-validation.js';
 
 const endpoint = (name: EndpointName) => findEndpoint(name)!;
 const names = (requirements: ReturnType<typeof itemRequirements>) =>

@@ -65,13 +65,34 @@ describe('config set secret VALUE', () => {
     expect((await runMain(['config', 'set', 'key', 'my-key'], { env })).stderr).toBe('');
   });
 
-  it('warns of a store URL holding a password too, and says to give it from stdin', async () => {
+  it('refuses a store URL holding a password, from the command line or stdin, naming where the password goes; keeps nothing of it', async () => {
     const env = { PROPDATA_CONFIG_DIR: scratch() };
-    const given = await runMain(['config', 'set', 'store', 'postgres://jobs:hunter2@db.internal/propdata'], { env });
-    expect(given.code).toBe(0);
-    expect(given.stderr).toMatch(/^propdata: warning: a secret on the command line .*next time: propdata config set store - < FILE\n$/);
-    expect(given.stderr).not.toContain('hunter2');
+    for (const url of ['postgres://jobs:hunter2@db.internal/propdata', 'postgres://jobs@db.internal/propdata?password=hunter2']) {
+      for (const given of [
+        await runMain(['config', 'set', 'store', url], { env }),
+        await runMain(['config', 'set', 'store', '-'], { env, stdin: `${url}\n` }),
+      ]) {
+        expect(given.code).toBe(2);
+        expect(given.stderr).toMatch(
+          /the URL holds a password, which the config would keep in the clear: store postgres:\/\/jobs@db\.internal\/propdata and give the password with PGPASSWORD or in ~\/\.pgpass, or the whole URL in PROPDATA_STORE/,
+        );
+        expect(given.stderr + given.stdout).not.toContain('hunter2');
+      }
+    }
+    expect((await runMain(['config', 'list'], { env })).stdout).not.toContain('hunter2');
+    expect((await runMain(['config', 'get', 'store'], { env })).stdout).toBe('');
     expect((await runMain(['config', 'set', 'store', 'postgres://jobs@db.internal/propdata'], { env })).stderr).toBe('');
+  });
+
+  it('refuses an empty store, saying why, and keeps the one set before', async () => {
+    const env = { PROPDATA_CONFIG_DIR: scratch() };
+    expect((await runMain(['config', 'set', 'store', 'postgres://jobs@db.internal/propdata'], { env })).code).toBe(0);
+    for (const value of ['', '  ']) {
+      const empty = await runMain(['config', 'set', 'store', value], { env });
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toMatch(/config set store: the value is empty, which names no store; .*config unset store/);
+    }
+    expect((await runMain(['config', 'get', 'store'], { env })).stdout).toBe('postgres://jobs@db.internal/propdata\n');
   });
 });
 
@@ -104,7 +125,7 @@ describe('a store password in a --store URL', () => {
     expect(withoutPassword.code).toBe(0);
     expect(withoutPassword.stdout).toMatch(/^store {5}postgres:\/\/\w+@/);
     expect(withoutPassword.stderr).toBe('');
-    expect((await runMain(['config', 'set', 'store', '-'], { env, stdin: `${url}\n` })).code).toBe(0);
+    expect((await runMain(['config', 'set', 'store', '-'], { env, stdin: `${bare.toString()}\n` })).code).toBe(0);
     const fromConfig = await runMain(['store', 'info'], { env });
     expect(fromConfig.code).toBe(0);
     expect(fromConfig.stdout).toMatch(/^store {5}postgres:\/\/\w+@/);

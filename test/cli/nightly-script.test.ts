@@ -84,6 +84,11 @@ function charged(components: number): Promise<void> {
   });
 }
 
+/** What propdata's quiet line says of a completed night: what values.csv holds, what was bought, the components, the rows the store answered. */
+const NIGHT_LINE =
+  /^propdata: completed: values\.csv holds ([^;]+); bought (\d+\.\d\d) USD at list price \(([\d,]+) components\); (?:the store answered ([\d,]+) rows whole \(\d+\.\d\d USD not bought again\)|nothing from the store)$/;
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+
 const dataRows = () => readFileSync(join(dir, 'values.csv'), 'utf8').trimEnd().split('\n').length - 1;
 const usd = (amount: number) => amount.toFixed(2);
 
@@ -103,6 +108,8 @@ describe("the nightly guide's script", () => {
     async () => {
       const price = findEndpoint('property/value')!.price;
       homes(1);
+      // A report left by an earlier night, as after a night that completed.
+      writeFileSync(join(dir, 'values.report.json'), '{"outcome": "completed"}\n');
       // The first night, killed once half of it is bought; a second copy started meanwhile finds the lock taken.
       const first = night();
       await charged(WINDOW);
@@ -116,13 +123,17 @@ describe("the nightly guide's script", () => {
         `tonight: ${usd(ROWS * price)} USD at list price (204 sections are not charged)\n` +
           'killed by signal 9 (9 is kill -9, or out of memory); run it again to continue: what was bought is kept\n',
       );
+      // The killed night's report says it did not complete, not what the night before it said.
+      expect(JSON.parse(readFileSync(join(dir, 'values.report.json'), 'utf8'))).toMatchObject({ outcome: 'running' });
       const boughtBeforeKill = sandbox.usage().components;
       expect(boughtBeforeKill).toBeLessThan(ROWS);
 
       // Run again, it buys only what the killed run had not kept: at most what was in flight (a window's worth) again.
       const rerun = await night().ended;
       expect(rerun.code, rerun.stderr).toBe(0);
-      expect(rerun.stdout).toMatch(/^tonight: \d+\.\d\d USD at list price \(204 sections are not charged\)\ncomplete\n$/);
+      expect(rerun.stdout).toMatch(/^tonight: \d+\.\d\d USD at list price \(204 sections are not charged\)\n$/);
+      // Quiet, the night still ends saying what it bought, at what cost, and what the store answered.
+      expect(lastLine(rerun.stderr)).toMatch(NIGHT_LINE);
       expect(Number(/tonight: ([\d.]+)/.exec(rerun.stdout)![1]) / price).toBeLessThanOrEqual(ROWS - boughtBeforeKill + WINDOW);
       expect(dataRows()).toBe(ROWS);
       // Used twice (a 204 too, though not charged): only what was in flight at the kill.
@@ -136,8 +147,14 @@ describe("the nightly guide's script", () => {
         const tonight = await night().ended;
         expect(tonight, `night ${n}: ${tonight.stderr}`).toMatchObject({
           code: 0,
-          stdout: `tonight: ${usd(CHANGED * price)} USD at list price (204 sections are not charged)\ncomplete\n`,
+          stdout: `tonight: ${usd(CHANGED * price)} USD at list price (204 sections are not charged)\n`,
         });
+        const [, holds, cost, components, fromStore] = NIGHT_LINE.exec(lastLine(tonight.stderr))!;
+        expect(holds!.split(', ').reduce((sum, each) => sum + Number(each.split(' ')[0]!.replace(',', '')), 0)).toBe(ROWS);
+        expect(Number(cost)).toBeLessThanOrEqual(CHANGED * price);
+        expect(Number(cost)).toBeGreaterThan(0);
+        expect(Number(components!.replace(',', ''))).toBe(CHANGED);
+        expect(Number(fromStore!.replace(',', ''))).toBeGreaterThan(ROWS - CHANGED - ROWS / 10);
         expect(sandbox.usage().components).toBe(afterFirstNight + (n - 1) * CHANGED);
         expect(dataRows()).toBe(ROWS);
       }

@@ -103,8 +103,12 @@ describe('propdata usage --by day in a terminal: spend you can see', () => {
     expect(rows.get('2026-11-05')!.line).toMatch(/^2026-11-05 █+▓+ 16\.00$/);
     expect(stdout).toMatch(/^TOTAL +52\.00$/m);
     expect(stdout).toContain('2026-11 to date: 50.00 of the 50.00 USD budget (100%)');
-    // 50 USD in 9.5 of November's 30 days: 157.89 by its end.
-    expect(stdout).toContain('at this pace, 157.89 USD by 2026-11-30: over the budget');
+    // 50 USD so far; the pace is the 8 whole days after November's first day of spending (36 USD,
+    // 4.50 a day: the first day's 4 is counted once, not spread), for the 20 days after today.
+    expect(stdout).toContain('at this pace, 140.00 USD by 2026-11-30: over the budget');
+    expect(stdout.replace(/\n/g, ' ')).toContain(
+      "the pace: 4.50 USD a day, 2026-11's 8 whole days after its first day of spending (2026-11-01, counted once)",
+    );
   });
 
   it('by month: a bar per month against the budget itself, and the month projected without one', async () => {
@@ -114,7 +118,7 @@ describe('propdata usage --by day in a terminal: spend you can see', () => {
     expect(rows.get('2026-10')!.cells).toBeCloseTo(rows.get('2026-11')!.cells / 25, 0);
     // The budget is past both bars: the line at the chart's end, named to its left.
     expect(month.stdout).toMatch(/^ +200\.00 USD, the month's budget ┘$/m);
-    expect(month.stdout).toContain('at this pace, 157.89 USD by 2026-11-30: within the budget');
+    expect(month.stdout).toContain('at this pace, 140.00 USD by 2026-11-30: within the budget');
     const none = await usage(['--by', 'month']);
     expect(none.stdout).not.toContain('budget (');
     expect(none.stdout).toContain('2026-11 to date: 50.00 USD (no budget: --max-cost-month)');

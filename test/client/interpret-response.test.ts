@@ -3,6 +3,7 @@ import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { interpretResponse } from '../../src/client/interpret-response.js';
 import type { RawResponse } from '../../src/client/service-client.js';
 import {
+  BudgetReachedError,
   AuthError,
   BadRequestError,
   CreditExhaustedError,
@@ -36,6 +37,23 @@ describe('interpretResponse', () => {
     expect((error as ForbiddenError).serviceMessage).toBe('Forbidden: IP not allowed');
     expect((error as Error).message).toContain('Forbidden: IP not allowed');
     expect(thrown(403)).toBeInstanceOf(ForbiddenError);
+  });
+
+  it("reads a gateway's 402 naming a budget as a budget reached (exit 4), not as credit exhausted", () => {
+    const message = 'key "intern" would pass its budget of 1.00 USD this month (1.00 USD spent or held at list price)';
+    let error: unknown;
+    try {
+      interpretResponse(
+        { ...response(402, JSON.stringify({ code: 402, message })), headers: { 'x-propdata-budget': 'key' } },
+        'v2/property/value',
+      );
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(BudgetReachedError);
+    expect((error as Error).message).toBe(`the gateway refused the request: ${message}`);
+    expect(exitCodeFor(error)).toBe(4);
+    expect(thrown(402, JSON.stringify({ code: 402, message }))).toBeInstanceOf(CreditExhaustedError);
   });
 
   it('leaves every other status where it was', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideRetry, NO_ATTEMPTS, type Attempts, type RetryDecision } from '../../src/client/retry-policy.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/policy/policy.js';
-import { ServerError, UnreadableAnswerError } from '../../src/errors/index.js';
+import { NetworkError, ServerError, UnreadableAnswerError } from '../../src/errors/index.js';
 
 const unreadable = new UnreadableAnswerError('v2/property/value', 200, 'an empty body');
 const failing = new ServerError(503, 'down');
@@ -28,5 +28,16 @@ describe('the retry policy for an answer that cannot be read', () => {
 
   it('is not retried at all with --max-retries 0', () => {
     expect(decide(unreadable, NO_ATTEMPTS, { ...DEFAULT_RETRY_POLICY, maxRetries: 0 })).toEqual({ action: 'give up' });
+  });
+});
+
+describe('the retry policy for a network failure', () => {
+  it('retries a refused connection or a DNS lookup that did not answer, but not a host name that does not exist', () => {
+    const refused = new NetworkError('connection refused', { mayHaveBeenCharged: false });
+    const lookupFailed = new NetworkError('lookup failed', { mayHaveBeenCharged: false });
+    const noSuchHost = new NetworkError('host api.invalid not found', { mayHaveBeenCharged: false, lasting: true });
+    expect(decide(refused)).toMatchObject({ action: 'retry', possiblyCharged: false });
+    expect(decide(lookupFailed)).toMatchObject({ action: 'retry' });
+    expect(decide(noSuchHost)).toEqual({ action: 'give up' });
   });
 });

@@ -126,6 +126,23 @@ describe("a batch run's store", () => {
     await Promise.all([buying.close(0, 0), waiting.close(1, 0.25)]);
   });
 
+  it('a run started while another runs reuses what that one bought before it started, without an age limit; once it ended, nothing', async () => {
+    const path = tempStorePath();
+    const clock = new FakeClock(FAKE_EPOCH);
+    const job = await runStore(path, clock, VALUE);
+    job.kept.record(answered(VALUE, [item('9 Main St', 9)], [propertyChunk('9 Main St', ['property/value'])]));
+    await job.kept.flush();
+    await clock.sleep(8_000);
+    // A gateway's call, or a job on another machine, started 8 s later: it shares what the running job bought.
+    const beside = await runStore(path, clock, VALUE);
+    expect(await beside.kept.resolve([item('9 Main St', 9)])).toMatchObject([{ kind: 'kept' }]);
+    await Promise.all([beside.close(1, 0.25), job.close(0, 0)]);
+    await clock.sleep(1_000);
+    const after = await runStore(path, clock, VALUE);
+    expect(await after.kept.resolve([item('9 Main St', 9)])).toMatchObject([{ kind: 'buy' }]);
+    await after.close(0, 0);
+  });
+
   it('looks an item up once the answer handed over for it is written: an answer a lookup cannot see yet would be bought again', async () => {
     const path = tempStorePath();
     let write!: () => void;

@@ -5,6 +5,8 @@ import { gatewayPerTest, issueKeys } from './helpers.js';
 
 const start = gatewayPerTest();
 const VALMONTE = 'address=43+Valmonte+Plaza&zipcode=90274';
+/** A refresh, and a login's scrypt on a loaded machine. */
+const PATIENCE = { timeout: 10_000 };
 
 describe('propdata keys', () => {
   it('issues a key with its secret once, lists keys without either, and revokes one', async () => {
@@ -18,8 +20,8 @@ describe('propdata keys', () => {
     expect(JSON.parse(json.stdout)).toEqual({ key: 'etl', secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
 
     const listed = await runMain(['keys', 'list', '--store', store]);
-    expect(listed.stdout).toMatch(/^alice\s+live\s+50\.00\s+0\.00\s+every one\s+\d{4}-\d\d-\d\d$/m);
-    expect(listed.stdout).toMatch(/^etl\s+live\s+-\s+0\.00\s+property\/value,block\/\*/m);
+    expect(listed.stdout).toMatch(/^alice\s+live\s+50\.00\s+0\.00\s+-\s+every one\s+\d{4}-\d\d-\d\d$/m);
+    expect(listed.stdout).toMatch(/^etl\s+live\s+-\s+0\.00\s+-\s+property\/value,block\/\*/m);
     const asJson = await runMain(['keys', 'list', '--json', '--store', store]);
     expect(asJson.stdout).not.toContain(secret);
     expect(asJson.stdout).not.toContain('scrypt');
@@ -34,6 +36,74 @@ describe('propdata keys', () => {
 
     expect((await runMain(['keys', 'revoke', 'alice', '--store', store])).stdout).toMatch(/^key alice revoked on \d{4}-\d\d-\d\d/);
     expect((await runMain(['keys', 'list', '--store', store])).stdout).toMatch(/^alice\s+revoked \d{4}-\d\d-\d\d/m);
+  });
+
+  it("changes a key's budget, endpoints, expiry and rate without a new secret, rotates its secret, and lists each key's state", async () => {
+    const store = tempStorePath();
+    await runMain(['keys', 'add', 'alice', '--budget-month', '50', '--store', store]);
+    await runMain(['keys', 'add', 'old', '--expires', '2020-01-01', '--store', store]);
+    const set = await runMain([
+      'keys',
+      'set',
+      'alice',
+      '--budget-month',
+      '80',
+      '--endpoints',
+      'block/*',
+      '--expires',
+      '2099-06-30',
+      '--rate',
+      '600',
+      '--store',
+      store,
+    ]);
+    expect([set.code, set.stdout]).toEqual([0, 'key alice changed, its secret kept: gateways apply it within 2 s\n']);
+    expect(JSON.parse((await runMain(['keys', 'list', '--json', '--store', store])).stdout)[0]).toMatchObject({
+      name: 'alice',
+      state: 'live',
+      budgetMonth: 80,
+      endpoints: ['block/*'],
+      ratePerMinute: 600,
+      expires: '2099-06-30T00:00:00.000Z',
+    });
+    const rotated = await runMain(['keys', 'rotate', 'alice', '--grace', '2h', '--json', '--store', store]);
+    expect(JSON.parse(rotated.stdout)).toEqual({
+      key: 'alice',
+      secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      oldSecretValidUntil: expect.any(String),
+    });
+    const listed = (await runMain(['keys', 'list', '--store', store], { columns: 200 })).stdout;
+    expect(listed).toMatch(
+      /^alice\s+live until 2099-06-30 00:00Z; old secret until \d{4}-\d\d-\d\d \d\d:\d\dZ\s+80\.00\s+0\.00\s+600\s+block\/\*/m,
+    );
+    expect(listed).toMatch(/^old\s+expired 2020-01-01\s/m);
+    const cleared = await runMain([
+      'keys',
+      'set',
+      'alice',
+      '--budget-month',
+      'none',
+      '--endpoints',
+      'all',
+      '--expires',
+      'never',
+      '--rate',
+      'none',
+      '--store',
+      store,
+    ]);
+    expect(cleared.code).toBe(0);
+    expect(JSON.parse((await runMain(['keys', 'list', '--json', '--store', store])).stdout)[0]).toMatchObject({
+      state: 'rotating',
+      budgetMonth: null,
+      endpoints: null,
+      ratePerMinute: null,
+      expires: null,
+    });
+    const nothing = await runMain(['keys', 'set', 'alice', '--store', store]);
+    expect([nothing.code, nothing.stderr]).toEqual([2, expect.stringContaining('name what to change')]);
+    const nobody = await runMain(['keys', 'rotate', 'nobody', '--store', store]);
+    expect([nobody.code, nobody.stderr]).toEqual([2, expect.stringContaining('no live key named nobody')]);
   });
 
   it('refuses a name taken by a live key, a name no client could send, an endpoint the catalog lacks, and revoking no key', async () => {
@@ -69,9 +139,65 @@ describe("a gateway's keys", () => {
   it('takes a key added while it runs, and stops taking a revoked one, within its refresh', async () => {
     const { request, storePath } = await start({ gateway: { refreshMs: 20 } });
     const { bob } = await issueKeys(storePath, [{ name: 'bob' }]);
-    await vi.waitFor(async () => expect((await request('bob', `/v2/property/value?${VALMONTE}`, { secret: bob! })).status).toBe(200));
+    await vi.waitFor(
+      async () => expect((await request('bob', `/v2/property/value?${VALMONTE}`, { secret: bob! })).status).toBe(200),
+      PATIENCE,
+    );
     expect((await runMain(['keys', 'revoke', 'bob', '--store', storePath])).code).toBe(0);
-    await vi.waitFor(async () => expect((await request('bob', `/v2/property/value?${VALMONTE}`, { secret: bob! })).status).toBe(401));
+    await vi.waitFor(
+      async () => expect((await request('bob', `/v2/property/value?${VALMONTE}`, { secret: bob! })).status).toBe(401),
+      PATIENCE,
+    );
+  });
+
+  it("takes a key's new budget without a new secret, its new secret at once and its old one for the grace only, and no expired key", async () => {
+    const { request, storePath, secrets } = await start({ keys: [{ name: 'alice', budgetMonth: 0.1 }], gateway: { refreshMs: 20 } });
+    expect((await request('alice', `/v2/property/value?${VALMONTE}`)).status).toBe(402);
+    await runMain(['keys', 'set', 'alice', '--budget-month', '1', '--store', storePath]);
+    await vi.waitFor(async () => expect((await request('alice', `/v2/property/value?${VALMONTE}`)).status).toBe(200), PATIENCE);
+    const rotated = JSON.parse((await runMain(['keys', 'rotate', 'alice', '--json', '--store', storePath])).stdout) as { secret: string };
+    await vi.waitFor(
+      async () => expect((await request('alice', `/v2/property/value?${VALMONTE}`, { secret: rotated.secret })).status).toBe(200),
+      PATIENCE,
+    );
+    expect((await request('alice', `/v2/property/value?${VALMONTE}`)).status).toBe(200);
+    // Rotated again with no grace: only the newest secret opens it.
+    const again = JSON.parse((await runMain(['keys', 'rotate', 'alice', '--grace', '0', '--json', '--store', storePath])).stdout) as {
+      secret: string;
+    };
+    await vi.waitFor(
+      async () => expect((await request('alice', `/v2/property/value?${VALMONTE}`, { secret: rotated.secret })).status).toBe(401),
+      PATIENCE,
+    );
+    expect((await request('alice', `/v2/property/value?${VALMONTE}`, { secret: again.secret })).status).toBe(200);
+    expect((await request('alice', `/v2/property/value?${VALMONTE}`, { secret: secrets.alice! })).status).toBe(401);
+    await runMain(['keys', 'set', 'alice', '--expires', '2020-01-01', '--store', storePath]);
+    await vi.waitFor(
+      async () => expect((await request('alice', `/v2/property/value?${VALMONTE}`, { secret: again.secret })).status).toBe(401),
+      PATIENCE,
+    );
+  }, 60_000);
+
+  it("holds a key to its share of the account's rate: a 429 with when it fits, components from the store given back", async () => {
+    const { request, sandbox } = await start({ keys: [{ name: 'etl', ratePerMinute: 3 }] });
+    const home = (i: number) => `/v2/property/value?address=${i}+Harbor+St&zipcode=21201`;
+    for (const i of [1, 2]) expect((await request('etl', home(i))).status).toBe(200);
+    // Answered from the store: nothing sent, nothing taken of the share.
+    expect((await request('etl', home(1))).status).toBe(200);
+    expect((await request('etl', home(3))).status).toBe(200);
+    const over = await request('etl', home(4));
+    expect(over.status).toBe(429);
+    // When the first of the minute's components leaves the window.
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(over.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(((await over.json()) as { message: string }).message).toMatch(/^key "etl" has used its share of 3 components a minute/);
+    const wide = await request('etl', '/v2/property/value', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([1, 2, 3, 4].map((i) => ({ address: `${i} Harbor St`, zipcode: '21201' }))),
+    });
+    expect(wide.status).toBe(429);
+    expect(sandbox.usage().components).toBe(3);
   });
 
   it('files what each key bought and took from the store, for propdata usage --by key', async () => {

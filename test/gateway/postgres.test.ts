@@ -3,6 +3,7 @@ import type { OpenGateway } from '../../src/gateway/open-gateway.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { databasePerFile, freshSchema, postgresPassword } from '../helpers/postgres.js';
 import { runMain } from '../helpers/run-main.js';
+import { expectHeld, RACE_TIMEOUT_MS, raceBudget } from './exact-budgets.js';
 import { basic, gatewayFor, issueKeys } from './helpers.js';
 
 const database = databasePerFile();
@@ -80,4 +81,24 @@ describe('several gateways on one PostgreSQL store', () => {
     expect(usage.stdout).toMatch(/^carol\s+\d+\s+8\s+8\s+2\.00/m);
     expect(usage.stdout + usage.stderr).not.toContain(postgresPassword());
   });
+
+  it(
+    "bills a key's 1 USD budget at most 1 USD, 30 requests at once over both gateways",
+    async () => {
+      const race = await raceBudget(freshSchema(database.url), false, gateways);
+      sandbox = race.sandbox;
+      expectHeld(race);
+    },
+    RACE_TIMEOUT_MS,
+  );
+
+  it(
+    "bills the account's --max-cost-month of 1 USD at most 1 USD, 30 requests at once over both gateways",
+    async () => {
+      const race = await raceBudget(freshSchema(database.url), true, gateways);
+      sandbox = race.sandbox;
+      expectHeld({ ...race, keySpent: 1 });
+    },
+    RACE_TIMEOUT_MS,
+  );
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BudgetReachedError, createClient } from '../../src/library/index.js';
+import { runMain } from '../helpers/run-main.js';
 import { gatewayPerTest } from './helpers.js';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'propdata-budget-'));
 
 const start = gatewayPerTest();
 const json = { 'content-type': 'application/json' };
@@ -45,21 +52,68 @@ describe('what the gateway buys', () => {
     });
   });
 
-  it("refuses with a 402 naming the key's budget what would pass it, and still answers what the store holds", async () => {
+  it("refuses with a 402 naming the key's budget what would pass it, before anything is bought, and still answers what the store holds", async () => {
     // property/value lists at 0.25 USD: a budget of 1 USD buys four.
     const { request, sandbox } = await start({ keys: [{ name: 'intern', budgetMonth: 1 }] });
     expect((await request('intern', '/v2/property/value', post(homes(1, 3)))).status).toBe(200);
     const over = await request('intern', '/v2/property/value', post(homes(4, 6)));
     expect(over.status).toBe(402);
+    expect(over.headers.get('x-propdata-budget')).toBe('key');
     expect(await over.json()).toEqual({
       code: 402,
       message:
-        'key "intern" has reached its budget of 1.00 USD this month (1.00 USD spent at list price): what the store holds is still answered; ask the gateway\'s operator for more',
+        'key "intern" would pass its budget of 1.00 USD this month (0.75 USD spent or held at list price): nothing was bought; what the store holds is still answered; ask the gateway\'s operator for more',
     });
-    // The one item the budget still allowed was bought, and is kept: the rest is refused, not bought.
-    expect(sandbox.usage().components).toBe(4);
+    // Nothing of the refused request was bought: the budget's last 0.25 USD is still there.
+    expect(sandbox.usage().components).toBe(3);
     expect((await request('intern', '/v2/property/value', post(homes(1, 4)))).status).toBe(200);
     expect(sandbox.usage().components).toBe(4);
+    // What the store holds is answered whatever the budget; what it lacks would pass it: 402, nothing bought.
+    expect((await request('intern', '/v2/property/value', post(homes(1, 4)))).status).toBe(200);
+    expect((await request('intern', '/v2/property/value', post(homes(1, 5)))).status).toBe(402);
+    expect(sandbox.usage()).toMatchObject({ components: 4, charged: 1 });
+  });
+
+  it('refuses an oversized request with its 402 before anything is bought, 20 items or 100, sent once or again', async () => {
+    const { request, sandbox } = await start({ keys: [{ name: 'intern', budgetMonth: 1 }] });
+    expect((await request('intern', '/v2/property/value', post(homes(1, 20)))).status).toBe(402);
+    expect((await request('intern', '/v2/property/value', post(homes(1, 100)))).status).toBe(402);
+    expect((await request('intern', '/v2/property/value', post(homes(1, 100)))).status).toBe(402);
+    expect(sandbox.usage().components).toBe(0);
+    // The budget is whole: four items still fit.
+    expect((await request('intern', '/v2/property/value', post(homes(1, 4)))).status).toBe(200);
+    expect(sandbox.usage().components).toBe(4);
+  });
+
+  it("stops the CLI through the gateway at a key's budget with the budget's exit code, naming the key and its budget", async () => {
+    const { gateway, secrets, sandbox } = await start({ keys: [{ name: 'intern', budgetMonth: 1 }] });
+    const env = {
+      PROPDATA_BASE_URL: gateway.url,
+      PROPDATA_API_KEY: 'intern',
+      PROPDATA_API_SECRET: secrets.intern,
+      PROPDATA_HOME: tempDir(),
+    };
+    const input = join(env.PROPDATA_HOME, 'homes.csv');
+    writeFileSync(input, ['address,zipcode', ...homes(1, 6).map((home) => `${home.address},${home.zipcode}`)].join('\n'));
+    const run = await runMain(['property', 'value', '--input', input, '--output', join(env.PROPDATA_HOME, 'out.csv'), '--no-store'], {
+      env,
+    });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('key "intern" would pass its budget of 1.00 USD this month');
+    expect(run.stderr).not.toContain('credit exhausted');
+    expect(sandbox.usage().charged).toBeLessThanOrEqual(1);
+  });
+
+  it("stops the library through the gateway at a key's budget with a BudgetReachedError naming the key", async () => {
+    const { gateway, secrets } = await start({ keys: [{ name: 'intern', budgetMonth: 0.1 }] });
+    const client = createClient({ baseUrl: gateway.url, key: 'intern', secret: secrets.intern!, store: false });
+    try {
+      const refused = await client.property.value({ address: '43 Valmonte Plaza', zipcode: '90274' }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(BudgetReachedError);
+      expect((refused as Error).message).toContain('key "intern" would pass its budget of 0.10 USD this month');
+    } finally {
+      await client.close();
+    }
   });
 
   it("refuses with a 402 what would pass the account's --max-cost-month, whoever asks", async () => {
@@ -67,8 +121,9 @@ describe('what the gateway buys', () => {
     expect((await request('alice', '/v2/property/value', post(homes(1, 2)))).status).toBe(200);
     const over = await request('bob', '/v2/property/value', post(homes(3, 3)));
     expect(over.status).toBe(402);
+    expect(over.headers.get('x-propdata-budget')).toBe('account');
     expect(((await over.json()) as { message: string }).message).toMatch(
-      /^the account's budget of 0\.50 USD this month \(--max-cost-month\) is reached \(0\.50 USD spent at list price\)/,
+      /^the account's budget of 0\.50 USD this month \(--max-cost-month\) would be passed \(0\.50 USD spent or held at list price\): nothing was bought/,
     );
     expect(sandbox.usage().components).toBe(2);
   });

@@ -64,7 +64,8 @@ describe('a gateway, safe by default', () => {
       },
     );
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+,/);
+    // Listening on every interface, it names the address other machines use, not the loopback.
+    expect(plain.stdout).toMatch(/listening on every interface, port \d+: clients use http:\/\/\S+:\d+/);
   });
 
   it('serves HTTPS with the certificate and key it is given', async () => {
@@ -119,7 +120,7 @@ describe('a gateway, safe by default', () => {
     }
     // A request's items stay between its client and the service: the log names the key and the path.
     expect(logged).not.toContain('Confidential');
-    expect(logged).toMatch(/ alice POST \/v2\/property\/value -> 200 items=3 from-store=0 /);
+    expect(logged).toMatch(/ alice 127\.0\.0\.1 POST \/v2\/property\/value -> 200 items=3 from-store=0 /);
     expect(logged).not.toContain(alice!);
   });
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
@@ -74,7 +74,7 @@ describe("the several-machines guide's team setup", () => {
       });
       expect(log).toContain('key alice issued: a budget of 50.00 USD a month; every endpoint');
       expect(log).toContain('key etl issued: no budget of its own; endpoints property/value,property/rental_value');
-      expect(log).toContain(`listening on https://127.0.0.1:${port}`);
+      expect(log).toContain(`listening on every interface, port ${port}: clients use https://${hostname()}:${port}`);
       const secret = /key alice issued[\s\S]*?secret: (\S+)/.exec(log)![1]!;
 
       const asWritten = client.replaceAll('gw.example.com:8443', `127.0.0.1:${port}`).replaceAll('ALICE_SECRET', secret);
@@ -93,7 +93,7 @@ describe("the several-machines guide's team setup", () => {
       // curl's GET came from the store: propdata's batch had bought it.
       expect(JSON.parse(ran.stdout.slice(ran.stdout.indexOf('[{')))[0]['property/value'].api_code).toBe(0);
       expect(sandbox.usage().components).toBe(3);
-      expect(log).toMatch(/ alice GET \/v2\/property\/value -> 200 items=1 from-store=1 /);
+      expect(log).toMatch(/ alice 127\.0\.0\.1 GET \/v2\/property\/value -> 200 items=1 from-store=1 /);
 
       process.kill(-served.pid!, 'SIGTERM');
       await exited;

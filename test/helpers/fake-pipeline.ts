@@ -52,6 +52,8 @@ export interface PipelineOptions {
   dedupeCapacity?: number;
   /** The store's side of the run (a fake of its own: test/pipeline/answers-kept-first.test.ts). */
   kept?: KeptAnswers;
+  /** How long an item waits for the store's word before it is bought whoever holds it (runJob: CLAIMS.waitLimitMs). */
+  claimWaitLimitMs?: number;
   onResponse?: (exchange: Exchange) => void;
 }
 
@@ -102,6 +104,7 @@ export async function runPipeline(world: FakeWorld, options: PipelineOptions): P
       target,
       clock: world.clock,
       ...(options.kept ? { kept: options.kept } : {}),
+      ...(options.claimWaitLimitMs !== undefined ? { claimWaitLimitMs: options.claimWaitLimitMs } : {}),
       batchSize,
       concurrency,
       maxHoldRows: Math.max(1_000, batchSize * concurrency * 4),

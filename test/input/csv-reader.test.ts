@@ -76,8 +76,8 @@ describe('readCsv', () => {
 
   it('names empty header cells by position so they round-trip', async () => {
     const { columns, rows } = await readText('address,,zipcode,\n1 MAIN ST,x,21204,\n');
-    expect(columns).toEqual(['address', 'column_2', 'zipcode', 'column_4']);
-    expect(rows[0]!.columns).toEqual({ address: '1 MAIN ST', column_2: 'x', zipcode: '21204', column_4: '' });
+    expect(columns).toEqual(['address', 'Unnamed: 1', 'zipcode', 'Unnamed: 3']);
+    expect(rows[0]!.columns).toEqual({ address: '1 MAIN ST', 'Unnamed: 1': 'x', zipcode: '21204', 'Unnamed: 3': '' });
   });
 
   it('fails an empty input with a clear message, and reads a header-only input as zero rows', async () => {

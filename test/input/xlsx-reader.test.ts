@@ -74,7 +74,7 @@ describe('xlsx input', () => {
   it('reads the first sheet: header as for CSV, formulas by their cached value, dates as ISO dates, blank rows skipped', async () => {
     const { columns, rows, input } = await readAll(await homesWorkbook(), { identifiers: PROPERTY });
     expect(input.format).toBe('xlsx');
-    expect(columns).toEqual(['address', 'Zip', 'bought', 'price', 'double', 'moved_in', 'owner', 'note', 'column_9', 'flag']);
+    expect(columns).toEqual(['address', 'Zip', 'bought', 'price', 'double', 'moved_in', 'owner', 'note', 'Unnamed: 8', 'flag']);
     expect(rows.map((row) => [row.row, row.line])).toEqual([
       [1, 2],
       [2, 4],
@@ -82,29 +82,36 @@ describe('xlsx input', () => {
     ]);
     expect({ ...rows[0]!.columns }).toEqual({
       address: '1 Main St',
-      Zip: '02134',
+      // A ZIP's zero is the preparer's to put back, by the row's state (as for CSV).
+      Zip: '2134',
       bought: '2024-03-01',
       price: '450000.5',
       double: '901001',
       moved_in: '2024-03-02',
       owner: 'Ann',
       note: 'rich text',
-      column_9: 'x',
+      'Unnamed: 8': 'x',
       flag: 'TRUE',
     });
     expect(rows[0]!.readError).toBeUndefined();
     expect({ ...rows[1]!.columns }).toMatchObject({ Zip: '02134', bought: '2024-03-01T09:30:00', price: '0.3', double: '', flag: 'FALSE' });
     expect(rows[1]!.readError).toMatch(/column K holds "stray" but has no header/);
-    expect(rows[2]!.columns.Zip).toBe('00501');
+    expect(rows[2]!.columns.Zip).toBe('501');
     expect(rows[2]!.columns.price).toBe('1.23456789012346E+19');
   });
 
-  it('counts the identifier cells made text again, with the first rows they touched', async () => {
-    const { input } = await readAll(await homesWorkbook(), { identifiers: PROPERTY });
-    expect(input.repairs?.report()).toEqual({ identifierCells: 2, firstRows: [1, 3], example: 'zipcode 2134 → 02134' });
+  it('counts the identifier cells made text again, with the first rows they touched; a ZIP is left to the state', async () => {
+    const path = await homesWorkbook();
+    const { input } = await readAll(path, { sheet: 'blocks', identifiers: BLOCK });
+    expect(input.repairs?.report()).toEqual({
+      identifierCells: 1,
+      firstRows: [1],
+      example: 'block_id 60376703241005 → 060376703241005',
+    });
     expect(input.repairs?.describe()).toMatch(
-      /^propdata: 2 identifier cells were numbers in the workbook .*\(zipcode 2134 → 02134\); rows 1, 3$/,
+      /^propdata: 1 identifier cell was a number in the workbook .*\(block_id 60376703241005 → 060376703241005\); row 1$/,
     );
+    expect((await readAll(path, { identifiers: PROPERTY })).input.repairs?.report()).toBeUndefined();
   });
 
   it('leaves numbers alone where the column feeds no identifier', async () => {

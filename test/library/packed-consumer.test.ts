@@ -237,7 +237,7 @@ describe('the packed package in a project of its own (npm pack, then tsc --stric
     expect(result.perCall.timeout.message).toMatch(/timed out after 0\.1 s/);
     expect(result.perCall.timeout.ms).toBeLessThan(10_000);
     expect(result.perCall.maxWait).toMatchObject({ thrown: 'QuotaWaitError', requests: 1 });
-    expect(result.perCall.maxWait.message).toMatch(/later than --max-wait \(1 s\)/);
+    expect(result.perCall.maxWait.message).toMatch(/later than maxWait \(1 s\)/);
   }, 60_000);
 
   it('prints a guide from the installed package: propdata help nightly', async () => {

@@ -32,8 +32,8 @@ afterAll(async () => {
 });
 
 /** Starts the compiled CLI and kills it with `signal` once its output has some records. */
-async function runAndKill(output: string, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
-  const cli = startCli(['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2'], { env });
+async function runAndKill(output: string, signal: NodeJS.Signals, runEnv = env): Promise<{ code: number | null; stderr: string }> {
+  const cli = startCli(['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2'], { env: runEnv });
   const poll = setInterval(() => {
     if (existsSync(output) && statSync(output).size > 4_000) {
       clearInterval(poll);
@@ -60,7 +60,11 @@ describe('--resume', () => {
 
   it('after Ctrl-C, exits 130 with a whole file and the command that resumes', async () => {
     const output = join(dir, 'interrupted.csv');
-    const { code, stderr } = await runAndKill(output, 'SIGINT');
+    // A store of its own: the run killed above stays registered on the shared store for a lease, and
+    // a run started meanwhile reuses all it and its continuation bought (PROTOCOL.md, rule 1), which
+    // would finish this one before its Ctrl-C.
+    const ownStore = { ...env, PROPDATA_STORE: join(mkdtempSync(join(tmpdir(), 'propdata-resume-store-')), 'propdata.db') };
+    const { code, stderr } = await runAndKill(output, 'SIGINT', ownStore);
     expect(code).toBe(130);
     expect(stderr).toMatch(/--resume/);
     const partial = readFileSync(output, 'utf8');
@@ -68,7 +72,7 @@ describe('--resume', () => {
     expect(reference.toString().startsWith(partial)).toBe(true);
     const resumed = await runMain(
       ['property', 'value', '-i', input, '-o', output, '--batch-size', '5', '--concurrency', '2', '--resume', '-q'],
-      { env },
+      { env: ownStore },
     );
     expect(resumed.code).toBe(0);
     expect(readFileSync(output).equals(reference)).toBe(true);

@@ -111,6 +111,40 @@ describe('address resolution', () => {
       ]);
   });
 
+  it('takes a unit written in the address line as the unit: the same home as the unit identifier names', async () => {
+    const asUnit = await chunkFor({ address: '350 W 42nd St', unit: '12B', zipcode: '10036' });
+    const building = await chunkFor({ address: '350 W 42nd St', zipcode: '10036' });
+    expect(asUnit.address_info).toMatchObject({ address: '350 W 42nd St', unit: 'UNIT 12B' });
+    expect(building['property/value']).not.toEqual(asUnit['property/value']);
+    const written = {
+      '350 W 42nd St Apt 12B': 'APT 12B',
+      '350 W 42nd St Apt. 12B': 'APT 12B',
+      '350 W 42nd St Apartment 12B': 'APT 12B',
+      '350 W 42nd St Unit 12B': 'UNIT 12B',
+      '350 W 42nd St # 12B': 'UNIT 12B',
+      '350 W 42nd St #12B': 'UNIT 12B',
+      '350 W 42nd St Ste 12B': 'STE 12B',
+      '350 W 42nd St, Apt 12B, New York, NY': 'APT 12B',
+    };
+    for (const [address, unit] of Object.entries(written)) {
+      const chunk = await chunkFor({ address, zipcode: '10036' });
+      expect(chunk.address_info, address).toMatchObject({
+        address: '350 W 42nd St',
+        unit,
+        city: 'New York',
+        block_id: asUnit.address_info.block_id,
+        lat: asUnit.address_info.lat,
+      });
+      expect(chunk.address_info.status.changes).toContain('unit taken from the address line');
+      expect(chunk['property/value'], address).toEqual(asUnit['property/value']);
+    }
+    // A street whose last word begins like a designator has no unit in it.
+    expect((await chunkFor({ address: '12 Main Street', zipcode: '10036' })).address_info).toMatchObject({
+      address: '12 Main St',
+      unit: null,
+    });
+  });
+
   it('reads a unit back from the slug it issued', async () => {
     const { address_info: info } = await chunkFor({ address: '100 W Pennsylvania Ave', unit: 'Apartment 4B', zipcode: '21204' });
     expect(info).toMatchObject({ unit: 'APT 4B', slug: '100-W-Pennsylvania-Ave-APT-4B-Towson-MD-21204' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { HOMES_IN_CITIES_OF_MANY_ZIPS } from './fixtures/homes-in-cities-of-many-zips.js';
 import { LANDMARKS } from './fixtures/landmarks.js';
 import { REAL_ADDRESSES } from './fixtures/real-addresses.js';
 import { call, dataSandbox, VALMONTE } from './http.js';
@@ -59,6 +60,24 @@ describe('real geography', () => {
         });
       });
     }
+  });
+
+  it('lands real homes of cities of many ZIPs in their real ZIP and block, by ZIP or by city and state', async () => {
+    const homes = HOMES_IN_CITIES_OF_MANY_ZIPS;
+    const byZip = await infoFor(homes.map(({ address, zipcode }) => ({ address, zipcode })));
+    const byCity = await infoFor(homes.map(({ address, city, state }) => ({ address, city, state })));
+    homes.forEach((home, index) => {
+      const [zip, city] = [byZip[index], byCity[index]];
+      expect(city.status.match, home.address).toBe(zip.status.match);
+      if (!zip.status.match) return;
+      expect(city, `${home.address}, ${home.city}`).toMatchObject({
+        zipcode: home.zipcode,
+        block_id: zip.block_id,
+        lat: zip.lat,
+        lng: zip.lng,
+      });
+    });
+    expect(byZip.filter((info: any) => info.status.match).length).toBeGreaterThanOrEqual(homes.length - 3);
   });
 
   it('gives a house the address book does not know the ZIP of its nearest known neighbour on the street, and one ZIP every time', async () => {

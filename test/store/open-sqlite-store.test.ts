@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -52,7 +53,9 @@ describe('opening the store', () => {
       'pacer',
       'requests',
       'reused',
+      'runs',
       'sections',
+      'spend_holds',
       'windows',
     ]);
     db.close();
@@ -135,6 +138,28 @@ describe('opening the store', () => {
     const error = storeFailure(path, full, 10_000);
     expect(error).toBeInstanceOf(StoreError);
     expect(error.message).toBe(`cannot use the store ${path}: the disk is full; free some space, or run with --no-store`);
+  });
+
+  it('says what to do when its native module will not load: allow its install script, rebuild it', () => {
+    const path = tempStorePath();
+    const dir = dirname(path);
+    mkdirSync(dir, { recursive: true });
+    // What better-sqlite3 throws when its install script never ran (the real `bindings` lookup,
+    // for a module no build made), and when the file is there but no native module for this Node.
+    const require = createRequire(import.meta.url);
+    const bindings = require('bindings') as (name: string) => unknown;
+    const neverBuilt = thrownBy(() => bindings('propdata_never_built'));
+    writeFileSync(join(dir, 'broken.node'), 'not a shared object');
+    const wrongBuild = thrownBy(() => process.dlopen({ exports: {} }, join(dir, 'broken.node')));
+    expect((wrongBuild as { code?: string }).code).toBe('ERR_DLOPEN_FAILED');
+    for (const failure of [neverBuilt, wrongBuild]) {
+      const error = storeFailure(path, failure, 10_000);
+      expect(error).toBeInstanceOf(StoreError);
+      expect(error.message).not.toContain('\n');
+      expect(error.message).toMatch(/its SQLite driver, better-sqlite3, has no native module built for this Node \(v\d+/);
+      expect(error.message).toMatch(/`npm approve-scripts better-sqlite3`, or "allowScripts": \{"better-sqlite3": true\}/);
+      expect(error.message).toMatch(/then `npm rebuild better-sqlite3`; or run with --no-store/);
+    }
   });
 
   it('gives up on a store locked too long, naming --no-store', async () => {

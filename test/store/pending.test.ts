@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { itemRefOf } from '../../src/model/section-refs.js';
 import { openExistingStore, openStore, type StoreEntry } from '../../src/store/index.js';
-import { pendingDir, writePending } from '../../src/store/pending.js';
+import { pendingDir, pendingName, writeClaimIntent, writePending } from '../../src/store/pending.js';
 import { A as ACCOUNT, answerOf, home, request, section, VALUE } from './contract/fixtures.js';
 import { tempStorePath } from './helpers/temp-store.js';
 
@@ -99,5 +99,42 @@ describe('records left beside the store (a one-off does not open it)', () => {
     await (await openStore(path)).close();
     expect(await requests(path)).toBe(1);
     expect(readdirSync(pendingDir(path))).toEqual([`${NOW}-1-half.writing`]);
+  });
+});
+
+describe("a one-off's claim left beside the store (PROTOCOL.md, rule 7)", () => {
+  const ref = refOf('405 Dyer Ave');
+  const claims = ref.sections.map((section) => ({ item: ref.item, ...section }));
+  const intent = (expires: number) => ({ claim: { account: ACCOUNT, owner: 'one-off', sections: claims, expires } });
+
+  it('is claimed for the one-off by any opening, and stays; its answer, under the same name, replaces it and releases the claim', async () => {
+    const path = tempStorePath();
+    const name = pendingName(Date.now());
+    writeClaimIntent(pendingDir(path), name, intent(Date.now() + 60_000));
+    const batch = await openStore(path);
+    try {
+      expect(await batch.held(ACCOUNT, 'a batch', claims)).toEqual([true]);
+      expect(readdirSync(pendingDir(path))).toEqual([`${name}.json`]);
+      // The one-off's answer replaces its claim; the next opening applies it.
+      writePending(pendingDir(path), { ...oneOff('405 Dyer Ave', Date.now()), owner: 'one-off', settles: claims }, name);
+      await (await openStore(path)).close();
+      expect(await batch.held(ACCOUNT, 'a batch', claims)).toEqual([false]);
+      expect((await batch.find(ACCOUNT, [ref], { maxAgeMs: 60_000 }))[0]!.sections[0]).toMatchObject({ body: section(1) });
+      expect(readdirSync(pendingDir(path))).toEqual([]);
+    } finally {
+      await batch.close();
+    }
+  });
+
+  it('is removed once its lease has run out (its one-off died): nobody waits for it', async () => {
+    const path = tempStorePath();
+    writeClaimIntent(pendingDir(path), pendingName(Date.now()), intent(Date.now() - 1));
+    const store = await openStore(path);
+    try {
+      expect(await store.held(ACCOUNT, 'a batch', claims)).toEqual([false]);
+      expect(readdirSync(pendingDir(path))).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });

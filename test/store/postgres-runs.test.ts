@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { databasePerFile, postgresPassword, postgresServer } from '../helpers/postgres.js';
 import { runMain, type MainResult } from '../helpers/run-main.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
@@ -57,12 +57,18 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
     expect(sandbox.current.usage()).toMatchObject({ components: 30, chargedAgain: { sections: 0 } });
     expect(readFileSync(at('b.csv'), 'utf8')).toBe(readFileSync(at('a.csv'), 'utf8'));
 
-    // Host B stores the URL in its config: usage and store info find it there.
-    const set = await runMain(['config', 'set', 'store', store], { env: hostB });
+    // Host B stores the URL in its config, without its password (which the config refuses to keep),
+    // given to node-postgres in PGPASSWORD: usage and store info find the store there.
+    const location = store.replace(`:${postgresPassword()}@`, '@');
+    const set = await runMain(['config', 'set', 'store', location], { env: hostB });
+    expect(set.code).toBe(0);
+    vi.stubEnv('PGPASSWORD', postgresPassword());
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     const usage = await runMain(['usage', '--json', '--all-accounts'], { env: { ...env, ...hostB } });
     expect(JSON.parse(usage.stdout).total).toMatchObject({ components: 30, fromStore: 30 });
     const info = await runMain(['store', 'info'], { env: hostB });
-    const location = store.replace(`:${postgresPassword()}@`, '@');
     expect(info.stdout).toContain(`store     ${location}`);
     expect(info.stdout).toMatch(/v2\/property\/value +30/);
     const list = await runMain(['config', 'list'], { env: hostB });

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { holdsPassword, isDatabaseUrl, parseDatabaseUrl, storeForMessages } from '../../config/database-url.js';
+import { holdsPassword, isDatabaseUrl, parseDatabaseUrl, storeForMessages, withoutPassword } from '../../config/database-url.js';
 import { findSetting, maskSecret, SETTINGS, type SettingName } from '../../config/settings.js';
 import { parseBaseUrl } from '../../config/connection.js';
 import { valueFromText } from '../../config/secret-file.js';
@@ -35,10 +35,26 @@ async function readValue(context: CommandContext): Promise<string> {
 const shown = (name: SettingName, value: string) =>
   findSetting(name)!.secret ? maskSecret(value) : name === 'store' ? storeForMessages(value) : value;
 
-/** A store as stored: a database URL that parses, or a file's absolute path (a relative one would follow every command's directory). */
+/**
+ * A store as stored: a database URL that parses, without a password, or a file's absolute path (a
+ * relative one would follow every command's directory). An empty value names no file (resolved, it
+ * was the working directory, which no store can open); a password would be kept in the clear in
+ * config.json, where the guide promises it never is (docs/several-machines.md).
+ */
 function storeSetting(value: string): string {
+  if (value.trim() === '') {
+    throw new UsageError(
+      'config set store: the value is empty, which names no store; give a file or a postgres:// URL, or `propdata config unset store` for the default',
+    );
+  }
   if (!isDatabaseUrl(value)) return resolve(value);
   parseDatabaseUrl(value);
+  if (holdsPassword(value)) {
+    throw new UsageError(
+      `config set store: the URL holds a password, which the config would keep in the clear: store ${withoutPassword(value)} ` +
+        'and give the password with PGPASSWORD or in ~/.pgpass, or the whole URL in PROPDATA_STORE',
+    );
+  }
   return value;
 }
 
@@ -48,8 +64,8 @@ const examples = (...lines: string[]): string => ['', 'Examples:', ...lines.map(
 /** `config set NAME VALUE`: checked as its flag would check it, stored, and said back as `config list` shows it. */
 async function setSetting(context: CommandContext, name: string, given: string): Promise<void> {
   const setting = settingName(name);
-  // The secret (or a store's password) as a word of the command: in the process list while it runs, and in the shell's history.
-  if (given !== '-' && (findSetting(setting)!.secret || (setting === 'store' && holdsPassword(given))))
+  // The secret as a word of the command: in the process list while it runs, and in the shell's history (a store's password is refused: storeSetting).
+  if (given !== '-' && findSetting(setting)!.secret)
     context.messages.info(
       'propdata: warning: a secret on the command line can be read by other users of this machine (ps) while it runs, ' +
         `and stays in your shell history; next time: propdata config set ${setting} - < FILE`,

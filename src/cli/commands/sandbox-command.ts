@@ -9,7 +9,7 @@ import {
   type SandboxFlagValues,
   type SandboxRequestLog,
 } from '../../sandbox/options.js';
-import { USAGE_PATH } from '../../sandbox/routes.js';
+import { USAGE_PATH } from '../../sandbox/server.js';
 import { addOptions } from '../add-options.js';
 import type { CommandContext } from './command-context.js';
 

@@ -3,9 +3,9 @@ import type { OptionSpec } from '../../options/option-spec.js';
 import { JOB_DEFAULTS } from '../../engine/job-defaults.js';
 import { ACCOUNT_OPTIONS, CONNECTION_OPTIONS, duration, durationText, integerIn, positiveNumber, STORE_FILE_OPTIONS } from '../options.js';
 
-/** The connection options a gateway takes to reach the service: its credentials, --timeout, --max-retries, --verbose. */
+/** The connection options a gateway takes to reach the service: its credentials, --timeout, --max-retries, --no-proxy-env, --verbose. */
 const UPSTREAM_OPTIONS = CONNECTION_OPTIONS.filter((option) =>
-  ['--timeout', '--max-retries', '--verbose'].includes(option.flags.split(' ')[0]!),
+  ['--timeout', '--max-retries', '--no-proxy-env', '--verbose'].includes(option.flags.split(' ')[0]!),
 );
 
 /** `propdata serve`'s options, in the order --help and the reference list them. */
@@ -28,8 +28,26 @@ export const SERVE_OPTIONS = [
     description: 'listen on another address than the loopback without TLS: keys, secrets and answers cross the network in the clear',
   },
   {
+    flags: '--trust-proxy <addresses>',
+    description:
+      'the IP addresses of proxies in front of the gateway (comma-separated): their X-Forwarded-For names the client, for the failed-login throttle, the log and the status page',
+    parse: (value: string, previous?: unknown) => [
+      ...((previous as string[] | undefined) ?? []),
+      ...value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ],
+  },
+  {
+    flags: '--log-format <format>',
+    description: 'the line per request on stdout: text, or json (one object a line)',
+    choices: ['text', 'json'],
+    defaultValue: 'text',
+  },
+  {
     flags: '--admin-key <key>',
-    description: "the status page's password (user admin); default: a new one each start, printed",
+    description: "the status page's and /metrics' password (user admin); default: a new one each start, printed",
     env: 'PROPDATA_ADMIN_KEY',
   },
   {

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Usage } from '../../store/index.js';
 import { monthOf } from '../../store/spend.js';
+import { projectMonth, type DayCost } from './month-projection.js';
 import { wrap } from './text-table.js';
 
 /** What the chart draws: a bar per day or per month, the month's budget when one is set. */
@@ -11,8 +12,8 @@ export interface ChartSpend {
   width: number;
   /** Now, in epoch ms: the month the budget and the projection are about. */
   now: number;
-  /** USD billed in the month holding `now`, whatever `--since` showed. */
-  monthToDate: number;
+  /** USD billed each day of the month holding `now` and of the month before, whatever `--since` showed: the projection's pace. */
+  days: readonly DayCost[];
   /** --max-cost-month (or the config's). */
   budget: number | undefined;
   paint: ChalkInstance;
@@ -73,18 +74,18 @@ function bar(value: number, cells: number, line: number | undefined, paint: Chal
   return paint.cyan(FULL.repeat(line)) + paint.red(OVER.repeat(Math.min(whole, cells) - line)) + ' '.repeat(Math.max(0, cells - whole));
 }
 
-/** Month to date against the budget, and where the month ends at its pace so far. */
+/** Month to date against the budget, where the month ends at its pace so far, and what that pace is. */
 function monthLines(spend: ChartSpend): string[] {
   const [start, end] = monthOf(spend.now);
   const month = new Date(start).toISOString().slice(0, 7);
-  const elapsed = Math.max(spend.now - start, 1) / (end - start);
-  const projected = spend.monthToDate / elapsed;
+  const { monthToDate, projected, basis } = projectMonth(spend.days, spend.now);
   const lastDay = new Date(end - DAY_MS).toISOString().slice(0, 10);
-  const pace = `at this pace, ${usd(projected)} USD by ${lastDay}`;
-  if (spend.budget === undefined) return [`${month} to date: ${usd(spend.monthToDate)} USD (no budget: --max-cost-month)`, pace];
-  const share = Math.round((100 * spend.monthToDate) / spend.budget);
-  const verdict = projected > spend.budget ? 'over the budget' : 'within the budget';
-  return [`${month} to date: ${usd(spend.monthToDate)} of the ${usd(spend.budget)} USD budget (${share}%)`, `${pace}: ${verdict}`];
+  const pace = projected === undefined ? [] : [`at this pace, ${usd(projected)} USD by ${lastDay}`];
+  if (spend.budget === undefined) return [`${month} to date: ${usd(monthToDate)} USD (no budget: --max-cost-month)`, ...pace, basis];
+  const share = Math.round((100 * monthToDate) / spend.budget);
+  const verdict = (projected ?? monthToDate) > spend.budget ? 'over the budget' : 'within the budget';
+  const judged = pace.length > 0 ? [`${pace[0]!}: ${verdict}`] : monthToDate > spend.budget ? ['over the budget already'] : [];
+  return [`${month} to date: ${usd(monthToDate)} of the ${usd(spend.budget)} USD budget (${share}%)`, ...judged, basis];
 }
 
 /** Lines of text wrapped to the terminal, the verdict on the budget in its color. */

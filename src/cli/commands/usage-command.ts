@@ -5,6 +5,7 @@ import { monthOf, USAGE_GROUPINGS, type UsageRows } from '../../store/spend.js';
 import { Chalk } from 'chalk';
 import { SYSTEM_CLOCK } from '../../throttle/clock.js';
 import { resolveRunDefaults } from '../run-defaults.js';
+import type { DayCost } from './month-projection.js';
 import { usageChart } from './usage-chart.js';
 import { addOptions } from '../add-options.js';
 import { ACCOUNT_OPTIONS, pastTime, positiveNumber, STORE_FILE_OPTIONS } from '../options.js';
@@ -95,14 +96,15 @@ export function registerUsageCommand(program: Command, context: CommandContext):
     const chart = !options.json && width !== undefined && (options.by === 'day' || options.by === 'month');
     const now = (io.clock ?? SYSTEM_CLOCK).now();
     let usage: Usage;
-    let monthToDate = 0;
+    let days: DayCost[] = [];
     try {
       if (store && options.account !== undefined) await checkAccountIn(store, options.account);
       const whose = account ? { account } : {};
       const query = { ...(options.since === undefined ? {} : { since: options.since }), ...whose };
       const by = options.by;
       usage = (await (by === 'key' ? store?.keys.usage(query) : store?.usage({ by, ...query }))) ?? EMPTY;
-      if (store && chart) monthToDate = (await store.usage({ by: 'month', since: monthOf(now)[0], ...whose })).total.cost;
+      // This month and the last, by day: the month's projection takes its pace from them (month-projection.ts).
+      if (store && chart) days = (await store.usage({ by: 'day', since: monthOf(monthOf(now)[0] - 1)[0], ...whose })).rows;
     } finally {
       await store?.close();
     }
@@ -116,7 +118,7 @@ export function registerUsageCommand(program: Command, context: CommandContext):
         (await import('../../config/config-file.js')).readConfigFile(io.env),
       );
       const paint = new Chalk({ level: io.env.NO_COLOR ? 0 : 1 });
-      io.stdout.write(usageChart({ by: options.by, usage, width, now, monthToDate, budget: maxCostMonth, paint }));
+      io.stdout.write(usageChart({ by: options.by, usage, width, now, days, budget: maxCostMonth, paint }));
     } else io.stdout.write(formatUsage(usage, options.by, width));
     const whose = account ? `account ${account} (--all-accounts for every one)` : 'every account';
     io.stdout.write(`\n${store ? whose : `nothing recorded yet: no store at ${storeForMessages(path)}`}\n`);

@@ -187,6 +187,32 @@ const UNIT_DESIGNATORS: ReadonlyMap<string, string> = new Map([
 export const isUnitAt = (words: readonly string[], index: number) =>
   UNIT_DESIGNATORS.has(words[index] ?? '') && /\d|^[a-z]$/.test(words[index + 1] ?? '');
 
+/** The designators as a pattern, the longest first ("apartment" before "apt", "floor" before "fl"). */
+const DESIGNATOR_PATTERN = [...UNIT_DESIGNATORS.keys()].sort((a, b) => b.length - a.length).join('|');
+/**
+ * A unit at the end of an address line as people write it: `Apt 12B`, `Apt. 12B`, `Unit 4`,
+ * `Ste 200`, `Suite 200`, `# 12B`, `#12B`, `Apt12B`. What it designates holds a digit or is one
+ * letter (`Apt B`), so a street ending in a designator's letters (`Main Street`) is no unit.
+ */
+const UNIT_AT_END = new RegExp(`^(.*?\\S)[\\s,]+(?:(${DESIGNATOR_PATTERN})(?:\\.?\\s+|\\.?(?=\\d))|#\\s*)([\\p{L}0-9-]+)$`, 'iu');
+/** A part of an address line that is only a unit: `Apt 12B` in "350 W 42nd St, Apt 12B, New York, NY". */
+const UNIT_ALONE = new RegExp(`^(?:(?:${DESIGNATOR_PATTERN})(?:\\.?\\s+|\\.?(?=\\d))|#\\s*)[\\p{L}0-9-]+$`, 'iu');
+
+export const isUnitText = (text: string) => UNIT_ALONE.test(text.trim());
+
+/**
+ * The unit written at the end of a street line, taken apart from it ("350 W 42nd St Apt 12B" is
+ * street "350 W 42nd St", unit "apt 12b"; "# 12B" is unit "12b", as `--unit 12B` gives it), or
+ * undefined when the line ends in none. The service parses units in the address line; the
+ * sandbox does, so that both ways of asking name one home.
+ */
+export function unitOfLine(line: string): { street: string; unit: string } | undefined {
+  const match = UNIT_AT_END.exec(line.trim());
+  if (!match || !/\d|^\p{L}$/u.test(match[3]!)) return undefined;
+  const designation = normalizeWords(match[3]!);
+  return { street: match[1]!, unit: match[2] ? `${normalizeWords(match[2])} ${designation}` : designation };
+}
+
 /**
  * Normalized unit words in one form: the designator abbreviated, "unit" when none is given
  * ("4b" -> "unit 4b", "Apartment 4" -> "apt 4"), so a unit reads back from a slug as it was issued.
@@ -196,4 +222,15 @@ export function canonicalUnit(words: string): string {
   const [first, ...rest] = words.split(' ');
   const designator = UNIT_DESIGNATORS.get(first!);
   return designator ? [designator, ...rest].join(' ') : `unit ${words}`;
+}
+
+/**
+ * What a unit is known by: what it designates, whichever designator named it. `Apt 12B`,
+ * `Unit 12B`, `Ste 12B`, `# 12B` and a bare `12B` are one home of the building; the answer still
+ * shows the designator asked with (`APT 12B`). Takes a canonicalUnit.
+ */
+export function unitIdentity(unit: string): string {
+  if (unit === '') return '';
+  const [first, ...rest] = unit.split(' ');
+  return UNIT_DESIGNATORS.has(first!) && rest.length > 0 ? `unit ${rest.join(' ')}` : unit;
 }

@@ -7,18 +7,7 @@ import { blockPlace, resolveProperty, type BlockPlace, type Place, type Resoluti
 import { RULES, type RuleContext } from './rules/index.js';
 import { resultRandom } from './rules/rule.js';
 import { generate } from './schema-walk.js';
-
-/** One requested item, validated: what the chunk is built from. */
-export interface RequestItem {
-  /** Identifier values as text, empty ones left out. */
-  identifiers: Readonly<Record<string, string>>;
-  /** Endpoint parameters after merging the query string and the item (the item wins). */
-  params: Readonly<Record<string, string | number>>;
-  /** The identifiers exactly as sent, echoed in address_info.status.requested_item. */
-  requested: Readonly<Record<string, unknown>>;
-  /** Present when the item carried meta: echoed as the chunk's top-level `meta`. */
-  meta?: { value: unknown };
-}
+import type { RequestItem } from '../../wire/request-validation.js';
 
 export interface BuiltChunk {
   chunk: Record<string, unknown>;

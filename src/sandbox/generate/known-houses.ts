@@ -2,11 +2,182 @@
 /**
  * Real houses with the ZIP they really have, where city and state alone do not tell it: state,
  * city and street (normalized, in ASCII, building number first) and ZIP, a tab between.
- * From landmarks' published addresses (test/fixtures/address-book/landmarks.csv) and the
- * congressional district offices (unitedstates/congress-legislators, CC0).
+ * From landmarks' published addresses (test/fixtures/address-book/landmarks.csv), the
+ * congressional district offices (unitedstates/congress-legislators, CC0) and homes from
+ * OpenAddresses (EthanRBrown/rrad addresses-us-all.json, public domain).
  */
 export const KNOWN_HOUSES = `AK	anchorage	1016 w sixth ave	99501
+AK	anchorage	10332 thuja cir	99507
+AK	anchorage	10383 eagle river ln	99577
+AK	anchorage	1040 west 27th ave	99503
+AK	anchorage	108 east 11th ave	99501
+AK	anchorage	10891 kamishak bay cir	99515
+AK	anchorage	10980 splendor loop	99577
+AK	anchorage	11160 vosikof pl	99507
+AK	anchorage	1129 i st	99501
+AK	anchorage	11300 lillian ln	99515
+AK	anchorage	11330 elmore rd	99516
+AK	anchorage	11401 totem rd	99516
+AK	anchorage	117 east cook ave	99501
+AK	anchorage	11901 northern raven dr	99516
+AK	anchorage	1200 s st	99501
+AK	anchorage	12022 town park cir	99577
+AK	anchorage	12061 johns rd	99515
+AK	anchorage	1220 crow berry cir	99515
+AK	anchorage	12330 old glenn hwy	99577
+AK	anchorage	1254 muldoon rd	99504
+AK	anchorage	12725 landmark st	99515
+AK	anchorage	12800 saunders rd	99516
+AK	anchorage	12870 old seward hwy	99515
+AK	anchorage	12901 mission cir	99516
+AK	anchorage	1300 east dowling rd	99518
+AK	anchorage	1320 huffman park dr	99515
+AK	anchorage	1330 west 82nd ave	99518
+AK	anchorage	1334 east 14th ave	99501
+AK	anchorage	13501 vasili dr	99577
+AK	anchorage	1353 west 27th ave	99503
+AK	anchorage	137 east 53rd ave	99518
+AK	anchorage	1401 cordova st	99501
+AK	anchorage	1413 g st	99501
+AK	anchorage	1414 west 7th ave	99501
+AK	anchorage	1427 h st	99501
+AK	anchorage	1600 west 11th ave	99501
+AK	anchorage	1613 katrina cir	99508
+AK	anchorage	16244 seville park cir	99516
+AK	anchorage	16820 coronado st	99577
+AK	anchorage	1711 lore rd	99507
+AK	anchorage	17361 baronoff ave	99577
+AK	anchorage	17433 teklanika dr	99577
+AK	anchorage	17480 beaujolais cir	99577
+AK	anchorage	1810 orchard pl	99502
+AK	anchorage	18117 muldrow st	99577
+AK	anchorage	18318 pioneer dr	99577
+AK	anchorage	1841 logan st	99508
+AK	anchorage	18827 fish hatchery rd	99577
+AK	anchorage	1911 east 58th ave	99507
+AK	anchorage	19141 pine ridge cir	99516
+AK	anchorage	19803 north mitkof loop	99577
+AK	anchorage	201 east 16th ave	99501
+AK	anchorage	201 east 9th ave	99501
+AK	anchorage	20117 lucas ave	99577
+AK	anchorage	20228 crabtree st	99567
+AK	anchorage	2040 innes cir	99515
+AK	anchorage	20443 granite park cir	99577
+AK	anchorage	20933 river park dr	99577
+AK	anchorage	2140 colony loop	99507
+AK	anchorage	2140 east 56th ave	99507
+AK	anchorage	2236 susitna dr	99517
+AK	anchorage	22424 birchwood loop rd	99567
+AK	anchorage	22524 sambar loop	99567
+AK	anchorage	22649 mcmanus dr	99567
+AK	anchorage	2307 east 72nd ave	99507
+AK	anchorage	2314 marian bay cir	99515
+AK	anchorage	23622 greatland dr	99567
+AK	anchorage	24020 reese rd	99567
+AK	anchorage	249 yellow leaf cir	99504
+AK	anchorage	2555 west 69th ct	99502
+AK	anchorage	25721 berryhill rd	99577
+AK	anchorage	2613 cottonwood st	99508
+AK	anchorage	2620 west 33rd ave	99517
+AK	anchorage	2631 northrup pl	99508
+AK	anchorage	2732 west 67th ave	99502
+AK	anchorage	2740 collie hill way	99504
+AK	anchorage	2806 bass st	99507
+AK	anchorage	2815 blueridge pl	99504
+AK	anchorage	2849 leawood dr	99502
+AK	anchorage	2903 west 31st ave	99517
+AK	anchorage	2944 sheldon jackson st	99508
+AK	anchorage	3101 penland pkwy	99508
+AK	anchorage	325 irwin st	99508
+AK	anchorage	3301 old muldoon rd	99504
+AK	anchorage	3302 woodland park dr	99517
+AK	anchorage	3311 wiley post loop	99517
+AK	anchorage	3320 peterkin ave	99508
+AK	anchorage	3321 eureka st	99503
+AK	anchorage	3404 lakeside dr	99515
+AK	anchorage	341 west tudor rd	99503
+AK	anchorage	3504 east 16th ave	99508
+AK	anchorage	3505 richmond ave	99508
+AK	anchorage	3521 stargate cir	99517
+AK	anchorage	3555 alamosa dr	99502
+AK	anchorage	3613 east 18th ave	99508
+AK	anchorage	3635 bisquier dr	99508
+AK	anchorage	3720 west 86th ave	99502
+AK	anchorage	3784 milky way dr	99517
+AK	anchorage	3815 williams st	99508
+AK	anchorage	3871 galactica dr	99517
+AK	anchorage	3901 old seward hwy	99503
+AK	anchorage	3904 martagon cir	99516
+AK	anchorage	400 d st	99501
+AK	anchorage	401 east northern lights blvd	99503
+AK	anchorage	403 irwin st	99508
+AK	anchorage	4050 lake otis pkwy	99508
+AK	anchorage	410 west 89th ave	99515
+AK	anchorage	4107 east 68th ave	99507
+AK	anchorage	4108 kogru pl	99577
+AK	anchorage	421 west 1st ave	99501
+AK	anchorage	4221 thompson ave	99508
+AK	anchorage	4231 laurel st	99508
+AK	anchorage	4313 wisconsin st	99517
+AK	anchorage	435 east 5th ave	99501
+AK	anchorage	4516 old seward hwy	99503
+AK	anchorage	4601 reka dr	99508
+AK	anchorage	4800 huffman rd	99516
+AK	anchorage	4900 cambridge way	99503
+AK	anchorage	4907 roger dr	99507
 AK	anchorage	510 l st	99501
+AK	anchorage	5116 emmanuel ave	99508
+AK	anchorage	519 west 75th ave	99518
+AK	anchorage	5330 shaun cir	99507
+AK	anchorage	534 turpin st	99504
+AK	anchorage	5412 east 22nd ave	99508
+AK	anchorage	5436 dorbrandt st	99518
+AK	anchorage	5630 silverado way	99518
+AK	anchorage	5927 camrose dr	99504
+AK	anchorage	600 west 19th ave	99503
+AK	anchorage	6143 prosperity dr	99504
+AK	anchorage	6160 norm dr	99507
+AK	anchorage	619 west 19th ave	99503
+AK	anchorage	631 west 32nd ave	99503
+AK	anchorage	632 north pine st	99508
+AK	anchorage	645 g st	99501
+AK	anchorage	6740 dickerson dr	99504
+AK	anchorage	6755 mulberry dr	99502
+AK	anchorage	6851 howard ave	99504
+AK	anchorage	700 winston pl	99504
+AK	anchorage	701 west 36th ave	99503
+AK	anchorage	7100 old seward hwy	99518
+AK	anchorage	716 o st	99501
+AK	anchorage	7229 lewis pl	99507
+AK	anchorage	7230 montagne cir	99507
+AK	anchorage	731 mumford st	99508
+AK	anchorage	7310 east chester heights cir	99504
+AK	anchorage	7321 east chester heights cir	99504
+AK	anchorage	7420 bearfoot cir	99502
+AK	anchorage	743 east 9th ave	99501
+AK	anchorage	7450 wade cir	99518
+AK	anchorage	750 west dimond blvd	99515
+AK	anchorage	7541 florence cir	99507
+AK	anchorage	7681 delridge cir	99507
+AK	anchorage	7817 moose run cir	99507
+AK	anchorage	7851 snow view dr	99507
+AK	anchorage	7941 alpine view cir	99507
+AK	anchorage	8001 east 6th ave	99504
+AK	anchorage	8010 queen victoria dr	99518
+AK	anchorage	8040 cranberry st	99502
+AK	anchorage	8043 cranberry st	99502
+AK	anchorage	8101 northwind ave	99504
+AK	anchorage	816 west 19th ave	99503
+AK	anchorage	8506 laviento dr	99515
+AK	anchorage	8521 crystal st	99502
+AK	anchorage	875 latouche st	99501
+AK	anchorage	880 h st	99501
+AK	anchorage	8800 cordell cir	99502
+AK	anchorage	8841 tempest cir	99507
+AK	anchorage	903 east 20th ave	99501
+AK	anchorage	905 richardson vista rd	99501
+AK	anchorage	9101 vanguard dr	99507
+AK	anchorage	9223 elgin cir	99502
 AK	fairbanks	101 12th ave	99701
 AK	juneau	800 glacier ave	99801
 AK	ketchikan	1900 first ave	99901
@@ -15,6 +186,7 @@ AL	andalusia	505 e 3 notch st	36420
 AL	anniston	1100 gurnee ave	36206
 AL	birmingham	1800 5th ave north	35203
 AL	birmingham	3000 riverchase galleria	35244
+AL	birmingham	3328 sunny meadows ct	35242
 AL	birmingham	3535 grandview pkwy	35243
 AL	cullman	205 4th ave ne	35055
 AL	decatur	302 lee st ne	35601
@@ -24,20 +196,384 @@ AL	dothan	217 graceland dr	36305
 AL	foley	407 e laurel ave	36535
 AL	huntsville	2101 clinton ave w	35805
 AL	huntsville	660 gallatin st sw	35801
+AL	indian springs village	147 willow ridge ln	35124
 AL	jasper	1710 alabama ave	35501
 AL	mobile	113 saint joseph st	36602
 AL	mobile	351 n broad st	36603
 AL	mobile	41 west i 65	36608
 AL	mobile	5253 hwy 90 w	36619
+AL	montgomery	100 lake forest dr	36117
 AL	montgomery	101 s lawrence st	36104
+AL	montgomery	1044 stokes rd	36110
+AL	montgomery	105 courtland dr	36105
+AL	montgomery	105 west wareingwood dr	36109
+AL	montgomery	1114 barley dr	36111
+AL	montgomery	1120 mitchell young rd	36108
+AL	montgomery	1163 rosedale dr	36107
+AL	montgomery	117 south capitol pkwy	36107
+AL	montgomery	1208 festival ln	36117
+AL	montgomery	1217 cottondale rd	36109
+AL	montgomery	1227 aaron st	36104
+AL	montgomery	1230 stafford dr	36117
+AL	montgomery	12371 atlanta hwy	36117
+AL	montgomery	132 tensaw rd	36117
+AL	montgomery	1320 dunbarton rd	36117
+AL	montgomery	1332 maple st	36108
+AL	montgomery	1361 barret park way	36117
+AL	montgomery	137 gazebo east dr	36117
+AL	montgomery	142 ash dr	36117
+AL	montgomery	1430 east audubon rd	36111
+AL	montgomery	144 lauderdale st	36116
 AL	montgomery	150 dexter ave	36104
+AL	montgomery	1552 gibson st	36110
+AL	montgomery	1566 wingate park ct	36117
+AL	montgomery	1606 aaron st	36104
+AL	montgomery	1622 edgar d nixon ave	36104
+AL	montgomery	1631 madison ave	36107
+AL	montgomery	164 tensaw rd	36117
+AL	montgomery	1744 shoreham dr	36106
+AL	montgomery	1751 shoreham dr	36106
+AL	montgomery	1815 grove hill ln	36106
+AL	montgomery	1850 berryhill pl	36117
+AL	montgomery	1914 stratford downs dr	36117
+AL	montgomery	1931 beauvoir lake dr	36117
+AL	montgomery	2013 talbot ter	36106
+AL	montgomery	2024 merrily dr	36111
+AL	montgomery	2032 gorgas st	36106
+AL	montgomery	2036 gorgas st	36106
+AL	montgomery	204 north holt st	36104
+AL	montgomery	2044 bullard st	36106
+AL	montgomery	2057 lucas st	36107
+AL	montgomery	2113 bowen dr	36106
+AL	montgomery	2130 winona ave	36107
+AL	montgomery	2133 boultier st	36106
+AL	montgomery	2150 yarbrough st	36110
+AL	montgomery	2195 cantelou rd	36108
+AL	montgomery	2212 greenville st	36107
+AL	montgomery	2246 west fairview ave	36108
+AL	montgomery	2248 south sutherland dr	36116
+AL	montgomery	2269 eastern blvd	36117
+AL	montgomery	2276 west woodley sq	36116
+AL	montgomery	2306 edinburgh dr	36116
+AL	montgomery	2315 chestnut st	36107
+AL	montgomery	240 lynwood dr	36105
+AL	montgomery	2441 chase park dr	36110
+AL	montgomery	2500 snowdoun chambers rd	36105
+AL	montgomery	2534 willena ave	36107
+AL	montgomery	2543 the meadows	36116
+AL	montgomery	2572 drake st	36108
+AL	montgomery	2636 knollwood dr	36116
+AL	montgomery	2845 zelda rd	36106
+AL	montgomery	2961 vinson rd	36110
+AL	montgomery	3060 zelda rd	36106
+AL	montgomery	3100 don juan ct	36110
+AL	montgomery	3100 gentilly ct	36116
+AL	montgomery	311 south panama st	36107
+AL	montgomery	3111 gentilly ct	36116
+AL	montgomery	3125 willow lane dr	36109
+AL	montgomery	313 monroe st	36104
+AL	montgomery	323 randolph st	36104
+AL	montgomery	324 east dr	36113
+AL	montgomery	3300 crystal rd	36110
+AL	montgomery	3300 gatsby ln	36106
+AL	montgomery	3337 woodpark ct	36116
+AL	montgomery	3340 woodpark dr	36116
+AL	montgomery	3354 wilmington rd	36105
+AL	montgomery	3394 wilmington rd	36105
+AL	montgomery	3414 vance ln	36109
+AL	montgomery	3420 horseshoe cir	36116
+AL	montgomery	3426 broadview st	36110
+AL	montgomery	343 daman dr	36108
+AL	montgomery	3436 lexington rd	36111
+AL	montgomery	3437 sommerville dr	36111
+AL	montgomery	3466 southview ave	36111
+AL	montgomery	3522 whiting ave	36105
+AL	montgomery	3546 rosa l parks ave	36105
+AL	montgomery	3551 north georgetown dr	36109
+AL	montgomery	3617 menlo ct	36116
+AL	montgomery	3617 oak grove cir	36116
+AL	montgomery	368 winthrop ct	36104
+AL	montgomery	3752 roswell pl	36116
+AL	montgomery	3808 south smiley cir	36108
+AL	montgomery	3951 kimberly st	36116
+AL	montgomery	4000 beth manor dr	36109
+AL	montgomery	4010 governors dr	36111
+AL	montgomery	4132 carmichael rd	36106
+AL	montgomery	4136 east virginia ln	36116
+AL	montgomery	4216 park blvd	36106
+AL	montgomery	4235 phelan ct	36116
+AL	montgomery	4246 ray dr	36109
+AL	montgomery	4300 woodley sq	36116
+AL	montgomery	4316 sunnybrook dr	36108
+AL	montgomery	4328 brewer rd	36108
+AL	montgomery	4339 oak st	36105
+AL	montgomery	4350 woodley sq	36116
+AL	montgomery	4360 hagan rd	36109
+AL	montgomery	4385 wares ferry rd	36109
+AL	montgomery	449 saratoga ln	36117
+AL	montgomery	4513 beth manor dr	36109
+AL	montgomery	4560 hurlston dr	36116
+AL	montgomery	4604 virginia loop rd	36116
+AL	montgomery	463 east rutgers loop	36109
+AL	montgomery	463 pecan tree dr	36109
+AL	montgomery	4714 narrow lane rd	36116
+AL	montgomery	4739 south court st	36105
+AL	montgomery	4755 coventry rd	36116
+AL	montgomery	487 maury st	36104
+AL	montgomery	4940 fuller rd	36110
+AL	montgomery	4960 paddock club dr	36116
+AL	montgomery	507 castlebrook dr	36110
+AL	montgomery	521 mcgregor ct	36117
+AL	montgomery	533 forest ridge ct	36109
+AL	montgomery	5331 rexford ct	36116
+AL	montgomery	535 saddlewood ln	36109
+AL	montgomery	5370 business park dr	36116
+AL	montgomery	5461 west shades valley dr	36108
+AL	montgomery	5470 atlanta hwy	36109
+AL	montgomery	5600 carmichael rd	36117
+AL	montgomery	5680 eddins rd	36117
+AL	montgomery	5685 express dr	36116
+AL	montgomery	5701 east shirley ln	36117
+AL	montgomery	5706 worchester dr	36116
+AL	montgomery	5754 belleau dr	36117
+AL	montgomery	580 hollow wood rd	36109
+AL	montgomery	5813 hammermill loop	36116
+AL	montgomery	5814 carriage brook rd	36116
+AL	montgomery	5836 red barn rd	36116
+AL	montgomery	5840 eagle cir	36116
+AL	montgomery	6005 tamarack dr	36117
+AL	montgomery	6013 cherry hill rd	36116
+AL	montgomery	6045 camelot ct	36117
+AL	montgomery	618 watts st	36104
+AL	montgomery	6233 south hampton dr	36116
+AL	montgomery	6275 eric ln	36116
+AL	montgomery	631 north eastern blvd	36117
+AL	montgomery	642 sagamore dr	36109
+AL	montgomery	646 clinton st	36108
+AL	montgomery	650 malvern st	36108
+AL	montgomery	6725 pamela ct	36116
+AL	montgomery	7010 fulton ct	36117
+AL	montgomery	7030 cotton blossom ln	36117
+AL	montgomery	7057 old southwick pl	36117
+AL	montgomery	707 pinkston st	36109
+AL	montgomery	7071 senators dr	36117
+AL	montgomery	709 mildred st	36104
+AL	montgomery	713 millard fuller dr	36110
+AL	montgomery	7309 live oak ct	36117
+AL	montgomery	74 ranch dr	36109
+AL	montgomery	741 amity ln	36117
+AL	montgomery	7701 taylor oaks cir	36116
+AL	montgomery	7737 wynlakes blvd	36117
+AL	montgomery	788 williamson rd	36109
+AL	montgomery	8101 vaughn rd	36117
+AL	montgomery	8125 glynnwood dr	36117
+AL	montgomery	829 dunbarton rd	36117
+AL	montgomery	8293 grayson grove	36117
+AL	montgomery	833 williamson rd	36109
+AL	montgomery	8501 twin gable dr	36116
+AL	montgomery	8509 olde gate	36116
+AL	montgomery	8513 pipit ct	36117
+AL	montgomery	8554 twin gable dr	36116
+AL	montgomery	8700 lillington cir	36117
+AL	montgomery	8700 seaton blvd	36116
+AL	montgomery	882 plantation way	36117
+AL	montgomery	8820 vaughn rd	36117
+AL	montgomery	8852 broderick st	36117
+AL	montgomery	9008 grayson grove ct	36117
+AL	montgomery	9030 pennington piace	36117
+AL	montgomery	912 countryside ln	36117
+AL	montgomery	9134 brook park dr	36117
+AL	montgomery	915 heath dr	36108
+AL	montgomery	9200 gainswood cir	36117
+AL	montgomery	940 ironwood dr	36117
+AL	montgomery	9436 briarlea ct	36117
+AL	montgomery	9457 winfield pl	36117
+AL	montgomery	949 south lawrence st	36104
 AL	opelika	701 avenue a	36801
 AL	selma	908 alabama ave	36701
 AL	tuscaloosa	2005 university blvd	35401
 AL	tuscaloosa	2501 7th st	35401
+AR	conway	14 short cir	72032
+AR	conway	1405 tolkien dr	72034
 AR	conway	900 oak st	72032
 AR	el dorado	101 n washington ave	71730
 AR	el dorado	106 w main st	71730
+AR	fayetteville	1 north school ave	72701
+AR	fayetteville	100 east joyce blvd	72703
+AR	fayetteville	102 east cydnee st	72703
+AR	fayetteville	103 martin luther king junior blvd	72701
+AR	fayetteville	1100 cleveland st	72701
+AR	fayetteville	1100 west bowen blvd	72703
+AR	fayetteville	1109 east glenn ln	72703
+AR	fayetteville	112 west center st	72701
+AR	fayetteville	1160 north college ave	72703
+AR	fayetteville	1189 northwest end ave	72703
+AR	fayetteville	120 north block ave	72701
+AR	fayetteville	1219 north storer ave	72703
+AR	fayetteville	1233 paradise ln	72701
+AR	fayetteville	1247 west mount comfort rd	72703
+AR	fayetteville	1261 steamboat dr	72704
+AR	fayetteville	1275 south holland dr	72704
+AR	fayetteville	1330 north mission blvd	72701
+AR	fayetteville	1376 oakland ave	72703
+AR	fayetteville	140 south hill ave	72701
+AR	fayetteville	1422 north dawn dr	72703
+AR	fayetteville	1456 north coghill dr	72704
+AR	fayetteville	1521 north olympic club ave	72704
+AR	fayetteville	1629 south razorback rd	72701
+AR	fayetteville	1632 north lunsford ave	72701
+AR	fayetteville	1643 north jordan ln	72703
+AR	fayetteville	1649 timberridge ct	72704
+AR	fayetteville	1650 garland ave	72703
+AR	fayetteville	1650 north sang ave	72703
+AR	fayetteville	1653 brooks ave	72701
+AR	fayetteville	16572 east wyman rd	72701
+AR	fayetteville	1666 south summer rose ave	72701
+AR	fayetteville	17 west 26th cir	72701
+AR	fayetteville	1710 east harold st	72703
+AR	fayetteville	1731 west 18th st	72701
+AR	fayetteville	17372 crestview rd	72701
+AR	fayetteville	1753 zion rd	72703
+AR	fayetteville	1770 colony way	72704
+AR	fayetteville	1823 north munchkin ln	72704
+AR	fayetteville	1828 east parkshore dr	72703
+AR	fayetteville	1835 pointer ln	72701
+AR	fayetteville	1838 north scull creek dr	72703
+AR	fayetteville	1879 south cherry hills dr	72701
+AR	fayetteville	1931 west deane st	72703
+AR	fayetteville	2001 van hoose dr	72701
+AR	fayetteville	2008 north shannon dr	72703
+AR	fayetteville	201 north locust ave	72701
+AR	fayetteville	2017 north hartford dr	72701
+AR	fayetteville	2027 north shannon dr	72703
+AR	fayetteville	2075 archer dr	72701
+AR	fayetteville	2076 north crossover rd	72703
+AR	fayetteville	2100 north leverett ave	72703
+AR	fayetteville	2130 loren cir	72701
+AR	fayetteville	218 shipley aly	72701
+AR	fayetteville	2196 east jonquil rd	72703
+AR	fayetteville	22 south duncan ave	72701
+AR	fayetteville	2201 marks mill ln	72703
+AR	fayetteville	2209 east manor dr	72701
+AR	fayetteville	2222 martin luther king junior blvd	72701
+AR	fayetteville	2224 east tall oaks dr	72703
+AR	fayetteville	2278 north windswept ln	72703
+AR	fayetteville	2285 wold run dr	72704
+AR	fayetteville	2311 west lawson st	72703
+AR	fayetteville	2324 north briarwood ln	72703
+AR	fayetteville	2349 east tall oaks dr	72703
+AR	fayetteville	2355 pearl pt	72701
+AR	fayetteville	2375 south school ave	72701
+AR	fayetteville	238 west rock st	72701
+AR	fayetteville	239 eastern ave	72701
+AR	fayetteville	2426 east onyx trl	72701
+AR	fayetteville	2505 north hampton ct	72703
+AR	fayetteville	2522 south college dr	72701
+AR	fayetteville	2544 worthington way	72703
+AR	fayetteville	2577 east wyman rd	72701
+AR	fayetteville	2619 north quality ln	72703
+AR	fayetteville	2622 martin luther king junior blvd	72704
+AR	fayetteville	2643 north sierra ave	72703
+AR	fayetteville	2649 firewood dr	72703
+AR	fayetteville	2650 east huntsville rd	72701
+AR	fayetteville	2723 east joyce blvd	72703
+AR	fayetteville	2732 north ashbrook dr	72703
+AR	fayetteville	2765 north barcelona ave	72703
+AR	fayetteville	2787 west blackstone xing	72704
+AR	fayetteville	2849 quail dr	72704
+AR	fayetteville	2902 north gregg ave	72703
+AR	fayetteville	2917 miramar dr	72704
+AR	fayetteville	302 east granada st	72703
+AR	fayetteville	3034 mica st	72704
+AR	fayetteville	3041 west marigold dr	72704
+AR	fayetteville	306 east lafayette st	72701
+AR	fayetteville	3065 east pebblestone dr	72701
+AR	fayetteville	3079 north bentley ridge	72704
+AR	fayetteville	3111 west ika ln	72704
+AR	fayetteville	3115 cherokee dr	72701
+AR	fayetteville	3141 north lancaster ln	72703
+AR	fayetteville	3142 north warwick dr	72703
+AR	fayetteville	3142 west finger rd	72701
+AR	fayetteville	3146 north old wire rd	72703
+AR	fayetteville	3147 west old farmington rd	72704
+AR	fayetteville	3162 martin luther king junior blvd	72704
+AR	fayetteville	3164 west woodfield way	72704
+AR	fayetteville	3231 north kings cross	72703
+AR	fayetteville	324 martin luther king junior blvd	72701
+AR	fayetteville	325 baxter ln	72701
+AR	fayetteville	33 south hill ave	72701
+AR	fayetteville	3323 summerhill dr	72703
+AR	fayetteville	333 saint charles ave	72701
+AR	fayetteville	3365 south cato springs rd	72701
+AR	fayetteville	3384 north southridge dr	72703
+AR	fayetteville	3425 north futrall dr	72703
+AR	fayetteville	3469 north par ct	72703
+AR	fayetteville	349 north sabine pass rd	72704
+AR	fayetteville	3511 oakland zion rd	72703
+AR	fayetteville	3537 west chevaux dr	72704
+AR	fayetteville	354 north university ave	72701
+AR	fayetteville	3642 chatsworth rd	72703
+AR	fayetteville	3652 east blue stone dr	72764
+AR	fayetteville	3729 east mission blvd	72703
+AR	fayetteville	376 north williams dr	72701
+AR	fayetteville	3770 north front st	72703
+AR	fayetteville	3782 north front st	72703
+AR	fayetteville	4 village lake dr	72703
+AR	fayetteville	4074 north sunflower cir	72703
+AR	fayetteville	4075 north cadillac dr	72703
+AR	fayetteville	4079 north sunflower cir	72703
+AR	fayetteville	412 west ila st	72701
+AR	fayetteville	4182 north valley lake dr	72703
+AR	fayetteville	42 west louise st	72701
+AR	fayetteville	4221 east mission blvd	72703
+AR	fayetteville	424 north powderhorn dr	72704
+AR	fayetteville	4250 north valley lake dr	72703
+AR	fayetteville	4296 north blossom ct	72703
+AR	fayetteville	4594 champagne dr	72703
+AR	fayetteville	4600 east huntsville rd	72701
+AR	fayetteville	467 north mountain ranch rd	72704
+AR	fayetteville	4695 east huntsville rd	72701
+AR	fayetteville	481 east redbud ln	72703
+AR	fayetteville	4960 maple grove dr	72764
+AR	fayetteville	501 west maple st	72701
+AR	fayetteville	505 north washington ave	72701
+AR	fayetteville	513 habberton rd	72703
+AR	fayetteville	5144 cattail ct	72701
+AR	fayetteville	5337 west wheeler rd	72704
+AR	fayetteville	540 east appleby rd	72703
+AR	fayetteville	5514 west wedington dr	72704
+AR	fayetteville	5529 east saddleridge dr	72703
+AR	fayetteville	557 west willoughby rd	72701
+AR	fayetteville	562 south pierremont dr	72701
+AR	fayetteville	58 north u s a dr	72701
+AR	fayetteville	595 west 15th st	72701
+AR	fayetteville	597 east miracle dr	72701
+AR	fayetteville	600 west north st	72701
+AR	fayetteville	606 national st	72701
+AR	fayetteville	607 north 46th ave	72704
+AR	fayetteville	6086 kennedy dr	72704
+AR	fayetteville	620 oakland ave	72701
+AR	fayetteville	6342 west wheeler rd	72704
+AR	fayetteville	644 west maple st	72701
+AR	fayetteville	663 chesapeake way	72701
+AR	fayetteville	678 fairlane st	72701
+AR	fayetteville	683 north wilson ave	72701
+AR	fayetteville	7 south university ave	72701
+AR	fayetteville	7034 west john garrison rd	72704
+AR	fayetteville	7296 west wedington dr	72704
+AR	fayetteville	735 west treadwell st	72701
+AR	fayetteville	7350 west wedington dr	72704
+AR	fayetteville	780 south wilmington ave	72701
+AR	fayetteville	831 west center st	72701
+AR	fayetteville	89 augusta dr	72703
+AR	fayetteville	890 east skyline dr	72701
+AR	fayetteville	9 south pinyon pt	72701
+AR	fayetteville	900 north leverett ave	72701
+AR	fayetteville	906 west berry st	72701
+AR	fayetteville	91 85th ave	72704
+AR	fayetteville	910 arlington ter	72701
+AR	fayetteville	962 south silverado dr	72701
+AR	fayetteville	971 zenith loop	72701
 AR	fort smith	1120 garrison ave	72901
 AR	fort smith	6101 phoenix ave	72903
 AR	hot springs	101 reserve st	71901
@@ -46,15 +582,205 @@ AR	jonesboro	300 s church	72401
 AR	jonesboro	300 s church st	72401
 AR	little rock	1401 w capitol ave	72201
 AR	little rock	1501 n university ave	72207
+AR	mccrory	210 seaman	72101
 AR	mountain home	1001 highway 62 e	72653
 AR	mountain home	1001 hwy 62 east	72653
+AR	north little rock	309 water st	72117
 AR	pine bluff	211 w 3rd ave	71611
 AR	rogers	3333 pinnacle hills pkwy	72758
 AR	rogers	3333 s pinnacle hills pkwy	72758
 AR	russellville	500 w main st	72801
+AR	van buren	2107 elfen glen	72956
+AZ	glendale	10202 north 51st dr	85302
+AZ	glendale	10654 north 60th ave	85304
+AZ	glendale	10749 west kaler dr	85307
+AZ	glendale	11843 north 60th ave	85304
+AZ	glendale	13066 north 56th ave	85304
+AZ	glendale	13426 north 54th dr	85304
+AZ	glendale	15010 north 59th ave	85306
+AZ	glendale	15082 north 59th ave	85306
+AZ	glendale	15238 north 65th ave	85306
+AZ	glendale	15253 north 62nd ave	85306
+AZ	glendale	15254 north 52nd ave	85306
+AZ	glendale	16463 north 60th ave	85306
+AZ	glendale	17722 north 79th ave	85308
+AZ	glendale	18330 north 79th ave	85308
+AZ	glendale	19020 north 68th ave	85308
+AZ	glendale	19237 north 69th ave	85308
+AZ	glendale	19259 north 61st dr	85308
+AZ	glendale	19404 north 77th ave	85308
+AZ	glendale	20000 north 57th ave	85308
+AZ	glendale	20241 north 67th ave	85308
+AZ	glendale	20250 north 67th ave	85308
+AZ	glendale	20251 north 75th ave	85308
+AZ	glendale	21007 north 53rd ave	85308
+AZ	glendale	21323 north 64th ave	85308
+AZ	glendale	22352 north 67th dr	85310
+AZ	glendale	22825 north 74th ln	85310
+AZ	glendale	23124 north 71st dr	85310
+AZ	glendale	4319 west claremont st	85301
+AZ	glendale	4375 west missouri ave	85301
+AZ	glendale	4405 west solano dr south	85301
+AZ	glendale	4525 west frier dr	85301
+AZ	glendale	4602 west luke ave	85301
+AZ	glendale	4719 west cochise dr	85302
+AZ	glendale	4726 west palmaire ave	85301
+AZ	glendale	4922 west cholla st	85304
+AZ	glendale	5011 west new world dr	85302
+AZ	glendale	5024 west christy dr	85304
+AZ	glendale	5039 north 57th ave	85301
+AZ	glendale	5065 north 54th ave	85301
+AZ	glendale	5104 west tierra buena ln	85306
+AZ	glendale	5119 west columbine dr	85304
+AZ	glendale	5125 north 58th ave	85301
+AZ	glendale	5128 west carol ave	85302
+AZ	glendale	5150 west eugie ave	85304
+AZ	glendale	5157 west kerry ln	85308
+AZ	glendale	5205 west thunderbird rd	85306
+AZ	glendale	5222 west laurie ln	85302
+AZ	glendale	5228 north 70th ave	85303
+AZ	glendale	5244 west port au prince ln	85306
+AZ	glendale	5275 north 59th ave	85301
+AZ	glendale	5334 west northern ave	85301
+AZ	glendale	5434 west beck ln	85306
+AZ	glendale	5514 west altadena ave	85304
+AZ	glendale	5549 west hearn rd	85306
+AZ	glendale	5556 west northview ave	85301
+AZ	glendale	5601 west crocus dr	85306
+AZ	glendale	5601 west missouri ave	85301
+AZ	glendale	5611 north 61st ave	85301
+AZ	glendale	5615 west acoma dr	85306
+AZ	glendale	5615 west villa maria dr	85308
+AZ	glendale	5628 west tonopah dr	85308
+AZ	glendale	5631 west colter st	85301
+AZ	glendale	5632 west acoma dr	85306
+AZ	glendale	5701 north 67th ave	85301
+AZ	glendale	5708 west union hills dr	85308
+AZ	glendale	5740 north 59th ave	85301
+AZ	glendale	5747 west missouri ave	85301
+AZ	glendale	5803 west gelding dr	85306
+AZ	glendale	5804 west abraham ln	85308
+AZ	glendale	5815 west del lago cir	85308
+AZ	glendale	5837 west evans dr	85306
+AZ	glendale	5843 west mclellan rd	85301
+AZ	glendale	5912 north 48th ave	85301
+AZ	glendale	5928 west mauna loa ln	85306
+AZ	glendale	5929 west via montoya dr	85310
+AZ	glendale	5936 north 80th dr	85303
+AZ	glendale	5950 west missouri ave	85301
+AZ	glendale	5959 north 55th ave	85301
+AZ	glendale	6022 west alice ave	85302
+AZ	glendale	6040 west kings ave	85306
+AZ	glendale	6041 north 72nd ln	85303
+AZ	glendale	6060 west royal palm rd	85302
+AZ	glendale	6101 north 60th ave	85301
+AZ	glendale	6114 west glenn dr	85301
+AZ	glendale	6116 west charter oak rd	85304
+AZ	glendale	6118 north 60th ave	85301
+AZ	glendale	6123 west marlette ave	85301
+AZ	glendale	6201 west olive ave	85302
+AZ	glendale	6216 west bloomfield rd	85304
+AZ	glendale	6221 west wethersfield rd	85304
+AZ	glendale	6225 west citrus way	85301
+AZ	glendale	6228 west larkspur dr	85304
+AZ	glendale	6231 north 59th ave	85301
+AZ	glendale	6231 north 67th ave	85301
+AZ	glendale	6234 west behrend dr	85308
+AZ	glendale	6286 west louise dr	85310
+AZ	glendale	6311 west wagoner rd	85308
+AZ	glendale	6328 west brown st	85302
+AZ	glendale	6366 west aurora dr	85308
+AZ	glendale	6373 west golden ln	85302
+AZ	glendale	6407 west monte cristo ave	85306
+AZ	glendale	6444 north 67th ave	85301
+AZ	glendale	6450 west bethany home rd	85301
+AZ	glendale	6451 west bell rd	85308
+AZ	glendale	6514 west golden ln	85302
+AZ	glendale	6515 west poinsettia dr	85304
+AZ	glendale	6521 north 65th ave	85301
+AZ	glendale	6601 north 62nd ave	85301
+AZ	glendale	6601 west ocotillo rd	85301
+AZ	glendale	6604 north 59th ave	85301
+AZ	glendale	6604 west montebello ave	85301
+AZ	glendale	6605 north 93rd ave	85305
+AZ	glendale	6606 north 52nd dr	85301
+AZ	glendale	6610 north 93rd ave	85305
+AZ	glendale	6617 north 59th ave	85301
+AZ	glendale	6620 north 61st dr	85301
+AZ	glendale	6622 west altadena ave	85304
+AZ	glendale	6622 west mescal st	85304
+AZ	glendale	6653 west rose garden ln	85308
+AZ	glendale	6657 west rose garden ln	85308
+AZ	glendale	6717 north 59th ave	85301
+AZ	glendale	6729 north 54th ave	85301
+AZ	glendale	6730 north 59th dr	85301
+AZ	glendale	6740 west montebello ave	85303
+AZ	glendale	6741 west robert e lee st	85308
+AZ	glendale	6748 west san juan ave	85303
+AZ	glendale	6800 west bell rd	85308
+AZ	glendale	6802 north 67th ave	85301
+AZ	glendale	6862 north 44th ave	85301
+AZ	glendale	6928 north 87th ln	85305
+AZ	glendale	6932 west montebello ave	85303
+AZ	glendale	6950 west nicolet ave	85303
+AZ	glendale	6988 west blackhawk dr	85308
+AZ	glendale	7030 west krall st	85303
+AZ	glendale	7085 west northern ave	85303
+AZ	glendale	7101 west beardsley rd	85308
+AZ	glendale	7102 north 43rd ave	85301
+AZ	glendale	7111 north 75th ave	85303
+AZ	glendale	7113 north 69th ave	85303
+AZ	glendale	7124 west morrow dr	85308
+AZ	glendale	7131 north 67th ave	85301
+AZ	glendale	7180 west paraiso dr	85310
+AZ	glendale	7192 west topeka dr	85308
+AZ	glendale	7232 west melinda ln	85308
+AZ	glendale	7326 north 62nd ave	85301
+AZ	glendale	7400 west arrowhead clubhouse dr	85308
+AZ	glendale	7401 north 61st dr	85301
+AZ	glendale	7401 west arrowhead clubhouse dr	85308
+AZ	glendale	7404 west crest ln	85310
+AZ	glendale	7407 north 75th dr	85303
+AZ	glendale	7416 west maryland ave	85303
+AZ	glendale	7419 west hill ln	85310
+AZ	glendale	7427 west abraham ln	85308
+AZ	glendale	7453 west melinda ln	85308
+AZ	glendale	7701 west saint john rd	85308
+AZ	glendale	7711 north 51st ave	85301
+AZ	glendale	7770 west bell rd	85308
+AZ	glendale	7772 west palmaire ave	85303
+AZ	glendale	7822 west peppertree ln	85303
+AZ	glendale	7841 north 59th ln	85301
+AZ	glendale	7841 west kristal way	85308
+AZ	glendale	7910 west krall st	85303
+AZ	glendale	8028 north 56th ln	85302
+AZ	glendale	8150 north 61st ave	85302
+AZ	glendale	8216 west citrus way	85303
+AZ	glendale	8318 north 57th dr	85302
+AZ	glendale	8349 west stella way	85305
+AZ	glendale	8398 west denton ln	85305
+AZ	glendale	8404 west myrtle ave	85305
+AZ	glendale	8427 west glendale ave	85305
+AZ	glendale	8546 north 59th ln	85302
+AZ	glendale	8573 north 63rd dr	85302
+AZ	glendale	8595 north 71st ave	85301
+AZ	glendale	8801 north 63rd dr	85302
+AZ	glendale	8821 west myrtle ave	85305
+AZ	glendale	8848 north new world dr	85302
+AZ	glendale	9009 west nicolet ave	85305
+AZ	glendale	9110 north 63rd dr	85302
+AZ	glendale	9428 north 65th dr	85302
 AZ	goodyear	1300 s litchfield rd	85338
+AZ	mesa	11507 east neville ave	85209
 AZ	mesa	1220 s alma school rd	85210
+AZ	mesa	130 west brown rd	85201
+AZ	mesa	1865 north higley rd	85205
 AZ	mesa	2509 s power rd	85209
+AZ	mesa	9828 east pueblo ave	85208
+AZ	peoria	16020 north 69th ave	85382
+AZ	peoria	16040 north 67th dr	85382
+AZ	peoria	6902 west sherri jean ln	85382
+AZ	peoria	7027 west phelps rd	85382
 AZ	phoenix	2201 e camelback rd	85016
 AZ	phoenix	3333 e camelback rd	85018
 AZ	phoenix	3770 n 7th st	85014
@@ -66,28 +792,187 @@ AZ	tucson	100 north stone ave	85701
 AZ	tucson	101 w irvington rd	85714
 AZ	tucson	1636 n swan rd	85712
 AZ	tucson	20 east ochoa st	85701
+CA	alameda	1076 foster st	94502
+CA	alameda	11 eclipse ct	94501
+CA	alameda	1818 bay st	94501
+CA	alameda	514 flower ln	94502
+CA	alameda	565 amber isle	94501
+CA	alameda	72 salmon rd	94502
 CA	anaheim	180 n riverview dr	92808
+CA	antioch	1106 mission dr	94509
 CA	antioch	4703 lone tree way	94531
+CA	aptos	260 rio del mar blvd	95003
 CA	arleta	9300 laurel canyon blvd	91331
+CA	atascadero	6452 el camino real	93422
+CA	bakersfield	10826 pointe royal dr	93311
 CA	bakersfield	2700 m st	93301
+CA	bakersfield	4409 star jasmine ct	93304
+CA	bakersfield	4500 margalo ave	93313
+CA	bakersfield	7800 river mist ave	93313
+CA	bakersfield	915 sacramento st	93305
 CA	bakersfield	9700 stockdale hwy	93311
+CA	berkeley	1040 university ave	94710
+CA	berkeley	1139 addison st	94702
+CA	berkeley	1194 cragmont ave	94708
+CA	berkeley	1209 parker st	94702
+CA	berkeley	1219 carleton st	94702
+CA	berkeley	1357 addison st	94702
+CA	berkeley	1358 scenic ave	94708
+CA	berkeley	1481 stannage ave	94702
+CA	berkeley	1528 spruce st	94709
+CA	berkeley	1532 milvia st	94709
+CA	berkeley	1643 oxford st	94709
+CA	berkeley	169 avenida dr	94708
+CA	berkeley	1725 oxford st	94709
+CA	berkeley	1761 thousand oaks blvd	94707
+CA	berkeley	1820 scenic ave	94709
+CA	berkeley	1909 seventh st	94710
+CA	berkeley	1937 carleton st	94704
+CA	berkeley	2035 ninth st	94710
+CA	berkeley	2414 parker st	94704
+CA	berkeley	2511 hearst ave	94709
+CA	berkeley	2703 woolsey st	94705
+CA	berkeley	2704 mcgee ave	94703
+CA	berkeley	2708 mabel st	94702
+CA	berkeley	3008 russell st	94705
+CA	berkeley	619 colusa ave	94707
+CA	berkeley	7144 marlborough ter	94705
 CA	burbank	245 e olive ave	91502
+CA	carlsbad	5805 armada dr	92008
+CA	carson	21950 arnold center rd	90810
+CA	carson	22618 south figueroa st	90745
+CA	carson	2632 jackson st east	90810
 CA	carson	701 e carson st	90745
+CA	carson	849 east victoria st	90746
+CA	castaic	30451 servilla pl	91384
+CA	castro valley	18789 crane ave	94546
+CA	castro valley	19416 barclay rd	94546
+CA	castro valley	20097 butterfield dr	94546
+CA	castro valley	20375 wisteria st	94546
+CA	castro valley	22062 cameron st	94546
+CA	castro valley	22709 canyon terrace dr	94552
+CA	castro valley	2313 vegas ave	94546
+CA	castro valley	25793 durrwood ct	94552
+CA	castro valley	5725 medallion ct	94552
+CA	castro valley	6145 east castro valley blvd	94552
+CA	castro valley	6925 lariat ln	94552
+CA	chico	1797 pasatiempo dr	95928
+CA	chico	3 carson st	95928
 CA	chula vista	333 f st	91910
 CA	clovis	2187 herndon ave	93611
+CA	concord	1238 roanwood way	94521
+CA	concord	2531 prestwick ave	94519
+CA	concord	3072 the alameda	94519
 CA	corona	400 s vicentia ave	92882
 CA	costa mesa	1370 adams ave	92626
 CA	covina	100 s citrus ave	91723
+CA	cupertino	10202 vista dr	95014
+CA	cupertino	10312 parlett pl	95014
+CA	cupertino	10881 northforde dr	95014
+CA	cupertino	11256 palos verdes ct	95014
+CA	cupertino	11522 country spring ct	95014
+CA	cupertino	22207 quinterno ct	95014
+CA	davis	107 guaymas pl	95616
 CA	el centro	343 s 8th st	92243
+CA	elk grove	5410 mclean dr	95757
 CA	escondido	221 w crest st	92025
+CA	escondido	2335 orchard view ln	92027
+CA	escondido	2835 jed rd	92027
 CA	eureka	317 third st	95501
+CA	eureka	461 alder st	95503
+CA	eureka	954 dowler dr	95501
 CA	fairfield	1261 travis blvd	94533
+CA	fairfield	3388 thomasson ln	94534
+CA	fremont	1300 lemos ln	94539
+CA	fremont	145 grau dr	94536
+CA	fremont	2755 country dr	94536
+CA	fremont	2807 huxley pl	94555
+CA	fremont	3365 wyndham dr	94536
+CA	fremont	3526 sutton loop	94536
+CA	fremont	35805 alcazar ct	94536
+CA	fremont	3600 pennsylvania ave	94536
+CA	fremont	36043 soapberry commons	94536
+CA	fremont	37122 contra costa ave	94536
+CA	fremont	37608 2nd st	94536
+CA	fremont	37675 fremont blvd	94536
+CA	fremont	3777 mowry ave	94538
+CA	fremont	38252 farwell dr	94536
+CA	fremont	3862 almond ave	94538
+CA	fremont	38676 greenwich cir	94536
+CA	fremont	39247 sundale dr	94538
+CA	fremont	4016 doane st	94538
+CA	fremont	40700 penn ln	94538
+CA	fremont	40902 ingersoll ter	94538
+CA	fremont	42223 edgewood st	94538
+CA	fremont	4253 san juan ave	94536
+CA	fremont	4255 tanager common	94555
+CA	fremont	43626 bryant st	94539
+CA	fremont	43949 south moray st	94539
+CA	fremont	4444 central ave	94536
+CA	fremont	4444 hansen ave	94536
+CA	fremont	4511 sloat rd	94538
+CA	fremont	46710 crawford st	94539
+CA	fremont	4738 mallard common	94555
+CA	fremont	47634 kato rd	94538
+CA	fremont	4770 balboa way	94536
+CA	fremont	4876 norris rd	94536
+CA	fremont	5130 morris way	94536
+CA	fremont	5472 sunstar common	94555
+CA	fremont	649 praderia cir	94539
 CA	fresno	2440 tulare st	93721
 CA	fresno	2500 tulare st	93721
+CA	fresno	5396 north reese ave	93722
+CA	fresno	7435 east tulare ave	93737
+CA	gardena	16502 south main st	90248
+CA	grass valley	14524 lodestar dr	95949
+CA	grass valley	560 penstock dr	95945
 CA	hanford	107 south douty st	93230
+CA	hanford	2064 west columbia way	93230
+CA	hanford	701 mussel slough rd	93230
 CA	hawthorne	13605 hawthorne blvd	90250
+CA	hayward	1011 devon dr	94542
+CA	hayward	1061 sumatra st	94544
+CA	hayward	1265 xavier ave	94545
+CA	hayward	1528 stafford ave	94541
+CA	hayward	1821 catalpa way	94545
+CA	hayward	22538 6th st	94541
+CA	hayward	22825 paseo pl	94541
+CA	hayward	23501 ida ln	94541
+CA	hayward	236 alden rd	94541
+CA	hayward	24147 clinton ct	94545
+CA	hayward	24647 patricia ct	94541
+CA	hayward	25538 calaroga ave	94545
+CA	hayward	25800 industrial blvd	94545
+CA	hayward	26334 adrian ave	94545
+CA	hayward	26466 mockingbird ln	94544
+CA	hayward	26563 chisholm ct	94544
+CA	hayward	28250 dickens ave	94544
+CA	hayward	31130 meadowbrook ave	94544
+CA	hayward	3215 madsen st	94541
+CA	hayward	3835 oakes dr	94542
+CA	hayward	450 c st	94541
+CA	hayward	512 tennyson rd	94544
+CA	hayward	618 staley ave	94541
+CA	hayward	654 laurette pl	94544
+CA	hayward	826 webster st	94544
+CA	hayward	918 cheryl ann cir	94544
 CA	hemet	445 e florida ave	92543
+CA	hesperia	9036 calico ct	92344
 CA	hesperia	9700 seventh ave	92345
+CA	linda	6057 griffith ave	95901
+CA	livermore	1004 bellflower st	94551
+CA	livermore	1226 blossom cir	94550
+CA	livermore	1679 frederick michael way	94550
+CA	livermore	266 south j st	94550
+CA	livermore	330 michell ct	94551
+CA	livermore	4439 gale st	94550
+CA	livermore	4540 phyllis ct	94550
+CA	livermore	465 humboldt way	94551
+CA	livermore	4971 janet ct	94550
+CA	livermore	4981 shirley way	94550
+CA	livermore	682 brighton way	94551
+CA	livermore	7573 national dr	94550
+CA	livermore	970 old oak rd	94550
 CA	long beach	415 west ocean blvd	90802
 CA	long beach	4201 long beach blvd	90807
 CA	los angeles	1000 vin scully ave	90012
@@ -96,38 +981,137 @@ CA	los angeles	1645 corinth ave	90025
 CA	los angeles	255 e temple st	90012
 CA	los angeles	2800 e observatory rd	90027
 CA	los angeles	350 s bixel st	90017
+CA	los angeles	3905 lyceum ave	90066
 CA	los angeles	4929 wilshire blvd	90010
+CA	madera	1234 carmel st	93638
+CA	madera	430 fig st	93638
 CA	manhattan beach	1600 rosecrans ave	90266
 CA	mission viejo	200 civic center	92691
 CA	modesto	1020 15th st	95354
 CA	monterey	1200 aguajito rd	93940
+CA	morro bay	680 quintana rd	93442
+CA	mountain view	152 holly ct	94043
+CA	mountain view	1954 wilson ct	94040
+CA	mountain view	2685 california st	94040
+CA	mountain view	369 ruth ave	94043
+CA	mountain view	894 windmill park ln	94043
+CA	mountain view	928 wright ave	94043
 CA	napa	2721 napa valley corporate dr	94558
+CA	oakland	1 kelton ct	94611
+CA	oakland	10400 royal oak rd	94605
+CA	oakland	11150 sun valley dr	94605
+CA	oakland	1314 89th ave	94621
+CA	oakland	1452 55th ave	94621
+CA	oakland	1515 excelsior ave	94602
+CA	oakland	1732 27th ave	94601
+CA	oakland	1736 81st ave	94621
+CA	oakland	19 heritage	94605
+CA	oakland	2014 clemens rd	94602
+CA	oakland	2042 high st	94601
+CA	oakland	2515 60th ave	94605
+CA	oakland	2640 8th ave	94606
+CA	oakland	2732 humboldt ave	94602
+CA	oakland	2747 68th ave	94605
+CA	oakland	281 macarthur blvd	94610
+CA	oakland	31 yosemite ave	94611
+CA	oakland	3578 galindo st	94601
+CA	oakland	4329 howe st	94611
+CA	oakland	439 crestmont dr	94619
+CA	oakland	441 merritt ave	94610
+CA	oakland	474 merritt ave	94610
+CA	oakland	5264 shafter ave	94618
+CA	oakland	5397 wentworth ave	94601
+CA	oakland	5430 brookdale ave	94619
+CA	oakland	6100 bullard dr	94611
+CA	oakland	6214 herzog st	94608
+CA	oakland	6431 shattuck ave	94609
+CA	oakland	6630 macarthur blvd	94605
+CA	oakland	7237 wild currant way	94611
+CA	oakland	725 65th st	94609
+CA	oakland	732 kevin ct	94621
+CA	oakland	7725 ney ave	94605
+CA	oakland	775 47th st	94609
+CA	oakland	856 milton st	94607
+CA	oakland	9300 c st	94603
 CA	oceanside	2204 el camino real	92054
 CA	ontario	3200 inland empire blvd	91764
+CA	orange	2134 west mills dr	92868
+CA	orange	3318 east woodbine rd	92867
+CA	orange	3827 west chapman ave	92868
+CA	orange	5110 east shoshone ave	92867
+CA	orange	553 south arlington rd	92869
+CA	oroville	1870 a st	95966
+CA	oroville	2750 gilmore ln	95966
 CA	oxnard	201 east fourth st	93030
 CA	palm desert	73710 fred waring dr	92260
 CA	palm desert	77933 las montanas r	92211
 CA	palmdale	1043 west ave m4	93551
 CA	pasadena	527 s lake ave	91101
+CA	paso robles	328 17th st	93446
 CA	paso robles	800 pine st	93446
 CA	petaluma	206 g st	94952
+CA	piedmont	1 portsmouth rd	94610
+CA	piedmont	2 sotelo ave	94611
+CA	piedmont	238 la salle ave	94610
+CA	pismo beach	210 beachcomber dr	93449
+CA	pleasanton	29 vista flores	94566
+CA	pleasanton	3027 badger dr	94566
+CA	pleasanton	3377 sandstone ct	94588
+CA	pleasanton	3538 mendenhall ct	94588
+CA	pleasanton	3819 vineyard ave	94566
+CA	pleasanton	3959 fairlands dr	94588
+CA	pleasanton	8063 regency dr	94588
+CA	rancho cordova	3228 chettenham dr	95670
+CA	redding	2641 heather ln	96002
+CA	redding	5938 laguna honda st	96001
+CA	redding	835 shiloh ct	96003
+CA	redlands	129 grant st	92373
 CA	richmond	440 civic center plz	94804
 CA	riverside	3403 10th st	92501
 CA	rocklin	6538 lonetree blvd	95765
+CA	rohnert park	4493 heath cir	94928
+CA	roseville	11 alden ct	95678
+CA	roseville	1890 orchard view rd	95747
+CA	sacramento	1222 arcade blvd	95815
+CA	sacramento	4920 quonset dr	95820
 CA	sacramento	501 i st	95814
+CA	sacramento	6244 sun river dr	95824
 CA	sacramento	8950 cal center dr	95826
 CA	salinas	142 west alisal st	93901
+CA	salinas	1536 north main st	93906
+CA	salinas	22572 toreador dr	93908
 CA	san bernardino	685 e carnegie dr	92408
+CA	san diego	222 quince st	92103
 CA	san diego	4350 executive dr	92121
 CA	san diego	600 b st	92101
+CA	san diego	7096 park mesa way	92111
 CA	san diego	880 front st	92101
 CA	san francisco	1 post st	94104
 CA	san francisco	151 3rd st	94103
 CA	san francisco	333 bush st	94104
 CA	san francisco	600 montgomery st	94111
 CA	san francisco	90 7th st	94103
+CA	san gabriel	6148 avon ave	91775
+CA	san jose	3483 canyon creek dr	95132
+CA	san jose	3610 story rd	95127
 CA	san jose	635 n first st	95112
 CA	san jose	841 blossom hill rd	95123
+CA	san leandro	1011 san jose st	94577
+CA	san leandro	1349 burkhart ave	94579
+CA	san leandro	1352 purdue st	94579
+CA	san leandro	1383 purdue st	94579
+CA	san leandro	14347 corvallis st	94579
+CA	san leandro	1521 159th ave	94578
+CA	san leandro	15267 hesperian blvd	94578
+CA	san leandro	158 euclid ave	94577
+CA	san leandro	16303 mateo st	94578
+CA	san leandro	1772 150th ave	94578
+CA	san leandro	1780 142nd ave	94578
+CA	san leandro	2086 hillside dr	94577
+CA	san leandro	2399 east 14th st	94577
+CA	san leandro	2400 easy st	94578
+CA	san leandro	424 callan ave	94577
+CA	san luis obispo	101 mustang dr	93405
 CA	san luis obispo	1411 marsh st	93401
 CA	san marcos	1 civic center dr	92069
 CA	san mateo	1528 s el camino real	94402
@@ -136,24 +1120,241 @@ CA	san rafael	999 fifth ave	94901
 CA	santa ana	2323 n broadway	92706
 CA	santa barbara	125 e de la guerra st	93101
 CA	santa clara	3150 de la cruz blvd	95054
+CA	santa clara	3415 brookdale dr	95051
 CA	santa clarita	27200 tourney rd	91355
+CA	santa cruz	125 john st	95060
+CA	santa cruz	310 12th ave	95062
 CA	santa cruz	701 ocean st	95060
+CA	santa rosa	1108 slater st	95404
 CA	santa rosa	2300 county center dr	95403
+CA	santa rosa	5792 owl hill ave	95409
 CA	santee	10601 magnolia ave	92071
+CA	sebastopol	800 california 116	95472
 CA	sherman oaks	5000 van nuys blvd	91403
+CA	south lake tahoe	2522 fountain ave	96150
 CA	stockton	1776 w march ln	95207
 CA	temecula	41000 main st	92590
 CA	thousand oaks	223 e thousand oaks blvd	91360
+CA	truckee	12156 oslo dr	96161
 CA	turlock	90 s first st	95380
+CA	twentynine palms	73455 twentynine palms hwy	92277
+CA	vacaville	406 ashwood ct	95688
+CA	vacaville	637 laurelwood cir	95687
 CA	vallejo	420 virginia st	94590
+CA	vallejo	637 britannia dr	94591
 CA	ventura	505 poli st	93001
 CA	visalia	425 e oak ave	93291
 CA	walnut creek	3100 oak rd	94597
+CA	west sacramento	1497 greenbrier rd	95691
+CA	west sacramento	840 inglewood dr	95605
 CA	whittier	15111 whittier blvd	90603
+CA	woodland	18687 county road 97	95695
 CA	woodland	622 main st	95695
+CA	woodland	622 thomas st	95776
 CO	alamosa	609 main st	81101
+CO	arvada	10151 west 64th ave	80004
+CO	arvada	10175 west 58th pl	80004
+CO	arvada	10262 west 59th ave	80004
+CO	arvada	10340 west 62nd pl	80004
+CO	arvada	10367 west 55th pl	80002
+CO	arvada	10484 west 82nd ave	80005
+CO	arvada	10763 west 54th pl	80002
+CO	arvada	10774 west 54th ln	80002
+CO	arvada	10927 west 59th ave	80004
+CO	arvada	11140 west 60th ave	80004
+CO	arvada	11225 west 79th dr	80005
+CO	arvada	11655 west 81st ave	80005
+CO	arvada	11813 west 75th cir	80005
+CO	arvada	11865 west 74th ave	80005
+CO	arvada	11933 west 71st ave	80004
+CO	arvada	11941 west 58th ave	80002
+CO	arvada	11985 west 56th dr	80002
+CO	arvada	12039 west 85th dr	80005
+CO	arvada	12064 west 61st ave	80004
+CO	arvada	12245 west 71st pl	80004
+CO	arvada	12438 west 83rd ave	80005
+CO	arvada	12493 west 84th cir	80005
+CO	arvada	12816 west 65th way	80004
+CO	arvada	13360 west 83rd pl	80005
+CO	arvada	13531 west 72nd dr	80005
+CO	arvada	13583 west 68th ave	80004
+CO	arvada	13628 west 62nd dr	80004
+CO	arvada	13852 west 66th pl	80004
+CO	arvada	13931 west 87th dr	80005
+CO	arvada	14358 west 88th pl	80005
+CO	arvada	15771 west 64th ave	80403
+CO	arvada	15847 west 74th pl	80007
+CO	arvada	16031 west 63rd ln	80403
+CO	arvada	16772 west 70th ave	80007
+CO	arvada	16896 west 85th ln	80007
+CO	arvada	17020 west 64th dr	80007
+CO	arvada	17794 west 77th ln	80007
+CO	arvada	4455 west 61st pl	80003
+CO	arvada	4924 west 65th ave	80003
+CO	arvada	5055 west 58th ave	80002
+CO	arvada	5073 west 65th pl	80003
+CO	arvada	5327 pierce st	80002
+CO	arvada	5378 allison st	80002
+CO	arvada	5385 iris st	80002
+CO	arvada	5408 iris st	80002
+CO	arvada	5420 allison st	80002
+CO	arvada	5458 zephyr ct	80002
+CO	arvada	5581 nolan st	80002
+CO	arvada	5606 olde wadsworth blvd	80002
+CO	arvada	5611 kendall ct	80002
+CO	arvada	5614 kipling pkwy	80002
+CO	arvada	5634 kipling pkwy	80002
+CO	arvada	5644 kipling pkwy	80002
+CO	arvada	5650 west 60th ave	80003
+CO	arvada	5688 johnson ct	80002
+CO	arvada	5712 saulsbury st	80002
+CO	arvada	5743 teller st	80002
+CO	arvada	5821 taft st	80004
+CO	arvada	5856 parfet ct	80004
+CO	arvada	5985 lamar st	80003
+CO	arvada	6007 yarrow st	80004
+CO	arvada	6021 yarrow st	80004
+CO	arvada	6029 wright st	80004
+CO	arvada	6030 newland st	80003
+CO	arvada	6047 cole ct	80004
+CO	arvada	6049 quail st	80004
+CO	arvada	6069 jay st	80003
+CO	arvada	6073 harlan st	80003
+CO	arvada	6081 jay st	80003
+CO	arvada	6108 iris way	80004
+CO	arvada	6140 fenton st	80003
+CO	arvada	6208 ingalls st	80003
+CO	arvada	6215 sheridan blvd	80003
+CO	arvada	6221 allison st	80004
+CO	arvada	6223 kilmer loop	80403
+CO	arvada	6234 west 68th cir	80003
+CO	arvada	6276 devinney cir	80004
+CO	arvada	6293 braun cir	80004
+CO	arvada	6324 moore cir	80004
+CO	arvada	6342 kendall st	80003
+CO	arvada	6369 west 70th dr	80003
+CO	arvada	6385 oak st	80004
+CO	arvada	6391 west 60th ave	80003
+CO	arvada	6398 jellison way	80004
+CO	arvada	6404 west 82nd dr	80003
+CO	arvada	6413 kendall st	80003
+CO	arvada	6418 iris way	80004
+CO	arvada	6424 simms st	80004
+CO	arvada	6434 wright st	80004
+CO	arvada	6463 vrain st	80003
+CO	arvada	6473 zephyr st	80004
+CO	arvada	6483 west 76th ave	80003
+CO	arvada	6516 nile cir	80007
+CO	arvada	6522 harlan st	80003
+CO	arvada	6534 benton cir	80003
+CO	arvada	6672 urban ct	80004
+CO	arvada	6687 xenon dr	80004
+CO	arvada	6710 quay st	80003
+CO	arvada	6739 taft ct	80004
+CO	arvada	6740 van gordon st	80004
+CO	arvada	6754 field st	80004
+CO	arvada	6763 depew st	80003
+CO	arvada	6789 west 70th ave	80003
+CO	arvada	6816 west 84th cir	80003
+CO	arvada	6817 brentwood st	80004
+CO	arvada	6820 west 84th cir	80003
+CO	arvada	6870 west 52nd ave	80002
+CO	arvada	6941 west 87th way	80003
+CO	arvada	6950 reno dr	80002
+CO	arvada	6990 pierson st	80004
+CO	arvada	7002 secrest ct	80007
+CO	arvada	7018 russell ct	80007
+CO	arvada	7025 queen st	80004
+CO	arvada	7072 quail st	80004
+CO	arvada	7085 gladiola st	80004
+CO	arvada	7090 west 64th ave	80003
+CO	arvada	7095 gladiola st	80004
+CO	arvada	7187 holland ct	80005
+CO	arvada	7250 urban dr	80005
+CO	arvada	7256 west 84th way	80003
+CO	arvada	7300 west 74th pl	80003
+CO	arvada	7529 west 72nd ave	80003
+CO	arvada	7550 kline dr	80005
+CO	arvada	7564 moore ct	80005
+CO	arvada	7613 yule ct	80007
+CO	arvada	7622 vance dr	80003
+CO	arvada	7645 marshall st	80003
+CO	arvada	7650 west 68th ave	80004
+CO	arvada	7717 everett st	80005
+CO	arvada	7720 allison st	80005
+CO	arvada	7822 club crest dr	80005
+CO	arvada	7854 webster way	80003
+CO	arvada	7901 west 52nd ave	80002
+CO	arvada	7910 ralston rd	80002
+CO	arvada	7912 depew st	80003
+CO	arvada	7915 depew st	80003
+CO	arvada	7931 west 55th ave	80002
+CO	arvada	7950 west 51st ave	80002
+CO	arvada	7966 chase cir	80003
+CO	arvada	7968 newman st	80005
+CO	arvada	7981 robinson way	80004
+CO	arvada	7998 chase cir	80003
+CO	arvada	8001 west 71st ave	80004
+CO	arvada	8010 holland ct	80005
+CO	arvada	8070 holland ct	80005
+CO	arvada	8159 west 81st ave	80005
+CO	arvada	8202 dudley way	80005
+CO	arvada	8277 lamar pl	80003
+CO	arvada	8295 moss cir	80007
+CO	arvada	8300 dover way	80005
+CO	arvada	8347 ames way	80003
+CO	arvada	8378 cole st	80005
+CO	arvada	8380 west 67th ave	80004
+CO	arvada	8390 alkire st	80005
+CO	arvada	8391 west 52nd ave	80002
+CO	arvada	8398 west 62nd pl	80004
+CO	arvada	8432 west 78th cir	80005
+CO	arvada	8442 everett way	80005
+CO	arvada	8446 coors loop	80005
+CO	arvada	8447 west 51st ave	80002
+CO	arvada	8467 chase dr	80003
+CO	arvada	8474 chase dr	80003
+CO	arvada	8506 west 54th ave	80002
+CO	arvada	8522 ingalls cir	80003
+CO	arvada	8532 ingalls cir	80003
+CO	arvada	8556 nelson ct	80005
+CO	arvada	8595 west 81st dr	80005
+CO	arvada	8642 yule st	80007
+CO	arvada	8666 iris st	80005
+CO	arvada	8671 west 78th cir	80005
+CO	arvada	8752 pierce way	80003
+CO	arvada	8757 lamar cir	80003
+CO	arvada	8772 west 79th ave	80005
+CO	arvada	8785 ellis ct	80005
+CO	arvada	8820 culebra st	80007
+CO	arvada	8886 west 77th cir	80005
+CO	arvada	8935 cole dr	80004
+CO	arvada	9106 ellis way	80005
+CO	arvada	9176 ellis way	80005
+CO	arvada	9302 west 58th ave	80002
+CO	arvada	9346 west 66th pl	80004
+CO	arvada	9399 yucca way	80007
+CO	arvada	9472 noble way	80007
+CO	arvada	9515 west 74th ave	80005
+CO	arvada	9545 west 74th ave	80005
+CO	arvada	9605 west 62nd pl	80004
+CO	arvada	9730 west 81st ave	80005
+CO	arvada	9903 west 53rd pl	80002
+CO	arvada	9920 west 81st ave	80005
+CO	aspen	1169 east hopkins ave	81611
+CO	aspen	140 west cooper ave	81611
+CO	aurora	15509 east 7th cir	80011
+CO	aurora	1613 ensenada way	80011
+CO	aurora	19590 east batavia dr	80011
 CO	aurora	2170 s parker rd	80231
+CO	aurora	445 south potomac cir	80012
+CO	aurora	7952 south algonquian way	80016
+CO	boulder	1918 spruce st	80302
+CO	boulder	2186 knollwood dr	80302
 CO	boulder	2503 walnut st	80302
+CO	boulder	275 south 40th st	80305
+CO	boulder	3040 17th st	80304
+CO	boulder	4537 tanglewood trl	80301
 CO	canon city	611 greenwood ave	81212
 CO	castle rock	900 castleton rd	80109
 CO	colorado springs	102 south tejon st	80903
@@ -164,34 +1365,451 @@ CO	denver	1961 stout st	80294
 CO	denver	600 grant st	80203
 CO	durango	1309 east 3rd ave	81301
 CO	durango	835 e 2nd ave	81301
+CO	evergreen	29076 little big horn dr	80439
+CO	fort collins	1010 hillcrest dr	80521
 CO	fort collins	1200 s college ave	80524
 CO	fort collins	1220 s college ave	80524
 CO	fort collins	201 s college ave	80524
+CO	fort collins	2409 research blvd	80526
+CO	fort collins	320 south link ln	80524
+CO	fort collins	3438 carlton ave	80525
+CO	fort collins	3500 south college ave	80525
 CO	glenwood springs	1402 blake ave	81601
+CO	golden	6095 terry ln	80403
 CO	grand junction	225 n 5th st	81501
+CO	grand junction	2894 music ave	81506
+CO	grand junction	378 bonny st	81501
 CO	grand junction	400 rood ave	81501
+CO	grand junction	491 arabian way	81504
 CO	grand junction	743 horizon ct	81506
+CO	greeley	2456 22nd ave	80631
+CO	greeley	3145 19th avenue ct	80631
 CO	greeley	3400 west 16th st	80634
+CO	greeley	523 10th st	80631
+CO	greeley	5329 a st	80634
 CO	greeley	801 8th st	80631
 CO	lakewood	550 s wadsworth blvd	80226
+CO	littleton	5516 west indore dr	80128
+CO	littleton	7374 west walden dr	80128
+CO	mountain village	457 mountain village blvd	81435
 CO	northglenn	10701 melody dr	80234
 CO	pueblo	129 w b st	81003
+CO	pueblo	1637 delphil st	81006
+CO	pueblo	1822 north grand ave	81003
+CO	pueblo	3813 sheffield ln	81005
 CO	pueblo	503 n main st	81003
+CO	pueblo	620 veta ave	81004
+CO	pueblo west	11 north vineyard dr	81007
+CO	westminster	6880 xavier cir	80030
+CO	wheat ridge	10277 west 52nd pl	80033
 CT	bridgeport	350 fairfield ave	06604
 CT	bridgeport	915 lafayette blvd	06604
 CT	east hartford	361 main st	06118
 CT	enfield	77 hazard ave	06082
+CT	groton	13 riverview ave	06340
+CT	groton	262 mitchell st	06340
+CT	groton	37 fieldside dr	06340
+CT	groton	37 spring st	06340
+CT	groton	981 groton long point rd	06340
 CT	hartford	120 huyshope ave	06106
 CT	hartford	90 state house sq	06103
+CT	manchester	104 greenwood dr	06042
+CT	manchester	104 white st	06042
+CT	manchester	108 croft dr	06042
+CT	manchester	109 high st	06040
+CT	manchester	110 castle hill	06040
+CT	manchester	115 maple st	06040
+CT	manchester	115 saint john st	06040
+CT	manchester	115 waddell rd	06040
+CT	manchester	115 wells st	06040
+CT	manchester	1164 middle turnpike west	06040
+CT	manchester	117 adelaide rd	06040
+CT	manchester	118 pearl st	06040
+CT	manchester	119 oakland st	06042
+CT	manchester	119 redwood rd	06040
+CT	manchester	12 kane rd	06040
+CT	manchester	12 knox st	06040
+CT	manchester	12 winter st	06040
+CT	manchester	123 elizabeth dr	06042
+CT	manchester	125 summer st	06040
+CT	manchester	126 garth rd	06040
+CT	manchester	126 marjorie ln	06042
+CT	manchester	131 kent dr	06042
+CT	manchester	131 westerly st	06042
+CT	manchester	134 butternut rd	06040
+CT	manchester	138 bolton st	06040
+CT	manchester	14 huntington st	06040
+CT	manchester	14 linden st	06040
+CT	manchester	143 main st	06042
+CT	manchester	145 saint john st	06040
+CT	manchester	146 walnut st	06040
+CT	manchester	149 lenox st	06040
+CT	manchester	150 carter st	06040
+CT	manchester	152 bissell st	06040
+CT	manchester	154 lyness st	06040
+CT	manchester	159 adams st	06040
+CT	manchester	159 downey dr	06040
+CT	manchester	16 ambassador dr	06042
+CT	manchester	16 pine hill st	06042
+CT	manchester	162 wells st	06040
+CT	manchester	163 highwood dr	06040
+CT	manchester	165 saint john st	06040
+CT	manchester	171 tolland turnpike	06042
+CT	manchester	172 homestead st	06042
+CT	manchester	173 center st	06040
+CT	manchester	173 spruce st	06040
+CT	manchester	175 oak st	06040
+CT	manchester	179 blue ridge dr	06040
+CT	manchester	18 cambridge st	06042
+CT	manchester	18 curry ln	06040
+CT	manchester	180 center st	06040
+CT	manchester	182 irving st	06042
+CT	manchester	184 woodland st	06042
+CT	manchester	194 buckland hills dr	06042
+CT	manchester	195 kennedy rd	06042
+CT	manchester	197 oak st	06040
+CT	manchester	199 spencer st	06040
+CT	manchester	2 thompson rd	06040
+CT	manchester	20 dearborn dr	06042
+CT	manchester	20 masters way	06040
+CT	manchester	200 boulder rd	06040
+CT	manchester	200 redwood rd	06040
+CT	manchester	200 west center st	06040
+CT	manchester	202 deer run trl	06042
+CT	manchester	205 homestead st	06042
+CT	manchester	207 high st	06040
+CT	manchester	207 spruce st	06040
+CT	manchester	208 timrod rd	06040
+CT	manchester	21 carver ln	06040
+CT	manchester	210 green rd	06042
+CT	manchester	211 oak st	06040
+CT	manchester	219 bidwell st	06040
+CT	manchester	22 star farms dr	06040
+CT	manchester	224 charter oak st	06040
+CT	manchester	225 kennedy rd	06042
+CT	manchester	23 columbia dr	06042
+CT	manchester	233 buckland hills dr	06042
+CT	manchester	236 middle turnpike east	06040
+CT	manchester	24 amherst dr	06042
+CT	manchester	24 lawton rd	06042
+CT	manchester	243 mckee st	06040
+CT	manchester	243 new state rd	06042
+CT	manchester	247 summit st	06042
+CT	manchester	249 progress dr	06042
+CT	manchester	25 cliffside dr	06042
+CT	manchester	25 edwards st	06042
+CT	manchester	26 seaman cir	06040
+CT	manchester	26 wetherell st	06040
+CT	manchester	265 slater st	06042
+CT	manchester	27 church st	06040
+CT	manchester	275 henry st	06042
+CT	manchester	28 garden dr	06040
+CT	manchester	28 wilfred rd	06040
+CT	manchester	29 lucian st	06040
+CT	manchester	30 tanner st	06042
+CT	manchester	305 brookside ct	06042
+CT	manchester	31 ashworth st	06040
+CT	manchester	31 buckland hills dr	06042
+CT	manchester	31 mitchell rd	06042
+CT	manchester	310 timrod rd	06040
+CT	manchester	311 oak st	06040
+CT	manchester	318 lydall st	06042
+CT	manchester	32 prospect st	06040
+CT	manchester	325 autumn st	06040
+CT	manchester	327 woodbridge st	06042
+CT	manchester	34 holyoke rd	06040
+CT	manchester	341 oakland st	06042
+CT	manchester	345 buckland hills dr	06042
+CT	manchester	35 lakewood cir south	06040
+CT	manchester	35 pilgrim ln	06040
+CT	manchester	350 lydall st	06042
+CT	manchester	351 porter st	06040
+CT	manchester	36 grove st	06042
+CT	manchester	37 kensington st	06040
+CT	manchester	37 rushforde dr	06040
+CT	manchester	38 bruce rd	06040
+CT	manchester	38 devon dr	06040
+CT	manchester	39 tania dr	06040
+CT	manchester	396 hartford rd	06040
+CT	manchester	397 north main st	06042
+CT	manchester	4 orchard st	06040
+CT	manchester	40 highwood dr	06040
+CT	manchester	40 oliver rd	06042
+CT	manchester	40 strawberry ln	06040
+CT	manchester	404 middle turnpike west	06040
+CT	manchester	42 edison rd	06040
+CT	manchester	425 middle turnpike east	06040
+CT	manchester	429 dennison ridge dr	06040
+CT	manchester	44 campfield rd	06040
+CT	manchester	44 colonial rd	06042
+CT	manchester	44 downey dr	06040
+CT	manchester	46 apel pl	06042
+CT	manchester	46 lilac st	06040
+CT	manchester	460 woodbridge st	06042
+CT	manchester	52 linnmore dr	06040
+CT	manchester	52 oleary dr	06040
+CT	manchester	52 park st	06040
+CT	manchester	525 middle turnpike west	06040
+CT	manchester	527 birch mountain rd	06040
+CT	manchester	53 fairfield st	06040
+CT	manchester	53 philip rd	06040
+CT	manchester	56 channing dr	06040
+CT	manchester	56 concord rd	06042
+CT	manchester	56 gardner st	06040
+CT	manchester	566 middle turnpike east	06040
+CT	manchester	60 desousa dr	06040
+CT	manchester	60 downey dr	06040
+CT	manchester	607 trails end rd	06042
+CT	manchester	61 hills st	06040
+CT	manchester	61 plymouth ln	06040
+CT	manchester	616 bush hill rd	06040
+CT	manchester	62 high st	06040
+CT	manchester	63 columbia dr	06042
+CT	manchester	63 summit st	06040
+CT	manchester	640 hilliard st	06042
+CT	manchester	65 arcellia dr	06042
+CT	manchester	66 pine st	06040
+CT	manchester	67 steeplechase dr	06040
+CT	manchester	68 bigelow st	06040
+CT	manchester	68 princeton st	06042
+CT	manchester	69 washington st	06042
+CT	manchester	697 parker st	06042
+CT	manchester	72 milford rd	06042
+CT	manchester	736 middle turnpike east	06040
+CT	manchester	739 center st	06040
+CT	manchester	74 westerly st	06042
+CT	manchester	75 wilfred rd	06040
+CT	manchester	768 north main st	06040
+CT	manchester	77 gerald dr	06040
+CT	manchester	77 weaver rd	06042
+CT	manchester	78 cliffside dr	06042
+CT	manchester	80 homestead st	06042
+CT	manchester	81 lyness st	06040
+CT	manchester	82 fairfield st	06040
+CT	manchester	82 linnmore dr	06040
+CT	manchester	82 lookout mountain dr	06040
+CT	manchester	82 queen ct	06040
+CT	manchester	824 main st	06040
+CT	manchester	829 main st	06040
+CT	manchester	83 kennedy rd	06042
+CT	manchester	86 highland st	06040
+CT	manchester	86 russell st	06040
+CT	manchester	881 main st	06040
+CT	manchester	89 frances dr	06040
+CT	manchester	89 high ledge cir	06040
+CT	manchester	91 eldridge st	06040
+CT	manchester	91 rushforde dr	06040
+CT	manchester	93 hamlin st	06040
+CT	manchester	95 briarwood dr	06040
+CT	manchester	95 middle turnpike west	06040
+CT	manchester	96 green manor rd	06042
+CT	manchester	99 summer st	06040
 CT	new haven	59 elm st	06510
 CT	stamford	888 washington blvd	06901
 CT	waterbury	108 bank st	06702
+DC	washington	1 logan cir northwest	20005
+DC	washington	1001 6th st northwest	20001
+DC	washington	1008 rhode island ave northwest	20001
+DC	washington	1010 10th st northeast	20002
+DC	washington	1010 m st northwest	20001
+DC	washington	1011 irving st northeast	20017
+DC	washington	106 varnum st northwest	20011
+DC	washington	110 seaton pl northwest	20001
+DC	washington	1110 okie st northeast	20002
+DC	washington	112 3rd st northeast	20002
+DC	washington	1126 oates st northeast	20002
+DC	washington	1157 1st st northwest	20001
+DC	washington	116 9th st southeast	20003
+DC	washington	125 13th st northeast	20002
+DC	washington	1256 talbert st southeast	20020
+DC	washington	1263 evarts st northeast	20018
 DC	washington	1300 pennsylvania ave nw	20004
+DC	washington	1303 kearny st northeast	20017
+DC	washington	1309 columbia rd northwest	20009
+DC	washington	1310 riggs st northwest	20009
+DC	washington	1317 allison st northeast	20017
+DC	washington	1318 22nd st northwest	20037
+DC	washington	1318 35th st northwest	20007
+DC	washington	1318 4th st southwest	20024
+DC	washington	1328 tuckerman st northwest	20011
+DC	washington	1333 farragut st northwest	20011
+DC	washington	1333 kenyon st northwest	20010
+DC	washington	1340 5th st northwest	20001
+DC	washington	1345 g st southeast	20003
+DC	washington	1380 quincy st northwest	20011
+DC	washington	1402 north capitol st northwest	20002
+DC	washington	1403 12th st northwest	20005
+DC	washington	1405 monroe st northeast	20017
+DC	washington	1420 12th st northwest	20005
+DC	washington	1421 floral st northwest	20012
+DC	washington	1426 c st southeast	20003
+DC	washington	1427 south carolina ave southeast	20003
+DC	washington	1504 p st northwest	20005
+DC	washington	1508 massachusetts ave southeast	20003
+DC	washington	1514 16th st southeast	20020
+DC	washington	1516 buchanan st northwest	20011
+DC	washington	1520 h st northwest	20006
+DC	washington	1544 kenilworth ave northeast	20019
+DC	washington	1559 alabama ave southeast	20032
+DC	washington	1600 20th st northwest	20009
 DC	washington	1600 pennsylvania ave nw	20500
+DC	washington	1608 gales st northeast	20002
+DC	washington	1627 connecticut ave northwest	20009
+DC	washington	1636 church st northwest	20036
+DC	washington	1641 kramer st northeast	20002
+DC	washington	1644 new jersey ave northwest	20001
+DC	washington	1656 newton st northwest	20010
+DC	washington	1707 6th st northwest	20001
+DC	washington	1710 massachusetts ave southeast	20003
+DC	washington	1710 monroe st northeast	20018
+DC	washington	1711 8th st northwest	20001
+DC	washington	1720 d st northeast	20002
+DC	washington	1729 frankford st southeast	20020
+DC	washington	1734 corcoran st northwest	20009
+DC	washington	1734 tamarack st northwest	20012
+DC	washington	1745 t st southeast	20020
+DC	washington	18 hamilton st northwest	20011
+DC	washington	1811 1st st northwest	20001
+DC	washington	1816 u pl southeast	20020
+DC	washington	1819 q st southeast	20020
+DC	washington	1820 22nd st southeast	20020
+DC	washington	1900 west virginia ave northeast	20002
+DC	washington	1902 6th st northwest	20001
+DC	washington	1908 newton st northeast	20018
+DC	washington	1920 bladensburg rd northeast	20002
+DC	washington	2032 4th st northwest	20001
+DC	washington	215 9th st northeast	20002
+DC	washington	22 gallatin st northeast	20011
+DC	washington	2201 ontario rd northwest	20009
+DC	washington	2262 hall pl northwest	20007
+DC	washington	23 florida ave northeast	20002
+DC	washington	2327 pomeroy rd southeast	20020
+DC	washington	233 ingraham st northwest	20011
+DC	washington	2330 39th st northwest	20007
+DC	washington	235 17th st southeast	20003
+DC	washington	238 brookley ave southwest	20373
+DC	washington	2507 r st southeast	20020
+DC	washington	2521 naylor rd southeast	20020
+DC	washington	2552 massachusetts ave northwest	20008
+DC	washington	2577 rhode island ave northeast	20018
+DC	washington	2713 mitscher rd	20373
+DC	washington	2716 30th st southeast	20020
+DC	washington	2741 31st pl northeast	20018
+DC	washington	2803 6th st northeast	20017
+DC	washington	2811 battery pl northwest	20016
+DC	washington	2812 jasper st southeast	20020
+DC	washington	2829 31st st northwest	20008
+DC	washington	2850 davenport st northwest	20008
+DC	washington	2927 martin luther king junior ave southeast	20020
+DC	washington	3014 r st northwest	20007
+DC	washington	3024 24th st northeast	20018
+DC	washington	3111 west pl southeast	20020
+DC	washington	3138 banneker dr northeast	20018
+DC	washington	3138 p st northwest	20007
+DC	washington	316 20th st northeast	20002
+DC	washington	3179 18th st northwest	20010
+DC	washington	3194 bladensburg rd northeast	20018
+DC	washington	321 kentucky ave southeast	20003
+DC	washington	328 missouri ave northwest	20011
+DC	washington	3298 chestnut st northwest	20015
+DC	washington	3325 dix st northeast	20019
+DC	washington	335 c st southeast	20003
+DC	washington	3373 runnymede pl northwest	20015
+DC	washington	3500 15th st northeast	20017
+DC	washington	3500 blanchard dr southwest	20032
+DC	washington	3517 s st northwest	20007
+DC	washington	353 o st southwest	20024
+DC	washington	3538 albemarle st northwest	20008
+DC	washington	3553 brandywine st northwest	20008
+DC	washington	357 chaplin st southeast	20019
+DC	washington	3607 r st northwest	20007
+DC	washington	3708 fort lincoln dr northeast	20018
+DC	washington	3728 9th st northwest	20010
+DC	washington	3811 w st southeast	20020
+DC	washington	4000 albemarle st northwest	20016
+DC	washington	4001 19th pl northeast	20018
+DC	washington	407 morse st northeast	20002
+DC	washington	4130 legation st northwest	20015
+DC	washington	416 ridge st northwest	20001
+DC	washington	417 r st northwest	20001
+DC	washington	4201 georgia ave northwest	20011
+DC	washington	421 1 2 6th st southeast	20003
+DC	washington	421 madison st northeast	20011
+DC	washington	422 c st northeast	20002
+DC	washington	4300 kansas ave northwest	20011
+DC	washington	4339 benning rd northeast	20019
+DC	washington	4341 ponds st northeast	20019
+DC	washington	4401 burlington pl northwest	20016
+DC	washington	4418 15th st northwest	20011
+DC	washington	4430 davenport st northwest	20016
+DC	washington	449 15th st northeast	20002
+DC	washington	4506 eads pl northeast	20019
+DC	washington	4510 eastern ave northeast	20018
+DC	washington	4511 43rd pl northwest	20016
+DC	washington	4603 grant st northeast	20019
+DC	washington	4667 benning rd southeast	20019
+DC	washington	4672 a st southeast	20019
+DC	washington	4700 10th st northeast	20017
+DC	washington	4709 blagden ter northwest	20011
+DC	washington	4812 alton pl northwest	20016
+DC	washington	4822 piney branch rd northwest	20011
+DC	washington	4840 reservoir rd northwest	20007
+DC	washington	5000 v st northwest	20007
+DC	washington	509 franklin st northeast	20017
+DC	washington	5108 bass pl southeast	20019
+DC	washington	5109 39th st northwest	20016
+DC	washington	5124 e st southeast	20019
+DC	washington	513 10th st southeast	20003
+DC	washington	5156 south dakota ave northeast	20017
+DC	washington	519 roxboro pl northwest	20011
+DC	washington	5208 colorado ave northwest	20011
+DC	washington	5302 1st st northwest	20011
+DC	washington	534 hamilton st northeast	20011
+DC	washington	5458 30th st northwest	20015
+DC	washington	5575 south dakota ave northeast	20011
+DC	washington	5609 colorado ave northwest	20011
+DC	washington	5619 clay pl northeast	20019
+DC	washington	5722 8th st northwest	20011
+DC	washington	58 rice st southwest	20032
+DC	washington	601 farragut pl northeast	20017
+DC	washington	615 q st northwest	20001
+DC	washington	618 ava cir northeast	20017
+DC	washington	623 rhode island ave northwest	20001
+DC	washington	6262 29th st northwest	20015
+DC	washington	627 emerson st northwest	20011
+DC	washington	6419 8th st northwest	20012
+DC	washington	643 farragut st northwest	20011
+DC	washington	6611 5th st northwest	20012
+DC	washington	664 irving st northwest	20010
+DC	washington	7 underwood pl northwest	20012
+DC	washington	7003 9th st northwest	20012
+DC	washington	702 farragut st northwest	20011
+DC	washington	705 upshur st northwest	20011
+DC	washington	7060 eastern ave	20012
+DC	washington	712 parkside pl northeast	20019
+DC	washington	722 13th st northeast	20002
+DC	washington	736 sicard st southeast	20003
+DC	washington	760 11th st southeast	20003
+DC	washington	7700 morningside dr northwest	20012
+DC	washington	802 madison st northwest	20011
+DC	washington	81 seaton pl northwest	20001
+DC	washington	8157 east beach dr northwest	20012
+DC	washington	817 25th st northwest	20037
+DC	washington	827 10th st northeast	20002
+DC	washington	831 21st st northeast	20002
+DC	washington	832 51st st northeast	20019
+DC	washington	833 50th pl northeast	20019
+DC	washington	836 lamont st northwest	20010
+DC	washington	904 shepherd st northwest	20011
+DC	washington	905 c st northeast	20002
+DC	washington	921 5th st southeast	20003
+DC	washington	923 k st northeast	20002
 DE	dover	555 e loockerman st	19901
 DE	dover	555 east loockerman st	19901
 DE	wilmington	1105 n market st	19801
 DE	wilmington	1105 north market st	19801
+FL	beverly hills	5038 north cimarron dr	34465
+FL	beverly hills	85 west seymeria dr	34465
 FL	boca raton	777 glades rd	33431
 FL	bradenton	8433 enterprise cir	34202
 FL	brandon	510 vonderburg dr	33511
@@ -212,6 +1830,7 @@ FL	fort pierce	100 north u s hwy 1	34950
 FL	gainesville	5550 nw 111th blvd	32653
 FL	hollywood	2600 hollywood blvd	33020
 FL	inverness	212 w main st	34450
+FL	inverness	312 westhill ave	34452
 FL	jacksonville	117 w duval st	32202
 FL	jacksonville	300 north hogan st	32202
 FL	jacksonville	400 west bay st	32202
@@ -225,6 +1844,14 @@ FL	lake placid	1069 us 27 north	33852
 FL	lake wales	201 west central ave	33853
 FL	lakeland	124 s florida ave	33801
 FL	melbourne	2725 judge fran jamieson way	32940
+FL	merritt island	2375 palm lake dr	32952
+FL	mexico beach	106 parker pkwy	32456
+FL	mexico beach	111 20th st	32456
+FL	mexico beach	1814 us highway 98	32456
+FL	mexico beach	2802 us highway 98	32456
+FL	mexico beach	3114 us highway 98	32456
+FL	mexico beach	3203 us highway 98	32456
+FL	mexico beach	400 us highway 98	32456
 FL	miami	14221 sw 120th st	33186
 FL	miami	5725 sw 8th st	33144
 FL	miami	901 ponce de leon blvd	33134
@@ -239,27 +1866,197 @@ FL	orlando	201 s orange av	32801
 FL	orlando	225 east robinson st	32801
 FL	orlando	5800 south semoran blvd	32822
 FL	orlando	617 n magnolia ave	32801
+FL	palm bay	467 biscayne ave northwest	32907
+FL	palm bay	817 nevada dr northeast	32907
 FL	palm beach gardens	4822 northlake blvd	33418
 FL	palm coast	31 lupi ct	32137
 FL	palmetto bay	9705 hibiscus st	33157
+FL	panama city	1021 north center ave	32401
+FL	panama city	1025 west 19th st	32405
+FL	panama city	103 north east ave	32401
+FL	panama city	104 lakeridge dr	32405
+FL	panama city	105 ridgecrest ct	32405
+FL	panama city	1208 lindenwood dr	32405
+FL	panama city	121 alpine way	32404
+FL	panama city	1211 friendship ave	32401
+FL	panama city	124 crane st	32413
+FL	panama city	127 grand heron dr	32407
+FL	panama city	1302 cherry st	32401
+FL	panama city	1309 clay ave	32401
+FL	panama city	1328 jenks ave	32401
+FL	panama city	1364 capri dr	32405
+FL	panama city	1405 hickory ave	32401
+FL	panama city	1405 mercedes ave	32401
+FL	panama city	1416 ridgewood ave	32404
+FL	panama city	1420 turtleback trl	32413
+FL	panama city	1429 harrison ave	32401
+FL	panama city	1430 south gay ave	32404
+FL	panama city	1439 2nd st	32409
+FL	panama city	1515 chandlee ave	32405
+FL	panama city	1518 jenks ave	32405
+FL	panama city	154 byrd dr	32404
+FL	panama city	1607 louisiana ave	32405
+FL	panama city	1701 foster ave	32405
+FL	panama city	1803 hickory ave	32405
+FL	panama city	1804 calhoun ave	32405
+FL	panama city	1831 frankford ave	32405
+FL	panama city	1904 baker ct	32401
+FL	panama city	1906 palmetto ave	32405
+FL	panama city	1909 wainwright ave	32405
+FL	panama city	2115 honeysuckle dr	32404
+FL	panama city	2203 west 24th st	32405
+FL	panama city	231 south kimbrel ave	32404
+FL	panama city	2318 camryns xing	32405
+FL	panama city	232 maine ave	32401
+FL	panama city	234 east beach dr	32401
+FL	panama city	235 hugh thomas dr	32404
+FL	panama city	2436 naples ave	32405
+FL	panama city	2508 grant ave	32405
+FL	panama city	2527 lisenby ave	32405
+FL	panama city	2538 east 40th plz	32405
+FL	panama city	2560 michigan ct	32405
+FL	panama city	2638 east 40th plz	32405
+FL	panama city	269 hugh thomas dr	32404
+FL	panama city	2716 fairmont dr	32405
+FL	panama city	2729 east 14th st	32401
+FL	panama city	2809 briarcliff rd	32405
+FL	panama city	2928 avon rd	32405
+FL	panama city	2936 state ave	32405
+FL	panama city	3035 osprey cir	32405
+FL	panama city	308 school ave	32401
+FL	panama city	309 brooke ct	32404
+FL	panama city	3114 west 20th ct	32405
+FL	panama city	312 north cove blvd	32401
+FL	panama city	334 north cove blvd	32401
+FL	panama city	3502 cottage cove ln	32408
+FL	panama city	3504 east 5th st	32401
+FL	panama city	4035 east 8th st	32404
+FL	panama city	4039 pipeline rd	32404
+FL	panama city	4113 holiday dr	32408
+FL	panama city	4125 cobia st	32408
+FL	panama city	414 tanya pass	32404
+FL	panama city	4306 bylsma cir	32404
+FL	panama city	4313 bylsma cir	32404
+FL	panama city	4604 west 19th ct	32405
+FL	panama city	4617 east 3rd st	32404
+FL	panama city	4712 cherokee heights rd	32404
+FL	panama city	4911 alameda st	32404
+FL	panama city	5119 marla dr	32404
+FL	panama city	512 north center ave	32401
+FL	panama city	521 east 4th st	32401
+FL	panama city	5242 thornton ln	32404
+FL	panama city	539 palermo rd	32405
+FL	panama city	5415 frank hough rd	32404
+FL	panama city	5444 nicole blvd	32404
+FL	panama city	545 tracey dr	32404
+FL	panama city	5603 dune creek trl	32404
+FL	panama city	5620 lilly st	32404
+FL	panama city	5721 frank hough rd	32404
+FL	panama city	618 amberjack dr	32408
+FL	panama city	6412 lenawee st	32404
+FL	panama city	6436 stoney point rd	32404
+FL	panama city	6718 keithley rd	32404
+FL	panama city	6818 north lagoon dr	32408
+FL	panama city	6823 forsythe dr	32404
+FL	panama city	6911 steven rd	32404
+FL	panama city	6912 sunrise dr	32407
+FL	panama city	7000 hugh dr	32404
+FL	panama city	702 plantation cir	32404
+FL	panama city	7041 coe rd	32404
+FL	panama city	7047 vinson rd	32413
+FL	panama city	713 flight ave	32404
+FL	panama city	714 venetian way	32405
+FL	panama city	7321 mary jo ave	32409
+FL	panama city	7431 gilbert rd	32404
+FL	panama city	7506 harvey st	32404
+FL	panama city	7509 linda ln	32404
+FL	panama city	7513 lois st	32404
+FL	panama city	7703 laird st	32408
+FL	panama city	7758 betty louise dr	32404
+FL	panama city	7809 highway 2302	32409
+FL	panama city	798 airport rd	32405
+FL	panama city	800 west st	32404
+FL	panama city	804 east 7th ct	32401
+FL	panama city	814 east 10th ct	32401
+FL	panama city	815 plantation dr	32404
+FL	panama city	8221 surf dr	32408
 FL	panama city	840 w 11th st	32401
+FL	panama city	8421 thomas dr	32408
+FL	panama city	8614 surf dr	32408
+FL	panama city	939 west beach dr	32401
+FL	panama city	9636 morar rd	32409
+FL	panama city beach	102 derondo st	32413
+FL	panama city beach	103 razz way	32408
+FL	panama city beach	122 coral dr	32413
+FL	panama city beach	133 white cap way	32407
+FL	panama city beach	13415 panama city beach pkwy	32407
+FL	panama city beach	141 west leslie ln	32407
+FL	panama city beach	14854 bay view cir	32413
+FL	panama city beach	150 manistee dr	32413
+FL	panama city beach	1505 sweet bay trl	32413
+FL	panama city beach	154 boca lagoon dr	32408
+FL	panama city beach	1637 acre cir	32407
+FL	panama city beach	17109 guava ave	32413
+FL	panama city beach	1738 annabellas dr	32407
+FL	panama city beach	17878 front beach rd	32413
+FL	panama city beach	208 bonita cir	32408
+FL	panama city beach	21402 caribbean ln	32413
+FL	panama city beach	218 oleander dr	32413
+FL	panama city beach	218 turtle cv	32413
+FL	panama city beach	22219 panama city beach pkwy	32413
+FL	panama city beach	301 argonaut st	32413
+FL	panama city beach	305 broderick pl	32413
+FL	panama city beach	327 fairway blvd	32407
+FL	panama city beach	405 savannah park way	32407
+FL	panama city beach	409 snook ln	32408
+FL	panama city beach	412 lakefront dr	32413
+FL	panama city beach	415 lullwater dr	32413
+FL	panama city beach	420 cove villa st	32407
+FL	panama city beach	4216 lorraine st	32408
+FL	panama city beach	427 gulf view dr	32413
+FL	panama city beach	4333 catherine st	32408
+FL	panama city beach	505 tarpon st	32413
+FL	panama city beach	509 sea breeze dr	32413
+FL	panama city beach	5420 sunset ave	32408
+FL	panama city beach	565 north lakeshore dr	32413
+FL	panama city beach	645 malaga pl	32413
+FL	panama city beach	6505 south lagoon dr	32408
+FL	panama city beach	6506 north lagoon dr	32408
+FL	panama city beach	7502 kingman st	32408
+FL	panama city beach	813 linda ln	32407
+FL	panama city beach	8315 surf dr	32408
+FL	panama city beach	8507 lorento st	32408
+FL	panama city beach	9321 amy ln	32407
 FL	pensacola	1000 college blvd	32504
 FL	pensacola	221 palafox pl	32502
+FL	port charlotte	16133 hillsborough blvd	33954
+FL	port charlotte	20270 andover ave	33954
+FL	port charlotte	23128 donalda ave	33954
+FL	port charlotte	23480 abers ave	33980
 FL	port orange	1000 city center cir	32129
 FL	port st lucie	121 sw port st lucie blvd	34984
 FL	punta gorda	226 taylor st	33950
+FL	punta gorda	3600 san sebastian ct	33950
+FL	riverview	10802 brickside ct	33579
 FL	saint petersburg	136 fourth st n	33701
 FL	sarasota	7590 fruitville rd	34240
 FL	seminole	9200 113th st n	33772
+FL	southport	325 joseph cir	32409
+FL	southport	711 tashanna ln	32409
+FL	southport	9222 sandra grace rd	32409
 FL	stuart	171 sw flagler ave	34994
+FL	sun city center	1122 mcdaniel st	33573
 FL	sunrise	777 sawgrass corporate pkwy	33325
 FL	tallahassee	111 n adams st	32301
 FL	tallahassee	300 s adams st	32301
 FL	tallahassee	402 s monroe st	32399
 FL	tampa	17425 bridge hill ct	33647
 FL	tampa	4144 n armenia ave	33607
+FL	tampa	6435 west hillsborough ave	33634
 FL	tampa	801 north florida ave	33602
+FL	tampa	9119 whispering willow way	33614
 FL	the villages	8015 e county rd 466	32162
+FL	tyndall air force base	3722 kisling loop	32403
 FL	venice	401 west venice ave	34285
 FL	west palm beach	415 clematis st	33401
 FL	west park	1965 south state road 7	33023
@@ -270,6 +2067,9 @@ GA	atlanta	271 17th st nw	30363
 GA	atlanta	3330 cumberland blvd se	30339
 GA	augusta	2743 perimeter pkwy	30909
 GA	brunswick	777 gloucester st	31520
+GA	calhoun	103 aspen pl northeast	30701
+GA	calhoun	205 north henderson bend rd northwest	30701
+GA	calhoun	503 blackwood ter southeast	30701
 GA	cartersville	135 w cherokee ave	30120
 GA	columbus	18 9th st	31901
 GA	columbus	18 ninth st	31901
@@ -278,12 +2078,170 @@ GA	dalton	829 p o box	30722
 GA	decatur	5240 snapfinger park dr	30035
 GA	dublin	100 s church st	31021
 GA	gainesville	210 washington st nw	30501
+GA	garden city	1326 u s 80	31408
+GA	garden city	5118 augusta rd	31408
 GA	macon	300 mulberry st	31201
 GA	monroe	100 court st	30655
 GA	newnan	1601 e hwy 34	30265
+GA	savannah	1 dunsmuir ln	31411
+GA	savannah	1 tanaquay ct	31411
+GA	savannah	10 dalry ln	31419
+GA	savannah	100 fenwick village dr	31419
+GA	savannah	103 chevis rd	31419
+GA	savannah	103 fenwick village dr	31419
+GA	savannah	1030 shawnee st	31419
+GA	savannah	105 french run rd	31404
+GA	savannah	105 hunt club ct	31406
+GA	savannah	10612 middleground rd	31419
+GA	savannah	107 laurel green ct	31419
+GA	savannah	10714 abercorn st	31419
+GA	savannah	109 east 64th st	31405
+GA	savannah	109 peter s quay	31410
+GA	savannah	10996 largo dr	31419
+GA	savannah	110 central junction blvd	31405
+GA	savannah	110 oxford rd	31419
+GA	savannah	1101 west 48th st	31405
+GA	savannah	1106 homer ave	31405
+GA	savannah	1109 east 35th st	31404
+GA	savannah	111 edgewater rd	31406
+GA	savannah	112 coleman blvd	31408
+GA	savannah	112 mallard dr	31419
+GA	savannah	1125 west 41st st	31415
+GA	savannah	113 dove ln	31406
+GA	savannah	1149 darwin st	31415
+GA	savannah	115 falkirk st	31407
+GA	savannah	12 netherclift way	31411
+GA	savannah	12 red fox dr	31419
+GA	savannah	121 mills run dr	31405
+GA	savannah	12300 apache ave	31419
+GA	savannah	12403 deerfield rd	31419
+GA	savannah	125 heritage way	31419
+GA	savannah	126 sunshine rd	31405
+GA	savannah	127 andover dr	31405
+GA	savannah	13 breezy palm way	31406
+GA	savannah	132 laurel green ct	31419
+GA	savannah	13213 spanish moss rd	31419
+GA	savannah	1350 exley st	31415
+GA	savannah	1363 dean forest rd	31405
+GA	savannah	14006 coffee bluff rd	31419
+GA	savannah	1403 lincoln st	31401
+GA	savannah	1405 east 55th st	31404
+GA	savannah	1414 east anderson st	31404
+GA	savannah	1425 claremont cir	31415
+GA	savannah	1431 king george blvd	31419
+GA	savannah	1456 east 39th st	31404
+GA	savannah	1504 east 55th st	31404
+GA	savannah	151 main st	31408
+GA	savannah	1513 cathy st	31415
+GA	savannah	1612 whitemarsh way	31410
+GA	savannah	1695 archer st	31405
+GA	savannah	1699 chatham pkwy	31405
+GA	savannah	17 marina dr	31411
+GA	savannah	1800 east 63rd st	31404
+GA	savannah	1809 u s 80	31408
+GA	savannah	1900 lincoln st	31401
+GA	savannah	1917 whitaker st	31401
+GA	savannah	1938 arcadian st	31405
+GA	savannah	1939 greenwood st	31404
+GA	savannah	2 ambelwood way	31411
+GA	savannah	2 cockle shell rd	31419
+GA	savannah	2 misty marsh dr	31419
+GA	savannah	201 lee blvd	31405
+GA	savannah	201 west montgomery cross rd	31406
+GA	savannah	203 east gwinnett st	31401
+GA	savannah	205 west montgomery cross rd	31406
+GA	savannah	2052 east 42nd st	31404
+GA	savannah	206 blue marlin dr	31410
+GA	savannah	21 longview bluff dr east	31419
+GA	savannah	21 soling ave	31419
+GA	savannah	212 holiday cir	31419
+GA	savannah	2139 glynnwood dr	31404
+GA	savannah	217 west congress st	31401
+GA	savannah	2200 east victory dr	31404
+GA	savannah	2206 skidaway rd	31404
+GA	savannah	2209 florida ave	31404
+GA	savannah	2212 daffin dr	31404
+GA	savannah	222 holiday cir	31419
+GA	savannah	2223 north fernwood ct	31404
+GA	savannah	2230 armstrong dr	31404
+GA	savannah	227 west montgomery cross rd	31406
+GA	savannah	228 east huntingdon st	31401
+GA	savannah	23 cove dr	31419
+GA	savannah	2305 ranchland dr	31404
+GA	savannah	24 haven dr	31406
+GA	savannah	26 greenbriar dr	31419
+GA	savannah	2604 13th st	31408
+GA	savannah	27 cabbage xing	31411
+GA	savannah	27 leary dr	31406
+GA	savannah	2811 mechanics ave	31404
+GA	savannah	3 mad anthony ln	31411
+GA	savannah	301 east ct	31404
+GA	savannah	302 tuten ave	31415
+GA	savannah	3031 montgomery st	31405
+GA	savannah	304 wilmington island rd	31410
+GA	savannah	3110 east victory dr	31404
+GA	savannah	317 windsor rd	31419
+GA	savannah	322 east taylor st	31401
+GA	savannah	344 island rd	31406
+GA	savannah	345 tattnall st	31401
+GA	savannah	36 saint ives dr	31419
+GA	savannah	37 east broad st	31401
+GA	savannah	4 eastview ln	31410
+GA	savannah	4 marsh haven ln	31411
+GA	savannah	402 tuten ave	31415
+GA	savannah	406 east waldburg st	31401
+GA	savannah	4112 rockdale st	31405
+GA	savannah	415 west 42nd st	31401
+GA	savannah	425 buckhalter rd	31405
+GA	savannah	43 henderson ave	31406
+GA	savannah	4423 lilac ave	31404
+GA	savannah	45 heathcote cir	31405
+GA	savannah	5 hibiscus ave	31404
+GA	savannah	503 early st	31405
+GA	savannah	5108 franklin st	31405
+GA	savannah	5123 ewell st	31405
+GA	savannah	514 east 38th st	31401
+GA	savannah	517 west 33rd st	31415
+GA	savannah	519 emerald dr	31415
 GA	savannah	532 stephenson ave	31405
+GA	savannah	537 east waldburg st	31401
+GA	savannah	5510 montgomery st	31405
+GA	savannah	57 hidden lake ct	31419
+GA	savannah	5708 beverly st	31405
+GA	savannah	595 west 54th st	31405
+GA	savannah	6 little country pl	31406
+GA	savannah	60 willow lakes dr	31419
+GA	savannah	606 lincoln st	31401
+GA	savannah	614 east duffy ln	31401
+GA	savannah	618 mclaws st	31405
+GA	savannah	6206 waters ave	31406
+GA	savannah	63 wild thistle ln	31406
 GA	savannah	6602 abercorn st	31405
+GA	savannah	6702 johnny mercer blvd	31410
+GA	savannah	7 river otter ln	31411
+GA	savannah	7 rose dhu ln	31419
+GA	savannah	702 east 53rd st	31405
+GA	savannah	7024 johnny mercer blvd	31410
+GA	savannah	707 leaning oaks dr	31410
+GA	savannah	711 tatem st	31405
+GA	savannah	713 east 32nd st	31401
+GA	savannah	714 east 33rd st	31401
+GA	savannah	733 east derenne ave	31405
+GA	savannah	740 east 34th st	31401
+GA	savannah	7804 abercorn st	31406
+GA	savannah	800 quacco rd	31419
+GA	savannah	802 east 37th st	31401
+GA	savannah	816 east 69th st	31405
+GA	savannah	822 bowden st	31415
+GA	savannah	8505 waters ave	31406
+GA	savannah	88 pine valley rd	31404
+GA	savannah	904 walthour rd	31410
+GA	savannah	926 mill ct	31419
 GA	statesboro	50 e main st	30458
+GA	thunderbolt	15 lakewood dr	31410
+GA	thunderbolt	2803 river dr	31404
+GA	thunderbolt	2809 rowland ave	31404
+GA	thunderbolt	2817 3rd st	31404
 GA	tifton	127 b n central ave	31794
 GA	vidalia	107 old airport rd	30475
 GA	warner robins	120 byrd way	31088
@@ -392,16 +2350,202 @@ KY	crescent springs	541 buttermilk pike	41017
 KY	danville	141 n 3rd st	40422
 KY	fort wright	1885 dixie hwy	41011
 KY	hazard	48 s ky hwy 15	41701
+KY	hurstbourne acres	2300 deer path cir	40220
+KY	jeffersontown	10819 bluegrass pkwy	40299
+KY	jeffersontown	3013 sprowl rd	40299
+KY	jeffersontown	9209 eupora ct	40299
 KY	lagrange	110 w jefferson st	40031
 KY	lexington	2709 old rosebud rd	40509
 KY	lexington	771 corporate dr	40503
 KY	london	300 s main st	40741
+KY	louisville	1002 highland ave	40204
+KY	louisville	1007 ash st	40217
+KY	louisville	10110 landwood dr	40291
+KY	louisville	10124 watsonville rd	40272
+KY	louisville	10129 spring gate dr	40241
+KY	louisville	1014 south 2nd st	40203
+KY	louisville	10222 pine glen cir	40291
+KY	louisville	1026 orchard ave	40213
+KY	louisville	10301 la plaza dr	40272
+KY	louisville	10307 rock falls ct	40223
+KY	louisville	10406 sunlight ln	40272
+KY	louisville	1046 dudley ave	40204
+KY	louisville	10508 kovats ct	40223
+KY	louisville	10723 colonial woods ct	40223
+KY	louisville	1079 east kentucky st	40204
+KY	louisville	109 cambridge station rd	40223
+KY	louisville	10911 torrington rd	40272
+KY	louisville	10914 oak harbor dr	40299
+KY	louisville	110 lenoak dr	40214
+KY	louisville	11012 eagles cove dr	40241
+KY	louisville	11102 little rock ct	40241
+KY	louisville	1112 flat rock rd	40245
+KY	louisville	1117 everett ave	40204
+KY	louisville	11501 maple way	40229
+KY	louisville	11515 leemont dr	40272
+KY	louisville	120 north hurstbourne pkwy	40222
+KY	louisville	12002 vanherr dr	40299
+KY	louisville	1216 west hill st	40210
+KY	louisville	1244 south 4th st	40203
+KY	louisville	1259 everett ave	40204
+KY	louisville	128 east oak st	40203
+KY	louisville	13005 mills edge ct	40272
+KY	louisville	1303 buckingham ct	40118
+KY	louisville	1311 durrett ln	40213
+KY	louisville	1400 doris dr	40118
+KY	louisville	14003 crossbranch ct	40245
+KY	louisville	14206 james rees way	40299
+KY	louisville	14213 doc hawley st	40245
+KY	louisville	1424 winter ave	40204
+KY	louisville	14505 landis villa dr	40245
+KY	louisville	1505 rosewood ave	40204
+KY	louisville	1522 south 36th st	40211
+KY	louisville	1523 south 9th st	40208
+KY	louisville	15510 champion lakes pl	40245
+KY	louisville	1601 algonquin pkwy	40210
+KY	louisville	1606 trevilian way	40205
+KY	louisville	1612 beech st	40211
+KY	louisville	1622 orchard ave	40213
+KY	louisville	16412 eastwood cut off rd	40245
+KY	louisville	1700 william e summers iii ave	40211
+KY	louisville	1709 west market st	40203
+KY	louisville	1817 beech st	40210
+KY	louisville	1822 dixdale ave	40210
+KY	louisville	1840 nobel pl	40216
+KY	louisville	188 saint matthews ave	40207
+KY	louisville	1903 bashford manor ln	40218
+KY	louisville	200 edgewood way	40243
+KY	louisville	200 pheasant ave	40118
+KY	louisville	202 pepperbush rd	40207
+KY	louisville	2021 west burnett ave	40210
+KY	louisville	205 harrison ave	40243
+KY	louisville	208 kinnaird ln	40243
+KY	louisville	2106 standard ave	40210
+KY	louisville	211 west oak st	40203
+KY	louisville	2115 longest ave	40204
+KY	louisville	2203 7th street rd	40208
+KY	louisville	2204 7th street rd	40208
+KY	louisville	222 rockcrest way	40245
+KY	louisville	2310 donleigh ct	40222
+KY	louisville	2313 south 4th st	40208
+KY	louisville	2402 eastbridge ct	40223
+KY	louisville	2406 brighton dr	40205
+KY	louisville	2406 lindbergh dr	40208
+KY	louisville	244 la normandy dr	40223
+KY	louisville	2502 adrienne way	40216
+KY	louisville	2504 longest ave	40204
+KY	louisville	2506 west madison st	40211
+KY	louisville	2707 wendell ave	40205
+KY	louisville	2721 lindsay ave	40206
+KY	louisville	2728 hale ave	40211
+KY	louisville	2821 tyson pl	40218
+KY	louisville	2917 danzig pl	40245
+KY	louisville	3030 breckenridge ln	40220
+KY	louisville	3033 aubert ave	40206
+KY	louisville	305 becket ave	40118
+KY	louisville	3102 kinvara ln	40242
+KY	louisville	3118 sora ave	40213
+KY	louisville	3140 commander dr	40220
+KY	louisville	32 royal dr	40214
+KY	louisville	327 idlewylde dr	40206
+KY	louisville	3301 nora ln	40220
+KY	louisville	3321 furman blvd	40220
+KY	louisville	3402 prestwood dr	40219
+KY	louisville	3408 bellisima pl	40245
+KY	louisville	3408 taylorsville rd	40205
+KY	louisville	3604 west market st	40212
+KY	louisville	3620 colmar dr	40211
+KY	louisville	3623 chateau ln	40219
+KY	louisville	3704 hughes rd	40207
+KY	louisville	3810 camp ground rd	40211
+KY	louisville	3813 vanguard dr	40229
+KY	louisville	3823 shannon run trl	40299
+KY	louisville	3825 west muhammad ali blvd	40212
+KY	louisville	3919 landherr dr	40299
+KY	louisville	400 south 28th st	40212
+KY	louisville	406 stilz ave	40206
+KY	louisville	412 virginia ave	40222
+KY	louisville	4188 summerview dr	40272
+KY	louisville	419 wabasso ave	40209
+KY	louisville	4214 ashleywood ct	40241
+KY	louisville	4216 winter lake dr	40272
+KY	louisville	4303 ashleycreek ct	40241
+KY	louisville	4305 willowview blvd	40299
+KY	louisville	4316 dover rd	40216
+KY	louisville	4331 foeburn ln	40207
+KY	louisville	4400 vaneto dr	40216
+KY	louisville	4401 virginia ave	40211
+KY	louisville	4418 signal hill rd	40207
+KY	louisville	4742 bellevue ave	40215
+KY	louisville	501 running creek pl	40243
+KY	louisville	5116 feys ct	40216
+KY	louisville	5161 jefferson blvd	40219
+KY	louisville	5300 robinwood rd	40218
+KY	louisville	5311 chenoweth park ln	40291
+KY	louisville	5316 silver wing blvd	40241
+KY	louisville	534 north 31st st	40212
+KY	louisville	545 east muhammad ali blvd	40202
+KY	louisville	5707 whispering hills blvd	40219
+KY	louisville	5801 south watterson trl	40291
+KY	louisville	5921 ashwood bluff dr	40207
 KY	louisville	600 dr martin luther king jr pl	40202
+KY	louisville	600 marshall st	40202
+KY	louisville	6002 jo danielle pl	40291
+KY	louisville	6007 applegate ln	40219
 KY	louisville	601 w broadway	40202
+KY	louisville	6241 hudson creek dr	40291
+KY	louisville	6408 fern crest rd	40291
+KY	louisville	642 south 2nd st	40202
+KY	louisville	649 south 41st st	40211
+KY	louisville	6500 park club cir	40229
+KY	louisville	6609 westshire dr	40258
+KY	louisville	6624 strawberry ln	40214
+KY	louisville	6703 bluffview cir	40299
+KY	louisville	70 valley rd	40204
+KY	louisville	720 east muhammad ali blvd	40202
+KY	louisville	721 south jackson st	40203
+KY	louisville	7431 candace way	40214
+KY	louisville	7607 beulah church rd	40228
+KY	louisville	7905 old heady rd	40299
+KY	louisville	7911 deronia ave	40222
+KY	louisville	8007 kendrick crossing ln	40291
+KY	louisville	811 river dell dr	40206
+KY	louisville	8133 meadowgreen pl	40299
+KY	louisville	814 keswick blvd	40217
+KY	louisville	815 west market st	40202
+KY	louisville	8219 minor ln	40219
+KY	louisville	826 south hancock st	40203
+KY	louisville	8304 glaser ln	40291
+KY	louisville	840 river crest ct	40206
+KY	louisville	8415 running spring dr	40241
+KY	louisville	8502 madrone ave	40258
+KY	louisville	8526 preston hwy	40219
+KY	louisville	8709 peeble ln	40272
+KY	louisville	8716 astrid ave	40228
+KY	louisville	8801 rosshire dr	40118
+KY	louisville	8915 shevie dr	40272
+KY	louisville	900 dupont rd	40207
+KY	louisville	903 burton ave	40208
+KY	louisville	908 lodge hill rd	40223
+KY	louisville	9306 taylorsville rd	40299
+KY	louisville	9401 3rd street rd	40272
+KY	louisville	9403 fairground rd	40291
+KY	louisville	945 south 5th st	40203
+KY	louisville	9712 stream view trl	40258
+KY	louisville	9805 meadow vale dr	40242
+KY	louisville	9904 daniel dr	40118
+KY	louisville	9912 shirewick way	40272
+KY	lyndon	1726 bridgeview ln	40242
+KY	lyndon	8121 copper creek dr	40222
+KY	lyndon	8202 4 winds dr	40222
+KY	northfield	2347 glen eagle dr	40222
 KY	owensboro	2200 airport rd	42301
 KY	paducah	300 s 3rd st	42003
 KY	paducah	501 broadway st	42001
+KY	plantation	8704 bayberry pl	40242
 KY	radcliff	411 w lincoln trail blvd	40160
+KY	saint matthews	7106 bear creek dr	40207
+KY	saint matthews	903 mallard creek rd	40207
 KY	somerset	551 clifty st	42503
 LA	alexandria	1611 arnold dr	71303
 LA	baton rouge	450 laurel st	70801
@@ -432,34 +2576,252 @@ LA	new orleans	650 poydras st	70130
 LA	opelousas	1310 s union st	70570
 LA	shreveport	401 market st	71101
 LA	shreveport	610 texas st	71101
+MA	agawam	30 windermere dr	01030
+MA	aquinnah	7 maple hill rd	02535
+MA	arlington	11 adams st	02474
+MA	arlington	32 amsden st	02474
+MA	barnstable	10 bramblebush dr	02635
+MA	billerica	37 parlmont park	01862
 MA	boston	15 new sudbury st	02203
 MA	boston	4 jersey st	02215
 MA	boston	465 huntington ave	02115
 MA	boston	50 redfield st	02122
+MA	bourne	178 phillips rd	02532
+MA	braintree	228 common st	02184
+MA	braintree	66 bradford rd	02184
+MA	brockton	111 rosemary st	02302
 MA	brockton	37 belmont st	02301
+MA	brockton	9 montello st	02301
+MA	brockton	95 forest ave	02301
+MA	brookline	16 fuller st	02446
+MA	brookline	19 euston st	02446
+MA	brookline	33 pond ave	02445
+MA	brookline	34 harris st	02446
+MA	brookline	99 pond ave	02445
+MA	burlington	9 kimball ct	01803
+MA	cambridge	17 elm st	02139
+MA	cambridge	332 concord ave	02138
+MA	cambridge	5 yerxa rd	02140
+MA	cambridge	594 putnam ave	02139
+MA	cambridge	599 cambridge st	02141
+MA	cambridge	86 pine st	02139
+MA	chelmsford	3 dayton st	01863
+MA	chicopee	46 deslauriers st	01020
+MA	dartmouth	32 country club blvd	02747
+MA	dartmouth	55 russells mills rd	02748
+MA	dedham	61 thomas st	02026
+MA	dennis	119 captain chase rd	02639
+MA	duxbury	11 pine point rd	02332
+MA	easton	1 kempf dr	02375
+MA	easton	120 depot st	02375
 MA	fall river	1 government center	02722
+MA	fall river	225 almond st	02721
+MA	fall river	332 stafford rd	02721
+MA	falmouth	65 lowry rd	02540
+MA	foxborough	184 oak st	02035
+MA	framingham	189 danforth st	01701
+MA	freetown	2a cleveland park rd	02717
+MA	gloucester	4 samuel riggs cir	01930
+MA	greenfield	42 adams rd	01301
+MA	hardwick	64 church st	01031
+MA	haverhill	89 plaistow rd	01830
+MA	hingham	33 linscott rd	02043
+MA	hingham	34 free st	02043
+MA	holyoke	475 maple st	01040
+MA	holyoke	80 north east st	01040
+MA	lawrence	104 bennington st	01841
+MA	lawrence	190 exchange st	01841
+MA	lawrence	50 winthrop ave	01843
+MA	lexington	2 spencer st	02420
+MA	longmeadow	73 twin hills dr	01106
 MA	lowell	126 john st	01852
+MA	lowell	241 methuen st	01850
+MA	lowell	584 westford st	01851
+MA	lynn	172 chestnut st	01902
+MA	lynn	257 broadway	01904
+MA	lynn	39 newhall st	01902
+MA	medford	122 summer st	02155
+MA	medford	14 6th st	02155
+MA	medford	15 mystic ave	02155
+MA	medford	190 high st	02155
+MA	medford	24 lambert st	02155
+MA	middleborough	222 plymouth st	02346
 MA	new bedford	128 union st	02740
+MA	new bedford	228 wood st	02745
+MA	new bedford	2362 acushnet ave	02745
+MA	new bedford	88 florence st	02740
+MA	newton	65 clark st	02459
+MA	newton	83 oakdale rd	02459
+MA	north reading	269 park st	01864
 MA	northampton	94 pleasant st	01060
+MA	oak bluffs	93 alpine ave	02568
+MA	peabody	100 birney st	01960
+MA	peabody	11 proctor cir	01960
+MA	peabody	19 keyes dr	01960
+MA	pittsfield	189 dalton ave	01201
+MA	pittsfield	25 church st	01201
+MA	pittsfield	43 westminster st	01201
 MA	pittsfield	78 center st	01201
+MA	plymouth	106 camelot dr	02360
 MA	plymouth	50 resnik rd	02360
+MA	plymouth	8 chandler st	02360
 MA	quincy	1245 hancock st	02169
+MA	quincy	15 taft st	02169
+MA	quincy	165 quincy shore dr	02171
+MA	quincy	25 morton st	02169
+MA	quincy	276 adams st	02169
+MA	quincy	435 granite st	02169
+MA	quincy	45 brackett st	02169
+MA	quincy	55 armory st	02169
+MA	quincy	62 prospect ave	02170
 MA	salem	21 front st	01970
+MA	salem	24 norman st	01970
+MA	salem	7 cloutman st	01970
+MA	somerset	165 new hampshire ave	02726
+MA	somerville	13 warren ave	02143
+MA	somerville	8 linden cir	02143
+MA	springfield	107 west canton cir	01104
 MA	springfield	1550 main st	01103
+MA	springfield	195 nursery st	01104
 MA	springfield	300 state st	01105
+MA	springfield	435 porter lake dr	01106
+MA	springfield	60 montgomery st	01151
+MA	springfield	95 central st	01105
+MA	tyngsborough	5 centercrest dr	01879
+MA	waltham	2309 stearns hill rd	02451
+MA	waltham	275 ridge ln	02452
+MA	waltham	28 wayne ave	02453
+MA	watertown	605 main st	02472
+MA	watertown	74 bradford rd	02472
+MA	watertown	9 pierce rd	02472
+MA	west tisbury	185 longview rd	02568
+MA	westfield	17 stratfield ave	01085
+MA	woburn	78 school st	01801
 MA	worcester	12 e worcester st	01604
+MA	worcester	20 hacker st	01603
+MA	worcester	35 keach ave	01607
+MA	worcester	4 cutting ave	01606
+MA	worcester	63 dorchester st	01604
+MA	worcester	80 locust ave	01604
+MA	worcester	864 main st	01610
+MA	yarmouth	108 springer ln	02673
+MA	yarmouth	145 great western rd	02664
+MA	yarmouth	4 old colony way	02664
+MD	annapolis	1002 cedar ridge ct	21403
+MD	annapolis	1030 lake claire dr	21409
+MD	annapolis	110 carraway ln	21401
+MD	annapolis	1106 commanders way south	21409
+MD	annapolis	1250 pram pl	21403
+MD	annapolis	1347 blackwalnut ct	21403
+MD	annapolis	1433 bretton view rd	21409
+MD	annapolis	1478 sharps point rd	21409
+MD	annapolis	1635 generals hwy	21401
+MD	annapolis	1693 alice ct	21401
+MD	annapolis	1709 vineyard trl	21401
+MD	annapolis	1713 arrow cove ln	21401
+MD	annapolis	1823 dinger rd	21402
+MD	annapolis	1852 cherry rd	21409
+MD	annapolis	1960 sigfrid ct	21401
+MD	annapolis	1983 reidsville st	21401
+MD	annapolis	201 west st	21401
+MD	annapolis	2034 fairfax rd	21401
+MD	annapolis	2162 mulberry hill rd	21409
+MD	annapolis	225 claude st	21401
+MD	annapolis	240 chatham ln	21403
+MD	annapolis	2654 quiet water cv	21401
+MD	annapolis	319 elderwood ct	21409
+MD	annapolis	3449 rockway ave	21403
+MD	annapolis	394 hilltop ln	21403
+MD	annapolis	401 fairhill ct	21403
+MD	annapolis	45 baldridge rd	21401
+MD	annapolis	54 gentry ct	21403
 MD	annapolis	60 west st	21401
+MD	annapolis	629 cutter ct	21401
+MD	annapolis	65 bay dr	21403
+MD	annapolis	721 bay ridge ave	21403
+MD	annapolis	814 coachway	21401
+MD	annapolis	919 windsor ave	21403
+MD	annapolis	922 urciolo ct	21401
+MD	annapolis	98 lee dr	21403
+MD	annapolis	992 sherwood forest rd	21401
 MD	baltimore	1010 park ave	21201
 MD	baltimore	1040 park ave	21201
+MD	baltimore	416 waverly ave	21225
+MD	baltimore	4600 ritchie hwy	21225
 MD	baltimore	501 e pratt st	21202
+MD	baltimore	5224 wasena ave	21225
+MD	baltimore	5306 ritchie hwy	21225
 MD	bel air	15 e churchville rd	21014
 MD	bowie	10201 martin luther king jr hwy	20720
+MD	brooklyn park	407 bon air ave	21225
+MD	brooklyn park	5900 upland rd	21225
 MD	columbia	10440 little patuxent pkwy	21044
+MD	deale	1223 delaware ave	20733
 MD	frederick	30 w patrick st	21701
+MD	glen burnie	1011 bell ave	21060
+MD	glen burnie	1025 rose anne rd	21060
+MD	glen burnie	105 gilmore st	21061
+MD	glen burnie	105 inglewood dr	21060
+MD	glen burnie	1056 cayer dr	21061
+MD	glen burnie	107 mark dr	21061
+MD	glen burnie	108 chalmers ave	21061
+MD	glen burnie	1101 lotus ave	21061
+MD	glen burnie	113 hammarlee rd	21060
+MD	glen burnie	120 wells ave	21061
+MD	glen burnie	1207 branch ln	21061
+MD	glen burnie	140 william chambers junior dr	21060
+MD	glen burnie	1828 ridgewick rd	21061
+MD	glen burnie	200 hialeah dr	21060
+MD	glen burnie	21 glenoak ln northwest	21061
+MD	glen burnie	219 shana rd	21060
+MD	glen burnie	268 glengary garth	21061
+MD	glen burnie	303 addison dr	21060
+MD	glen burnie	308 woodleaf ct	21061
+MD	glen burnie	309 glenwood ave	21061
+MD	glen burnie	4 glen cir	21060
+MD	glen burnie	503 orchard rd	21061
+MD	glen burnie	57 bremer dr	21061
+MD	glen burnie	6460 lacrosse ln	21061
+MD	glen burnie	6518 dolphin ct	21061
+MD	glen burnie	700 towering oak ct	21061
+MD	glen burnie	706 james rd	21061
+MD	glen burnie	706 seagrove rd	21060
+MD	glen burnie	7105 tanager ave	21060
+MD	glen burnie	7808 baltimore annapolis blvd	21060
+MD	glen burnie	800 old stage rd	21061
+MD	glen burnie	801 dale rd	21060
+MD	glen burnie	8041 elton st	21060
 MD	greenbelt	6500 cherrywood ln	20770
 MD	hagerstown	32 west washington st	21740
 MD	landover	4301 garden city dr	20785
 MD	largo	1101 mercantile ln	20774
+MD	laurel	235 brock bridge rd	20724
+MD	laurel	3213 ivy wood ln	20724
+MD	laurel	3324 valley lee south	20724
+MD	laurel	3386 sudlersville south	20724
+MD	laurel	8142 mallard shore dr	20724
+MD	laurel	8320 cloud st	20724
+MD	pasadena	1211 castine ct	21122
+MD	pasadena	1243 doris ave	21122
+MD	pasadena	1780 poplar ridge rd	21122
+MD	pasadena	1897 poplar ridge rd	21122
+MD	pasadena	1990 poplar ridge rd	21122
+MD	pasadena	202 winston rd	21122
+MD	pasadena	210 long hill ct	21122
+MD	pasadena	2405 230th st	21122
+MD	pasadena	243 kentucky ave	21122
+MD	pasadena	302 black sky ln	21122
+MD	pasadena	3207 art hall ln	21122
+MD	pasadena	3440 brookhaven rd	21122
+MD	pasadena	7802 titan ct	21122
+MD	pasadena	8117 mountain view cir	21122
+MD	pasadena	8188 poinsett ter	21122
+MD	pasadena	8351 forest dr	21122
+MD	pasadena	8376 albacore dr	21122
+MD	pasadena	8380 lockwood rd	21122
+MD	pasadena	8409 gullane ct	21122
+MD	pasadena	8496 isles ct	21122
+MD	pasadena	8597 bay rd	21122
 MD	rockville	111 rockville pike	20850
 MD	rockville	51 monroe st	20850
 MD	salisbury	100 e main st	21801
@@ -740,14 +3102,180 @@ OH	toledo	1 maritime plz	43604
 OH	toledo	420 madison ave	43604
 OH	warren	125 west market st	44481
 OK	ada	100 e 13th st	74820
+OK	ardmore	1709 7th ave northwest	73401
+OK	ardmore	420 d st northwest	73401
+OK	ardmore	4712 rock creek rd	73401
+OK	ardmore	915 hargrove st	73401
 OK	claremore	223 w patti page blvd	74017
+OK	del city	212 burk way	73115
+OK	del city	2313 mansfield ave	73115
+OK	del city	2417 becker pl	73115
+OK	edmond	1015 castle rd	73034
+OK	edmond	1032 brayhill rd	73003
+OK	edmond	14300 leesa ln	73013
+OK	edmond	1601 east 19th st	73013
+OK	edmond	1605 remington rd	73034
+OK	edmond	16205 wind crest way	73013
+OK	edmond	1709 travers ct	73003
+OK	edmond	1713 apian way	73003
+OK	edmond	1801 dodge trl	73003
+OK	edmond	18713 shilstone way	73012
+OK	edmond	1901 north midwest blvd	73034
+OK	edmond	19448 currant dr	73012
+OK	edmond	2100 sandy creek trl	73013
+OK	edmond	2121 stepping stone trl	73013
+OK	edmond	230 east 8th st	73034
+OK	edmond	2700 verona way	73034
+OK	edmond	2900 north western ave	73012
+OK	edmond	3001 spyglass hill rd	73034
+OK	edmond	325 east 7th st	73034
+OK	edmond	3612 jim robison dr	73013
+OK	edmond	4207 ranch dr	73013
+OK	edmond	632 belmar dr	73025
+OK	edmond	6500 thurlow pl	73034
+OK	edmond	809 blue ridge dr	73003
 OK	lawton	711 sw d ave	73501
+OK	midwest city	1708 melody dr	73130
+OK	midwest city	319 west silverwood dr	73110
+OK	midwest city	3604 ridgehaven dr	73110
+OK	midwest city	3824 rosewood ct	73110
+OK	midwest city	4408 bonaparte blvd	73110
+OK	midwest city	600 crosby blvd	73110
+OK	midwest city	9740 rhythm rd	73130
+OK	moore	1401 saint george ave	73160
+OK	moore	1513 southeast 9th st	73160
+OK	moore	1709 queensbury rd	73160
+OK	moore	1817 southeast 14th st	73160
+OK	moore	217 northeast 1st st	73160
+OK	moore	2325 eastridge cir	73160
+OK	moore	314 cherrywood dr	73160
+OK	moore	320 south ramblin oaks dr	73160
+OK	moore	612 penn ln	73160
+OK	moore	625 west main st	73160
+OK	moore	712 southwest 1st st	73160
+OK	moore	720 southwest 2nd st	73160
+OK	moore	932 northwest 20th st	73160
+OK	nichols hills	1644 queenstown rd	73116
+OK	norman	122 east hayes st	73069
+OK	norman	1304 northern hills rd	73071
+OK	norman	2010 rising hill dr	73071
+OK	norman	2617 truffula cir	73069
+OK	norman	2905 stonebridge ct	73071
+OK	norman	313 lone oak dr	73071
 OK	norman	3219 rock creek rd	73072
+OK	norman	3313 east tecumseh rd	73071
+OK	norman	3413 pheasant run rd	73072
+OK	norman	353 cotswold cmns	73072
+OK	norman	4001 teton ln	73072
+OK	norman	4012 heritage place dr	73072
+OK	norman	405 flint ridge ct	73072
+OK	norman	416 south university blvd	73069
+OK	norman	433 keith st	73071
+OK	norman	508 baker st	73072
+OK	norman	634 chautauqua ave	73069
+OK	norman	814 south pickard ave	73069
+OK	norman	996 ed noble pkwy	73072
+OK	oklahoma city	10001 pheasant ln	73162
+OK	oklahoma city	1001 northwest 104th st	73114
 OK	oklahoma city	101 n robinson	73102
 OK	oklahoma city	1015 n broadway ave	73102
+OK	oklahoma city	10313 durham dr	73162
+OK	oklahoma city	10632 admiral ct	73162
+OK	oklahoma city	10700 south pennsylvania ave	73170
+OK	oklahoma city	11113 north miller ave	73120
+OK	oklahoma city	1124 frederick douglass ave	73117
+OK	oklahoma city	1136 northwest 31st st	73118
+OK	oklahoma city	11724 rushmore	73162
+OK	oklahoma city	12013 blue moon ave	73162
+OK	oklahoma city	1205 southwest 128th st	73170
+OK	oklahoma city	1217 southwest 91st st	73139
+OK	oklahoma city	1236 southwest 49th st	73109
+OK	oklahoma city	1245 southwest 31st st	73109
+OK	oklahoma city	1265 southeast 23rd ter	73129
+OK	oklahoma city	1304 southwest 67th st	73159
+OK	oklahoma city	1309 southwest 71st ter	73159
+OK	oklahoma city	1311 northwest 98th st	73114
+OK	oklahoma city	1313 southwest 115th pl	73170
+OK	oklahoma city	1313 southwest 14th st	73108
+OK	oklahoma city	14525 south brent dr	73170
+OK	oklahoma city	1515 northwest 19th st	73106
+OK	oklahoma city	1537 northwest 123rd st	73120
+OK	oklahoma city	1601 northwest 22nd st	73106
+OK	oklahoma city	1709 southeast 51st st	73129
+OK	oklahoma city	1842 west park pl	73106
+OK	oklahoma city	1908 peachtree ave	73121
+OK	oklahoma city	1915 southeast 29th st	73129
+OK	oklahoma city	208 southeast 19th st	73129
+OK	oklahoma city	2115 northwest 22nd st	73107
+OK	oklahoma city	2237 northwest 18th st	73107
+OK	oklahoma city	2245 southwest binkley st	73119
+OK	oklahoma city	2316 northwest 113th st	73120
+OK	oklahoma city	2320 northwest 113th pl	73120
+OK	oklahoma city	2433 southwest 36th st	73109
+OK	oklahoma city	2505 southwest 43rd st	73119
+OK	oklahoma city	2613 southeast 50th st	73129
+OK	oklahoma city	2829 cambridge ct	73116
+OK	oklahoma city	2835 southwest 78th st	73159
+OK	oklahoma city	301 southeast 37th st	73129
+OK	oklahoma city	3104 southwest 46th st	73119
+OK	oklahoma city	3116 northwest 61st ter	73112
+OK	oklahoma city	312 northwest 90th st	73114
+OK	oklahoma city	320 northwest 22nd st	73103
+OK	oklahoma city	3200 southwest 95th st	73159
+OK	oklahoma city	3208 southwest 65th st	73159
+OK	oklahoma city	323 southeast 23rd st	73129
+OK	oklahoma city	328 south ranchwood manor dr	73139
+OK	oklahoma city	3420 northwest 41st st	73112
+OK	oklahoma city	3446 northwest 48th st	73112
+OK	oklahoma city	3516 north virginia ave	73118
+OK	oklahoma city	3601 south portland ave	73119
+OK	oklahoma city	3801 north ann arbor pl	73122
 OK	oklahoma city	3817 nw expy	73112
+OK	oklahoma city	3821 southwest 25th st	73108
+OK	oklahoma city	4024 northwest 16th st	73107
+OK	oklahoma city	4121 northwest 31st st	73112
+OK	oklahoma city	4132 northwest 57th st	73112
+OK	oklahoma city	417 west park pl	73103
+OK	oklahoma city	4200 northwest 59th st	73112
+OK	oklahoma city	4408 northwest 55th st	73112
+OK	oklahoma city	4725 royal oak dr	73135
+OK	oklahoma city	5005 north miller ave	73112
+OK	oklahoma city	5024 ryan dr	73135
+OK	oklahoma city	505 southeast 32nd st	73129
+OK	oklahoma city	5112 southwest 124th pl	73173
+OK	oklahoma city	5113 southeast 51st st	73135
+OK	oklahoma city	5136 gaines st	73135
+OK	oklahoma city	516 southwest 60th ter	73139
+OK	oklahoma city	5201 north miller ave	73112
+OK	oklahoma city	5209 north dewey ave	73118
+OK	oklahoma city	5605 north terry ave	73111
+OK	oklahoma city	6016 northwest 27th st	73127
+OK	oklahoma city	604 northwest 118th st	73114
+OK	oklahoma city	6120 southeast 84th st	73135
+OK	oklahoma city	621 northwest 94th st	73114
+OK	oklahoma city	6401 green meadow ln	73132
+OK	oklahoma city	6604 northwest 130th st	73142
+OK	oklahoma city	6917 briarcreek dr	73162
+OK	oklahoma city	7002 south bryant ave	73149
+OK	oklahoma city	7132 south villa ave	73159
+OK	oklahoma city	7301 northwest 113th ter	73162
+OK	oklahoma city	7308 northwest 119th st	73162
+OK	oklahoma city	7609 doris pl	73162
+OK	oklahoma city	7701 southwest 104th st	73169
+OK	oklahoma city	812 southwest 151st st	73170
+OK	oklahoma city	8213 northwest 65th pl	73132
+OK	oklahoma city	8307 brookline pl	73159
+OK	oklahoma city	8325 northwest 19th st	73127
+OK	oklahoma city	8401 pinewood dr	73135
+OK	oklahoma city	8404 south villa ave	73159
+OK	oklahoma city	8417 timothy ln	73135
+OK	oklahoma city	8800 northwest 92nd st	73132
+OK	oklahoma city	901 north lincoln blvd	73104
+OK	oklahoma city	9805 south youngs ln	73159
+OK	the village	2455 manchester dr	73120
 OK	tulsa	2448 e 81st st	74137
 OK	tulsa	401 south boston ave	74103
+OK	warr acres	4807 north grove ave	73122
 OK	yukon	11528 sw 15th st	73099
 OR	beaverton	12725 sw millikan way	97005
 OR	bend	131 nw hawthorne ave	97703
@@ -837,6 +3365,14 @@ SD	sioux falls	230 s phillips ave	57104
 SD	sioux falls	2401 west trevi pl	57108
 SD	sioux falls	320 n main ave	57104
 TN	athens	6 e madison ave	37303
+TN	brentwood	1021 heathfield cir	37027
+TN	brentwood	123 villa view ct	37027
+TN	brentwood	5102 ander dr	37027
+TN	brentwood	517 copperfield way	37027
+TN	brentwood	5526 thalman dr	37027
+TN	brentwood	5545 saddlewood ln	37027
+TN	brentwood	5624 oakes dr	37027
+TN	brentwood	716 waller rd	37027
 TN	chattanooga	10 west m l king blvd	37402
 TN	chattanooga	900 georgia ave	37402
 TN	clarksville	128 n second st	37040
@@ -844,6 +3380,10 @@ TN	columbia	22 public sq	38401
 TN	cookeville	321 east spring st	38501
 TN	cookeville	9 e broad st	38503
 TN	franklin	305 public sq	37064
+TN	goodlettsville	143 canton ct	37072
+TN	goodlettsville	208 solitude cir	37072
+TN	goodlettsville	402 carlton pl	37072
+TN	goodlettsville	804 dry creek rd	37072
 TN	jackson	109 s highland ave	38301
 TN	johnson city	207 mocking bird ln	37604
 TN	kingsport	205 revere st	37660
@@ -855,9 +3395,189 @@ TN	memphis	167 n main st	38103
 TN	memphis	167 north main st	38103
 TN	memphis	5900 poplar ave	38119
 TN	morristown	1501 e morris blvd	37813
+TN	mount juliet	4927 alvin sperry rd	37122
 TN	murfreesboro	1500 medical center pkwy	37129
+TN	nashville	1054 overton lea rd	37220
+TN	nashville	1113 west trinity ln	37218
+TN	nashville	112 cherokee rd	37205
+TN	nashville	112 joyner ave	37210
+TN	nashville	1123 ardee ave	37216
+TN	nashville	1123 glenwood ave	37204
+TN	nashville	1124 bluewillow ct	37013
+TN	nashville	1124 jacobs ct	37080
+TN	nashville	115 colemont ct	37013
+TN	nashville	116 queens ln	37218
+TN	nashville	119 antioch pike	37211
+TN	nashville	119 matthew ln	37215
+TN	nashville	1208 elkader ct north	37013
+TN	nashville	1211 rock creek trce	37189
+TN	nashville	1215 joseph ave	37207
+TN	nashville	1217 greenwood ct	37206
+TN	nashville	122 40th ave north	37209
+TN	nashville	1257 john st	37210
+TN	nashville	1261 sioux ter	37115
+TN	nashville	1267 martin st	37203
+TN	nashville	1276 bending creek dr	37013
+TN	nashville	1311 elm hill pike	37210
+TN	nashville	1313 paulson way	37013
+TN	nashville	1324 beddington park	37215
+TN	nashville	1400 rosa l parks blvd	37208
+TN	nashville	1403 robinson rd	37138
+TN	nashville	1408 holly st	37206
+TN	nashville	1432 bell trace dr	37013
+TN	nashville	1495 snell blvd	37218
+TN	nashville	1509 hadley ave	37138
+TN	nashville	1536 rachaels ridge	37076
+TN	nashville	1609 porter ave	37206
+TN	nashville	1613 maple timber ct	37013
+TN	nashville	1701 18th ave south	37212
+TN	nashville	1749 haleys hope ct	37209
+TN	nashville	1806 boscobel st	37206
+TN	nashville	1809 hughes st	37208
+TN	nashville	1816 14th ave	37208
+TN	nashville	1819 14th ave	37208
+TN	nashville	1825 woodland farms ct	37138
+TN	nashville	1907 18th ave south	37212
+TN	nashville	1995 nolensville pike	37211
+TN	nashville	2008 ashton ave	37218
+TN	nashville	204 blue hills dr	37214
+TN	nashville	2079 nashboro blvd	37217
+TN	nashville	2205 lindell ave	37204
+TN	nashville	2209 june dr	37214
+TN	nashville	2220 kirk ave	37218
+TN	nashville	223 main st	37213
+TN	nashville	227 danyacrest dr	37214
+TN	nashville	23 north hill st	37210
+TN	nashville	2315 kimberly dr	37214
+TN	nashville	2317 fernwood dr	37216
+TN	nashville	240 54th ave north	37209
+TN	nashville	2400 merry st	37208
+TN	nashville	2410 pafford dr	37206
+TN	nashville	2411 alteras dr	37211
+TN	nashville	2505 shadow ln	37216
+TN	nashville	2505 walker ln	37207
+TN	nashville	253 colt dr	37221
+TN	nashville	261 east old hickory blvd	37115
+TN	nashville	2611 bluefield ave	37214
+TN	nashville	2686 avery park dr	37211
+TN	nashville	270 tampa dr	37211
+TN	nashville	2707 eden st	37208
+TN	nashville	2732 rosedale pl	37211
+TN	nashville	2815 saint edwards dr	37211
+TN	nashville	287 lawndale dr	37211
+TN	nashville	2906 clare ave	37209
+TN	nashville	2927 leatherwood dr	37214
+TN	nashville	295 townes dr	37211
+TN	nashville	302 elberta st	37210
+TN	nashville	302 mcmillin st	37203
+TN	nashville	3031 casa dr	37214
+TN	nashville	306 rural hill ct	37217
+TN	nashville	310 west trinity ln	37207
+TN	nashville	3109 thistle down ln	37013
+TN	nashville	312 shepherd hills dr	37115
+TN	nashville	313 wiley st	37115
+TN	nashville	314 lallemand ct	37211
+TN	nashville	314 south 17th st	37206
+TN	nashville	3180 parthenon ave	37203
+TN	nashville	3219 lakeshore dr	37138
+TN	nashville	3313 daisy trl	37013
+TN	nashville	332 33rd ave north	37209
+TN	nashville	347 brewer dr	37211
+TN	nashville	3504 mount view ridge dr	37013
+TN	nashville	3505 albee dr	37076
+TN	nashville	3528 seasons dr	37013
+TN	nashville	3534 saint lawrence rd	37080
+TN	nashville	355 gillette rd	37211
+TN	nashville	3605 normandy pl south	37209
+TN	nashville	3609 meadow dr	37215
+TN	nashville	361 parmley ln	37207
+TN	nashville	3616 echo ln	37218
+TN	nashville	3620 bentfield dr	37013
+TN	nashville	370 wallace rd	37211
+TN	nashville	3701 lake towne dr	37013
+TN	nashville	3714 john mallette dr	37218
+TN	nashville	3808 richland ave	37205
+TN	nashville	3819 dartmouth ave	37215
+TN	nashville	3901 west end ave	37205
+TN	nashville	3904 october woods dr	37013
+TN	nashville	4001 anderson rd	37217
+TN	nashville	4032 windwood ln	37214
+TN	nashville	404 ramble wood cir	37221
+TN	nashville	404 summit oaks dr	37221
+TN	nashville	4050 bryce rd	37211
+TN	nashville	4052 brandywine pointe blvd	37138
+TN	nashville	407 west hillwood dr	37205
+TN	nashville	410 51st ave north	37209
+TN	nashville	4109 general bate dr	37204
+TN	nashville	416 mciver st	37211
+TN	nashville	4225 eatons creek rd	37218
+TN	nashville	429 patterson st	37211
+TN	nashville	430 cornish dr	37207
+TN	nashville	4308 princess ln	37218
+TN	nashville	435 benita dr	37211
+TN	nashville	4463 cato rd	37218
+TN	nashville	450 kinhawk dr	37211
+TN	nashville	4607 artelia dr	37013
+TN	nashville	4728 rockland trl	37013
+TN	nashville	4809 trappers ridge	37013
+TN	nashville	4821 milner dr	37211
+TN	nashville	5029 montclair dr	37211
+TN	nashville	510 leeanne dr	37211
+TN	nashville	511 norton ave	37207
+TN	nashville	5113 village trace	37211
+TN	nashville	5114 greentree dr	37211
+TN	nashville	512 danley ct	37013
+TN	nashville	517 glenpark dr	37217
+TN	nashville	517 wesley ave	37207
+TN	nashville	5170 hickory hollow pkwy	37013
+TN	nashville	529 wesley ave	37207
+TN	nashville	5403 illinois ave	37209
+TN	nashville	5434 cedar ash xing	37013
+TN	nashville	549 elysian fields rd	37211
+TN	nashville	555 north dupont ave	37115
+TN	nashville	5788 cane ridge rd	37013
+TN	nashville	5811 crossings blvd	37013
+TN	nashville	584 rural hill rd	37217
+TN	nashville	5908 sedberry rd	37205
+TN	nashville	600 12th ave south	37203
+TN	nashville	606 spence enclave way	37210
+TN	nashville	6080 frontier ln	37211
+TN	nashville	615 long hunter ct	37217
+TN	nashville	622 elaine dr	37211
+TN	nashville	629 debbie dr	37076
+TN	nashville	6578 marauder dr	37209
+TN	nashville	66 ocala dr	37013
+TN	nashville	6713 holt rd	37211
+TN	nashville	6721 boundary run	37221
+TN	nashville	700 revels dr	37207
+TN	nashville	7013 collinswood dr	37221
+TN	nashville	704 crescent rd	37205
+TN	nashville	712 wilsonwood pl	37206
+TN	nashville	713 ringgold dr	37207
+TN	nashville	717 joseph ave	37207
+TN	nashville	718 dutchmans ct	37076
+TN	nashville	718 newhall dr	37206
 TN	nashville	719 church st	37203
+TN	nashville	733 georgetown dr	37205
+TN	nashville	7405 river park dr	37221
+TN	nashville	7730 wilkinson rd	37080
 TN	nashville	801 broadway	37203
+TN	nashville	803 18th ave south	37203
+TN	nashville	804 old coach pl	37076
+TN	nashville	8064 claytie cir	37221
+TN	nashville	813 holt grove ct	37211
+TN	nashville	819 beazer ln	37013
+TN	nashville	8300 highway 100	37221
+TN	nashville	846 allen rd	37214
+TN	nashville	8529 old harding ln	37221
+TN	nashville	880 general george patton rd	37221
+TN	nashville	883 rodney dr	37205
+TN	nashville	90 peabody st	37210
+TN	nashville	912 locklayer st	37208
+TN	nashville	913 fallview trl	37211
+TN	nashville	921 woodmont blvd	37204
+TN	nashville	9360 hester beasley rd	37221
+TN	nashville	95 claiborne st	37210
 TN	oak ridge	200 administration rd	37830
 TX	abilene	500 chestnut st	79602
 TX	alice	500 e main st	78332
@@ -979,10 +3699,86 @@ VA	virginia beach	283 constitution dr	23462
 VA	winchester	100 n loudoun st	22601
 VA	woodbridge	2241d tacketts mill dr	22192
 VA	yorktown	307 main st	23690
+VT	barnard	3762 royalton turnpike	05068
+VT	belvidere	3415 bog rd	05442
+VT	bolton	49 west st	05676
 VT	brattleboro	130 austine dr	05301
+VT	brighton	218 middle st	05846
+VT	burke	243 orchard rd	05832
+VT	burke	4221 u s 5	05871
+VT	burke	5309 darling hill rd	05871
 VT	burlington	1 church st	05401
+VT	burlington	109 summit st	05401
+VT	burlington	115 home ave	05401
+VT	burlington	135 northshore dr	05408
 VT	burlington	159 bank st	05401
+VT	burlington	180 intervale ave	05401
+VT	burlington	185 woodlawn rd	05408
+VT	burlington	190 church st	05401
 VT	burlington	199 main st	05401
+VT	burlington	58 north cove rd	05408
+VT	castleton	56 daley ln	05732
+VT	colchester	112 shannon rd	05446
+VT	colchester	141 lavigne rd	05446
+VT	colchester	1783 blakely rd	05446
+VT	colchester	29 east ave	05446
+VT	colchester	294 east lakeshore dr	05446
+VT	colchester	66 troy ave	05446
+VT	colchester	70 orchard shore rd	05446
+VT	colchester	81 reynolds dr	05446
+VT	danville	178 old homestead rd	05873
+VT	dummerston	3 emery hill dr	05301
+VT	essex	11 rosewood ln	05452
+VT	essex	18 densmore dr	05452
+VT	essex	188 river rd	05452
+VT	essex	19 murray rd	05452
+VT	essex	43 main st	05452
+VT	guilford	81 buck hill rd	05301
+VT	hartford	10 skyline way	05001
+VT	hartford	116 frost park	05001
+VT	hartford	123 remember baker ln	05001
+VT	hartford	488 mill rd	05001
+VT	hartford	5036 jericho st	05001
+VT	hartford	6985 woodstock rd	05001
+VT	highgate	91 hoague dr	05459
+VT	lyndon	124 rod key st	05851
+VT	maidstone	3541 north rd	05905
+VT	montpelier	329 mill rd	05602
+VT	morristown	73 lower main st	05661
+VT	mount tabor	214 south end rd	05739
+VT	rutland	17 hillcrest rd	05701
+VT	rutland	313 post rd	05701
+VT	rutland	5 meadow ln	05701
+VT	rutland	57 pierpoint ave	05701
+VT	rutland	8 elmwood dr	05701
+VT	saint albans city	1689 fisher pond rd	05478
+VT	saint albans city	2098 lower newton st	05478
+VT	saint albans city	3949 ethan allen hwy	05478
+VT	saint albans city	45 parsons ave	05478
+VT	saint albans city	901 samson rd	05478
+VT	saint albans town	226 tranquility ln	05488
+VT	south burlington	11117 stonehedge dr	05403
+VT	south burlington	233 juniper dr	05403
+VT	south burlington	70 east ter	05403
+VT	stratton	653 stratton arlington rd	05360
+VT	thetford	15 cranberry hill rd	05043
+VT	thetford	398 gove hill rd	05075
+VT	town of rockingham	6 oak st	05101
+VT	townshend	2464 windham hill rd	05359
+VT	walden	480 keene rd	05836
+VT	weathersfield	265 airport rd	05151
+VT	west brattleboro	129 glen st	05301
+VT	west windsor	87 horseshoe dr	05037
+VT	westmore	210 lacross ln	05860
+VT	westmore	42 lake ln	05860
+VT	westmore	721 vermont 5a	05860
+VT	wheelock	2868 peak rd	05851
+VT	windham	200 edson rd	05359
+VT	woodbury	848 vermont 14	05650
+VT	woodford	10 tel rd	05201
+VT	woodford	210 depot st	05201
+VT	woodford	404 dewey st	05201
+VT	woodford	8569 vermont 9	05201
 WA	bellevue	520 112th ave ne	98004
 WA	bellingham	119 n commercial st	98225
 WA	bremerton	345 6th st	98337

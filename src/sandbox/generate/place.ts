@@ -1,5 +1,16 @@
 import { stateCode } from '../../catalog/index.js';
-import { asciiWords, canonicalStreet, cityKey, canonicalUnit, normalizeWords, numberFirst, titleCase } from './address-words.js';
+import {
+  asciiWords,
+  canonicalStreet,
+  canonicalUnit,
+  cityKey,
+  isUnitText,
+  normalizeWords,
+  numberFirst,
+  titleCase,
+  unitIdentity,
+  unitOfLine,
+} from './address-words.js';
 import { knownZip } from './address-book.js';
 import { countyOf, countyPremium, streetBlock, syntheticMetroArea, zipOffset } from './area-draws.js';
 import {
@@ -44,12 +55,30 @@ export type Resolution = { matched: true; place: Place; changes: string[] } | { 
 /** A stable share of well-formed addresses the address database does not know. */
 const UNKNOWN_ADDRESS_SHARE = 0.03;
 
+/** An address line's pieces: the street apart from its unit (`Apt 12B`), city, state and ZIP where it has them. */
+interface LineParts {
+  street: string;
+  unit?: string | undefined;
+  city?: string | undefined;
+  state?: string | undefined;
+  zip?: string | undefined;
+}
+
+/** The line's pieces, the street's unit taken apart from it. */
+function splitAddressLine(address: string): LineParts {
+  const parts = splitCommas(address);
+  const unit = unitOfLine(parts.street);
+  return unit ? { ...parts, ...unit } : parts;
+}
+
 /** "43 Valmonte Plaza, Palos Verdes Estates, CA 90274" or "43 Valmonte Plaza 90274": the pieces in it. */
-function splitAddressLine(address: string): { street: string; city?: string; state?: string; zip?: string } {
+function splitCommas(address: string): LineParts {
   const commaParts = address
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);
+  // "350 W 42nd St, Apt 12B, New York, NY": the unit belongs to the street, not the city.
+  if (commaParts.length > 1 && isUnitText(commaParts[1]!)) commaParts.splice(0, 2, `${commaParts[0]} ${commaParts[1]}`);
   const tail = commaParts.length > 1 ? commaParts.slice(1).join(' ') : '';
   const trailingZip = /^(.*\S)\s+(\d{5})(?:-\d{4})?$/.exec(commaParts.length > 1 ? tail : address.trim());
   if (commaParts.length === 1) return trailingZip ? { street: trailingZip[1]!, zip: trailingZip[2] } : { street: address };
@@ -78,6 +107,9 @@ export function streetOfLine(address: string, changes: string[] = []): string | 
 function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, changes: string[]): AddressParts | string {
   const line = splitAddressLine(identifiers.address ?? '');
   if (!identifiers.zipcode && line.zip) changes.push('zipcode taken from the address line');
+  // The unit flag or column wins over one in the line: the spec's unit is for one not already there.
+  const unitGiven = identifiers.unit || line.unit || '';
+  if (!identifiers.unit && line.unit) changes.push('unit taken from the address line');
   const street = streetOfLine(identifiers.address ?? '', changes);
   if (typeof street !== 'string') return street.error;
 
@@ -104,7 +136,7 @@ function partsOfIdentifiers(identifiers: Readonly<Record<string, string>>, chang
   const city = cityOf(cityGiven, zip, changes);
   if (street !== (identifiers.address ?? '').trim().toLowerCase())
     changes.push('address normalised (case, punctuation, spacing, street suffix)');
-  return { street, unit: canonicalUnit(normalizeWords(identifiers.unit ?? '')), city, state, zip };
+  return { street, unit: canonicalUnit(normalizeWords(unitGiven)), city, state, zip };
 }
 
 /**
@@ -151,7 +183,8 @@ function zipCentreOf(parts: AddressParts): { lat: number; lng: number } {
 
 function placeOf(parts: AddressParts): Place {
   // Spelt in ASCII, as the slug is: the house asked with or without its accents, or by its slug, is one.
-  const key = asciiWords(`${parts.street}|${parts.unit}|${parts.zip}`);
+  // A unit by what it designates: `Apt 12B` and `--unit 12B` are one home.
+  const key = asciiWords(`${parts.street}|${unitIdentity(parts.unit)}|${parts.zip}`);
   const random = randomFor('place', key);
   const blockId = blockIdOf(parts, random);
   const countyFips = blockId.slice(0, 5);

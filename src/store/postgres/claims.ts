@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
 import { freshFrom } from '../freshness.js';
-import type { ClaimResult, Freshness, SectionClaim } from '../store-api.js';
+import type { ClaimOptions, ClaimResult, Freshness, SectionClaim } from '../store-api.js';
 import { parameter, prepared, type Database } from './database.js';
 import { CLAIMS } from '../../policy/policy.js';
 
@@ -19,6 +19,7 @@ interface StateRow {
   expires: number | null;
   at: number | null;
   body: string | null;
+  frame: string | null;
   now: number;
 }
 
@@ -47,14 +48,14 @@ export class ClaimTable {
     owner: string,
     sections: readonly SectionClaim[],
     freshness: Freshness,
-    { leaseMs, force = false }: { leaseMs: number; force?: boolean },
+    { leaseMs, force = false, graceMs = 0 }: { leaseMs: number } & ClaimOptions,
   ): Promise<ClaimResult[]> {
     const { distinct, place } = distinctSections(sections);
     const outcomes = await this.#db.transaction(async (client) => {
       await this.#lock(client, accountId, distinct);
       const states = await this.#read(client, accountId, distinct);
       const now = states[0]!.now;
-      const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force };
+      const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force, graceMs };
       const decided = states.map((row) => decideClaim(stateOf(row), context));
       const taken = distinct.filter((_, i) => takes(decided[i]!));
       if (taken.length > 0) await this.#write(client, accountId, owner, taken, now + leaseMs);
@@ -81,11 +82,11 @@ export class ClaimTable {
     // apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging) had the whole
     // sections table scanned for every claim, 10 ms each by 100,000 items.
     const { rows } = await client.query<StateRow>({
-      text: `SELECT c.owner, c.expires, k.at, k.body, ${s}.now_ms() AS now
+      text: `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now
        FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
          WHERE account = $1 AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
-       LEFT JOIN LATERAL (SELECT k.at, k.body FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
+       LEFT JOIN LATERAL (SELECT k.at, k.body, i.frame FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
          WHERE i.account = $1 AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
        ORDER BY w.ord`,
       values: [accountId, ...arrays(sections)].map(parameter),
@@ -104,12 +105,10 @@ export class ClaimTable {
     );
   }
 
+  /** Every claim `owner` holds, lapsed or not: a lapsed one nobody took over is still its own (rule 3). */
   async renew(owner: string, leaseMs: number): Promise<void> {
     const s = this.#s;
-    await this.#db.query(`UPDATE ${s}.claims SET expires = ${s}.now_ms() + $2 WHERE owner = $1 AND expires > ${s}.now_ms()`, [
-      owner,
-      leaseMs,
-    ]);
+    await this.#db.query(`UPDATE ${s}.claims SET expires = ${s}.now_ms() + $2 WHERE owner = $1`, [owner, leaseMs]);
   }
 
   async releaseAll(owner: string): Promise<void> {
@@ -130,7 +129,7 @@ export class ClaimTable {
   }
 
   /** Which sections a live claim of another owner holds (the claims and the database's now, read together; isLive decides). */
-  async held(account: string, owner: string, sections: readonly SectionClaim[]): Promise<boolean[]> {
+  async held(account: string, owner: string, sections: readonly SectionClaim[], graceMs = 0): Promise<boolean[]> {
     const s = this.#s;
     const rows = await this.#db.query<{ owner: string | null; expires: number | null; now: number }>(
       `SELECT c.owner, c.expires, ${s}.now_ms() AS now
@@ -142,8 +141,8 @@ export class ClaimTable {
       [account, ...arrays(sections)],
     );
     return rows.map((row) => {
-      const { claim } = stateOf({ ...row, at: null, body: null });
-      return claim !== undefined && claim.owner !== owner && isLive(claim, row.now);
+      const { claim } = stateOf({ ...row, at: null, body: null, frame: null });
+      return claim !== undefined && claim.owner !== owner && isLive(claim, row.now, graceMs);
     });
   }
 }
@@ -168,6 +167,6 @@ export const deleteClaims = (s: string, sections: string): string =>
 function stateOf(row: StateRow): SectionState {
   return {
     claim: row.owner === null ? undefined : { owner: row.owner, expires: row.expires! },
-    kept: row.at === null ? undefined : { at: row.at, body: row.body },
+    kept: row.at === null ? undefined : { at: row.at, body: row.body, frame: row.frame },
   };
 }

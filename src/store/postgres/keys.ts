@@ -1,7 +1,18 @@
-import { KEY_USAGE_COLUMNS, keyColumns, keyOfRow, keyUsageOf, type KeyGroup, type KeyRow } from '../key-rows.js';
-import type { ClientKey, KeySpend, KeyStore, KeyUsageQuery } from '../key-store.js';
-import { toMicros, toUsd, type Usage } from '../spend.js';
+import type { PoolClient } from 'pg';
+import {
+  changedColumns,
+  holdRefusal,
+  KEY_USAGE_COLUMNS,
+  keyColumns,
+  keyOfRow,
+  keyUsageOf,
+  type KeyGroup,
+  type KeyRow,
+} from '../key-rows.js';
+import type { ClientKey, HoldOutcome, KeyChanges, KeySpend, KeyStore, KeyUsageQuery, SpendHold } from '../key-store.js';
+import { monthOf, toMicros, toUsd, type Usage } from '../spend.js';
 import type { Database } from './database.js';
+import { CLAIMS } from '../../policy/policy.js';
 
 /** Schema 2 (postgres/schema.ts): a gateway's client keys and their spend, as in the SQLite file (sqlite/keys.ts). */
 export const keysMigration = (s: string): string => `
@@ -34,7 +45,23 @@ export const keysMigration = (s: string): string => `
   CREATE INDEX key_spend_by_time ON ${s}.key_spend (at);
 `;
 
-/** The key store in the PostgreSQL database: each method one statement. */
+/** Schema 4, as the SQLite file's 7 (sqlite/keys.ts): keys changed in place, rotated, expiring, rated; budgets held by calls in flight. */
+export const keyHoldsMigration = (s: string): string => `
+  ALTER TABLE ${s}.client_keys ADD COLUMN expires bigint, ADD COLUMN rate_per_minute integer,
+    ADD COLUMN old_secret_hash text, ADD COLUMN old_secret_until bigint;
+  -- What a call in flight may still buy, held against its key's budget and its account's until the
+  -- call is settled or the hold lapses. Read and written under the budgets' advisory lock.
+  CREATE TABLE ${s}.spend_holds (
+    id text PRIMARY KEY,
+    key text NOT NULL,
+    account integer NOT NULL,
+    usd bigint NOT NULL,
+    expires bigint NOT NULL
+  );
+  CREATE INDEX key_spend_by_key ON ${s}.key_spend (key, at);
+`;
+
+/** The key store in the PostgreSQL database: each method one statement, but a hold's (a transaction under the budgets' lock). */
 export class PostgresKeyStore implements KeyStore {
   readonly #db: Database;
   readonly #s: string;
@@ -49,10 +76,11 @@ export class PostgresKeyStore implements KeyStore {
   async add(key: ClientKey): Promise<boolean> {
     // The conflict's update applies only to a revoked key: a live one returns no row.
     const rows = await this.#db.query(
-      `INSERT INTO ${this.#s}.client_keys AS k (name, secret_hash, budget_month, endpoints, created, revoked)
-       VALUES ($1, $2, $3, $4, $5, NULL)
+      `INSERT INTO ${this.#s}.client_keys AS k (name, secret_hash, budget_month, endpoints, created, expires, rate_per_minute, revoked)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)
        ON CONFLICT (name) DO UPDATE SET secret_hash = excluded.secret_hash, budget_month = excluded.budget_month,
-         endpoints = excluded.endpoints, created = excluded.created, revoked = NULL
+         endpoints = excluded.endpoints, created = excluded.created, expires = excluded.expires,
+         rate_per_minute = excluded.rate_per_minute, revoked = NULL, old_secret_hash = NULL, old_secret_until = NULL
        WHERE k.revoked IS NOT NULL
        RETURNING name`,
       keyColumns(key),
@@ -65,6 +93,14 @@ export class PostgresKeyStore implements KeyStore {
     return rows.map(keyOfRow);
   }
 
+  async rehash(name: string, from: string, to: string): Promise<boolean> {
+    const rows = await this.#db.query(
+      `UPDATE ${this.#s}.client_keys SET secret_hash = $1 WHERE name = $2 AND secret_hash = $3 AND revoked IS NULL RETURNING name`,
+      [to, name, from],
+    );
+    return rows.length > 0;
+  }
+
   async revoke(name: string, at: number): Promise<boolean> {
     const rows = await this.#db.query(`UPDATE ${this.#s}.client_keys SET revoked = $1 WHERE name = $2 AND revoked IS NULL RETURNING name`, [
       at,
@@ -73,15 +109,40 @@ export class PostgresKeyStore implements KeyStore {
     return rows.length > 0;
   }
 
+  async update(name: string, changes: KeyChanges): Promise<boolean> {
+    const columns = changedColumns(changes);
+    const set = columns.length === 0 ? 'name = name' : columns.map(([column], i) => `${column} = $${i + 2}`).join(', ');
+    const rows = await this.#db.query(`UPDATE ${this.#s}.client_keys SET ${set} WHERE name = $1 AND revoked IS NULL RETURNING name`, [
+      name,
+      ...columns.map(([, value]) => value),
+    ]);
+    return rows.length > 0;
+  }
+
+  async rotate(name: string, secretHash: string, graceUntil: number): Promise<boolean> {
+    const rows = await this.#db.query(
+      `UPDATE ${this.#s}.client_keys SET old_secret_hash = secret_hash, old_secret_until = $2, secret_hash = $1
+       WHERE name = $3 AND revoked IS NULL RETURNING name`,
+      [secretHash, graceUntil, name],
+    );
+    return rows.length > 0;
+  }
+
   async recordSpend(spends: readonly KeySpend[]): Promise<void> {
     if (spends.length === 0) return;
+    const { text, values } = await this.#spendInsert(spends);
+    await this.#db.query(text, values);
+  }
+
+  /** The statement that inserts key spend rows, one array a column. */
+  async #spendInsert(spends: readonly KeySpend[]): Promise<{ text: string; values: unknown[] }> {
     const accounts = await Promise.all(spends.map((spend) => this.#accountId(spend.account)));
     const column = <T>(pick: (spend: KeySpend, i: number) => T) => spends.map(pick);
-    await this.#db.query(
-      `INSERT INTO ${this.#s}.key_spend (at, key, account, endpoint, requests, components, billed, cost, rows, saved)
+    return {
+      text: `INSERT INTO ${this.#s}.key_spend (at, key, account, endpoint, requests, components, billed, cost, rows, saved)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::integer[], $6::integer[], $7::integer[],
          $8::bigint[], $9::integer[], $10::bigint[])`,
-      [
+      values: [
         column((spend) => spend.at),
         column((spend) => spend.key),
         column((_, i) => accounts[i]),
@@ -93,7 +154,56 @@ export class PostgresKeyStore implements KeyStore {
         column((spend) => spend.fromStore),
         column((spend) => toMicros(spend.saved)),
       ],
+    };
+  }
+
+  async reserve(hold: SpendHold): Promise<HoldOutcome> {
+    const s = this.#s;
+    const account = await this.#accountId(hold.account);
+    const [since, until] = monthOf(hold.now);
+    return this.#db.transaction(async (client) => {
+      await this.#lockBudgets(client);
+      await client.query(`DELETE FROM ${s}.spend_holds WHERE expires <= $1`, [hold.now]);
+      // One statement, so one snapshot: a hold settled meanwhile is counted as its spend or as its hold, never neither.
+      const { rows } = await client.query<{ key: string; account: string }>(
+        `SELECT (SELECT coalesce(sum(cost), 0) FROM ${s}.key_spend WHERE key = $1 AND at >= $3)
+              + (SELECT coalesce(sum(usd), 0) FROM ${s}.spend_holds WHERE key = $1 AND expires > $5) AS key,
+                (SELECT coalesce(sum(cost), 0) FROM ${s}.requests WHERE account = $2 AND at >= $3 AND at < $4)
+              + (SELECT coalesce(sum(usd), 0) FROM ${s}.spend_holds WHERE account = $2 AND expires > $5) AS account`,
+        [hold.key, account, since, until, hold.now],
+      );
+      const refused = holdRefusal(hold, Number(rows[0]!.key), Number(rows[0]!.account));
+      if (refused) return refused;
+      await client.query(`INSERT INTO ${s}.spend_holds (id, key, account, usd, expires) VALUES ($1, $2, $3, $4, $5)`, [
+        hold.id,
+        hold.key,
+        account,
+        toMicros(hold.usd),
+        hold.expires,
+      ]);
+      return { held: true } as const;
+    });
+  }
+
+  /** The budgets' lock: holds are decided one at a time, on every host; a stalled holder is cut off as the pacer's is. */
+  async #lockBudgets(client: PoolClient): Promise<void> {
+    await client.query(
+      `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms'`,
     );
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`propdata budgets ${this.#s}`]);
+  }
+
+  async settle(id: string, spends: readonly KeySpend[]): Promise<void> {
+    const insert = spends.length > 0 ? await this.#spendInsert(spends) : undefined;
+    await this.#db.transaction(async (client) => {
+      if (insert) await client.query(insert.text, insert.values);
+      await client.query(`DELETE FROM ${this.#s}.spend_holds WHERE id = $1`, [id]);
+    });
+  }
+
+  async renewHolds(ids: readonly string[], expires: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#db.query(`UPDATE ${this.#s}.spend_holds SET expires = $1 WHERE id = ANY ($2::text[])`, [expires, ids]);
   }
 
   async spentSince(since: number): Promise<Map<string, number>> {

@@ -4,6 +4,7 @@ import type { KeyStore } from '../key-store.js';
 import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
 import { unreadableTimesNote } from '../readable-time.js';
 import type {
+  ClaimOptions,
   ClaimResult,
   ClearScope,
   FoundItem,
@@ -103,10 +104,10 @@ export class PostgresStore implements Store {
     sections: readonly SectionClaim[],
     freshness: Freshness,
     leaseMs: number,
-    { force = false }: { force?: boolean } = {},
+    options: ClaimOptions = {},
   ): Promise<ClaimResult[]> {
     if (sections.length === 0) return [];
-    return this.#claims.claim(await this.#accountId(account), owner, sections, freshness, { leaseMs, force });
+    return this.#claims.claim(await this.#accountId(account), owner, sections, freshness, { leaseMs, ...options });
   }
 
   renewClaims(owner: string, leaseMs: number): Promise<void> {
@@ -121,8 +122,13 @@ export class PostgresStore implements Store {
     if (sections.length > 0) await this.#claims.release(account, owner, sections);
   }
 
-  async held(account: string, owner: string, sections: readonly SectionClaim[]): Promise<boolean[]> {
-    return sections.length === 0 ? [] : this.#claims.held(account, owner, sections);
+  async held(
+    account: string,
+    owner: string,
+    sections: readonly SectionClaim[],
+    { graceMs = 0 }: { graceMs?: number } = {},
+  ): Promise<boolean[]> {
+    return sections.length === 0 ? [] : this.#claims.held(account, owner, sections, graceMs);
   }
 
   record(entry: StoreEntry): Promise<void> {
@@ -162,6 +168,41 @@ export class PostgresStore implements Store {
       [account, job],
     );
     return row?.started;
+  }
+
+  async nameJob(account: string, job: string, since: number): Promise<void> {
+    const s = this.#s;
+    await this.#db.query(
+      `INSERT INTO ${s}.jobs AS j (account, job, started, finished) VALUES ($1, $2, $3, NULL)
+       ON CONFLICT (account, job) DO UPDATE SET started = excluded.started, finished = NULL WHERE j.finished IS NOT NULL`,
+      [await this.#accountId(account), job, since],
+    );
+  }
+
+  /** Registers or renews `run`, and reads the earliest start among its account's runs, in one statement. */
+  async enterRun(account: string, run: string, leaseMs: number): Promise<number> {
+    const s = this.#s;
+    const accountId = await this.#accountId(account);
+    const [row] = await this.#db.query<{ earliest: number }>(
+      `WITH lapsed AS (DELETE FROM ${s}.runs WHERE expires <= ${s}.now_ms() AND run <> $2),
+       entered AS (
+         INSERT INTO ${s}.runs AS r (run, account, started, expires) VALUES ($2, $1, ${s}.now_ms(), ${s}.now_ms() + $3)
+         ON CONFLICT (run) DO UPDATE SET expires = excluded.expires,
+           started = CASE WHEN r.expires <= ${s}.now_ms() THEN excluded.started ELSE r.started END
+         RETURNING started
+       )
+       SELECT least((SELECT started FROM entered), (SELECT min(started) FROM ${s}.runs WHERE account = $1 AND expires > ${s}.now_ms() AND run <> $2)) AS earliest`,
+      [accountId, run, leaseMs],
+    );
+    return row!.earliest;
+  }
+
+  async renewRun(account: string, run: string, leaseMs: number): Promise<void> {
+    await this.enterRun(account, run, leaseMs);
+  }
+
+  async leaveRun(run: string): Promise<void> {
+    await this.#db.query(`DELETE FROM ${this.#s}.runs WHERE run = $1`, [run]);
   }
 
   async finishJob(account: string, job: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { keysMigration } from './keys.js';
+import { keyHoldsMigration, keysMigration } from './keys.js';
 import { codeOf } from './postgres-failure.js';
 
 /**
@@ -114,6 +114,19 @@ export const MIGRATIONS: readonly ((s: string) => string)[] = [
   (s) => `DROP FUNCTION ${s}.fresh(bigint, bigint, bigint);`,
   // 3: a gateway's client keys and their spend.
   keysMigration,
+  // 4: the runs on the store now.
+  (s) => `
+  -- Each run on the store while it runs (a lease it renews, as its claims): a run counts as fresh
+  -- what was kept since the start of any run it overlaps (PROTOCOL.md, rule 1). A few rows.
+  CREATE TABLE ${s}.runs (
+    run text PRIMARY KEY,
+    account integer NOT NULL,
+    started bigint NOT NULL,
+    expires bigint NOT NULL
+  );
+  `,
+  // 5: keys changed in place, rotated, expiring, rated; budgets held by calls in flight.
+  keyHoldsMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

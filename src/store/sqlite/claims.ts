@@ -36,7 +36,7 @@ export class ClaimTable {
   readonly #owners: NameIds;
   readonly #current: Statement<ClaimKey, StoredClaim>;
   readonly #put: Statement<[...ClaimKey, number, number]>;
-  readonly #renew: Statement<[number, number, number]>;
+  readonly #renew: Statement<[number, number]>;
   readonly #remove: Statement<[...ClaimKey, number]>;
   readonly #lapse: Statement<[number]>;
   readonly #removeAll: Statement<[number]>;
@@ -50,7 +50,7 @@ export class ClaimTable {
       `INSERT INTO claims (account, key, endpoint, params, owner, expires) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (account, key, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`,
     );
-    this.#renew = db.prepare('UPDATE claims SET expires = ? WHERE owner = ? AND expires > ?');
+    this.#renew = db.prepare('UPDATE claims SET expires = ? WHERE owner = ?');
     this.#remove = db.prepare(`DELETE FROM claims WHERE ${where} AND owner = ?`);
     this.#lapse = db.prepare('DELETE FROM claims WHERE expires <= ?');
     this.#removeAll = db.prepare('DELETE FROM claims WHERE owner = ?');
@@ -59,7 +59,8 @@ export class ClaimTable {
   /**
    * Each section decided by the protocol (decideClaim) from its claim and its kept section
    * (`kept`), and written when it becomes `owner`'s. Lapsed claims are read before they are
-   * dropped (a taking over is said), then the table keeps only what is being bought.
+   * dropped (a taking over is said), and dropped a lease after they lapsed: an owner back from
+   * losing the store renews what nobody took meanwhile (rule 3).
    */
   claim(
     account: number,
@@ -75,13 +76,14 @@ export class ClaimTable {
       if (takes(outcome)) this.#put.run(...key, owner, context.now + context.leaseMs);
       return outcome;
     });
-    this.#lapse.run(context.now);
+    this.#lapse.run(context.now - Math.max(context.leaseMs, context.graceMs ?? 0));
     return place.map((i) => outcomes[i]!);
   }
 
+  /** Every claim `owner` holds, lapsed or not: a lapsed one nobody took over is still its own (rule 3). */
   renew(owner: string, leaseMs: number, now: number): void {
     const id = this.#owners.find(owner);
-    if (id !== undefined) this.#renew.run(now + leaseMs, id, now);
+    if (id !== undefined) this.#renew.run(now + leaseMs, id);
   }
 
   releaseAll(owner: string): void {
@@ -99,12 +101,12 @@ export class ClaimTable {
     }
   }
 
-  held(account: number, owner: string, sections: readonly SectionClaim[], now: number): boolean[] {
+  held(account: number, owner: string, sections: readonly SectionClaim[], now: number, graceMs = 0): boolean[] {
     const id = this.#owners.find(owner);
     return sections.map((section) => {
       const endpoint = this.#endpoints.find(section.endpoint);
       const current = endpoint === undefined ? undefined : this.#current.get(account, identityKey(section.item), endpoint, section.params);
-      return current !== undefined && current.owner !== id && isLive(claimRow(current), now);
+      return current !== undefined && current.owner !== id && isLive(claimRow(current), now, graceMs);
     });
   }
 }

@@ -25,6 +25,11 @@ export class JobTable {
     return now;
   }
 
+  /** Another name of a running job, begun at `since` unless a job of that name is running. */
+  name(account: number, job: string, since: number): void {
+    if (this.since(account, job) === undefined) this.#start.run(account, job, since);
+  }
+
   /** The start of the job's unfinished run; undefined for a job never begun, or completed. */
   since(account: number, job: string): number | undefined {
     const current = this.#current.get(account, job);
@@ -33,5 +38,34 @@ export class JobTable {
 
   finish(account: number, job: string, now: number): void {
     this.#finish.run(now, account, job);
+  }
+}
+
+/** The runs on the store now, per account, each until its lease lapses (Store.enterRun). Every method runs inside the caller's write transaction. */
+export class RunTable {
+  readonly #lapse: Statement<[number]>;
+  readonly #enter: Statement<[string, number, number, number]>;
+  readonly #earliest: Statement<[number, number], number>;
+  readonly #leave: Statement<[string]>;
+
+  constructor(db: Database) {
+    this.#lapse = db.prepare('DELETE FROM runs WHERE expires <= ?');
+    this.#enter = db.prepare(
+      `INSERT INTO runs (run, account, started, expires) VALUES (?, ?, ?, ?)
+       ON CONFLICT (run) DO UPDATE SET expires = excluded.expires`,
+    );
+    this.#earliest = db.prepare<[number, number], number>('SELECT min(started) FROM runs WHERE account = ? AND expires > ?').pluck();
+    this.#leave = db.prepare('DELETE FROM runs WHERE run = ?');
+  }
+
+  /** Registers or renews `run`; the earliest start among the account's runs running now. */
+  enter(account: number, run: string, now: number, leaseMs: number): number {
+    this.#lapse.run(now);
+    this.#enter.run(run, account, now, now + leaseMs);
+    return this.#earliest.get(account, now) ?? now;
+  }
+
+  leave(run: string): void {
+    this.#leave.run(run);
   }
 }

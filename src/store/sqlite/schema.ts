@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { identityKey } from './identity-key.js';
-import { KEYS_MIGRATION } from './keys.js';
+import { KEY_HOLDS_MIGRATION, KEYS_MIGRATION } from './keys.js';
 
 /**
  * The schema, one migration per version, applied in order from the file's `user_version`. Released
@@ -174,6 +174,19 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE claims;
   ALTER TABLE keyed_claims RENAME TO claims;
   `,
+  // 7: the runs on the store now.
+  `
+  -- Each run on the store while it runs (a lease it renews, as its claims): a run counts as fresh
+  -- what was kept since the start of any run it overlaps (PROTOCOL.md, rule 1). A few rows.
+  CREATE TABLE runs (
+    run TEXT PRIMARY KEY,
+    account INTEGER NOT NULL,
+    started INTEGER NOT NULL,
+    expires INTEGER NOT NULL
+  );
+  `,
+  // 8: keys changed in place, rotated, expiring, rated; budgets held by calls in flight.
+  KEY_HOLDS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

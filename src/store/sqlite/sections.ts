@@ -35,7 +35,7 @@ export class SectionTable {
   readonly #updateItem: Statement<[ItemUpdate], number>;
   readonly #addItem: Statement<[...ItemAt, number, string]>;
   readonly #putSection: Statement<[number, number, string, number, string]>;
-  readonly #kept: Statement<[number, string, ...ItemAt], { at: number; body: unknown }>;
+  readonly #kept: Statement<[number, string, ...ItemAt], { at: number; body: unknown; frame: unknown }>;
 
   constructor(db: Database, endpoints: NameIds) {
     this.#endpoints = endpoints;
@@ -62,8 +62,8 @@ export class SectionTable {
        ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
        WHERE excluded.at >= sections.at OR NOT ${READABLE('sections.body')} OR typeof(sections.at) <> 'integer'`,
     );
-    this.#kept = db.prepare<[number, string, ...ItemAt], { at: number; body: unknown }>(
-      `SELECT s.at, s.body FROM items i JOIN sections s ON s.item = i.id AND s.endpoint = ? AND s.params = ?
+    this.#kept = db.prepare<[number, string, ...ItemAt], { at: number; body: unknown; frame: unknown }>(
+      `SELECT s.at, s.body, i.frame FROM items i JOIN sections s ON s.item = i.id AND s.endpoint = ? AND s.params = ?
        WHERE i.key = ? AND i.account = ? AND i.identity = ?`,
     );
   }
@@ -93,8 +93,8 @@ export class SectionTable {
     }
   }
 
-  /** A kept section as stored, whatever its age or state, for the claim protocol to judge. */
-  kept(account: number, identity: string, ref: SectionRef): { at: number; body: unknown } | undefined {
+  /** A kept section and its item's frame as stored, whatever their age or state, for the claim protocol to judge. */
+  kept(account: number, identity: string, ref: SectionRef): { at: number; body: unknown; frame: unknown } | undefined {
     const endpoint = this.#endpoints.find(ref.endpoint);
     return endpoint === undefined ? undefined : this.#kept.get(endpoint, ref.params, identityKey(identity), account, identity);
   }

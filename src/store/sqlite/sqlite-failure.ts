@@ -20,10 +20,30 @@ export function isDamage(error: unknown): boolean {
   return /^SQLITE_(CORRUPT|NOTADB)/.test(codeOf(error));
 }
 
+/**
+ * better-sqlite3's native part would not load: never built (its install script did not run, as
+ * npm 12 will not run one the project's allowScripts does not name), or built for another Node.
+ */
+function isUnloadableDriver(error: unknown): boolean {
+  const code = codeOf(error);
+  const detail = error instanceof Error ? error.message : String(error);
+  return (
+    code === 'ERR_DLOPEN_FAILED' ||
+    /Could not locate the bindings file|NODE_MODULE_VERSION|better_sqlite3\.node/.test(detail) ||
+    (/MODULE_NOT_FOUND$/.test(code) && detail.includes('better-sqlite3'))
+  );
+}
+
+const UNLOADABLE_DRIVER =
+  `its SQLite driver, better-sqlite3, has no native module built for this Node (${process.version}): its install script did not run, or ran for another Node. ` +
+  'Allow it in the project that installs propdata (`npm approve-scripts better-sqlite3`, or "allowScripts": {"better-sqlite3": true} in its package.json: ' +
+  'npm 11 warns of install scripts it does not name, npm 12 does not run them), then `npm rebuild better-sqlite3`; or run with --no-store, or a postgres:// store';
+
 /** What went wrong, and what to do about it, for the one line a user reads. */
 function reason(error: unknown, busyTimeoutMs: number): string {
   const code = codeOf(error);
   const detail = error instanceof Error ? error.message : String(error);
+  if (isUnloadableDriver(error)) return UNLOADABLE_DRIVER;
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
     return `another process has kept it locked for over ${busyTimeoutMs / 1000} s; try again, or run with --no-store`;
   }

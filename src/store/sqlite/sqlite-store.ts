@@ -10,6 +10,7 @@ import { unreadableTimesNote } from '../readable-time.js';
 import type { KeyStore } from '../key-store.js';
 import type { ReuseRecord, Usage, UsageQuery } from '../spend.js';
 import type {
+  ClaimOptions,
   ClaimResult,
   ClearScope,
   FoundItem,
@@ -23,7 +24,7 @@ import type {
 } from '../store-api.js';
 import type { ClaimTable } from './claims.js';
 import { encodeEntry, EntryTables } from './entry-tables.js';
-import { JobTable } from './jobs.js';
+import { JobTable, RunTable } from './jobs.js';
 import { SqliteKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import type { SectionTable } from './sections.js';
@@ -63,6 +64,7 @@ export class SqliteStore implements Store {
   readonly #sections: SectionTable;
   readonly #claims: ClaimTable;
   readonly #jobs: JobTable;
+  readonly #runs: RunTable;
   readonly #spend: SpendLog;
   readonly #windows: WindowMemory;
   readonly #pacer: PacerTable;
@@ -85,6 +87,7 @@ export class SqliteStore implements Store {
     this.#sections = this.#tables.sections;
     this.#claims = this.#tables.claims;
     this.#jobs = new JobTable(db);
+    this.#runs = new RunTable(db);
     this.#spend = this.#tables.spend;
     this.#windows = this.#tables.windows;
     this.#pacer = new PacerTable(db, this.#accounts);
@@ -163,14 +166,14 @@ export class SqliteStore implements Store {
     sections: readonly SectionClaim[],
     freshness: Freshness,
     leaseMs: number,
-    { force = false }: { force?: boolean } = {},
+    { force = false, graceMs = 0 }: ClaimOptions = {},
   ): Promise<ClaimResult[]> {
     return settled(() =>
       this.#writing(() => {
         const id = this.#accounts.ensure(account);
         const now = this.#now();
         const kept = (section: SectionClaim) => this.#sections.kept(id, section.item, section);
-        return this.#claims.claim(id, sections, { owner, now, freshFrom: freshFrom(freshness, now), force, leaseMs, kept });
+        return this.#claims.claim(id, sections, { owner, now, freshFrom: freshFrom(freshness, now), force, graceMs, leaseMs, kept });
       }),
     );
   }
@@ -197,11 +200,11 @@ export class SqliteStore implements Store {
   }
 
   /** A read: it needs no write lock, and one read transaction sees every claim as of one commit. */
-  held(account: string, owner: string, sections: readonly SectionClaim[]): Promise<boolean[]> {
+  held(account: string, owner: string, sections: readonly SectionClaim[], { graceMs = 0 }: { graceMs?: number } = {}): Promise<boolean[]> {
     return settled(() =>
       this.#reading(() => {
         const id = this.#accounts.find(account);
-        return id === undefined ? sections.map(() => false) : this.#claims.held(id, owner, sections, this.#now());
+        return id === undefined ? sections.map(() => false) : this.#claims.held(id, owner, sections, this.#now(), graceMs);
       }),
     );
   }
@@ -228,6 +231,26 @@ export class SqliteStore implements Store {
         return id === undefined ? undefined : this.#jobs.since(id, job);
       }),
     );
+  }
+
+  nameJob(account: string, job: string, since: number): Promise<void> {
+    return settled(() => {
+      this.#writing(() => this.#jobs.name(this.#accounts.ensure(account), job, since));
+    });
+  }
+
+  enterRun(account: string, run: string, leaseMs: number): Promise<number> {
+    return settled(() => this.#writing(() => this.#runs.enter(this.#accounts.ensure(account), run, this.#now(), leaseMs)));
+  }
+
+  async renewRun(account: string, run: string, leaseMs: number): Promise<void> {
+    await this.enterRun(account, run, leaseMs);
+  }
+
+  leaveRun(run: string): Promise<void> {
+    return settled(() => {
+      this.#writing(() => this.#runs.leave(run));
+    });
   }
 
   finishJob(account: string, job: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClientKey, KeySpend, Store } from '../../../src/store/index.js';
+import type { ClientKey, KeySpend, Store, StoreEntry } from '../../../src/store/index.js';
+import type { SpendHold } from '../../../src/store/key-store.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { A, B } from './fixtures.js';
 import type { StoreDriver } from './store-contract.js';
@@ -27,6 +28,13 @@ const spend = (name: string, cost: number, extra: Partial<KeySpend> = {}): KeySp
   fromStore: 0,
   saved: 0,
   ...extra,
+});
+
+/** A request of the account's spend log (a CLI job's, or a gateway's) that cost `usd`. */
+const entryCosting = (usd: number): StoreEntry => ({
+  request: { at: START, run: 'a job', account: A, endpoint: 'property/value', items: 1, components: 1, status: 200, billed: 1, cost: usd },
+  windows: [],
+  answers: [],
 });
 
 /**
@@ -78,6 +86,19 @@ export function keyStoreContract(name: string, driver: StoreDriver): void {
       expect(await store.keys.list()).toEqual([again]);
     });
 
+    it("moves a live key's hash to another scheme only from the hash it has: never a revoked key's, never one issued anew", async () => {
+      await store.keys.add(key('alice', { budgetMonth: 5 }));
+      const old = key('alice').secretHash;
+      expect(await store.keys.rehash('alice', 'scrypt:not-the-one-it-has', 'hmac-sha256:x:y')).toBe(false);
+      expect(await store.keys.rehash('alice', old, 'hmac-sha256:salt:hash')).toBe(true);
+      expect(await store.keys.list()).toEqual([key('alice', { budgetMonth: 5, secretHash: 'hmac-sha256:salt:hash' })]);
+      // Issued anew meanwhile (revoked, then added with a new secret): the check of the old one changes nothing.
+      await store.keys.revoke('alice', START + DAY);
+      expect(await store.keys.rehash('alice', 'hmac-sha256:salt:hash', 'hmac-sha256:late:one')).toBe(false);
+      expect(await store.keys.rehash('nobody', old, 'hmac-sha256:x:y')).toBe(false);
+      expect((await store.keys.list())[0]!.secretHash).toBe('hmac-sha256:salt:hash');
+    });
+
     it('sums what each key bought from a time on, every account together', async () => {
       await store.keys.recordSpend([
         spend('alice', 0.25, { at: START - DAY }),
@@ -121,6 +142,62 @@ export function keyStoreContract(name: string, driver: StoreDriver): void {
       ]);
       expect((await store.keys.usage({ account: B })).rows.map((row) => row.key)).toEqual(['bob']);
       expect((await store.keys.usage({ account: 'https://unknown.example key:0000' })).rows).toEqual([]);
+    });
+
+    it('changes a live key in place, its secret kept; rotates its secret, the old one kept until its grace ends', async () => {
+      await store.keys.add(key('alice', { budgetMonth: 5, endpoints: ['property/value'] }));
+      expect(await store.keys.update('alice', { budgetMonth: 20, expires: START + DAY, ratePerMinute: 600 })).toBe(true);
+      expect(await store.keys.update('alice', { endpoints: null })).toBe(true);
+      expect(await store.keys.update('nobody', { budgetMonth: 1 })).toBe(false);
+      expect(await store.keys.list()).toEqual([key('alice', { budgetMonth: 20, expires: START + DAY, ratePerMinute: 600 })]);
+      expect(await store.keys.update('alice', { budgetMonth: null, expires: null, ratePerMinute: null })).toBe(true);
+      expect(await store.keys.list()).toEqual([key('alice')]);
+
+      expect(await store.keys.rotate('alice', 'scrypt:rotated', START + DAY)).toBe(true);
+      expect(await store.keys.list()).toEqual([
+        key('alice', { secretHash: 'scrypt:rotated', previousSecretHash: key('alice').secretHash, previousValidUntil: START + DAY }),
+      ]);
+      await store.keys.revoke('alice', START);
+      expect(await store.keys.rotate('alice', 'scrypt:again', START + DAY)).toBe(false);
+      expect(await store.keys.update('alice', { budgetMonth: 1 })).toBe(false);
+      // Issued again: nothing of the old secrets opens it.
+      await store.keys.add(key('alice', { secretHash: 'scrypt:new' }));
+      expect(await store.keys.list()).toEqual([key('alice', { secretHash: 'scrypt:new' })]);
+    });
+
+    it("holds a call's spend against its key's and its account's month budgets, never past either, and settles it with what was spent", async () => {
+      const hold = (id: string, usd: number, extra: Partial<SpendHold> = {}): SpendHold => ({
+        id,
+        key: 'alice',
+        account: A,
+        usd,
+        keyBudget: 1,
+        now: START,
+        expires: START + 60_000,
+        ...extra,
+      });
+      await store.keys.recordSpend([spend('alice', 0.25)]);
+      expect(await store.keys.reserve(hold('h1', 0.5))).toEqual({ held: true });
+      // 0.25 spent and 0.5 held: another 0.5 would pass the key's 1 USD.
+      expect(await store.keys.reserve(hold('h2', 0.5))).toEqual({ refused: 'key', spent: 0.75 });
+      expect(await store.keys.reserve(hold('h2', 0.25))).toEqual({ held: true });
+      // The account's budget counts its spend log and every key's holds.
+      await store.record(entryCosting(0.5));
+      expect(await store.keys.reserve(hold('b1', 0.5, { key: 'bob', keyBudget: undefined, accountBudget: 1.5 }))).toEqual({
+        refused: 'account',
+        spent: 1.25,
+      });
+      expect(await store.keys.reserve(hold('b1', 0.25, { key: 'bob', keyBudget: undefined, accountBudget: 1.5 }))).toEqual({ held: true });
+      // Settled: what h1 spent is the key's spend, and the rest of what it held is free again.
+      await store.keys.settle('h1', [spend('alice', 0.25)]);
+      expect(await store.keys.spentSince(START)).toEqual(new Map([['alice', 0.5]]));
+      expect(await store.keys.reserve(hold('h3', 0.25))).toEqual({ held: true });
+      expect(await store.keys.reserve(hold('h4', 0.25))).toEqual({ refused: 'key', spent: 1 });
+      // A hold lapses unless renewed: a gateway killed mid-call holds nothing for long.
+      await store.keys.renewHolds(['h3'], START + 120_000);
+      const later = { now: START + 90_000, expires: START + 150_000 };
+      expect(await store.keys.reserve(hold('h4', 0.25, later))).toEqual({ held: true });
+      expect(await store.keys.reserve(hold('h5', 0.25, later))).toEqual({ refused: 'key', spent: 1 });
     });
 
     it('is one for every connection to the database: a key added or revoked on one host is seen by the other', async () => {

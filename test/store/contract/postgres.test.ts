@@ -27,6 +27,13 @@ const driver: StoreDriver = {
         );
         if (rowCount !== 1) throw new Error(`no section to damage (${rowCount})`);
       },
+      async damageFrame(account, item, text) {
+        const { rowCount } = await database.admin.query(
+          `UPDATE ${schema}.items SET frame = $3 WHERE identity = $1 AND account = (SELECT id FROM ${schema}.accounts WHERE name = $2)`,
+          [item, account, text],
+        );
+        if (rowCount !== 1) throw new Error(`no frame to damage (${rowCount})`);
+      },
     };
   },
 };

@@ -28,6 +28,19 @@ const driver: StoreDriver = {
             db.close();
           }
         }),
+      damageFrame: (account, item, text) =>
+        new Promise<void>((resolve) => {
+          const db = new Sqlite(path);
+          try {
+            const { changes } = db
+              .prepare('UPDATE items SET frame = ? WHERE identity = ? AND account = (SELECT id FROM accounts WHERE name = ?)')
+              .run(text, item, account);
+            if (changes !== 1) throw new Error(`no frame to damage (${changes})`);
+            resolve();
+          } finally {
+            db.close();
+          }
+        }),
     };
   },
 };

@@ -29,6 +29,8 @@ export interface DriverHandle {
   open(): Promise<Store>;
   /** Makes one kept section unreadable, as damage on disk would, or writes `text` over it (a hand edit). */
   damage(account: string, item: string, ref: SectionRef, text?: string): Promise<void>;
+  /** Writes `text` over an item's kept frame (its address_info and the chunk's other members), as a hand edit would. */
+  damageFrame(account: string, item: string, text: string): Promise<void>;
 }
 
 /** A driver under test: a new, empty database whose store reads `now` for every time it keeps or compares. */
@@ -209,6 +211,27 @@ export function storeContract(name: string, driver: StoreDriver): void {
         },
       );
 
+      it.each([
+        ['cut short', (frame: string) => frame.slice(0, 40)],
+        ['a list', () => '[]'],
+        ['an object', () => '{}'],
+        ['null', () => 'null'],
+        ['a list of lists without the sections’ place', (frame: string) => frame.replace('null', '["value",1]')],
+      ])('reads an item whose frame was changed (%s) as damaged: each section counted, claimable, replaced', async (_, change) => {
+        const ref = itemRefOf(VALUE_AND_RENTAL, home('405 Dyer Ave'));
+        await store.record(entryOf([answerOf(ref, [section(1), section(2)])]));
+        await handle.damageFrame(A, ref.item, change(JSON.stringify(frameOf(ref.item))));
+        const [found] = await store.find(A, [ref], { maxAgeMs: HOUR });
+        expect(found).toEqual({ sections: [undefined, undefined], damaged: 2 });
+        // What no lookup serves, no claim calls kept: the item is bought, not looked up again forever.
+        expect(await store.claim(A, 'run-1', claimsOf(ref), { maxAgeMs: HOUR }, MINUTE)).toEqual(['claimed', 'claimed']);
+        await later(SECOND);
+        await store.record(entryOf([answerOf(ref, [section(3), section(4)])], { owner: 'run-1', settles: claimsOf(ref) }));
+        const [again] = await store.find(A, [ref], { maxAgeMs: HOUR });
+        expect(again).toMatchObject({ frame: frameOf(ref.item), sections: [{ body: section(3) }, { body: section(4) }], damaged: 0 });
+        expect(await store.claim(A, 'run-2', claimsOf(ref), { maxAgeMs: HOUR }, MINUTE)).toEqual(['kept', 'kept']);
+      });
+
       it('reads a damaged section as missing, counts it, and replaces it when bought again', async () => {
         const ref = itemRefOf(VALUE_AND_RENTAL, home('405 Dyer Ave'));
         await store.record(entryOf([answerOf(ref, [section(1), section(2)])]));
@@ -258,10 +281,26 @@ export function storeContract(name: string, driver: StoreDriver): void {
         expect(await store.claim(A, 'run-2', [value!], {}, MINUTE)).toEqual(['held']);
         await later(11 * SECOND);
         expect(await store.held(A, 'run-2', [value!])).toEqual([false]);
-        // A lapsed claim is not renewed: another may have bought the section meanwhile. Taking it is said.
-        await store.renewClaims('run-1', HOUR);
+        // Taking a lapsed claim is said; its owner's renewal does not bring it back then.
         expect(await store.claim(A, 'run-2', [value!], {}, MINUTE)).toEqual(['took over']);
+        await store.renewClaims('run-1', HOUR);
         expect(await store.held(A, 'run-1', [value!])).toEqual([true]);
+        expect(await store.held(A, 'run-2', [value!])).toEqual([false]);
+      });
+
+      it('gives a claim that lapsed while its owner was cut off back to its owner when it renews first (rule 3)', async () => {
+        await store.claim(A, 'run-1', [value!], {}, MINUTE);
+        // The store was away for 90 s: nobody could renew anything.
+        await later(90 * SECOND);
+        expect(await store.held(A, 'run-2', [value!])).toEqual([false]);
+        // A run back from the outage counts what lapsed since it lost the store as standing.
+        expect(await store.held(A, 'run-2', [value!], { graceMs: 95 * SECOND })).toEqual([true]);
+        expect(await store.claim(A, 'run-2', [value!], {}, MINUTE, { graceMs: 95 * SECOND })).toEqual(['held']);
+        // Its owner, back too, renews it: it stands again for everyone.
+        await store.renewClaims('run-1', MINUTE);
+        expect(await store.held(A, 'run-2', [value!])).toEqual([true]);
+        expect(await store.claim(A, 'run-2', [value!], {}, MINUTE)).toEqual(['held']);
+        expect(await store.claim(A, 'run-1', [value!], {}, MINUTE)).toEqual(['claimed']);
       });
 
       it('takes a live claim over only when forced (a waiter past its limit), and says so', async () => {
@@ -315,7 +354,45 @@ export function storeContract(name: string, driver: StoreDriver): void {
       });
     });
 
+    describe('runs', () => {
+      it('gives the earliest start among the account’s runs running now, its own included; a run that left or lapsed counts no more', async () => {
+        expect(await store.enterRun(A, 'run-1', MINUTE)).toBe(START);
+        await later(8 * SECOND);
+        expect(await store.enterRun(A, 'run-2', MINUTE)).toBe(START);
+        // Another account's runs are its own.
+        expect(await store.enterRun(B, 'run-3', MINUTE)).toBe(START + 8 * SECOND);
+        // Renewed, a run keeps its start.
+        await later(50 * SECOND);
+        await store.renewRun(A, 'run-1', MINUTE);
+        await later(30 * SECOND);
+        expect(await store.enterRun(A, 'run-4', MINUTE)).toBe(START);
+        await store.leaveRun('run-1');
+        // run-2 lapsed (not renewed for a minute): run-4 is the earliest running now.
+        expect(await store.enterRun(A, 'run-5', MINUTE)).toBe(START + 88 * SECOND);
+        // A run whose entry lapsed enters anew, from now.
+        await store.renewRun(A, 'run-5', MINUTE);
+        await store.leaveRun('run-4');
+        await later(2 * MINUTE);
+        await store.renewRun(A, 'run-5', MINUTE);
+        expect(await store.enterRun(A, 'run-6', MINUTE)).toBe(START + 208 * SECOND);
+      });
+    });
+
     describe('jobs', () => {
+      it('begins another name of a running job at its start, and leaves a running job of that name as it is', async () => {
+        const since = await store.beginJob(A, 'out.csv');
+        await later(MINUTE);
+        await store.nameJob(A, 'file 64:12', since);
+        expect(await store.jobSince(A, 'file 64:12')).toBe(START);
+        await store.beginJob(A, 'alias.csv');
+        await store.nameJob(A, 'alias.csv', since);
+        expect(await store.jobSince(A, 'alias.csv')).toBe(START + MINUTE);
+        // Finished, a name is begun again at the start given.
+        await store.finishJob(A, 'file 64:12');
+        await store.nameJob(A, 'file 64:12', START + MINUTE);
+        expect(await store.jobSince(A, 'file 64:12')).toBe(START + MINUTE);
+      });
+
       it('continues an unfinished job from its start; once finished, the next run begins a new one', async () => {
         expect(await store.beginJob(A, 'nightly')).toBe(START);
         await later(HOUR);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -146,6 +146,50 @@ export function raceContract(name: string, driver: RaceDriver): void {
       for (const output of outputs) expectWhole(output, homes);
       expect(readFileSync(outputs[1]!, 'utf8')).toBe(readFileSync(outputs[0]!, 'utf8'));
     });
+
+    it('two machines, the same file, the second started 2 s after the first, without --max-age: each item bought once, both end', async () => {
+      const env = await service(100);
+      const store = await driver.fresh();
+      const homes = range(1, 400);
+      const file = input(homes);
+      const outputs = [join(dir, 'apart-a.csv'), join(dir, 'apart-b.csv')];
+      const run = (output: string) => job(env, machine(), ['-i', file, '-o', output, '--store', store, '--batch-size', String(BATCH)]);
+      const first = run(outputs[0]!);
+      // Some of the file is bought by then: the second job reuses it, as what the first buys from now on (PROTOCOL.md, rule 1).
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const second = run(outputs[1]!);
+      for (const finished of await Promise.all([first.finished, second.finished])) expectEnded(finished);
+      expect(sandbox!.usage()).toMatchObject({ components: 400, chargedAgain: { sections: 0 } });
+      for (const output of outputs) expectWhole(output, homes);
+    });
+
+    for (const [alias, link, resume] of [
+      ['a hard link', linkSync, ['--resume']],
+      ['a symlink', symlinkSync, []],
+    ] as const) {
+      it(`a job killed with kill -9 and continued through ${alias} to its output${resume.length > 0 ? ' with --resume' : ''}: nothing bought again beyond what was in flight, no wait for the killed run's claims`, async () => {
+        const env = await service(100);
+        const store = await driver.fresh();
+        const homes = range(1, 400);
+        const file = input(homes);
+        const output = join(dir, `kept-${(files += 1)}.csv`);
+        const host = machine();
+        const run = (out: string, extra: readonly string[] = []) =>
+          job(env, host, ['-i', file, '-o', out, '--store', store, '--batch-size', String(BATCH), ...extra]);
+        const killed = run(output);
+        while (sandbox!.usage().components < 150) await new Promise((resolve) => setTimeout(resolve, 5));
+        killed.kill();
+        if ((await killed.finished).code === 0) return;
+        const other = join(dir, `alias-${files}.csv`);
+        link(output, other);
+        const continued = await run(other, resume).finished;
+        expectEnded(continued);
+        expectWhole(other, homes);
+        // A wait for the killed run's claims would be a lease (60 s).
+        expect(continued.ms).toBeLessThan(30_000);
+        expect(sandbox!.usage().chargedAgain.sections).toBeLessThanOrEqual(CONCURRENCY * BATCH);
+      });
+    }
 
     it('two nights on two machines, the second sharing half the first’s rows, both at once with --max-age 30d --resume: bought once, both end', async () => {
       const env = await service(100);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JSON_CONTENT_TYPE } from './content-type.js';
 
 /** What a request is answered with, before it is written: the sandbox's, and a gateway's that speaks the same API. */
 export interface Reply {
@@ -19,11 +20,14 @@ export const errorReply = (status: number, text: string, headers?: Record<string
   ...(headers ? { headers } : {}),
 });
 
-/** Writes `reply` with `headers` under its own (the rate-limit headers every answer carries), its length, and its type when it has a body. */
+/**
+ * Writes `reply` with `headers` under its own (the rate-limit headers every answer carries), its
+ * length, and its type when it has a body: JSON's exactly, without a charset (content-type.ts).
+ */
 export function writeReply(response: ServerResponse, reply: Reply, headers: Readonly<Record<string, string>> = {}): void {
   const payload = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   const all: Record<string, string | number> = { ...headers, ...reply.headers, 'Content-Length': Buffer.byteLength(payload) };
-  if (payload !== '') all['Content-Type'] = reply.contentType ?? 'application/json; charset=utf-8';
+  if (payload !== '') all['Content-Type'] = reply.contentType ?? JSON_CONTENT_TYPE;
   response.writeHead(reply.status, all);
   response.end(payload);
 }

@@ -16,7 +16,19 @@ import {
   type Param,
   MAX_ITEMS_PER_REQUEST,
 } from '../catalog/index.js';
-import type { RequestItem } from './generate/chunk.js';
+import { isJsonContentType } from './content-type.js';
+
+/** One requested item, validated: what the answer (the sandbox's chunk) is built from. */
+export interface RequestItem {
+  /** Identifier values as text, empty ones left out. */
+  identifiers: Readonly<Record<string, string>>;
+  /** Endpoint parameters after merging the query string and the item (the item wins). */
+  params: Readonly<Record<string, string | number>>;
+  /** The identifiers exactly as sent, echoed in address_info.status.requested_item. */
+  requested: Readonly<Record<string, unknown>>;
+  /** Present when the item carried meta: echoed as the chunk's top-level `meta`. */
+  meta?: { value: unknown };
+}
 
 export interface ParsedRequest {
   /** The endpoints answered per item: the components of a component_mget, else the endpoint itself. */
@@ -173,10 +185,6 @@ export function parseGet(endpoint: Endpoint, query: URLSearchParams, strict: boo
   const record = queryRecord(query);
   const rules = itemRulesOf(endpoint, sections, strict);
   return { sections, items: [itemFrom(record, 'query string', rules, {})], ignoredKeys: [...rules.ignored] };
-}
-
-export function isJsonContentType(header: string | undefined): boolean {
-  return (header ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 /** POST: a JSON array of 1..100 items with identical key sets; parameters in the query string apply to every item. */

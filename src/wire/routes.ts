@@ -1,8 +1,5 @@
 import { ENDPOINTS, type Endpoint } from '../catalog/index.js';
 
-/** The sandbox's own usage report; not part of the service. */
-export const USAGE_PATH = '/__sandbox/usage';
-
 const BY_PATH = new Map(ENDPOINTS.map((endpoint) => [`/${endpoint.version}/${endpoint.name}`, endpoint]));
 
 /** The catalog endpoint served at `/{version}/{level}/{target}`, or undefined (a 404). */
