@@ -268,7 +268,8 @@ interface SessionContext {
  * The store for a session's life. Everything is filed under the account, and every request under the
  * session's run. Each job on it claims what it is about to buy under a name of its own (its job's,
  * when it continues one), so that jobs of one session wait for each other's purchases as they wait
- * for another process's; one heartbeat renews the claims of every job open.
+ * for another process's; one heartbeat renews the claims of every job open, and each one's entry in
+ * the store's runs.
  */
 export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
   const { store, account, clock } = settings;
