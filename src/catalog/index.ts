@@ -9,6 +9,7 @@ import type { Endpoint, InfoMember, Level } from './types.js';
 export * from './types.js';
 export { LEVEL_SPECS, ALL_IDENTIFIERS, META } from './levels.js';
 export { keySetOf } from './key-set.js';
+export { MAX_ITEMS_PER_REQUEST } from './request-limits.js';
 export type { Schema } from './schema.js';
 
 /** The chunk members that describe the item itself, by member name (LevelSpec.infoMember). */

@@ -4,7 +4,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_WAIT_MS } from '../policy/policy.js';
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { CONNECTION_SETTINGS } from '../config/settings.js';
-import { findEndpoint, LEVEL_SPECS, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
+import { findEndpoint, LEVEL_SPECS, MAX_ITEMS_PER_REQUEST, META, type Endpoint, type Level, type Param } from '../catalog/index.js';
 import type { OptionSpec } from '../options/option-spec.js';
 import { parseDuration } from '../options/duration.js';
 
@@ -192,7 +192,12 @@ export const BATCH_OPTIONS = [
   },
   { flags: '--map <column=identifier>', description: 'read an identifier from a column with another name (repeatable)', parse: keyValue },
   { flags: '--meta-column <name>', description: 'column sent as meta with each item and echoed back (default: a column named meta)' },
-  { flags: '--batch-size <n>', description: 'items per POST, at most 100', parse: integerIn(1, 100), defaultValue: JOB_DEFAULTS.batchSize },
+  {
+    flags: '--batch-size <n>',
+    description: `items per POST, at most ${MAX_ITEMS_PER_REQUEST}`,
+    parse: integerIn(1, MAX_ITEMS_PER_REQUEST),
+    defaultValue: JOB_DEFAULTS.batchSize,
+  },
   {
     flags: '--concurrency <n>',
     description: 'requests in flight at once',

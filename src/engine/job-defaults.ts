@@ -1,3 +1,4 @@
+import { MAX_ITEMS_PER_REQUEST } from '../catalog/request-limits.js';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_POLICY, STORE_WAITS } from '../policy/policy.js';
 import { DEFAULT_TIMEOUTS } from '../policy/policy.js';
 import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
@@ -9,7 +10,7 @@ import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
  */
 export const JOB_DEFAULTS = {
   /** Items per POST: the service's own maximum. */
-  batchSize: 100,
+  batchSize: MAX_ITEMS_PER_REQUEST,
   /** Requests in flight at once. */
   concurrency: 4,
   /** Components a minute until the service states its windows in its headers. */

@@ -10,16 +10,17 @@ import { OrderedOutput } from '../pipeline/ordered-output.js';
 import { billedCost, pricePerItem, sectionPricesOf } from '../pipeline/pricing.js';
 import { LISTENERS_PER_REQUEST, runBatch, type BatchRunResult, type SendFunction } from '../pipeline/run-batch.js';
 import { RunStats } from '../pipeline/run-stats.js';
-import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
+import { sendBatch, type Exchange, type Pacer } from '../pipeline/send-batch.js';
 import { completedOutcome, summarize, type RunSummary } from '../pipeline/summary.js';
 import type { StoreError } from '../errors/index.js';
 import type { StoreProblems } from '../store/store-api.js';
 import type { Clock } from '../throttle/clock.js';
-import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
-import { RateLimiter } from '../throttle/rate-limiter.js';
+import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { budgetLimits, type SpendingCaps } from './budget-limits.js';
+import type { Service as Sender } from '../client/service-client.js';
 import type { Service } from './connect.js';
-import { openRunStore, type JobIdentity, type RunStore } from './run-store.js';
+import type { JobIdentity, RunStore } from './run-store.js';
+import { openSession, type Session, type SessionStore } from './session.js';
 
 /**
  * Distinct answers kept for deduplication: repeats within 5,000 distinct items are caught, and
@@ -28,29 +29,15 @@ import { openRunStore, type JobIdentity, type RunStore } from './run-store.js';
  */
 export const DEDUPE_CAPACITY = 5_000;
 
-/** The store a job keeps its answers, spend and pacing in. */
-export interface JobStore {
-  /** A SQLite file or a postgres:// URL. */
-  path: string;
-  /** Whose answers these are: the account the credentials name. */
-  account: string;
-  /** The account whose windows the run paces by, when not `account` (the built-in sandbox: one per port). */
-  pacingAccount?: string;
+/** The store a job keeps its answers, spend and pacing in: its session's, with the job's own reuse. */
+export interface JobStore extends SessionStore, JobReuse {}
+
+/** What a job reuses of the store beyond what its session does. */
+export interface JobReuse {
   /** The job the run continues: what it bought since that job began is reused whatever maxAgeMs says. */
   job?: string | JobIdentity;
   /** An answer younger than this is reused; undefined: age alone never makes one reusable. */
   maxAgeMs?: number;
-  /** What ran it, for its name in the spend log. */
-  runLabel: string;
-  /** This machine's journal of the store (journalDirFor): answers it could not take yet, applied as the run opens it. */
-  journal: string;
-  /** How long the run waits for a store that stopped answering before it stops (--store-wait). */
-  outageWaitMs: number;
-  /**
-   * Leave the store unopened (a SQLite file only): what is bought is left beside it for its next
-   * opening (run-store-beside.ts). For a one-off with nothing to look up, on a file no other process has open.
-   */
-  beside?: boolean;
 }
 
 /** How a job sends: batches, connections, pace, retries. */
@@ -116,6 +103,24 @@ export interface JobSettings {
   events?: JobEvents;
 }
 
+/**
+ * A job on a session (runOnSession): what it reads and writes, its caps and how it sends, without
+ * what the session holds (the service, the store, the pacer, the clock).
+ */
+export interface SessionJob extends Omit<JobSettings, 'service' | 'store' | 'pace' | 'clock'> {
+  /** Undefined: its session's maxAge-less default (nothing reused but what this job buys while it waits). */
+  reuse?: JobReuse;
+  pace: Omit<JobPace, 'ratePerMinute'>;
+  /** The session's sender with this job's own options (a library call's deadline); default the session's. */
+  client?: Sender;
+  /** How the job takes its turns at the session's limiter (the gateway's fair queue); default: in row order, within pace.maxWaitMs. */
+  turns?: (limiter: RateLimiter) => Pacer;
+  /** What the store answered is recorded by the caller, not the job (the gateway sums it per key: SpendBook). */
+  callerRecordsReuse?: boolean;
+  /** A budget too small for one item does not stop the job before it starts: the store still answers what it holds (the gateway's). */
+  storeAnswersPastBudget?: boolean;
+}
+
 /** How a job ended: what the CLI prints and maps to an exit code, and what a library caller reads. */
 export interface JobOutcome {
   summary: RunSummary;
@@ -133,6 +138,8 @@ export interface JobOutcome {
   outputFailed: boolean;
   /** What the store met that is worth saying once (damaged answers bought again). */
   storeProblems?: StoreProblems;
+  /** USD at list price the store's answers saved, unrounded (the summary's is in cents). */
+  savedUsd: number;
   /** The store failed as it closed, after the run: its answers were kept, its last notes may not be. */
   storeCloseFailure?: unknown;
 }
@@ -141,83 +148,38 @@ function addCounts(a: Record<Status, number>, b: Record<Status, number>): Record
   return Object.fromEntries(STATUSES.map((status) => [status, a[status] + b[status]])) as Record<Status, number>;
 }
 
-/**
- * The store for a job, opened (and created) where its path says, riding out outages; what this
- * machine journaled while it was away (an earlier run's) goes into it first.
- */
-async function openJobStore(
-  store: JobStore,
-  target: QueryTarget,
-  prices: Record<string, number>,
-  clock: Clock,
-  events: JobEvents | undefined,
-  run?: string,
-): Promise<RunStore> {
-  if (store.beside) {
-    const { runStoreBeside } = await import('./run-store-beside.js');
-    return runStoreBeside({
-      ...{ path: store.path, account: store.account, target, prices, clock, runLabel: store.runLabel },
-      open: (name) => openJobStore({ ...store, beside: false }, target, prices, clock, events, name),
-    });
-  }
-  const { openStore, OutageTolerantStore, foldPending } = await import('../store/index.js');
-  const opened = new OutageTolerantStore(await openStore(store.path, { now: () => clock.now() }), {
-    journal: store.journal,
-    waitMs: store.outageWaitMs,
-    clock,
-    events: {
-      lost: (reason, waitMs) => events?.storeLost?.(reason, waitMs),
-      back: (afterMs, journaled) => events?.storeBack?.(afterMs, journaled),
-    },
-  });
-  try {
-    await foldPending(opened, store.journal);
-    return await openRunStore({
-      store: opened,
-      account: store.account,
-      ...(store.pacingAccount !== undefined ? { pacingAccount: store.pacingAccount } : {}),
-      target,
-      maxAgeMs: store.maxAgeMs,
-      ...(store.job !== undefined ? { job: store.job } : {}),
-      prices,
-      clock,
-      runLabel: store.runLabel,
-      ...(run !== undefined ? { run } : {}),
-    });
-  } catch (error) {
-    await opened.close();
-    throw error;
-  }
-}
-
 /** The run's caps as one budget; a budget below one item's price stops the job before anything is opened. */
-async function budgetFor(settings: JobSettings, runStore: RunStore | undefined): Promise<Budget> {
-  const { target } = settings;
-  const monthToDate = runStore && settings.caps.maxCostMonth !== undefined ? await runStore.monthToDateCost() : 0;
+async function budgetFor(job: SessionJob, runStore: RunStore | undefined): Promise<Budget> {
+  const { target } = job;
+  const monthToDate = runStore && job.caps.maxCostMonth !== undefined ? await runStore.monthToDateCost() : 0;
   const budget = new Budget(
-    budgetLimits(settings.caps, () => monthToDate),
-    { components: target.componentsPerItem, price: pricePerItem(target, settings.prices) },
+    budgetLimits(job.caps, () => monthToDate),
+    {
+      components: target.componentsPerItem,
+      price: pricePerItem(target, job.prices),
+    },
   );
-  const tooSmall = budget.tooSmallForOneItem();
+  const tooSmall = job.storeAnswersPastBudget ? undefined : budget.tooSmallForOneItem();
   if (tooSmall) throw tooSmall;
   return budget;
 }
 
-/** The run's pacer: the windows an earlier run saw (no probe then), shared with the account's other runs on this store. */
-async function limiterFor({ pace, clock }: JobSettings, runStore: RunStore | undefined): Promise<RateLimiter> {
-  const limiter = new RateLimiter({ ...DEFAULT_THROTTLE_POLICY, initialPerMinute: pace.ratePerMinute, maxWaitMs: pace.maxWaitMs }, clock);
-  const remembered = await runStore?.windows();
-  if (remembered) limiter.remember(remembered);
-  const shared = runStore?.pacer();
-  if (shared) limiter.shareWith(shared);
-  return limiter;
+/** The session's limiter as a job waits on it: in row order, a wait for a window bounded by the job's own limit. */
+function turnsWithin(limiter: RateLimiter, maxWaitMs: number): Pacer {
+  return {
+    grants: (components, options) => limiter.grants(components, { ...options, maxWaitMs }),
+    observe: (reservation, reported) => limiter.observe(reservation, reported),
+    refund: (reservation) => limiter.refund(reservation),
+    pauseUntil: (until) => limiter.pauseUntil(until),
+    serviceClock: limiter.serviceClock,
+  };
 }
 
 /**
  * What stops the run: the caller's signal, and the output failing (a reader closing the pipe, a
  * full disk, a lost lock), which stops it at once, not at the next write. `detach` when the run is over.
  */
-function stopSignals(settings: JobSettings, writer: OutputWriter) {
+function stopSignals(settings: SessionJob, writer: OutputWriter) {
   const outputFailure = new AbortController();
   // Every request in flight listens for it (an exchange abandoned when the output fails).
   setMaxListeners(LISTENERS_PER_REQUEST * settings.pace.concurrency + 10, outputFailure.signal);
@@ -240,29 +202,36 @@ function stopSignals(settings: JobSettings, writer: OutputWriter) {
   return { outputFailure, stop, detach };
 }
 
-/** How the pipeline sends a batch: sendBatch with the run's pacer, retry policy and budget, every answer recorded. */
-function senderFor(
-  settings: JobSettings,
-  run: { limiter: RateLimiter; budget: Budget; stats: RunStats; runStore: RunStore | undefined; outputFailure: AbortSignal },
-): SendFunction {
-  const { pace, clock, events } = settings;
-  const { runStore, stats } = run;
-  const sectionPrices = sectionPricesOf(settings.target, settings.prices);
+/** The parts of a job's run: the session's, its counters, its budget and its store. */
+interface JobRun {
+  session: Session;
+  stats: RunStats;
+  budget: Budget;
+  runStore: RunStore | undefined;
+}
+
+/** How the pipeline sends a batch: sendBatch with the session's pacer, the job's retry policy and budget, every answer recorded. */
+function senderFor(job: SessionJob, run: JobRun & { outputFailure: AbortSignal }): SendFunction {
+  const { pace, events } = job;
+  const { runStore, stats, session } = run;
+  const { clock } = session;
+  const sectionPrices = sectionPricesOf(job.target, job.prices);
+  const limiter = job.turns?.(session.limiter) ?? turnsWithin(session.limiter, pace.maxWaitMs);
   return (items, batchTarget, signal, deliver) =>
     sendBatch(
       items,
       batchTarget,
       {
-        client: settings.service.client,
-        limiter: run.limiter,
+        client: job.client ?? session.service.client,
+        limiter,
         sectionPrices,
         retry: { ...DEFAULT_RETRY_POLICY, maxRetries: pace.maxRetries, maxWaitMs: pace.maxWaitMs },
         stats,
         clock,
         signal,
-        ...(runStore && settings.finishInFlightOnOutputFailure ? {} : { abandon: run.outputFailure }),
+        ...(runStore && job.finishInFlightOnOutputFailure ? {} : { abandon: run.outputFailure }),
         budget: run.budget,
-        ...(settings.oneItemGet ? { oneItemGet: true } : {}),
+        ...(job.oneItemGet ? { oneItemGet: true } : {}),
         onRetry: (reason) => events?.retry?.(reason),
         onRateLimitWait: (until) => events?.rateLimitWait?.(Math.max(0, until - clock.now())),
         onResponse: (exchange: Exchange) => {
@@ -278,8 +247,8 @@ function senderFor(
 
 /** How the job ended, for the caller: the summary, the stopping condition, the output's counts (earlier runs' included). */
 async function outcomeOf(
-  settings: JobSettings,
-  run: { stats: RunStats; limiter: RateLimiter; output: OrderedOutput; runStore: RunStore | undefined },
+  settings: SessionJob,
+  run: JobRun & { output: OrderedOutput },
   result: BatchRunResult,
   failure: unknown,
 ): Promise<JobOutcome> {
@@ -292,7 +261,7 @@ async function outcomeOf(
   // Every row has its final answer: the next run of this job is a new one (maxAge decides what it reuses).
   if (finished && records.error === 0) await runStore?.finishJob();
   const verdict: RunSummary['outcome'] = !finished ? (fatal === undefined ? 'interrupted' : 'stopped') : completedOutcome(records);
-  const summary = summarize(stats, run.limiter, verdict, {
+  const summary = summarize(stats, run.session.limiter, verdict, {
     records,
     ...(settings.earlier ? { recordsThisRun: { ...stats.byStatus } } : {}),
     componentsSaved: result.componentsSaved * settings.target.componentsPerItem,
@@ -307,6 +276,7 @@ async function outcomeOf(
     finished,
     records,
     nextRow: output.nextRow,
+    savedUsd: result.savedByStore.usd,
     outputFailed: failure !== undefined,
     ...(runStore ? { storeProblems: runStore.problems() } : {}),
   };
@@ -314,11 +284,12 @@ async function outcomeOf(
 
 /** The rows through the pipeline into the opened writer; the writer closed whatever happens, and its failure kept as the run's. */
 async function runRows(
-  settings: JobSettings,
-  run: { stats: RunStats; limiter: RateLimiter; budget: Budget; runStore: RunStore | undefined },
+  settings: SessionJob,
+  run: JobRun,
   writer: OutputWriter,
 ): Promise<{ result: BatchRunResult; output: OrderedOutput; failure: unknown }> {
-  const { target, pace, clock } = settings;
+  const { target, pace } = settings;
+  const { clock } = run.session;
   const startRow = settings.startRow ?? 1;
   const retryRows = settings.retryRows ?? [];
   const output = new OrderedOutput(writer, run.stats, { startRow, retry: retryRows });
@@ -360,42 +331,80 @@ async function runRows(
   return { result, output, failure: outputFailure.signal.aborted ? (outputFailure.signal.reason as unknown) : undefined };
 }
 
-/** Records what the store answered, gives up the run's claims and share, and closes it; its failure, returned, is the caller's to report. */
-function closeStore(runStore: RunStore | undefined, stats: RunStats, savedUsd: number): Promise<unknown> {
-  return (runStore?.close(stats.fromStore, savedUsd) ?? Promise.resolve()).then(
+/** Records what the store answered and gives up the job's claims; its failure, returned, is the caller's to report. */
+function closeStore(runStore: RunStore | undefined, fromStore: number, savedUsd: number): Promise<unknown> {
+  return (runStore?.close(fromStore, savedUsd) ?? Promise.resolve()).then(
     () => undefined,
     (error: unknown) => error,
   );
 }
 
 /**
- * One job through the service: rows in, one record per row out in input order, paced by the
- * service's windows, within the caps, with every paid answer kept in the store. The CLI and the
- * library both run their batches here; what only a terminal needs (progress, messages, signals,
- * exit codes) stays with them. Conditions that stop the run come back as `fatal`, never thrown,
- * once the writer is open: the summary always says where the run got to.
+ * One job on a session: rows in, one record per row out in input order, paced by the session's
+ * limiter, within the caps, with every paid answer kept in the session's store. The CLI, the
+ * library and the gateway all run their jobs here; what only a terminal needs (progress, messages,
+ * signals, exit codes) stays with them. Conditions that stop the run come back as `fatal`, never
+ * thrown, once the writer is open: the summary always says where the run got to.
  */
-export async function runJob(settings: JobSettings): Promise<JobOutcome> {
-  const { target, clock } = settings;
-  const sectionPrices = sectionPricesOf(target, settings.prices);
-  const runStore = settings.store ? await openJobStore(settings.store, target, sectionPrices, clock, settings.events) : undefined;
-  const stats = new RunStats(clock);
+export async function runOnSession(session: Session, job: SessionJob): Promise<JobOutcome> {
+  const { target } = job;
+  const runStore = await session.runs?.openRun({
+    target,
+    maxAgeMs: job.reuse?.maxAgeMs,
+    ...(job.reuse?.job !== undefined ? { job: job.reuse.job } : {}),
+    prices: sectionPricesOf(target, job.prices),
+  });
+  const stats = new RunStats(session.clock);
   let saved = 0;
+  const reuse = (): [number, number] => (job.callerRecordsReuse ? [0, 0] : [stats.fromStore, saved]);
   try {
-    const budget = await budgetFor(settings, runStore);
+    const budget = await budgetFor(job, runStore);
     // The progress bar measures the read by bytes of the file (none for a pipe): no second read.
-    stats.input = inputProgress(settings.rows);
-    const limiter = await limiterFor(settings, runStore);
-    const writer = await settings.openWriter();
-    await settings.events?.started?.({ stats, limiter });
-    const run = { stats, limiter, budget, runStore };
-    const { result, output, failure } = await runRows(settings, run, writer);
+    stats.input = inputProgress(job.rows);
+    const writer = await job.openWriter();
+    await job.events?.started?.({ stats, limiter: session.limiter });
+    const run: JobRun = { session, stats, budget, runStore };
+    const { result, output, failure } = await runRows(job, run, writer);
     saved = result.savedByStore.usd;
-    const outcome = await outcomeOf(settings, { ...run, output }, result, failure);
-    const storeCloseFailure = await closeStore(runStore, stats, saved);
+    const outcome = await outcomeOf(job, { ...run, output }, result, failure);
+    const storeCloseFailure = await closeStore(runStore, ...reuse());
     return storeCloseFailure === undefined ? outcome : { ...outcome, storeCloseFailure };
   } catch (error) {
-    await closeStore(runStore, stats, saved);
+    await closeStore(runStore, ...reuse());
     throw error;
   }
+}
+
+/** A job's store as its session's: the session's part, without what is the job's own. */
+function sessionStoreOf({ job: _job, maxAgeMs: _maxAgeMs, ...store }: JobStore): SessionStore {
+  return store;
+}
+
+/**
+ * One job on a session of its own (the CLI's: one job a process): the session opened for it,
+ * the job run, the session closed. A failure to close the store is the outcome's, not thrown.
+ */
+export async function runJob(settings: JobSettings): Promise<JobOutcome> {
+  const { service, store, pace, clock, events, ...job } = settings;
+  const session = await openSession({
+    service,
+    ...(store ? { store: sessionStoreOf(store) } : {}),
+    clock,
+    ratePerMinute: pace.ratePerMinute,
+    maxWaitMs: pace.maxWaitMs,
+    storeLost: (reason, waitMs) => events?.storeLost?.(reason, waitMs),
+    storeBack: (afterMs, journaled) => events?.storeBack?.(afterMs, journaled),
+  });
+  let outcome: JobOutcome;
+  try {
+    outcome = await runOnSession(session, { ...job, pace, ...(events ? { events } : {}), ...(store ? { reuse: store } : {}) });
+  } catch (error) {
+    await session.close().catch(() => undefined);
+    throw error;
+  }
+  const closing: unknown = await session.close().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  return closing === undefined || outcome.storeCloseFailure !== undefined ? outcome : { ...outcome, storeCloseFailure: closing };
 }

@@ -8,23 +8,38 @@ import { openElsewhere } from '../store/sqlite/open-elsewhere.js';
 import type { SectionClaim } from '../store/store-api.js';
 import type { Clock } from '../throttle/clock.js';
 import { CLAIMS } from '../policy/policy.js';
-import { keptAnswersOf, requestRecordOf, runName, type RunStore, type SpendSettings } from './run-store.js';
+import {
+  keptAnswersOf,
+  requestRecordOf,
+  runName,
+  type RunStore,
+  type RunStoreJob,
+  type SessionRuns,
+  type SpendSettings,
+} from './run-store.js';
 
 export interface RunStoreBesideSettings {
   /** The SQLite file the store is in (or will be). */
   path: string;
   account: string;
-  target: QueryTarget;
-  prices: Readonly<Record<string, number>>;
   clock: Clock;
   runLabel: string;
-  /** Opens the store after all, as any run opens it, the run keeping its name (`run`): its claims left beside are its own. */
-  open(run: string): Promise<RunStore>;
+  /** Opens the store after all, as any session opens it, keeping its name (`run`): its claims left beside are its own. */
+  open(run: string): Promise<SessionRuns>;
+}
+
+/** One job beside the store: what it buys, and how it opens the store after all (its session's, once). */
+interface BesideJob {
+  path: string;
+  target: QueryTarget;
+  clock: Clock;
+  /** The job's store on the store opened after all. */
+  open(): Promise<RunStore>;
 }
 
 /** What a run beside its store shares: its name, its intent's name, and the store once it had to open it. */
 interface Beside {
-  settings: RunStoreBesideSettings;
+  settings: BesideJob;
   spend: SpendSettings;
   dir: string;
   /** The name of the one file it leaves beside the store: its claim, then its answer's record. */
@@ -44,7 +59,7 @@ function claimsFor(beside: Beside, items: readonly { item: { item: Record<string
 
 /** The store, opened once (a process opened it while this run was beside it: a job this run must claim and answer beside). */
 function opened(beside: Beside): Promise<RunStore> {
-  beside.opened ??= beside.settings.open(beside.spend.run);
+  beside.opened ??= beside.settings.open();
   return beside.opened;
 }
 
@@ -60,30 +75,48 @@ async function handOver(beside: Beside): Promise<void> {
 }
 
 /**
- * A run's store left unopened: what it buys is left beside the file (store/pending.ts) for the
- * store's next opening to apply, as a record of its own. For a one-off on a file no other process
- * has open: with no other job to share a pacer with, and nothing to look up (no --max-age), opening
- * the store would only cost it (loading SQLite and the store's modules and opening the file took a
- * third of a one-off's time: BENCHMARKS.md, start-up).
+ * A session's store left unopened: what its jobs buy is left beside the file (store/pending.ts) for
+ * the store's next opening to apply, as a record of its own. For a one-off on a file no other
+ * process has open: with no other job to share a pacer with, and nothing to look up (no --max-age),
+ * opening the store would only cost it (loading SQLite and the store's modules and opening the file
+ * took a third of a one-off's time: BENCHMARKS.md, start-up).
  *
  * It still claims what it buys (PROTOCOL.md, rule 7): before sending, it leaves its claim beside the
  * file, which a process opening the store meanwhile applies (a batch then waits for its answer);
  * then, when the store is open elsewhere (it may have opened before the claim was left), it opens
- * the store itself and runs as any run does from there. Its answer's record replaces its claim, and
- * is applied at once when the store is open elsewhere.
+ * the store itself, under the session's name, and runs as any run does from there. Its answer's
+ * record replaces its claim, and is applied at once when the store is open elsewhere.
  */
-export function runStoreBeside(settings: RunStoreBesideSettings): RunStore {
-  const { clock } = settings;
+export function runsBeside(settings: RunStoreBesideSettings): SessionRuns {
+  const run = runName(settings.clock.now(), settings.runLabel);
+  let opened: Promise<SessionRuns> | undefined;
+  const open = () => (opened ??= settings.open(run));
+  return {
+    run,
+    pacer: () => undefined,
+    windows: () => Promise.resolve(undefined),
+    // What it claims is beside the store, in files, not held here.
+    claimsHeld: () => 0,
+    openRun: (job) => Promise.resolve(runStoreBeside(settings, run, job, () => open().then((runs) => runs.openRun(job)))),
+    async close() {
+      // A store it failed to open failed its job already.
+      const runs = await opened?.catch(() => undefined);
+      await runs?.close();
+    },
+  };
+}
+
+/** One job's store beside the file: every section bought, claimed beside it, each answer's record left beside it. */
+function runStoreBeside(settings: RunStoreBesideSettings, run: string, job: RunStoreJob, open: () => Promise<RunStore>): RunStore {
+  const { clock, path } = settings;
   const beside: Beside = {
-    settings,
-    spend: { account: settings.account, run: runName(clock.now(), settings.runLabel), prices: settings.prices },
-    dir: pendingDir(settings.path),
+    settings: { path, target: job.target, clock, open },
+    spend: { account: settings.account, run, prices: job.prices },
+    dir: pendingDir(path),
     name: pendingName(clock.now()),
   };
   return {
     kept: keptBeside(beside),
-    windows: () => Promise.resolve(undefined),
-    pacer: () => undefined,
     monthToDateCost: () => Promise.resolve(0),
     finishJob: () => Promise.resolve(),
     problems: () => ({ damaged: 0, notes: [] }),
@@ -133,7 +166,7 @@ function keptBeside(beside: Beside): KeptAnswers {
     async claim(requests) {
       if (!beside.opened) {
         const claim = {
-          account: settings.account,
+          account: beside.spend.account,
           owner: beside.spend.run,
           sections: claimsFor(beside, requests),
           expires: Date.now() + CLAIMS.leaseMs,

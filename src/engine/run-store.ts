@@ -13,6 +13,7 @@ import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import { CLAIMS } from '../policy/policy.js';
+import { JobClaims, type SessionHolders } from './job-claims.js';
 import { recordGroups, StoreWrites, type RecordGroups } from './store-writes.js';
 
 /** The time in the latest run name this process gave. */
@@ -136,31 +137,21 @@ function tookOverNotes({ lapsed, forced }: { lapsed: number; forced: number }): 
   ];
 }
 
-/** What a batch run asks of the store: the answers (KeptAnswers), the windows, the shared pacer, the budget, the job. */
+/** What a job asks of the store: the answers (KeptAnswers), the budget, the job. */
 export interface RunStore {
   readonly kept: KeptAnswers;
-  /** The windows the service last reported for this account, if still fresh. */
-  windows(): Promise<ReportedWindow[] | undefined>;
-  /** The pacer shared with the account's other runs on this store (RateLimiter.shareWith); none when the store is not opened. */
-  pacer(): SharedPacer | undefined;
   /** Month-to-date cost of the account at list price, for --max-cost-month. */
   monthToDateCost(): Promise<number>;
   /** The run wrote every row with a final answer: the job is complete, and its next run is a new one. */
   finishJob(): Promise<void>;
   /** Damaged sections met, and what else the store wants said once. */
   problems(): StoreProblems;
-  /** Records the rows answered from the store and what they saved; gives up the run's claims and share; closes. */
+  /** Records the rows answered from the store and what they saved; gives up the job's claims. */
   close(fromStore: number, savedUsd: number): Promise<void>;
 }
 
-export interface RunStoreSettings {
-  store: Store;
-  account: string;
-  /**
-   * The account whose windows the run paces by, when not `account`: the built-in sandbox's answers
-   * are one account whatever its port, but each sandbox is a server of its own, with its own windows.
-   */
-  pacingAccount?: string;
+/** What one job on a session asks of its store: what it looks up and buys, how fresh, for which job. */
+export interface RunStoreJob {
   target: QueryTarget;
   /** --max-age in ms; undefined: age alone never makes an answer reusable. */
   maxAgeMs: number | undefined;
@@ -168,11 +159,6 @@ export interface RunStoreSettings {
   job?: string | JobIdentity;
   /** USD at list price per section name, for the spend records and the savings. */
   prices: Readonly<Record<string, number>>;
-  clock: Clock;
-  /** What ran it, for its name in the spend log: the command line without credentials, or a library caller's label. */
-  runLabel: string;
-  /** Its name, when it began beside its store before opening it (run-store-beside.ts): the claims it left there are its own. */
-  run?: string;
 }
 
 /**
@@ -220,82 +206,109 @@ async function nameJob(store: Store, account: string, job: JobNames, names: read
   }
 }
 
+/** The store's side of a session (engine/session.ts): its name in the spend log, its pacer, its windows, and each job's run store. */
+export interface SessionRuns {
+  /** The session's name in the spend log: every job on it files its requests under it (`usage --by run`). */
+  readonly run: string;
+  /** The store itself, open for the session's life (a gateway's keys and spend book use it too); none when it is not opened. */
+  readonly store?: Store;
+  /** The pacer shared with the account's other sessions on this store (RateLimiter.shareWith); none when the store is not opened. */
+  pacer(): SharedPacer | undefined;
+  /** The windows the service last reported for this account, if still fresh. */
+  windows(): Promise<ReportedWindow[] | undefined>;
+  /** A job's dealings with the store, until its close. */
+  openRun(job: RunStoreJob): Promise<RunStore>;
+  /** Sections the session's open jobs hold claims on now (a gateway's /metrics). */
+  claimsHeld(): number;
+  /** Gives up the session's share of the windows, and closes the store. */
+  close(): Promise<void>;
+}
+
+export interface SessionRunsSettings {
+  store: Store;
+  account: string;
+  /**
+   * The account whose windows the session paces by, when not `account`: the built-in sandbox's answers
+   * are one account whatever its port, but each sandbox is a server of its own, with its own windows.
+   */
+  pacingAccount?: string;
+  clock: Clock;
+  /** What runs it, for its name in the spend log: the command line without credentials, a library caller's label, `serve ADDRESS`. */
+  runLabel: string;
+  /**
+   * Its name, when it began beside its store before opening it (run-store-beside.ts): the spend log's
+   * run, and the name its jobs claim under (but a job continued by name): the claims it left beside
+   * the store are its own.
+   */
+  run?: string;
+  /**
+   * The one name every job of the session claims under (but a job continued by name), when it is to
+   * outlive the process: a gateway's (`HOST serve ADDRESS`), so that the next one on that host and
+   * address takes over at once what a killed one was buying, instead of its clients' retries waiting
+   * out the lease. Absent: each job claims under a name of its own.
+   */
+  claimant?: string;
+}
+
+/** What every job of a session shares of the store: the store, the session's name, its request times and its heartbeat. */
+interface SessionContext {
+  settings: SessionRunsSettings;
+  run: string;
+  /** Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart. */
+  requestTime: () => number;
+  /** Each open job's renewal of its claims and of its entry in the store's runs, called at every beat. */
+  renewals: Set<() => void>;
+  /** The claims of each open job. */
+  open: Set<JobClaims>;
+  /** With one claimant for the session: which job holds each section it claimed. */
+  holders: SessionHolders | undefined;
+}
+
 /**
- * The store for one batch run. Everything is filed under the account. The run belongs to a job: an
- * unfinished one (the same command stopped before it wrote every row) is continued, and whatever
- * was bought since it began is reused whatever --max-age says; it was bought for this very job.
- * Sections this run is about to buy are claimed, so that a job running beside it on the same store
- * waits for its answer instead of buying it too; the claims are renewed while the run lives.
+ * The store for a session's life. Everything is filed under the account, and every request under the
+ * session's run. Each job on it claims what it is about to buy under a name of its own (its job's,
+ * when it continues one), so that jobs of one session wait for each other's purchases as they wait
+ * for another process's; one heartbeat renews the claims of every job open, and each one's entry in
+ * the store's runs.
  */
-export async function openRunStore(settings: RunStoreSettings): Promise<RunStore> {
-  const { store, account, target, clock } = settings;
+export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
+  const { store, account, clock } = settings;
   const id = runId(clock.now());
-  const owner = settings.run ?? `${id} ${settings.runLabel}`;
-  // What was kept since the start of any run on the store now is reused, this one's included
-  // (PROTOCOL.md, rule 1): runs that overlap share what they buy.
-  const sharedFrom = await store.enterRun(account, id, CLAIMS.leaseMs);
-  // What was bought since the run's job began is reused whatever --max-age says: it was bought for
-  // this job. A run of no job (a library batch) is a job of its own from now: an answer another
-  // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
-  const job = settings.job === undefined ? undefined : await beginJobNamed(store, account, identityOf(settings.job));
-  const since = Math.min(sharedFrom, job?.since ?? sharedFrom);
-  // Claims are the job's, by what it does and when it began (whatever its output is called): a run
-  // that continues it (after a kill -9, through another path to its output) takes over what the
-  // killed run was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
-  const claimant = job === undefined ? owner : `job ${job.identity.command} ${job.since}`;
+  const pacingAccount = settings.pacingAccount ?? account;
   // The pacer's state names its owner in each of its reservations, read and written back at each
-  // grant: the run's id alone, not its command line (the state was 12 KB at 100 requests a second).
-  const pacer = store.pacer(settings.pacingAccount ?? account, id);
-  const writes = new StoreWrites();
-  const run: RunContext = {
+  // grant: the session's id alone, not its command line (the state was 12 KB at 100 requests a second).
+  const pacer = store.pacer(pacingAccount, id);
+  let lastAt = 0;
+  const session: SessionContext = {
     settings,
-    members: sectionKeys(target),
-    refOf: itemRefs(),
-    claimant,
-    ...(job ? { job } : {}),
-    freshness: { maxAgeMs: settings.maxAgeMs, since },
-    spend: { account, run: owner, prices: settings.prices },
-    writes,
-    records: recordGroups(store, writes),
-    tookOver: { lapsed: 0, forced: 0 },
-    damaged: new Map(),
-    boughtAgain: 0,
+    run: settings.run ?? `${id} ${settings.runLabel}`,
+    requestTime: () => (lastAt = Math.max(clock.now(), lastAt + 1)),
+    renewals: new Set(),
+    open: new Set(),
+    holders: claimantOf(settings) === undefined ? undefined : new Map(),
   };
-  // The heartbeat that keeps this run's claims alive until it closes. On the machine's own timer,
+  // The heartbeat that keeps the jobs' claims alive until they close. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
   // ahead would otherwise spin it.
-  const heartbeat = setInterval(
-    () =>
-      writes.add(async () => {
-        await store.renewClaims(claimant, CLAIMS.leaseMs);
-        await store.renewRun(account, id, CLAIMS.leaseMs);
-      }),
-    CLAIMS.renewalMs,
-  );
+  const heartbeat = setInterval(() => {
+    for (const renew of session.renewals) renew();
+  }, CLAIMS.renewalMs);
   heartbeat.unref();
   return {
-    kept: keptAnswers(run),
-    windows: () => store.loadWindows(settings.pacingAccount ?? account),
+    run: session.run,
+    store,
     pacer: () => pacer,
-    monthToDateCost: () => store.monthToDateCost(account),
-    finishJob: async () => {
-      for (const name of job?.named ?? []) await store.finishJob(account, name);
-    },
-    problems: () => {
-      const problems = store.problems();
-      return { damaged: run.boughtAgain, notes: [...problems.notes, ...tookOverNotes(run.tookOver)] };
-    },
-    async close(fromStore, savedUsd) {
+    windows: () => store.loadWindows(pacingAccount),
+    openRun: (job) => openRunStore(session, job),
+    claimsHeld: () => [...session.open].reduce((held, claims) => held + claims.held, 0),
+    async close() {
       clearInterval(heartbeat);
       try {
-        await writes.done;
-        // Nothing more is bought: no other job waits on this one, nor shares from its start.
-        await store.releaseAll(claimant);
-        await store.leaveRun(id);
-        // This run asks for nothing more: its share of the windows goes to the others at once.
+        // The session asks for nothing more: nothing of its claims is left to wait on, and its share
+        // of the windows goes to the others at once.
+        const claimant = claimantOf(settings);
+        if (claimant !== undefined) await store.releaseAll(claimant);
         await pacer.leave();
-        if (fromStore > 0 || savedUsd > 0)
-          await store.recordReuse({ at: clock.now(), run: owner, account, endpoint: endpointOf(target), rows: fromStore, saved: savedUsd });
       } finally {
         await store.close();
       }
@@ -303,9 +316,98 @@ export async function openRunStore(settings: RunStoreSettings): Promise<RunStore
   };
 }
 
+/** The one name a session's jobs claim under, if it has one: a gateway's, or a one-off's that began beside its store. */
+const claimantOf = (settings: SessionRunsSettings): string | undefined => settings.claimant ?? settings.run;
+
+/**
+ * One job's store. The job is continued when unfinished (the same command stopped before it wrote
+ * every row), and whatever was bought since it began is reused whatever --max-age says; it was
+ * bought for this very job. Sections the job is about to buy are claimed, so that a job running
+ * beside it on the same store waits for its answer instead of buying it too.
+ */
+async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<RunStore> {
+  const { store, account, clock } = session.settings;
+  // A run of its own in the store's runs, each job (a gateway's request too): what was kept since
+  // the start of any run on the store now is reused, this one's included (PROTOCOL.md, rule 1):
+  // runs that overlap share what they buy.
+  const id = runId(clock.now());
+  const sharedFrom = await store.enterRun(account, id, CLAIMS.leaseMs);
+  try {
+    // What was bought since the run's job began is reused whatever --max-age says: it was bought for
+    // this job. A run of no job (a library call) is a job of its own from now: an answer another
+    // run buys while this one waits for it is this run's too, and nothing is left in the store's jobs.
+    const named = job.job === undefined ? undefined : await beginJobNamed(store, account, identityOf(job.job));
+    return jobStore(session, job, { id, since: Math.min(sharedFrom, named?.since ?? sharedFrom), ...(named ? { named } : {}) });
+  } catch (error) {
+    await store.leaveRun(id);
+    throw error;
+  }
+}
+
+/** A job's store once it is in the store's runs (`id`), its job begun (`named`), what it reuses decided (`since`). */
+function jobStore(session: SessionContext, job: RunStoreJob, entered: { id: string; since: number; named?: JobNames }): RunStore {
+  const { store, account, clock } = session.settings;
+  const { id, since, named } = entered;
+  // Claims are the job's, by what it does and when it began (whatever its output is called): a run
+  // that continues it (after a kill -9, through another path to its output) takes over what the
+  // killed run was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
+  const shared = named === undefined ? claimantOf(session.settings) : undefined;
+  const claimant = named !== undefined ? `job ${named.identity.command} ${named.since}` : (shared ?? `${id} ${session.settings.runLabel}`);
+  const writes = new StoreWrites();
+  const run: RunContext = {
+    settings: { ...session.settings, ...job },
+    members: sectionKeys(job.target),
+    refOf: itemRefs(),
+    claimant,
+    ...(named ? { job: named } : {}),
+    freshness: { maxAgeMs: job.maxAgeMs, since },
+    spend: { account, run: session.run, prices: job.prices },
+    requestTime: session.requestTime,
+    writes,
+    records: recordGroups(store, writes),
+    tookOver: { lapsed: 0, forced: 0 },
+    claims: new JobClaims(shared === undefined ? undefined : session.holders),
+    damaged: new Map(),
+    boughtAgain: 0,
+  };
+  const renew = () =>
+    writes.add(async () => {
+      await store.renewClaims(claimant, CLAIMS.leaseMs);
+      await store.renewRun(account, id, CLAIMS.leaseMs);
+    });
+  session.renewals.add(renew);
+  session.open.add(run.claims);
+  return {
+    kept: keptAnswers(run),
+    monthToDateCost: () => store.monthToDateCost(account),
+    finishJob: async () => {
+      for (const name of named?.named ?? []) await store.finishJob(account, name);
+    },
+    problems: () => {
+      const problems = store.problems();
+      return { damaged: run.boughtAgain, notes: [...problems.notes, ...tookOverNotes(run.tookOver)] };
+    },
+    async close(fromStore, savedUsd) {
+      session.renewals.delete(renew);
+      try {
+        await writes.done;
+        // Nothing more is bought: no other job waits on this one, nor shares from its start.
+        await releaseLeft(run, shared !== undefined || (named === undefined && !writes.failed));
+      } finally {
+        session.open.delete(run.claims);
+      }
+      await store.leaveRun(id);
+      if (fromStore > 0 || savedUsd > 0) {
+        const endpoint = endpointOf(job.target);
+        await store.recordReuse({ at: clock.now(), run: session.run, account, endpoint, rows: fromStore, saved: savedUsd });
+      }
+    },
+  };
+}
+
 /** What a run's dealings with the store share: who it is, what is fresh, its writes, what it took over. */
 interface RunContext {
-  settings: RunStoreSettings;
+  settings: SessionRunsSettings & RunStoreJob;
   members: readonly string[];
   refOf: RefOf;
   /** Whose claims this run's are: the job's, or the run's own when it belongs to none. */
@@ -316,10 +418,13 @@ interface RunContext {
   renamed?: Promise<void>;
   freshness: Freshness;
   spend: SpendSettings;
+  requestTime: () => number;
   writes: StoreWrites;
   records: RecordGroups;
   /** Sections this run bought though another job had claimed them: lapsed claims, and live ones a wait outlasted. */
   tookOver: { lapsed: number; forced: number };
+  /** The claims this run holds: taken and not settled or given back yet. */
+  claims: JobClaims;
   /**
    * Of each item a lookup found damaged (by identity), how many of its sections: counted once its
    * answer is in (`boughtAgain`), not at each lookup. An item looked up again while it waits, or
@@ -329,12 +434,23 @@ interface RunContext {
   boughtAgain: number;
 }
 
+/**
+ * Nothing more is bought: no other job waits on this one. `exactly`: the run knows what it holds
+ * (a run of no job, its writes whole, or one of a session's jobs that share its claimant): it gives
+ * that back, and a run whose answers settled every claim, in their own transactions, asks nothing
+ * of the store. Otherwise everything under its claimant goes (a job's, its killed runs' included).
+ */
+async function releaseLeft(run: RunContext, exactly: boolean): Promise<void> {
+  const { store, account } = run.settings;
+  const left = run.claims.unsettled;
+  run.claims.dropped(left);
+  if (!exactly) await store.releaseAll(run.claimant);
+  else if (left.length > 0) await store.release(account, run.claimant, left);
+}
+
 /** The answers' side of the run store: lookups, claims, records and releases (KeptAnswers). */
 function keptAnswers(run: RunContext): KeptAnswers {
-  const { store, account, target, clock } = run.settings;
-  // Time and run identify a request (the store records it once): two answers in one millisecond are a millisecond apart.
-  let lastAt = 0;
-  const requestTime = () => (lastAt = Math.max(clock.now(), lastAt + 1));
+  const { store, account, target } = run.settings;
   return {
     failure: run.writes.failure,
     resolve: (items) => resolveItems(run, items),
@@ -342,20 +458,27 @@ function keptAnswers(run: RunContext): KeptAnswers {
     record(exchange) {
       // Only what this answer settles: an item it brought no answer for (a 429, a 5xx, a 400 being
       // narrowed down) is sent again, and keeps its claim until then (PROTOCOL.md, rule 5).
-      const settles = exchange.sent.flatMap((item, i) =>
-        exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)),
+      const settles = run.claims.mine(
+        exchange.sent.flatMap((item, i) => (exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)))),
       );
       for (const claim of settles) countBoughtAgain(run, claim.item);
       run.records.add({
-        request: requestRecordOf(run.spend, exchange, requestTime()),
+        request: requestRecordOf(run.spend, exchange, run.requestTime()),
         windows: exchange.windows,
         answers: keptAnswersOf(exchange, run.refOf),
         owner: run.claimant,
         settles,
       });
+      // No longer this run's once the answer is written: until then another job of the session
+      // (sharing its claimant, the store cannot tell) would not see it, and would buy it again.
+      run.writes.add(() => {
+        run.claims.dropped(settles);
+        return Promise.resolve();
+      });
     },
     release(items) {
-      const claims = items.flatMap(({ item, sections }) => claimsOf(run.refOf(target, item.item), sections));
+      const claims = run.claims.mine(items.flatMap(({ item, sections }) => claimsOf(run.refOf(target, item.item), sections)));
+      run.claims.dropped(claims);
       run.writes.add(() => store.release(account, run.claimant, claims));
     },
     written: () => run.writes.done,
@@ -404,7 +527,8 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
   const lacking = found.map(lackingOf);
   const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
   // Whether another job sends one of them now: then the item waits for that job's answer.
-  const held = wanted.length > 0 ? await store.held(account, run.claimant, wanted) : [];
+  const inStore = wanted.length > 0 ? await store.held(account, run.claimant, wanted) : [];
+  const held = inStore.map((other, w) => other || run.claims.heldByAnother(wanted[w]!));
   let next = 0;
   return found.map((item, i): Resolution => {
     const keptAt = item.sections.flatMap((section, s) => (section === undefined ? [] : [s]));
@@ -424,29 +548,42 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
 
 /** Which of these items' sections are now this run's to buy (forced ones after a wait that outlasted its limit). */
 async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['claim']>[0]): Promise<boolean[]> {
-  const { store, account, target } = run.settings;
   const claimed = requests.map(() => false);
   await caughtUp(run);
   // The output is open by the first claim: the job is named by its file too (a continuing run may reach it by another path).
   const { job } = run;
-  if (job) await (run.renamed ??= job.identity.names().then((names) => nameJob(store, account, job, names)));
+  if (job) await (run.renamed ??= job.identity.names().then((names) => nameJob(run.settings.store, run.settings.account, job, names)));
   for (const force of [false, true]) {
     const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
-    const refs = asked.map((i) => run.refOf(target, requests[i]!.item.item));
-    const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
     if (asked.length === 0) continue;
+    const refs = asked.map((i) => run.refOf(run.settings.target, requests[i]!.item.item));
     await written(run, refs);
-    const outcomes = await store.claim(account, run.claimant, wanted.flat(), run.freshness, CLAIMS.leaseMs, { force });
-    let next = 0;
-    const giveBack: SectionClaim[] = [];
-    asked.forEach((i, k) => {
-      const mine = outcomes.slice(next, (next += wanted[k]!.length));
-      for (const outcome of mine) if (outcome === 'took over') run.tookOver[force ? 'forced' : 'lapsed'] += 1;
-      claimed[i] = mine.every(takes);
-      // Part of it is another's now, or kept meanwhile: what this run took goes back, and the item is looked up again.
-      if (!claimed[i]) giveBack.push(...wanted[k]!.filter((_, c) => takes(mine[c]!)));
-    });
-    if (giveBack.length > 0) run.writes.add(() => store.release(account, run.claimant, giveBack));
+    // An item another job of the session is buying waits for its answer, as for another process's.
+    const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
+    const free = asked.flatMap((i, k) => (run.claims.reserve(wanted[k]!) ? [{ i, wanted: wanted[k]! }] : []));
+    if (free.length > 0) await claimFree(run, free, force, claimed);
   }
   return claimed;
+}
+
+/** The store asked for the sections of items no other job of the session holds; what it gives is the run's. */
+async function claimFree(run: RunContext, free: { i: number; wanted: SectionClaim[] }[], force: boolean, claimed: boolean[]) {
+  const { store, account } = run.settings;
+  const all = free.flatMap(({ wanted }) => wanted);
+  const outcomes = await store.claim(account, run.claimant, all, run.freshness, CLAIMS.leaseMs, { force });
+  let next = 0;
+  const giveBack: SectionClaim[] = [];
+  for (const { i, wanted } of free) {
+    const mine = outcomes.slice(next, (next += wanted.length));
+    for (const outcome of mine) if (outcome === 'took over') run.tookOver[force ? 'forced' : 'lapsed'] += 1;
+    claimed[i] = mine.every(takes);
+    if (claimed[i]) {
+      run.claims.taken(wanted);
+      continue;
+    }
+    // Part of it is another's now, or kept meanwhile: what this run took goes back, and the item is looked up again.
+    giveBack.push(...wanted.filter((_, c) => takes(mine[c]!)));
+    run.claims.dropped(wanted);
+  }
+  if (giveBack.length > 0) run.writes.add(() => store.release(account, run.claimant, giveBack));
 }

@@ -24,6 +24,11 @@ export class StoreWrites {
       });
   }
 
+  /** Whether a write failed (the writes after it were skipped). */
+  get failed(): boolean {
+    return this.#failed;
+  }
+
   /** Settles once every write handed over so far is done (or skipped after a failure). */
   get done(): Promise<void> {
     return this.#writing;

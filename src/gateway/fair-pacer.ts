@@ -27,7 +27,7 @@ export function fairPacer(limiter: RateLimiter, share: FairShare, client: string
     let left = components;
     try {
       while (left > 0) {
-        const reservation = await limiter.acquire(left, { ...options, priority: start });
+        const reservation = await limiter.acquire(left, { ...options, priority: start, maxWaitMs: limit.maxWaitMs });
         share.served(client, start, reservation.components);
         start += reservation.components;
         left -= reservation.components;

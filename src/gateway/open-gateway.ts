@@ -1,13 +1,16 @@
 import { connect as connectTcp } from 'node:net';
+import { hostname } from 'node:os';
 import { connect, type ConnectionOptions, type Service } from '../engine/connect.js';
 import type { EngineLog } from '../engine/engine-log.js';
+import { JOB_DEFAULTS } from '../engine/job-defaults.js';
+import { openSession, type Session } from '../engine/session.js';
 import { GATEWAY_DOOR } from '../policy/policy.js';
 import { accountId, accountOf } from '../store/account.js';
-import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store-api.js';
+import { journalDirFor } from '../store/store-path.js';
 import type { GatewaySettings } from './gateway-parts.js';
 import { startGateway, type RunningGateway } from './server.js';
-import { openUpstream, type Upstream } from './upstream.js';
+import { openUpstream } from './upstream.js';
 
 /** What `propdata serve` (or a test) opens a gateway with: the service, the store, and the gateway's own settings. */
 export interface GatewayOptions extends Omit<GatewaySettings, 'store' | 'upstream' | 'account' | 'probeService'> {
@@ -32,35 +35,43 @@ export interface OpenGateway extends RunningGateway {
   service: Service;
   account: string;
   store: Store;
-  /** Stops taking requests, lets those in flight finish, and closes the upstream, the store and the connections. */
+  /** Stops taking requests, lets those in flight finish, and closes the session (its store) and the connections. */
   close(graceMs?: number): Promise<void>;
 }
 
-/** The service connected, the store opened for the gateway's life, the upstream on both, and the server listening. */
+/** The service connected, the gateway's session on it (its store, its pacer, its run), the upstream on the session, and the server listening. */
 export async function openGateway(options: GatewayOptions): Promise<OpenGateway> {
-  const opened: { service?: Service; store?: Store; upstream?: Upstream } = {};
+  const opened: { service?: Service; session?: Session } = {};
   const closeAll = async () => {
-    await opened.upstream?.close().catch(() => undefined);
-    await opened.store?.close();
-    await opened.service?.close();
+    try {
+      await opened.session?.close();
+    } finally {
+      await opened.service?.close();
+    }
   };
   try {
     const sandbox = Boolean(options.connection.sandbox);
     const service = (opened.service = await connect(options.connection, { env: options.env, log: options.log }, options.concurrency));
-    const store = (opened.store = await openStore(options.storePath, { now: () => options.clock.now() }));
     const account = accountOf(service.connection, sandbox);
-    const upstream = (opened.upstream = await openUpstream({
-      service: service.client,
-      store,
-      account,
-      // The built-in sandbox is one account whatever its port, but each one has windows of its own.
-      ...(sandbox ? { pacingAccount: accountId(service.connection.baseUrl, service.connection.key) } : {}),
+    const session = (opened.session = await openSession({
+      service,
+      store: {
+        path: options.storePath,
+        account,
+        // The built-in sandbox is one account whatever its port, but each one has windows of its own.
+        ...(sandbox ? { pacingAccount: accountId(service.connection.baseUrl, service.connection.key) } : {}),
+        runLabel: options.runLabel,
+        // The gateway's claims are its own, whatever its process: the next gateway here takes them over.
+        claimant: `${hostname()} ${options.runLabel}`,
+        journal: journalDirFor(options.storePath, options.env),
+        outageWaitMs: JOB_DEFAULTS.storeWaitMs,
+      },
       clock: options.clock,
       ratePerMinute: options.ratePerMinute,
-      maxRetries: options.maxRetries,
       maxWaitMs: options.maxWaitMs,
-      runLabel: options.runLabel,
     }));
+    const store = session.runs!.store!;
+    const upstream = await openUpstream({ session, maxRetries: options.maxRetries });
     const gateway = await startGateway({ ...options, store, upstream, account, probeService: () => reachable(service.connection.baseUrl) });
     let closing: Promise<void> | undefined;
     const close = async (graceMs?: number) => {

@@ -1,36 +1,25 @@
-import { hostname } from 'node:os';
-import { META } from '../catalog/index.js';
-import { DEFAULT_RETRY_POLICY } from '../policy/policy.js';
-import type { Service } from '../client/service-client.js';
-import { openRunStore, runName } from '../engine/run-store.js';
+import { MAX_ITEMS_PER_REQUEST, META } from '../catalog/index.js';
+import { runOnSession } from '../engine/run-job.js';
+import type { Session } from '../engine/session.js';
 import { emptyColumns, type InputRow } from '../input/row.js';
 import { createPreparer } from '../input/prepare.js';
 import type { Chunk } from '../model/chunk.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import type { OutputRecord } from '../model/record.js';
-import { Budget } from '../pipeline/budget.js';
-import { OrderedOutput } from '../pipeline/ordered-output.js';
-import { billedCost, itemCostOf, sectionPricesOf } from '../pipeline/pricing.js';
-import { runBatch, type SendFunction } from '../pipeline/run-batch.js';
-import { RunStats } from '../pipeline/run-stats.js';
-import { sendBatch, type Exchange } from '../pipeline/send-batch.js';
+import type { OutputWriter } from '../output/record-writer.js';
+import { billedCost, sectionPricesOf } from '../pipeline/pricing.js';
+import type { Exchange } from '../pipeline/send-batch.js';
 import type { UsageFigures } from '../store/spend.js';
-import type { Store } from '../store/store-api.js';
-import type { Clock } from '../throttle/clock.js';
-import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
-import { RateLimiter } from '../throttle/rate-limiter.js';
+import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { AccountWindows } from './account-windows.js';
-import { callStore } from './call-store.js';
 import { fairPacer } from './fair-pacer.js';
 import { FairShare } from './fair-share.js';
 
 /**
  * The gateway's one way to the service: given what a client's request asks (a target, its items,
  * how fresh an answer must be, how long it may wait), each item's chunk or why it has none, as the
- * service would answer it, from the store when it holds a fresh answer. Everything the gateway
- * knows of the service is behind this interface, so that the engine's own session can take its
- * place (issue 34) without the HTTP side changing.
+ * service would answer it, from the store when it holds a fresh answer.
  */
 export interface Upstream {
   fetch(call: UpstreamCall): Promise<UpstreamResult>;
@@ -44,8 +33,6 @@ export interface Upstream {
   waiting(): Map<string, number>;
   /** Sections the gateway's calls hold claims on now (/metrics). */
   claimsHeld(): number;
-  /** Gives the gateway's share of the account's windows up; the store is the caller's to close. */
-  close(): Promise<void>;
 }
 
 export interface UpstreamCall {
@@ -88,32 +75,17 @@ export interface UpstreamResult {
 }
 
 export interface UpstreamSettings {
-  /** One attempt per call (client/service-client.ts): the configured service, the sandbox, or a test's fake. */
-  service: Service;
-  /** The store, open for the gateway's life. */
-  store: Store;
-  /** Whose answers and spend (store/account.ts). */
-  account: string;
-  /** The account whose windows it paces by, when not `account` (the built-in sandbox: one per port). */
-  pacingAccount?: string;
-  clock: Clock;
-  /** Components a minute until the service states its windows. */
-  ratePerMinute: number;
-  maxRetries: number;
-  /** The longest any call waits for the rate limit. */
-  maxWaitMs: number;
   /**
-   * What runs it (`serve 127.0.0.1:8710`): its name in the spend log (`usage --by run`), and with
-   * the host's name, the owner of its claims. One gateway at a time answers to a name on a host: the
-   * next one takes its claims over.
+   * The gateway's session, open for its life (engine/session.ts): the service, the store, the one
+   * limiter (the account's windows, shared through the store with every other gateway and job of
+   * the account), and the run every purchase is filed under (`usage --by run`: one a gateway start).
    */
-  runLabel: string;
-  /** Told of every request that reached the service, after the store has it. */
+  session: Session;
+  maxRetries: number;
+  /** Told of every request that reached the service, once it is handed to the store. */
   onExchange?(exchange: Exchange): void;
 }
 
-/** Items one POST carries: the service's maximum. */
-const BATCH_SIZE = 100;
 /** Requests in flight for one call at once. */
 const CALL_CONCURRENCY = 4;
 
@@ -132,120 +104,65 @@ function answersOf(records: readonly OutputRecord[], items: number, members: num
 }
 
 /**
- * The Upstream of today's engine parts, for the gateway's life: one store, one rate limiter (the
- * account's windows, shared through the store with every other gateway and job of the account),
- * and per call the engine's own pipeline (runBatch, sendBatch): answers from the store, claims so
- * that an item several calls need at once is bought once, retries, 429 waits, 400 isolation, and
- * every answer kept before it is given back.
+ * The gateway's calls as jobs on its session, as any caller's: per call the engine's own job
+ * (runOnSession): answers from the store, claims so that an item several calls need at once is
+ * bought once (released with its answer), retries, 429 waits, 400 isolation, every answer kept
+ * before it is given back. What is the gateway's own: the clients' turns at the session's limiter
+ * (FairShare), and the windows as its clients are told them.
  */
 export async function openUpstream(settings: UpstreamSettings): Promise<Upstream> {
-  const { store, account, clock } = settings;
-  const pacingAccount = settings.pacingAccount ?? account;
-  const run = runName(clock.now(), settings.runLabel);
-  const limiter = new RateLimiter(
-    { ...DEFAULT_THROTTLE_POLICY, initialPerMinute: settings.ratePerMinute, maxWaitMs: settings.maxWaitMs },
-    clock,
-  );
+  const { clock, runs } = settings.session;
+  if (!runs) throw new Error("a gateway's session has a store");
   const windows = new AccountWindows();
-  const remembered = await store.loadWindows(pacingAccount);
-  if (remembered) {
-    limiter.remember(remembered);
-    windows.observe(remembered);
-  }
-  const pacer = store.pacer(pacingAccount, run);
-  limiter.shareWith(pacer);
-  // The gateway's claims are its own, whatever its process: the next gateway here takes them over.
-  const views = callStore(store, { run, claimant: `${hostname()} ${settings.runLabel}` }, clock);
-  const session: Session = {
-    settings,
-    pacingAccount,
-    limiter,
-    windows,
-    share: new FairShare(),
-    viewFor: views.viewFor,
-  };
+  const remembered = await runs.windows();
+  if (remembered) windows.observe(remembered);
+  const gateway: Gateway = { settings, windows, share: new FairShare() };
   return {
-    fetch: (call) => fetchFor(session, call),
-    run,
+    fetch: (call) => fetchFor(gateway, call),
+    run: runs.run,
     windows: () => windows.at(clock.now()),
     rateHeaders: () => windows.headers(clock.now()),
-    waiting: () => session.share.waiting(),
-    claimsHeld: views.claimsHeld,
-    close: () => pacer.leave(),
+    waiting: () => gateway.share.waiting(),
+    claimsHeld: () => runs.claimsHeld(),
   };
 }
 
-/** What lives as long as the gateway: the one limiter and what it knows of the windows, the fair queue, the store's views. */
-interface Session {
+/** What lives as long as the gateway beside its session: what it knows of the windows, the fair queue. */
+interface Gateway {
   settings: UpstreamSettings;
-  pacingAccount: string;
-  limiter: RateLimiter;
   windows: AccountWindows;
   share: FairShare;
-  viewFor: () => Store;
 }
 
-/** How one call sends a batch: sendBatch on the client's fair turn at the gateway's limiter, within the call's budget and wait. */
-function senderFor(
-  session: Session,
-  call: UpstreamCall,
-  parts: { stats: RunStats; prices: Record<string, number>; onResponse: (exchange: Exchange) => void },
-): SendFunction {
-  const { settings, limiter, share, windows } = session;
-  const { clock } = settings;
-  const budget = call.maxCost === undefined ? undefined : new Budget({ maxCost: call.maxCost }, itemCostOf(call.target, parts.prices));
+/** How one call takes its turns at the session's limiter: the client's fair turn, refused at once past the call's wait. */
+function turnsOf(gateway: Gateway, call: UpstreamCall) {
+  const { clock } = gateway.settings.session;
   const limit = {
-    readyAt: (components: number) => windows.readyAt(components, clock.now()),
+    readyAt: (components: number) => gateway.windows.readyAt(components, clock.now()),
     now: () => clock.now(),
     maxWaitMs: call.maxWaitMs,
   };
-  return (items, batchTarget, signal, deliver) =>
-    sendBatch(
-      items,
-      batchTarget,
-      {
-        client: settings.service,
-        limiter: fairPacer(limiter, share, call.client, limit),
-        sectionPrices: parts.prices,
-        retry: { ...DEFAULT_RETRY_POLICY, maxRetries: settings.maxRetries, maxWaitMs: call.maxWaitMs },
-        stats: parts.stats,
-        clock,
-        signal,
-        ...(budget ? { budget } : {}),
-        onResponse: parts.onResponse,
-      },
-      deliver,
-    );
+  return (limiter: RateLimiter) => fairPacer(limiter, gateway.share, call.client, limit);
 }
 
-/** One call through the engine's pipeline: its items as rows, the store's answers first, each record in order. */
-async function fetchFor(session: Session, call: UpstreamCall): Promise<UpstreamResult> {
-  const { settings } = session;
+/** A call's records, gathered as the job writes them. */
+function recordsWriter(): { records: OutputRecord[]; writer: OutputWriter } {
+  const records: OutputRecord[] = [];
+  const writer: OutputWriter = {
+    write: (record) => void records.push(record),
+    close: () => Promise.resolve(),
+    failed: new Promise<never>(() => undefined),
+  };
+  return { records, writer };
+}
+
+/** One call as a job on the gateway's session: its items as rows, the store's answers first, each record in order. */
+async function fetchFor(gateway: Gateway, call: UpstreamCall): Promise<UpstreamResult> {
+  const { settings, windows } = gateway;
   const { target } = call;
-  const { clock } = settings;
   const prices = sectionPricesOf(target);
   const spend = emptySpend();
-  const stats = new RunStats(clock);
-  const records: OutputRecord[] = [];
-  const output = new OrderedOutput({ write: (record) => void records.push(record) }, stats);
-  const runStore = await openRunStore({
-    store: session.viewFor(),
-    account: settings.account,
-    pacingAccount: session.pacingAccount,
-    target,
-    maxAgeMs: call.maxAgeMs,
-    prices,
-    clock,
-    runLabel: settings.runLabel,
-  });
-  const onResponse = (exchange: Exchange) => {
-    runStore.kept.record(exchange);
-    session.windows.observe(exchange.windows);
-    const { billed, cost } = billedCost(exchange.chunks, prices);
-    Object.assign(spend, { requests: spend.requests + 1, components: spend.components + exchange.components });
-    Object.assign(spend, { billed: spend.billed + billed, cost: spend.cost + cost });
-    settings.onExchange?.(exchange);
-  };
+  const { records, writer } = recordsWriter();
   const prepare = createPreparer({
     level: target.level,
     endpoints: target.paramEndpoints,
@@ -256,20 +173,43 @@ async function fetchFor(session: Session, call: UpstreamCall): Promise<UpstreamR
   });
   let stop: unknown;
   try {
-    const result = await runBatch(rowsOf(call.items), prepare, senderFor(session, call, { stats, prices, onResponse }), output, stats, {
+    const outcome = await runOnSession(settings.session, {
       target,
-      clock,
-      batchSize: BATCH_SIZE,
-      concurrency: CALL_CONCURRENCY,
-      maxHoldRows: BATCH_SIZE,
-      dedupeCapacity: BATCH_SIZE,
+      rows: rowsOf(call.items),
+      prepare,
+      openWriter: () => Promise.resolve(writer),
+      caps: call.maxCost === undefined ? {} : { maxCost: call.maxCost },
+      pace: {
+        batchSize: MAX_ITEMS_PER_REQUEST,
+        concurrency: CALL_CONCURRENCY,
+        dedupe: true,
+        maxRetries: settings.maxRetries,
+        maxWaitMs: call.maxWaitMs,
+      },
       signal: call.signal,
-      kept: runStore.kept,
+      finishInFlightOnOutputFailure: true,
+      reuse: { maxAgeMs: call.maxAgeMs },
+      turns: turnsOf(gateway, call),
+      // The gateway sums what the store answered per key and endpoint (SpendBook), a row a flush.
+      callerRecordsReuse: true,
+      // A key at its budget is still answered what the store holds; what it would buy is refused (402).
+      storeAnswersPastBudget: true,
+      events: {
+        response: (exchange, cost) => {
+          windows.observe(exchange.windows);
+          const { billed } = billedCost(exchange.chunks, prices);
+          Object.assign(spend, { requests: spend.requests + 1, components: spend.components + exchange.components });
+          Object.assign(spend, { billed: spend.billed + billed, cost: spend.cost + cost });
+          settings.onExchange?.(exchange);
+        },
+      },
     });
-    stop = result.fatal ?? (result.interrupted ? call.signal.reason : undefined);
-    Object.assign(spend, { fromStore: stats.fromStore, saved: result.savedByStore.usd });
-  } finally {
-    await runStore.close(0, 0);
+    stop = outcome.fatal ?? (outcome.interrupted ? call.signal.reason : undefined);
+    Object.assign(spend, { fromStore: outcome.summary.fromStore, saved: outcome.savedUsd });
+    if (outcome.storeCloseFailure !== undefined) stop ??= outcome.storeCloseFailure;
+  } catch (error) {
+    // What stops the call before anything is sent (a budget below one item's price, a store that cannot be read).
+    stop = error;
   }
   return { answers: answersOf(records, call.items.length, sectionKeys(target).length), ...(stop !== undefined ? { stop } : {}), spend };
 }

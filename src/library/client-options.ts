@@ -20,6 +20,11 @@ export interface ClientOptions {
    * `$PROPDATA_HOME/propdata.db`.
    */
   store?: string | false;
+  /**
+   * With a `postgres://` store: the connections the client keeps to the database, shared by all its
+   * calls at once (the client holds them from its first call to close()). Default 6.
+   */
+  storeConnections?: number;
   /** Reuse a kept answer younger than this many milliseconds instead of buying it again. Default: none (age alone never makes an answer reusable). */
   maxAge?: number;
   /** How long, in milliseconds, a batch waits for a store that stopped answering before it stops (sending pauses meanwhile). Default 300,000: 5 minutes (`CLIENT_DEFAULTS.storeWait`). */

@@ -1,10 +1,12 @@
 import { findEndpoint } from '../catalog/index.js';
 import { connect, type Service } from '../engine/connect.js';
+import { openSession, type Session, type SessionStore } from '../engine/session.js';
 import { BadRequestError, CallAbortedError, ItemFailedError, UsageError } from '../errors/index.js';
 import { mgetTarget, parseComponents, sectionKeys, singleEndpointTarget, type QueryTarget } from '../model/query-target.js';
 import type { OutputRecord } from '../model/record.js';
 import { sectionPricesOf } from '../pipeline/pricing.js';
-import { storePathFrom } from '../store/store-path.js';
+import { accountOf } from '../store/account.js';
+import { journalDirFor, storePathFrom } from '../store/store-path.js';
 import { SYSTEM_CLOCK, type Clock } from '../throttle/clock.js';
 import { batchRun, type BatchRecord, type BatchRun, type RecordCost } from './batch-run.js';
 import { CLIENT_DEFAULTS, type BatchOptions, type CallOptions, type ClientOptions } from './client-options.js';
@@ -12,7 +14,7 @@ import type { Call, Client, Items, MakeCall, MgetCall, MgetComponent, MgetItem }
 import { levelCalls } from './level-calls.js';
 import { LibraryLog } from './library-log.js';
 import type { ResultChunk } from './result-types.js';
-import { priceText, startJob, type ClientContext } from './start-job.js';
+import { defaultLabel, priceText, startJob, type ClientContext } from './start-job.js';
 
 /** A record's cost: the sections bought for it (not kept, not a repeat's) and their list price when answered with data. */
 function recordCost(target: QueryTarget, prices: Readonly<Record<string, number>>): RecordCost {
@@ -91,30 +93,75 @@ function callOf<Item, C>(context: ClientContext, target: QueryTarget): Call<Item
   });
 }
 
-/** The service, connected on first use; a connection that failed (missing credentials) is tried again by the next call. */
-function lazyService(options: ClientOptions, env: Readonly<Record<string, string | undefined>>, log: LibraryLog) {
-  let service: Promise<Service> | undefined;
+/** The session's store: the client's, for every call (each call's maxAge and job are its own). */
+function sessionStore(
+  options: ClientOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  service: Service,
+): SessionStore | undefined {
+  const path = storePathFrom(options.store, env);
+  if (path === undefined) return undefined;
   return {
-    get: (): Promise<Service> => {
-      service ??= connect(
-        {
-          ...(options.key !== undefined ? { key: options.key } : {}),
-          ...(options.secret !== undefined ? { secret: options.secret } : {}),
-          ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-          timeout: (options.timeout ?? CLIENT_DEFAULTS.timeout) / 1000,
-          ...(options.proxy === false ? { proxyEnv: false } : {}),
-        },
-        { env, log },
-        options.concurrency ?? CLIENT_DEFAULTS.concurrency,
-      );
+    path,
+    account: accountOf(service.connection, false),
+    runLabel: options.label ?? defaultLabel(),
+    journal: journalDirFor(path, env),
+    outageWaitMs: options.storeWait ?? CLIENT_DEFAULTS.storeWait,
+    ...(options.storeConnections !== undefined ? { connections: options.storeConnections } : {}),
+  };
+}
+
+/** The service connected and the session opened on it, for every call of the client. */
+async function openClientSession(options: ClientOptions, env: Readonly<Record<string, string | undefined>>, log: LibraryLog, clock: Clock) {
+  const service = await connect(
+    {
+      ...(options.key !== undefined ? { key: options.key } : {}),
+      ...(options.secret !== undefined ? { secret: options.secret } : {}),
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      timeout: (options.timeout ?? CLIENT_DEFAULTS.timeout) / 1000,
+      ...(options.proxy === false ? { proxyEnv: false } : {}),
+    },
+    { env, log },
+    options.concurrency ?? CLIENT_DEFAULTS.concurrency,
+  );
+  try {
+    const store = sessionStore(options, env, service);
+    return await openSession({
+      service,
+      ...(store ? { store } : {}),
+      clock,
+      ratePerMinute: options.rate ?? CLIENT_DEFAULTS.rate,
+      maxWaitMs: options.maxWait ?? CLIENT_DEFAULTS.maxWait,
+    });
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+}
+
+/**
+ * The client's session, opened on first use and shared by every call until close(): one
+ * connection pool to the service, one to the store, one pacer. One that failed to open (missing
+ * credentials, a store not there) is tried again by the next call.
+ */
+function lazySession(options: ClientOptions, env: Readonly<Record<string, string | undefined>>, log: LibraryLog, clock: Clock) {
+  let session: Promise<Session> | undefined;
+  return {
+    get: (): Promise<Session> => {
+      session ??= openClientSession(options, env, log, clock);
       // Missing credentials now are not missing for good: the next call tries again.
-      service.catch(() => (service = undefined));
-      return service;
+      session.catch(() => (session = undefined));
+      return session;
     },
     close: async (): Promise<void> => {
-      const opened = service;
-      service = undefined;
-      await (await opened?.catch(() => undefined))?.close();
+      const opened = session;
+      session = undefined;
+      const open = await opened?.catch(() => undefined);
+      try {
+        await open?.close();
+      } finally {
+        await open?.service.close();
+      }
     },
   };
 }
@@ -122,7 +169,7 @@ function lazyService(options: ClientOptions, env: Readonly<Record<string, string
 /**
  * A client of the service on propdata's engine: the same batching, pacing by the service's
  * windows, store of paid answers, budgets and retries as the CLI. Nothing is opened until the
- * first call; `close()` ends its connections.
+ * first call, which opens the client's session (engine/session.ts); `close()` ends it.
  */
 export function createClient(options: ClientOptions = {}): Client {
   return clientOn(options, SYSTEM_CLOCK);
@@ -132,8 +179,8 @@ export function createClient(options: ClientOptions = {}): Client {
 export function clientOn(options: ClientOptions, clock: Clock): Client {
   const env = options.env ?? process.env;
   const log = new LibraryLog(options.logger);
-  const service = lazyService(options, env, log);
-  const context: ClientContext = { options, clock, log, env, storePath: storePathFrom(options.store, env), service: service.get };
+  const session = lazySession(options, env, log, clock);
+  const context: ClientContext = { options, log, session: session.get };
 
   const endpointCall: MakeCall = (name) => {
     const endpoint = findEndpoint(name);
@@ -157,5 +204,5 @@ export function clientOn(options: ClientOptions, clock: Clock): Client {
     return callOf(context, target);
   }
 
-  return { ...levelCalls(endpointCall), mget, close: service.close };
+  return { ...levelCalls(endpointCall), mget, close: session.close };
 }

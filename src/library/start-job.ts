@@ -1,12 +1,10 @@
 import { basename } from 'node:path';
 import { META } from '../catalog/index.js';
-import type { Service } from '../engine/connect.js';
-import { runJob, type JobEvents, type JobOutcome, type JobPace, type JobStore } from '../engine/run-job.js';
+import type { Service as Sender } from '../client/service-client.js';
+import { runOnSession, type JobEvents, type JobOutcome, type SessionJob } from '../engine/run-job.js';
+import type { Session } from '../engine/session.js';
 import { createPreparer } from '../input/prepare.js';
 import type { QueryTarget } from '../model/query-target.js';
-import { accountOf } from '../store/account.js';
-import { journalDirFor } from '../store/store-path.js';
-import type { Clock } from '../throttle/clock.js';
 import type { StartJob } from './batch-run.js';
 import { CLIENT_DEFAULTS, type BatchOptions, type ClientOptions } from './client-options.js';
 import type { LibraryLog } from './library-log.js';
@@ -15,43 +13,22 @@ import type { RunEvent } from './run-events.js';
 /** What every call of one client shares. */
 export interface ClientContext {
   options: ClientOptions;
-  clock: Clock;
   log: LibraryLog;
-  /** Undefined: no store. */
-  storePath: string | undefined;
-  /** The environment the client reads (its store's journal lives in its PROPDATA_HOME). */
-  env: Record<string, string | undefined>;
-  /** The service, connected on first use. */
-  service(): Promise<Service>;
+  /** The client's session (the service, the store, the pacer), opened on first use. */
+  session(): Promise<Session>;
 }
 
 /** The run's name in the spend log when the caller gives none: the script that runs it. */
-const defaultLabel = () => `library ${basename(process.argv[1] ?? 'node')}`;
+export const defaultLabel = () => `library ${basename(process.argv[1] ?? 'node')}`;
 
 /** Prices as the engine takes them (the CLI's --price text). */
 export const priceText = (prices: Readonly<Record<string, number>> | undefined) =>
   prices && Object.fromEntries(Object.entries(prices).map(([name, usd]) => [name, String(usd)]));
 
-/** The service with a call's own deadline on each of its requests (CallOptions.timeout). */
-const withDeadline = (service: Service, timeoutMs: number): Service => ({
-  ...service,
-  client: { send: (request) => service.client.send({ ...request, timeoutMs }) },
+/** The session's sender with a call's own deadline on each of its requests (CallOptions.timeout). */
+const withDeadline = (session: Session, timeoutMs: number): Sender => ({
+  send: (request) => session.service.client.send({ ...request, timeoutMs }),
 });
-
-/** The store a call's job keeps its answers in, with the call's age limit and job. */
-function jobStore(context: ClientContext, connected: Service, call: BatchOptions): JobStore | undefined {
-  if (context.storePath === undefined) return undefined;
-  const maxAge = call.maxAge ?? context.options.maxAge;
-  return {
-    path: context.storePath,
-    account: accountOf(connected.connection, false),
-    ...(call.job !== undefined ? { job: call.job } : {}),
-    ...(maxAge !== undefined ? { maxAgeMs: maxAge } : {}),
-    runLabel: context.options.label ?? defaultLabel(),
-    journal: journalDirFor(context.storePath, context.env),
-    outageWaitMs: context.options.storeWait ?? CLIENT_DEFAULTS.storeWait,
-  };
-}
 
 /** The engine's events as the caller's RunEvents (the client's onEvent and the call's). */
 function jobEvents(context: ClientContext, call: BatchOptions): { events: JobEvents; emit: (event: RunEvent) => void } {
@@ -86,11 +63,10 @@ function jobEvents(context: ClientContext, call: BatchOptions): { events: JobEve
 }
 
 /** How a call's job sends: the call's options, else the client's, else the CLI's defaults. */
-function jobPace({ options }: ClientContext, call: BatchOptions): JobPace {
+function jobPace({ options }: ClientContext, call: BatchOptions): SessionJob['pace'] {
   return {
     batchSize: options.batchSize ?? CLIENT_DEFAULTS.batchSize,
     concurrency: options.concurrency ?? CLIENT_DEFAULTS.concurrency,
-    ratePerMinute: options.rate ?? CLIENT_DEFAULTS.rate,
     dedupe: options.dedupe ?? CLIENT_DEFAULTS.dedupe,
     maxRetries: call.maxRetries ?? options.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
     maxWaitMs: call.maxWait ?? options.maxWait ?? CLIENT_DEFAULTS.maxWait,
@@ -101,7 +77,7 @@ function jobPace({ options }: ClientContext, call: BatchOptions): JobPace {
 export function startJob(context: ClientContext, target: QueryTarget, call: BatchOptions, oneItem = false): StartJob {
   const { options } = context;
   return async (rows, queue, signal): Promise<JobOutcome> => {
-    const connected = await context.service();
+    const session = await context.session();
     const prepare = createPreparer({
       level: target.level,
       endpoints: target.paramEndpoints,
@@ -111,14 +87,14 @@ export function startJob(context: ClientContext, target: QueryTarget, call: Batc
       fromItems: true,
     });
     const { events, emit } = jobEvents(context, call);
-    const store = jobStore(context, connected, call);
-    const outcome = await runJob({
+    const maxAge = call.maxAge ?? options.maxAge;
+    const outcome = await runOnSession(session, {
       target,
       rows,
       prepare,
-      service: call.timeout === undefined ? connected : withDeadline(connected, call.timeout),
+      ...(call.timeout !== undefined ? { client: withDeadline(session, call.timeout) } : {}),
       openWriter: () => Promise.resolve(queue),
-      ...(store ? { store } : {}),
+      reuse: { ...(call.job !== undefined ? { job: call.job } : {}), ...(maxAge !== undefined ? { maxAgeMs: maxAge } : {}) },
       caps: {
         maxComponents: call.maxComponents ?? options.maxComponents,
         maxCost: call.maxCost ?? options.maxCost,
@@ -126,7 +102,6 @@ export function startJob(context: ClientContext, target: QueryTarget, call: Batc
       },
       ...(options.prices ? { prices: priceText(options.prices) } : {}),
       pace: jobPace(context, call),
-      clock: context.clock,
       signal,
       finishInFlightOnOutputFailure: true,
       ...(oneItem ? { oneItemGet: true } : {}),
@@ -141,7 +116,7 @@ export function startJob(context: ClientContext, target: QueryTarget, call: Batc
       return outcome;
     }
     // A paid answer is never dropped without a word: counted in the event and the summary.
-    emit({ type: 'paid-not-handed-over', ...paid, kept: store !== undefined });
+    emit({ type: 'paid-not-handed-over', ...paid, kept: session.runs !== undefined });
     const summary = { ...outcome.summary, paidNotHandedOver: { ...paid } };
     emit({ type: 'end', summary });
     return { ...outcome, summary };

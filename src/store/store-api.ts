@@ -165,6 +165,8 @@ export interface StoreOptions {
   readonly?: boolean;
   /** SQLite: how long to wait for another process's write to finish before giving up. */
   busyTimeoutMs?: number;
+  /** PostgreSQL: the connections the store keeps open, shared by everything the process runs on it at once. Default 6. */
+  connections?: number;
   /**
    * The run's clock (tests give a fake one; default the system's). It is the SQLite store's own
    * clock; a database keeps its own, and converts the times it exchanges with the run.

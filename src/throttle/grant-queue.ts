@@ -12,6 +12,8 @@ export interface AcquireOptions {
   priority?: number;
   /** Aborting rejects the wait with the signal's reason (a stopping run sends nothing new). */
   signal?: AbortSignal;
+  /** The longest this request waits for a window (its job's --max-wait), when not the queue's own. */
+  maxWaitMs?: number;
 }
 
 /** What the queue's head asks for: components still to grant, in whole units of `unit`. */
@@ -37,6 +39,7 @@ interface Waiter<Permit> extends Ask {
   deliver: (permit: Permit) => void;
   fail: (error: unknown) => void;
   signal: AbortSignal | undefined;
+  maxWaitMs: number;
   onAbort: () => void;
 }
 
@@ -142,6 +145,7 @@ export class GrantQueue<Permit extends { components: number }> {
       deliver,
       fail,
       signal,
+      maxWaitMs: options.maxWaitMs ?? this.#maxWaitMs,
       onAbort: () => {
         this.#remove(waiter);
         fail(signal!.reason);
@@ -202,9 +206,9 @@ export class GrantQueue<Permit extends { components: number }> {
         }
         const started = this.#clock.now();
         const wait = decision.readyAt - started;
-        if (wait > this.#maxWaitMs) {
+        if (wait > head.maxWaitMs) {
           this.#remove(head);
-          head.fail(new QuotaWaitError(decision.resetAt ?? decision.readyAt, this.#maxWaitMs));
+          head.fail(new QuotaWaitError(decision.resetAt ?? decision.readyAt, head.maxWaitMs));
           continue;
         }
         this.#waitingUntil = decision.readyAt;

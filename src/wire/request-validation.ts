@@ -14,6 +14,7 @@ import {
   type ItemRequirement,
   type LevelSpec,
   type Param,
+  MAX_ITEMS_PER_REQUEST,
 } from '../catalog/index.js';
 import { isJsonContentType } from './content-type.js';
 
@@ -28,9 +29,6 @@ export interface RequestItem {
   /** Present when the item carried meta: echoed as the chunk's top-level `meta`. */
   meta?: { value: unknown };
 }
-
-/** The spec's limit on items per POST. */
-export const MAX_ITEMS = 100;
 
 export interface ParsedRequest {
   /** The endpoints answered per item: the components of a component_mget, else the endpoint itself. */
@@ -215,8 +213,8 @@ export function parsePost(
     throw new RequestRejected('body is not valid JSON');
   }
   if (!Array.isArray(parsed)) throw new RequestRejected('body must be a JSON array of items');
-  if (parsed.length < 1 || parsed.length > MAX_ITEMS) {
-    throw new RequestRejected(`body must hold 1 to ${MAX_ITEMS} items, got ${parsed.length}`);
+  if (parsed.length < 1 || parsed.length > MAX_ITEMS_PER_REQUEST) {
+    throw new RequestRejected(`body must hold 1 to ${MAX_ITEMS_PER_REQUEST} items, got ${parsed.length}`);
   }
   let firstKeys: string | undefined;
   const items = parsed.map((raw: unknown, index) => {

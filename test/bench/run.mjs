@@ -4,6 +4,7 @@ import { consoleLines, figureBlock, updateBlocks } from './markdown.mjs';
 import { gateway } from './figures/gateway.mjs';
 import { libraryMemory } from './figures/library-memory.mjs';
 import { memory } from './figures/memory.mjs';
+import { oneItem } from './figures/one-item.mjs';
 import { overhead } from './figures/overhead.mjs';
 import { paidNotWritten } from './figures/paid-not-written.mjs';
 import { pacing } from './figures/pacing.mjs';
@@ -30,6 +31,7 @@ const FIGURES = {
   sweep,
   memory,
   libraryMemory,
+  oneItem,
   paidNotWritten,
   store,
   storeOps,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SendableItem } from '../../src/batching/batch.js';
-import { openRunStore } from '../../src/engine/run-store.js';
+import { openSessionRuns, type RunStore } from '../../src/engine/run-store.js';
 import { targetForList, type QueryTarget } from '../../src/model/query-target.js';
 import type { Exchange } from '../../src/pipeline/send-batch.js';
 import { openStore, type Store, type StoreEntry } from '../../src/store/index.js';
@@ -42,12 +42,23 @@ function slowToRecord(store: Store, slow: Promise<void>): Store {
   });
 }
 
-/** A batch run's store as the run uses it, on a clock that never moves: every response in one millisecond. */
-async function runStore(path: string, clock: FakeClock, target = MGET, maxAgeMs?: number, slow?: Promise<void>) {
+/** A batch run's store as the run uses it, on a session of its own, on a clock that never moves: every response in one millisecond. */
+async function runStore(path: string, clock: FakeClock, target = MGET, maxAgeMs?: number, slow?: Promise<void>): Promise<RunStore> {
   const opened = await openStore(path, { now: () => clock.now() });
   // A slow database: groups of answers are written once `slow` settles.
   const store = slow ? slowToRecord(opened, slow) : opened;
-  return openRunStore({ store, account: 'sandbox (built in)', target, maxAgeMs, prices: PRICES, clock, runLabel: 'property value' });
+  const session = openSessionRuns({ store, account: 'sandbox (built in)', clock, runLabel: 'property value' });
+  const run = await session.openRun({ target, maxAgeMs, prices: PRICES });
+  return {
+    ...run,
+    close: async (fromStore, savedUsd) => {
+      try {
+        await run.close(fromStore, savedUsd);
+      } finally {
+        await session.close();
+      }
+    },
+  };
 }
 
 describe("a batch run's store", () => {
@@ -178,5 +189,65 @@ describe("a batch run's store", () => {
     await buying.kept.flush();
     expect(await other.kept.resolve([home])).toMatchObject([{ kind: 'kept' }]);
     await Promise.all([buying.close(0, 0), other.close(1, 0.25)]);
+  });
+
+  it('gives each job of one session claims of its own, and files every request of the session under its one run', async () => {
+    const path = tempStorePath();
+    const clock = new FakeClock(FAKE_EPOCH);
+    const session = openSessionRuns({
+      store: await openStore(path, { now: () => clock.now() }),
+      account: 'sandbox (built in)',
+      clock,
+      runLabel: 'serve',
+    });
+    const [buying, waiting] = await Promise.all([1, 2].map(() => session.openRun({ target: VALUE, maxAgeMs: undefined, prices: PRICES })));
+    const home = item('1 Main St', 1);
+    expect(await buying!.kept.claim([{ item: home, sections: [0] }])).toEqual([true]);
+    // The other job of the same session waits for the first's purchase, as another process's would.
+    expect(await waiting!.kept.claim([{ item: home, sections: [0] }])).toEqual([false]);
+    buying!.kept.record(answered(VALUE, [home], [propertyChunk('1 Main St', ['property/value'])]));
+    waiting!.kept.record(answered(VALUE, [item('2 Main St', 2)], [propertyChunk('2 Main St', ['property/value'])]));
+    await Promise.all([buying!.kept.flush(), waiting!.kept.flush()]);
+    // The answer released the claim in its own transaction: found before either job closes.
+    expect(await waiting!.kept.resolve([home])).toMatchObject([{ kind: 'kept' }]);
+    await Promise.all([buying!.close(0, 0), waiting!.close(0, 0)]);
+    await session.close();
+    const reader = await openStore(path, { readonly: true });
+    const usage = await reader.usage({ by: 'run' });
+    expect(usage.rows.map((row) => [row.key.endsWith(' serve'), row.requests])).toEqual([[true, 2]]);
+    await reader.close();
+  });
+
+  it('with one claimant for the session, its jobs still wait for each other, and its next session takes a killed one’s claims over at once', async () => {
+    const path = tempStorePath();
+    const clock = new FakeClock(FAKE_EPOCH);
+    const open = async () =>
+      openSessionRuns({
+        store: await openStore(path, { now: () => clock.now() }),
+        account: 'sandbox (built in)',
+        clock,
+        runLabel: 'serve',
+        claimant: 'host serve 127.0.0.1:8710',
+      });
+    const killed = await open();
+    const [buying, waiting] = await Promise.all([1, 2].map(() => killed.openRun({ target: VALUE, maxAgeMs: undefined, prices: PRICES })));
+    const [home, other] = [item('1 Main St', 1), item('2 Main St', 2)];
+    expect(await buying!.kept.claim([{ item: home, sections: [0] }])).toEqual([true]);
+    expect(await waiting!.kept.resolve([home])).toMatchObject([{ kind: 'wait' }]);
+    expect(await waiting!.kept.claim([{ item: home, sections: [0] }])).toEqual([false]);
+    expect(await waiting!.kept.claim([{ item: other, sections: [0] }])).toEqual([true]);
+    // Killed with both claims live: the next session of that name buys them without waiting out the lease.
+    const next = await open();
+    const after = await next.openRun({ target: VALUE, maxAgeMs: undefined, prices: PRICES });
+    expect(await after.kept.resolve([home, other])).toMatchObject([{ kind: 'buy' }, { kind: 'buy' }]);
+    expect(
+      await after.kept.claim([
+        { item: home, sections: [0] },
+        { item: other, sections: [0] },
+      ]),
+    ).toEqual([true, true]);
+    await after.close(0, 0);
+    await next.close();
+    await killed.close();
   });
 });

@@ -3,7 +3,7 @@ import { findEndpoint } from '../../src/catalog/index.js';
 import { FairShare } from '../../src/gateway/fair-share.js';
 import { openUpstream, type Upstream, type UpstreamCall } from '../../src/gateway/upstream.js';
 import { singleEndpointTarget } from '../../src/model/query-target.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openSession, type Session } from '../../src/engine/session.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { FakeService } from '../helpers/fake-service.js';
 import { tempStorePath } from '../store/helpers/temp-store.js';
@@ -27,26 +27,31 @@ function callsOf(client: string, first: number, calls: number): UpstreamCall[] {
 const clientOf = (row: number) => 'ABC'[Math.floor(row / 100) - 1]!;
 
 describe('fair turns', () => {
-  let store: Store | undefined;
-  let upstream: Upstream | undefined;
+  let session: Session | undefined;
   afterEach(async () => {
-    await upstream?.close();
-    await store?.close();
+    await session?.close();
   });
 
   async function gatewayUpstream(clock: FakeClock, service: FakeService): Promise<Upstream> {
-    store = await openStore(tempStorePath(), { now: () => clock.now() });
-    upstream = await openUpstream({
-      service,
-      store,
-      account: 'https://api.example.com key:0000000000000000',
+    const path = tempStorePath();
+    session = await openSession({
+      service: {
+        client: service,
+        connection: { baseUrl: new URL('https://api.example.com'), key: 'key', secret: 'secret' },
+        close: () => Promise.resolve(),
+      },
+      store: {
+        path,
+        account: 'https://api.example.com key:0000000000000000',
+        runLabel: 'fair turns',
+        journal: `${path}.journal`,
+        outageWaitMs: 0,
+      },
       clock,
       ratePerMinute: 250,
-      maxRetries: 2,
       maxWaitMs: 3_600_000,
-      runLabel: 'fair turns',
     });
-    return upstream;
+    return openUpstream({ session, maxRetries: 2 });
   }
 
   it('serve a client with one request before the fifth of another that asked first', async () => {

@@ -216,4 +216,28 @@ describe("a gateway's keys", () => {
     const table = await runMain(['usage', '--by', 'key', '--all-accounts', '--store', storePath]);
     expect(table.stdout).toMatch(/^KEY\s+REQUESTS\s+COMPONENTS/);
   });
+
+  it('files what a gateway bought under one run a start, in propdata usage --by run, and each request under the key that asked', async () => {
+    const storePath = tempStorePath();
+    const first = await start({ keys: [{ name: 'alice' }, { name: 'bob' }], storePath });
+    await first.request('alice', '/v2/property/value?address=1+Harbor+St&zipcode=21201');
+    await first.request('bob', '/v2/property/value?address=2+Harbor+St&zipcode=21201');
+    await first.request('bob', '/v2/property/value?address=3+Harbor+St&zipcode=21201');
+    await first.gateway.close(0);
+    const second = await start({ keys: [], storePath });
+    await second.request('alice', '/v2/property/value?address=4+Harbor+St&zipcode=21201', { secret: first.secrets.alice! });
+    await second.gateway.close(0);
+    const byRun = await runMain(['usage', '--by', 'run', '--all-accounts', '--json', '--store', storePath]);
+    const runs = (JSON.parse(byRun.stdout) as { rows: { run: string; requests: number }[] }).rows;
+    expect(runs.map((row) => [row.run.replace(/^\S+ \S+ \d+ /, ''), row.requests])).toEqual([
+      [expect.stringMatching(/^serve test \d+$/), 3],
+      [expect.stringMatching(/^serve test \d+$/), 1],
+    ]);
+    const byKey = await runMain(['usage', '--by', 'key', '--all-accounts', '--json', '--store', storePath]);
+    const keys = (JSON.parse(byKey.stdout) as { rows: { key: string; requests: number }[] }).rows;
+    expect(keys.map((row) => [row.key, row.requests])).toEqual([
+      ['alice', 2],
+      ['bob', 2],
+    ]);
+  });
 });

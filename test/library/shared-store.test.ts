@@ -72,4 +72,24 @@ describe('clients on several machines, one PostgreSQL store', () => {
       await Promise.all(clients.map((client) => client.close()));
     }
   });
+
+  it('answers 150 one-item calls made at once on one client, on the connections of one pool', async () => {
+    await sandboxes.start();
+    const sandbox = sandboxes.current;
+    const store = freshSchema(database.url);
+    const client = createClient({ baseUrl: sandbox.url, key: sandbox.key, secret: sandbox.secret, store, storeConnections: 4 });
+    try {
+      const homesAsked = [...homes(100), ...homes(50)];
+      const chunks = await Promise.all(homesAsked.map((home) => client.property.value(home)));
+      expect(chunks.map((chunk) => chunk['property/value'].api_code).filter((code) => code === 0)).toHaveLength(150);
+      // The 50 asked twice at once were bought once: the second call of each waited for the first's answer.
+      expect(sandbox.usage().components).toBe(100);
+      const { rows } = await database.admin.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'propdata'",
+      );
+      expect(rows[0]!.n).toBeLessThanOrEqual(4);
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -14,6 +14,8 @@ export interface PostgresStoreOptions {
   readonly?: boolean;
   /** The run's clock, whose times the store converts to and from the database's (default: the system's). */
   now?: () => number;
+  /** The connections the store keeps (a session's lookups, claims, writes and pacer, every job's at once); default CONNECTIONS. */
+  connections?: number;
   /** Tests only: a clock the database's now_ms() and clock_ms() read instead of its own (the contract suite's fake one). */
   databaseNow?: () => number;
 }
@@ -22,7 +24,7 @@ export interface PostgresStoreOptions {
 const DEFAULT_SCHEMA = 'propdata';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Connections a store keeps: a run's lookups (several at once), its claims, its writes and its pacer never wait for one another. */
+/** Connections a store keeps unless told otherwise: a run's lookups (several at once), its claims, its writes and its pacer never wait for one another. */
 const CONNECTIONS = 6;
 
 /** The URL's parts: the schema (taken out: node-postgres would send it on as a connection parameter) and the rest. */
@@ -71,7 +73,7 @@ export async function openPostgresStore(
   for (const oid of [pg.types.builtins.INT8, pg.types.builtins.NUMERIC]) types.setTypeParser(oid, Number);
   const pool = new pg.Pool({
     connectionString,
-    max: CONNECTIONS,
+    max: options.connections ?? CONNECTIONS,
     // Kept open until the store closes: a nightly run waiting out a window reconnects for nothing.
     idleTimeoutMillis: 0,
     connectionTimeoutMillis: STORE_WAITS.connectTimeoutMs,

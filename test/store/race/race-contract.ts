@@ -2,7 +2,12 @@ import { linkSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findEndpoint } from '../../../src/catalog/index.js';
+import { singleEndpointTarget } from '../../../src/model/query-target.js';
+import { itemRefOf } from '../../../src/model/section-refs.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { accountId, openStore } from '../../../src/store/index.js';
+import { basic, gatewayFor, issueKeys } from '../../gateway/helpers.js';
 import { startCli } from '../../helpers/cli-process.js';
 import { envFor } from '../../helpers/sandbox-per-test.js';
 
@@ -259,5 +264,59 @@ export function raceContract(name: string, driver: RaceDriver): void {
       expect(usage.components).toBeGreaterThanOrEqual(pool.length);
       expect(usage.components).toBeLessThanOrEqual(pool.length + inFlight);
     });
+
+    it(
+      'a gateway’s clients and CLI jobs over the same items at once: each item bought once, every claim gone with its answer, every run ends',
+      { timeout: 60_000 },
+      async () => {
+        const env = await service(100);
+        const store = await driver.fresh();
+        const { team } = await issueKeys(store, [{ name: 'team' }]);
+        const gateway = await gatewayFor(sandbox!, store, { maxAgeMs: 3_600_000 });
+        const pool = range(1, 300);
+        const ask = (homes: readonly number[]) =>
+          fetch(`${gateway.url}/v2/property/value`, {
+            method: 'POST',
+            headers: { authorization: basic('team', team!), 'content-type': 'application/json' },
+            body: JSON.stringify(homes.map((n) => ({ address: home(n), zipcode: '21201' }))),
+          });
+        try {
+          const jobs = [1, 2].map((j) =>
+            job(env, machine(), ['-i', input(shuffled(pool, 20 + j)), '-o', join(dir, `mixed-${j}.csv`), '--store', store, ...MAX_AGE]),
+          );
+          // Four clients of the gateway, each asking for the pool in an order of its own, a batch a request.
+          const clients = [1, 2, 3, 4].map(async (c) => {
+            const order = shuffled(pool, 30 + c);
+            const answered: number[] = [];
+            for (let at = 0; at < order.length; at += BATCH) {
+              const response = await ask(order.slice(at, at + BATCH));
+              expect(response.status).toBe(200);
+              const chunks = (await response.json()) as { 'property/value': { api_code: number } }[];
+              answered.push(...chunks.map((chunk) => chunk['property/value'].api_code));
+            }
+            return answered;
+          });
+          for (const finished of await Promise.all(jobs.map((run) => run.finished))) expectEnded(finished);
+          for (const answered of await Promise.all(clients)) expect(answered.filter((code) => code !== 0 && code !== 204)).toEqual([]);
+          [1, 2].forEach((j) => expectWhole(join(dir, `mixed-${j}.csv`), pool));
+          expect(sandbox!.usage()).toMatchObject({ components: pool.length, chargedAgain: { sections: 0 } });
+          // The gateway is still running: what its calls claimed went with their answers, not with the gateway.
+          const opened = await openStore(store);
+          try {
+            const value = singleEndpointTarget(findEndpoint('property/value')!);
+            const claims = pool.flatMap((n) => {
+              const ref = itemRefOf(value, { address: home(n), zipcode: '21201' });
+              return ref.sections.map((section) => ({ item: ref.item, ...section }));
+            });
+            const account = accountId(new URL(sandbox!.url), sandbox!.key);
+            expect((await opened.held(account, 'nobody', claims)).filter(Boolean)).toEqual([]);
+          } finally {
+            await opened.close();
+          }
+        } finally {
+          await gateway.close(0);
+        }
+      },
+    );
   });
 }
