@@ -151,14 +151,23 @@ export class PostgresStore implements Store {
 
   async beginJob(account: string, job: string): Promise<number> {
     const s = this.#s;
-    // A job never begun, or completed, begins now; an unfinished one keeps its start.
-    const [row] = await this.#db.query<{ started: number }>(
-      `INSERT INTO ${s}.jobs AS j (account, job, started, finished) VALUES ($1, $2, ${s}.now_ms(), NULL)
-       ON CONFLICT (account, job) DO UPDATE SET started = CASE WHEN j.finished IS NULL THEN j.started ELSE excluded.started END, finished = NULL
-       RETURNING started`,
-      [await this.#accountId(account), job],
-    );
-    return row!.started;
+    const accountId = await this.#accountId(account);
+    // A job never begun, or completed, begins now; an unfinished one keeps its start. No two jobs of
+    // an account begin at the same millisecond (a new one a millisecond after the latest, under the
+    // account's lock): a job's claims are owned by its command and its start, and two machines
+    // starting the same command on one input at once would otherwise take each other's claims for
+    // their own, and both buy.
+    return this.#db.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1), $2)', [`propdata job starts ${s}`, accountId]);
+      const { rows } = await client.query<{ started: number }>(
+        `INSERT INTO ${s}.jobs AS j (account, job, started, finished)
+         VALUES ($1, $2, GREATEST(${s}.now_ms(), (SELECT COALESCE(max(started) + 1, 0) FROM ${s}.jobs WHERE account = $1)), NULL)
+         ON CONFLICT (account, job) DO UPDATE SET started = CASE WHEN j.finished IS NULL THEN j.started ELSE excluded.started END, finished = NULL
+         RETURNING started`,
+        [accountId, job],
+      );
+      return rows[0]!.started;
+    });
   }
 
   async jobSince(account: string, job: string): Promise<number | undefined> {

@@ -5,6 +5,7 @@ export class JobTable {
   readonly #current: Statement<[number, string], { started: number; finished: number | null }>;
   readonly #start: Statement<[number, string, number]>;
   readonly #finish: Statement<[number, number, string]>;
+  readonly #latest: Statement<[number], number | null>;
 
   constructor(db: Database) {
     this.#current = db.prepare<[number, string], { started: number; finished: number | null }>(
@@ -15,14 +16,21 @@ export class JobTable {
        ON CONFLICT (account, job) DO UPDATE SET started = excluded.started, finished = NULL`,
     );
     this.#finish = db.prepare('UPDATE jobs SET finished = ? WHERE account = ? AND job = ? AND finished IS NULL');
+    this.#latest = db.prepare<[number], number | null>('SELECT max(started) FROM jobs WHERE account = ?').pluck();
   }
 
-  /** The start of the job's unfinished run, or now for a new one (a job never begun, or completed). */
+  /**
+   * The start of the job's unfinished run, or now for a new one (a job never begun, or completed).
+   * No two jobs of an account begin at the same millisecond (a new one a millisecond after the
+   * latest): a job's claims are owned by its command and its start, and two runs of one command on
+   * one input started at once would otherwise take each other's claims for their own, and both buy.
+   */
   begin(account: number, job: string, now: number): number {
     const since = this.since(account, job);
     if (since !== undefined) return since;
-    this.#start.run(account, job, now);
-    return now;
+    const started = Math.max(now, (this.#latest.get(account) ?? -1) + 1);
+    this.#start.run(account, job, started);
+    return started;
   }
 
   /** Another name of a running job, begun at `since` unless a job of that name is running. */

@@ -405,6 +405,15 @@ export function storeContract(name: string, driver: StoreDriver): void {
         expect(await store.beginJob(B, 'nightly')).toBe(START + HOUR);
       });
 
+      it('begins no two jobs of an account at the same millisecond, however many begin at once (their claims are owned by their starts)', async () => {
+        expect(await store.beginJob(A, 'a.csv')).toBe(START);
+        expect(await store.beginJob(A, 'b.csv')).toBe(START + 1);
+        const starts = await Promise.all(['c', 'd', 'e', 'f', 'g', 'h'].map((name) => store.beginJob(A, `${name}.csv`)));
+        expect(new Set([START, START + 1, ...starts]).size).toBe(8);
+        // Another account's jobs are its own.
+        expect(await store.beginJob(B, 'a.csv')).toBe(START);
+      });
+
       it('says when an unfinished job began without beginning one (an estimate of its next run)', async () => {
         expect(await store.jobSince(A, 'nightly')).toBeUndefined();
         expect(await store.beginJob(A, 'nightly')).toBe(START);
