@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runShell } from '../helpers/cli-process.js';
 import { codeBlocks, docSection } from '../helpers/docs.js';
@@ -57,6 +57,14 @@ describe("the several-machines guide's team setup", () => {
         env: { ...process.env, ...gatewayHost },
         cwd: dir,
         detached: true,
+      });
+      // A failed expectation must not leave the gateway serving after the test run.
+      onTestFinished(() => {
+        try {
+          process.kill(-served.pid!, 'SIGKILL');
+        } catch {
+          // Already stopped, as the test's own SIGTERM leaves it.
+        }
       });
       let log = '';
       served.stdout.on('data', (part: Buffer) => (log += part.toString()));
