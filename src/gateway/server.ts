@@ -41,6 +41,21 @@ export interface RunningGateway {
 /** On every answer: nothing is cached, nothing is sniffed. */
 const COMMON_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
 
+/** The HTTP(S) server, its request timeouts held. */
+function createServer(settings: GatewaySettings, handler: (request: IncomingMessage, response: ServerResponse) => void): Server {
+  // A client has headersTimeout to send its headers and requestTimeout its whole request, each
+  // looked at every second (Node's default is 30 s: a slow body was cut at 85 s, not 60).
+  const timeouts = settings.requestTimeouts ?? { headersMs: GATEWAY_WAITS.headersTimeoutMs, requestMs: GATEWAY_WAITS.requestTimeoutMs };
+  const options: ServerOptions = {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: GATEWAY_DOOR.timeoutCheckMs,
+  };
+  return settings.tls
+    ? createHttpsServer({ ...options, cert: settings.tls.cert, key: settings.tls.key }, handler)
+    : createHttpServer(options, handler);
+}
+
 /**
  * `propdata serve`: an HTTP(S) server that speaks the service's API, as the sandbox does (same
  * paths, GET and POST, component_mget, Basic auth, bodies and errors), for the account's clients,
@@ -98,17 +113,7 @@ export async function startGateway(settings: GatewaySettings): Promise<RunningGa
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
   };
-  // A client has headersTimeout to send its headers and requestTimeout its whole request, each
-  // looked at every second (Node's default is 30 s: a slow body was cut at 85 s, not 60).
-  const timeouts = settings.requestTimeouts ?? { headersMs: GATEWAY_WAITS.headersTimeoutMs, requestMs: GATEWAY_WAITS.requestTimeoutMs };
-  const options: ServerOptions = {
-    headersTimeout: timeouts.headersMs,
-    requestTimeout: timeouts.requestMs,
-    connectionsCheckingInterval: GATEWAY_DOOR.timeoutCheckMs,
-  };
-  const server: Server = settings.tls
-    ? createHttpsServer({ ...options, cert: settings.tls.cert, key: settings.tls.key }, handler)
-    : createHttpServer(options, handler);
+  const server = createServer(settings, handler);
   const cap = capConnections(server, settings.maxConnections ?? GATEWAY_DOOR.maxConnections);
   connectionsOpen = () => cap.open();
   const port = await listenOn(server, settings.host, settings.port, 'serve');
