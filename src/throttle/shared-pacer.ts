@@ -229,7 +229,10 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
   const answered = state.reservations.find((entry) => entry.id === reservation);
   if (answered) {
     answered.answered = true;
-    if (reported.length > 0) answered.countedBy = countedBy(reported);
+    if (reported.length > 0) {
+      answered.countedBy = countedBy(reported);
+      joinAnswered(state, answered);
+    }
   }
   for (const report of reported) {
     const periodMs = report.periodSeconds * 1000;
@@ -250,6 +253,30 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
   // off) otherwise left two seconds of reservations in the state, 30 KB read and written back at
   // every grant and answer of a fast run.
   if (state.windows.length === 0) state.reservations = state.reservations.filter((entry) => !entry.answered);
+}
+
+/** Whether two answers were counted in the same windows by the service. */
+const sameWindows = (a: readonly CountedIn[], b: readonly CountedIn[]) =>
+  a.length === b.length && a.every((entry) => b.some((other) => other.periodMs === entry.periodMs && other.resetAt === entry.resetAt));
+
+/**
+ * An answered reservation joins its owner's answered ones that the service counted in the same
+ * windows: one entry, their components summed, counts in every window exactly as they did (the
+ * later `at`: a window it might not have counted in by its own send time is one the service counted
+ * it in). A state kept one entry a request read and written back at every grant: a window of fast
+ * one-item calls held 700 of them, 110 KB parsed and written twice a call. An answered reservation is
+ * never refunded (a 429 is refunded before its answer is told), so nothing asks for it by id again.
+ */
+function joinAnswered(state: SharedState, answered: SharedReservation): void {
+  const counted = answered.countedBy!;
+  const twin = state.reservations.find(
+    (entry) =>
+      entry !== answered && entry.answered && entry.owner === answered.owner && entry.countedBy && sameWindows(entry.countedBy, counted),
+  );
+  if (!twin) return;
+  twin.components += answered.components;
+  twin.at = Math.max(twin.at, answered.at);
+  state.reservations.splice(state.reservations.indexOf(answered), 1);
 }
 
 /** Applies a change to a shared state as it stands, at the store's time, and resolves with what the change returns. */

@@ -190,6 +190,29 @@ describe('several limiters sharing one pacer', () => {
     expect(state.reservations).toHaveLength(2);
   });
 
+  it("keeps an owner's answers counted in the same windows as one entry: the state stays small, the room the same", () => {
+    const state = emptySharedState();
+    const now = FAKE_EPOCH + 100;
+    const windows: ShareWindow[] = [{ periodMs: 10_000, limit: 1_000, resetAt: FAKE_EPOCH + 10_000 }];
+    const reserve = (owner: string, wanted: number) =>
+      reserveIn(state, owner, { wanted, demand: wanted, unit: 1, windows, policy: NO_GRACE }, now);
+    const idOf = (grant: ShareGrant) => ('id' in grant ? grant.id : 0);
+    // 700 one-item requests of one process, each answered in the window, and one still in flight.
+    for (let i = 1; i <= 700; i++) {
+      reportIn(
+        state,
+        idOf(reserve('a', 1)),
+        [{ periodSeconds: 10, limit: 1_000, remaining: 1_000 - i, resetAt: FAKE_EPOCH + 10_000 }],
+        now,
+      );
+    }
+    const inFlight = idOf(reserve('a', 1));
+    expect(state.reservations.map((entry) => entry.components)).toEqual([700, 1]);
+    expect(state.reservations[1]!.id).toBe(inFlight);
+    // The window holds what it held: 701 used, 299 left, however much is asked.
+    expect(reserve('a', 400)).toMatchObject({ components: 299 });
+  });
+
   it('lets the next process probe when the probe was refused', () => {
     const state = emptySharedState();
     const now = FAKE_EPOCH + 100;
