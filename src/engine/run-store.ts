@@ -348,11 +348,15 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
 function jobStore(session: SessionContext, job: RunStoreJob, entered: { id: string; since: number; named?: JobNames }): RunStore {
   const { store, account, clock } = session.settings;
   const { id, since, named } = entered;
-  // Claims are the job's, by what it does and when it began (whatever its output is called): a run
-  // that continues it (after a kill -9, through another path to its output) takes over what the
-  // killed run was buying instead of waiting out its lease. Two runs of one job never overlap: the output's lock.
+  // Claims are the job's on this machine, by what it does and when it began (whatever its output is
+  // called): a run that continues it (after a kill -9, through another path to its output) takes
+  // over what the killed run was buying instead of waiting out its lease. Two runs of one job never
+  // overlap on one machine (the output's lock); two machines writing the same path, each on its
+  // own disk, are one job to the store, and each claims under its own name (they bought 40 of 60
+  // items twice under one).
   const shared = named === undefined ? claimantOf(session.settings) : undefined;
-  const claimant = named !== undefined ? `job ${named.identity.command} ${named.since}` : (shared ?? `${id} ${session.settings.runLabel}`);
+  const claimant =
+    named !== undefined ? `job ${named.identity.command} ${named.since} ${hostname()}` : (shared ?? `${id} ${session.settings.runLabel}`);
   const writes = new StoreWrites();
   const run: RunContext = {
     settings: { ...session.settings, ...job },

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { BIN } from '../helpers/cli-process.js';
 import { databasePerFile, postgresPassword, postgresServer } from '../helpers/postgres.js';
 import { runMain, type MainResult } from '../helpers/run-main.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
@@ -93,6 +95,47 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
     expect(results.map((result) => result.code)).toEqual([0, 0]);
     expect(sandbox.current.usage()).toMatchObject({ components: 60, chargedAgain: { sections: 0, usd: 0 } });
     expect(readFileSync(at('b.csv'), 'utf8')).toBe(readFileSync(at('a.csv'), 'utf8'));
+  });
+
+  // Each machine a host name and an output folder of its own at one path (mount and UTS namespaces:
+  // root, as CI runs), so that the two write the same path on two disks, as two hosts running one
+  // nightly script do.
+  const namespaces = spawnSync('unshare', ['-m', '-u', 'true']).status === 0;
+  it.skipIf(!namespaces)('two machines writing the same output path, each on its own disk, buy each item once', async () => {
+    const env = await sandbox.start({ latencyMs: [40, 40] });
+    const store = storeUrl('same_path');
+    const { input, at } = workspace(60);
+    const out = at('out');
+    mkdirSync(out);
+    const script =
+      'hostname "$HOST" && mount -t tmpfs none "$OUT" && exec "$NODE" "$BIN" property value -i "$IN" -o "$OUT/values.csv" --store "$STORE" --batch-size 10 -q';
+    const run = (host: string) =>
+      new Promise<string>((resolve) => {
+        const child = spawn('unshare', ['-m', '-u', 'sh', '-c', script], {
+          env: {
+            ...process.env,
+            ...env,
+            ...machine(),
+            NO_COLOR: '1',
+            HOST: host,
+            OUT: out,
+            NODE: process.execPath,
+            BIN,
+            IN: input,
+            STORE: store,
+          },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
+        child.on('close', (code) => resolve(`${String(code)} ${stderr}`));
+      });
+    const ends = await Promise.all([run('host-a'), run('host-b')]);
+    expect(
+      ends.map((end) => end.split(' ')[0]),
+      ends.join('\n'),
+    ).toEqual(['0', '0']);
+    expect(sandbox.current.usage()).toMatchObject({ components: 60, chargedAgain: { sections: 0, usd: 0 } });
   });
 
   it.each([
