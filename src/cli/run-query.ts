@@ -63,7 +63,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
 
   const service = await connect(options, { env: io.env, log: messages });
   try {
-    const store = await oneOffStore(target, options, context, service);
+    const store = await oneOffStore(options, context, service);
     const spinner = await startSpinner(io, options, `querying ${target.path}`);
     const answer = await runOneItem({
       target,
@@ -102,7 +102,7 @@ export async function runQuery(target: QueryTarget, options: QueryOptions, conte
  * it is a database, or when another process has the file open (a job it must pace and claim beside);
  * otherwise left unopened, the record left beside it (opening the file costs a third of a one-off's time).
  */
-async function oneOffStore(target: QueryTarget, options: QueryOptions, context: CommandContext, service: Service) {
+async function oneOffStore(options: QueryOptions, context: CommandContext, service: Service) {
   const { io } = context;
   const defaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
   const path = runStorePath(options.store, io.env, defaults);
