@@ -40,7 +40,7 @@ function mayHaveBeenCharged(error: unknown): boolean {
  * Exponential backoff with "equal jitter": at least half the ceiling (so a retry never comes back
  * at once) plus a random half, so that many clients failing together do not retry together.
  */
-export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -59,7 +59,7 @@ export function windowsInLocalTime(windows: readonly ReportedWindow[], toLocal: 
  * `Retry-After` as local epoch ms: delay-seconds count from now (already relative: no clock to
  * correct), an HTTP date is the service's time; undefined when absent or unreadable.
  */
-export function parseRetryAfter(value: string | undefined, now = Date.now(), toLocal = sameTime): number | undefined {
+function parseRetryAfter(value: string | undefined, now = Date.now(), toLocal = sameTime): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return now + Number(text) * 1000;

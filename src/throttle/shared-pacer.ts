@@ -297,7 +297,7 @@ export function pacerOn(owner: string, apply: ApplyChange): SharedPacer {
   };
 }
 
-export function joinIn(state: SharedState, owner: string, now: number, wants = 0): void {
+function joinIn(state: SharedState, owner: string, now: number, wants = 0): void {
   const me = state.owners.find((entry) => entry.owner === owner);
   if (me) Object.assign(me, { seen: now, wants });
   else state.owners.push({ owner, seen: now, wants, since: now });
@@ -309,6 +309,6 @@ export function refundIn(state: SharedState, reservation: number): void {
   if (state.probe?.id === reservation) delete state.probe;
 }
 
-export function leaveIn(state: SharedState, owner: string): void {
+function leaveIn(state: SharedState, owner: string): void {
   state.owners = state.owners.filter((entry) => entry.owner !== owner);
 }

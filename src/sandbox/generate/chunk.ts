@@ -128,7 +128,7 @@ const AREA_ITEMS: Readonly<
   msa: { identifier: 'msa', info: 'msa_info', testKey: (code) => `msa:${code}`, area: msaArea },
 };
 
-export function areaChunk(level: AreaLevel) {
+function areaChunk(level: AreaLevel) {
   const { identifier, info, testKey, area } = AREA_ITEMS[level];
   return (endpoints: readonly Endpoint[], item: RequestItem, onTestList: TestListCheck | undefined, nowMs: number): BuiltChunk => {
     const code = item.identifiers[identifier]!;
