@@ -46,6 +46,7 @@ function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number
 }
 
 /** A random delay after a 429's reset: up to rateLimitJitterMs, and never more than a tenth of the wait. */
+// Exported for test/throttle/rate-limit-jitter.test.ts: the jitter with a fixed random draw.
 export function rateLimitJitter(policy: RetryPolicy, waitMs: number, random: () => number = Math.random): number {
   return Math.round(random() * Math.min(policy.rateLimitJitterMs, Math.max(0, waitMs) / 10));
 }

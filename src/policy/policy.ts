@@ -297,6 +297,7 @@ export const GATEWAY_DOOR = {
 type Numbers<T> = { readonly [K in keyof T]: number };
 
 /** The relations the numbers above must keep, as sentences of what is wrong: none when all hold. */
+// Exported for test/policy/policy.test.ts: a policy that breaks a rule, which the defaults never do.
 export function policyProblems(policy: {
   pacing: ThrottlePolicy;
   retry: RetryPolicy;
@@ -339,6 +340,7 @@ export function policyProblems(policy: {
 }
 
 /** Every default above, as policyProblems reads them. */
+// Exported for test/policy/policy.test.ts: every default together, checked against the rules.
 export const DEFAULT_POLICY = {
   pacing: DEFAULT_THROTTLE_POLICY,
   retry: DEFAULT_RETRY_POLICY,

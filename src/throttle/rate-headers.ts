@@ -38,6 +38,7 @@ export function parseRateHeaders(headers: Record<string, string | undefined>): R
  * When to retry after a 429: the latest reset among exhausted windows; if none is reported as
  * exhausted (a spurious 429), the earliest reset still ahead.
  */
+// Exported for the tests (test/helpers/one-account.ts builds the client's own 429 error with it).
 export function retryAfterRateLimit(windows: readonly ReportedWindow[], now = Date.now()): number | undefined {
   const exhausted = windows.filter((w) => w.remaining <= 0 && w.resetAt > now);
   if (exhausted.length > 0) return Math.max(...exhausted.map((w) => w.resetAt));

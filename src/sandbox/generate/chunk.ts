@@ -104,6 +104,7 @@ function propertySubject(place: Place): Subject {
   return { area, key: place.key, property: { place, facts: propertyFacts(place) } };
 }
 
+// Exported for the tests' fixtures (test/store/helpers/chunks.ts and others): answers shaped as the sandbox's.
 export function propertyChunk(
   endpoints: readonly Endpoint[],
   item: RequestItem,
