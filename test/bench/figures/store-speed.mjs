@@ -65,12 +65,12 @@ async function startServers() {
  * each server (no rate limit), round after round, the servers in turn within a round so that a
  * disturbance of the machine hits all of them: the medians of each, rows per second and peak RSS.
  * `store(name)` gives the store's location for a first run (a new file, or a new database), `name`
- * unique to the round and server.
+ * unique to the round and server; `servers` (names in SERVERS) narrows the servers asked.
  */
-export async function storeRuns({ input, store, rounds = ROUNDS, env = {} }) {
+export async function storeRuns({ input, store, rounds = ROUNDS, env = {}, servers: asked = SERVERS.map((server) => server.name) }) {
   const servers = await startServers();
   try {
-    const runs = Object.fromEntries(SERVERS.map((server) => [server.name, { none: [], first: [], rerun: [] }]));
+    const runs = Object.fromEntries(asked.map((name) => [name, { none: [], first: [], rerun: [] }]));
     const run = async (server, kind, extra) => {
       const result = await runBatch(
         batchArgs(input, join(WORK, `store-speed-${kind}.csv`), join(WORK, `store-speed-${kind}.json`), [...extra, '--rate', '1000000000']),
@@ -79,7 +79,7 @@ export async function storeRuns({ input, store, rounds = ROUNDS, env = {} }) {
       runs[server][kind].push({ rowsPerSecond: recordsOf(result.report) / (result.wallMs / 1000), maxRss: result.maxRss });
     };
     for (let round = 0; round < rounds; round++) {
-      for (const { name } of SERVERS) {
+      for (const name of asked) {
         await run(name, 'none', []);
         const location = await store(`${round}_${name}`);
         await run(name, 'first', ['--store', location]);
