@@ -27,7 +27,7 @@ const MAX_BODY_BYTES = 5_000_000;
 /** The sandbox's own usage report; not part of the service. */
 export const USAGE_PATH = '/__sandbox/usage';
 
-export const CREDIT_EXHAUSTED_MESSAGE = 'Your credit is exhausted: add payment information to switch to a pay-as-you-go plan';
+const CREDIT_EXHAUSTED_MESSAGE = 'Your credit is exhausted: add payment information to switch to a pay-as-you-go plan';
 
 /** Names the keys a request carried that the spec does not list and the sandbox ignored. */
 const IGNORED_KEYS_HEADER = 'X-Sandbox-Ignored-Keys';
