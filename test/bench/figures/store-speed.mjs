@@ -19,7 +19,7 @@ const MB = 1_000_000;
  * slows `--no-store` more than a first run and flatters the ratios; issues 35's and 24's goals
  * were set there and are kept there.
  */
-export const SERVERS = [
+const SERVERS = [
   { name: 'jsonServer', label: 'JSON-only server' },
   { name: 'sandbox', label: 'sandbox' },
 ];
