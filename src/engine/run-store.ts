@@ -519,19 +519,32 @@ function savingOf(run: RunContext, bodies: readonly unknown[], at: readonly numb
   return saving;
 }
 
+/**
+ * The items' kept sections, what they lack (`wanted`: their claims), and whether another job sends
+ * each of those now (`inStore`): then the item waits for that job's answer. Many items: the claims
+ * are read only of what they lack (a rerun's kept blocks read none). One item (a one-item call): of
+ * all its sections, read with its lookup at once, one round trip to the store instead of two.
+ */
+async function lookUp(run: RunContext, refs: readonly ItemRef[]) {
+  const { store, account } = run.settings;
+  const one = refs.length === 1 ? claimsOf(refs[0]!) : undefined;
+  const [found, heldOfOne] = await Promise.all([store.find(account, refs, run.freshness), one && store.held(account, run.claimant, one)]);
+  const lacking = found.map(lackingOf);
+  const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
+  if (heldOfOne) return { found, lacking, wanted, inStore: lacking[0]!.map((s) => heldOfOne[s]!) };
+  const inStore = wanted.length > 0 ? await store.held(account, run.claimant, wanted) : [];
+  return { found, lacking, wanted, inStore };
+}
+
 /** Each item as the store has it: kept whole, to buy what it lacks, or to wait while another job buys that. */
 async function resolveItems(run: RunContext, items: readonly SendableItem[]): Promise<Resolution[]> {
-  const { store, account, target } = run.settings;
+  const { target } = run.settings;
   const refs = items.map((item) => run.refOf(target, item.item));
   await written(run, refs);
-  const found = await store.find(account, refs, run.freshness);
+  const { found, lacking, wanted, inStore } = await lookUp(run, refs);
   found.forEach((item, i) => {
     if (item.damaged > 0) run.damaged.set(refs[i]!.item, item.damaged);
   });
-  const lacking = found.map(lackingOf);
-  const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
-  // Whether another job sends one of them now: then the item waits for that job's answer.
-  const inStore = wanted.length > 0 ? await store.held(account, run.claimant, wanted) : [];
   const held = inStore.map((other, w) => other || run.claims.heldByAnother(wanted[w]!));
   let next = 0;
   return found.map((item, i): Resolution => {
