@@ -262,6 +262,52 @@ interface SessionContext {
   open: Set<JobClaims>;
   /** With one claimant for the session: which job holds each section it claimed. */
   holders: SessionHolders | undefined;
+  /** Its jobs' runs leaving the store's runs on their own (closeRun): the session closes once they have. */
+  leaving: Set<Promise<void>>;
+}
+
+/**
+ * Runs whose jobs closed and that are still in the store's runs, by store (its location), for every
+ * session of this process. A job's run leaves without keeping its caller waiting: with the next run
+ * of this process to enter that store, in the same statement (a library client's next call: one
+ * round trip for both instead of two), or on its own at the next turn of the event loop, and before
+ * its session closes. Meanwhile other processes see it running, as if its job had closed that
+ * moment later; no run of this process that begins after it closed counts it (PROTOCOL.md, rule 1).
+ */
+const closedRuns = new Map<string, Set<string>>();
+
+function closedOn(store: Store): Set<string> {
+  let closed = closedRuns.get(store.location);
+  if (!closed) closedRuns.set(store.location, (closed = new Set()));
+  return closed;
+}
+
+/** The run `id`'s job closed: it leaves with the next run to enter the store, or on its own at the next turn of the event loop. */
+function closeRun(session: SessionContext, id: string): void {
+  const { store } = session.settings;
+  closedOn(store).add(id);
+  const leaving = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    // Taken out by a run that entered meanwhile: it left with it.
+    if (!closedOn(store).delete(id)) return;
+    // Failed, its entry lapses within a lease (rule 1): the job's answers are all kept by now.
+    await store.leaveRun(id).catch(() => undefined);
+  });
+  session.leaving.add(leaving);
+  void leaving.finally(() => session.leaving.delete(leaving));
+}
+
+/** Enters the run `id` in the store's runs, and takes out the runs of this process that closed (closeRun) in the same statement. */
+async function enterRun(store: Store, account: string, id: string): Promise<number> {
+  const closed = closedOn(store);
+  const left = [...closed];
+  closed.clear();
+  try {
+    return await store.enterRun(account, id, CLAIMS.leaseMs, left);
+  } catch (error) {
+    // Still to leave, with the next run that enters.
+    for (const ended of left) closed.add(ended);
+    throw error;
+  }
 }
 
 /**
@@ -286,6 +332,7 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
     renewals: new Set(),
     open: new Set(),
     holders: claimantOf(settings) === undefined ? undefined : new Map(),
+    leaving: new Set(),
   };
   // The heartbeat that keeps the jobs' claims alive until they close. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
@@ -303,6 +350,7 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
     claimsHeld: () => [...session.open].reduce((held, claims) => held + claims.held, 0),
     async close() {
       clearInterval(heartbeat);
+      await Promise.all(session.leaving);
       try {
         // The session asks for nothing more: nothing of its claims is left to wait on, and its share
         // of the windows goes to the others at once.
@@ -331,7 +379,7 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
   // the start of any run on the store now is reused, this one's included (PROTOCOL.md, rule 1):
   // runs that overlap share what they buy.
   const id = runId(clock.now());
-  const sharedFrom = await store.enterRun(account, id, CLAIMS.leaseMs);
+  const sharedFrom = await enterRun(store, account, id);
   try {
     // What was bought since the run's job began is reused whatever --max-age says: it was bought for
     // this job. A run of no job (a library call) is a job of its own from now: an answer another
@@ -400,7 +448,7 @@ function jobStore(session: SessionContext, job: RunStoreJob, entered: { id: stri
       } finally {
         session.open.delete(run.claims);
       }
-      await store.leaveRun(id);
+      closeRun(session, id);
       if (fromStore > 0 || savedUsd > 0) {
         const endpoint = endpointOf(job.target);
         await store.recordReuse({ at: clock.now(), run: session.run, account, endpoint, rows: fromStore, saved: savedUsd });

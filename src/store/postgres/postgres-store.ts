@@ -188,20 +188,22 @@ export class PostgresStore implements Store {
     );
   }
 
-  /** Registers or renews `run`, and reads the earliest start among its account's runs, in one statement. */
-  async enterRun(account: string, run: string, leaseMs: number): Promise<number> {
+  /** Registers or renews `run`, removes the runs `left`, and reads the earliest start among its account's runs, in one statement. */
+  async enterRun(account: string, run: string, leaseMs: number, left: readonly string[] = []): Promise<number> {
     const s = this.#s;
     const accountId = await this.#accountId(account);
     const [row] = await this.#db.query<{ earliest: number }>(
-      `WITH lapsed AS (DELETE FROM ${s}.runs WHERE expires <= ${s}.now_ms() AND run <> $2),
+      `WITH lapsed AS (DELETE FROM ${s}.runs WHERE expires <= ${s}.now_ms() AND run <> $2 AND run <> ALL($4::text[])),
+       ended AS (DELETE FROM ${s}.runs WHERE run = ANY($4::text[])),
        entered AS (
          INSERT INTO ${s}.runs AS r (run, account, started, expires) VALUES ($2, $1, ${s}.now_ms(), ${s}.now_ms() + $3)
          ON CONFLICT (run) DO UPDATE SET expires = excluded.expires,
            started = CASE WHEN r.expires <= ${s}.now_ms() THEN excluded.started ELSE r.started END
          RETURNING started
        )
-       SELECT least((SELECT started FROM entered), (SELECT min(started) FROM ${s}.runs WHERE account = $1 AND expires > ${s}.now_ms() AND run <> $2)) AS earliest`,
-      [accountId, run, leaseMs],
+       SELECT least((SELECT started FROM entered), (SELECT min(started) FROM ${s}.runs
+         WHERE account = $1 AND expires > ${s}.now_ms() AND run <> $2 AND run <> ALL($4::text[]))) AS earliest`,
+      [accountId, run, leaseMs, left],
     );
     return row!.earliest;
   }

@@ -376,6 +376,16 @@ export function storeContract(name: string, driver: StoreDriver): void {
         await store.renewRun(A, 'run-5', MINUTE);
         expect(await store.enterRun(A, 'run-6', MINUTE)).toBe(START + 208 * SECOND);
       });
+
+      it('takes the runs that ended out as another enters, in the same transaction: they count no more, for it or anyone after', async () => {
+        expect(await store.enterRun(A, 'run-1', MINUTE)).toBe(START);
+        await later(SECOND);
+        expect(await store.enterRun(A, 'run-2', MINUTE)).toBe(START);
+        await later(SECOND);
+        expect(await store.enterRun(A, 'run-3', MINUTE, ['run-1'])).toBe(START + SECOND);
+        expect(await store.enterRun(A, 'run-4', MINUTE, ['run-2', 'run-3', 'gone before'])).toBe(START + 2 * SECOND);
+        expect(await store.enterRun(A, 'run-5', MINUTE)).toBe(START + 2 * SECOND);
+      });
     });
 
     describe('jobs', () => {
