@@ -288,26 +288,25 @@ function closeRun(session: SessionContext, id: string): void {
   closedOn(store).add(id);
   const leaving = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
     // Taken out by a run that entered meanwhile: it left with it.
-    if (!closedOn(store).delete(id)) return;
+    if (!closedOn(store).has(id)) return;
     // Failed, its entry lapses within a lease (rule 1): the job's answers are all kept by now.
     await store.leaveRun(id).catch(() => undefined);
+    closedOn(store).delete(id);
   });
   session.leaving.add(leaving);
   void leaving.finally(() => session.leaving.delete(leaving));
 }
 
-/** Enters the run `id` in the store's runs, and takes out the runs of this process that closed (closeRun) in the same statement. */
+/**
+ * Enters the run `id` in the store's runs, and takes out the runs of this process that closed
+ * (closeRun) in the same statement: those still to leave, and those whose leave is on its way.
+ */
 async function enterRun(store: Store, account: string, id: string): Promise<number> {
   const closed = closedOn(store);
   const left = [...closed];
-  closed.clear();
-  try {
-    return await store.enterRun(account, id, CLAIMS.leaseMs, left);
-  } catch (error) {
-    // Still to leave, with the next run that enters.
-    for (const ended of left) closed.add(ended);
-    throw error;
-  }
+  const earliest = await store.enterRun(account, id, CLAIMS.leaseMs, left);
+  for (const ended of left) closed.delete(ended);
+  return earliest;
 }
 
 /**
