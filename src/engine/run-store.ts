@@ -268,30 +268,33 @@ interface SessionContext {
 
 /**
  * Runs whose jobs closed and that are still in the store's runs, by store (its location), for every
- * session of this process. A job's run leaves without keeping its caller waiting: with the next run
- * of this process to enter that store, in the same statement (a library client's next call: one
- * round trip for both instead of two), or on its own at the next turn of the event loop, and before
- * its session closes. Meanwhile other processes see it running, as if its job had closed that
- * moment later; no run of this process that begins after it closed counts it (PROTOCOL.md, rule 1).
+ * session of this process: `closed`, not asked to leave yet; `going`, their leave on its way. A
+ * job's run leaves without keeping its caller waiting: with the next run of this process to enter
+ * that store, in the same statement (a library client's next call: one round trip for both instead
+ * of two), or on its own at the next turn of the event loop, and before its session closes.
+ * Meanwhile other processes see it running, as if its job had closed that moment later; no run of
+ * this process that begins after it closed counts it (PROTOCOL.md, rule 1).
  */
-const closedRuns = new Map<string, Set<string>>();
+const closedRuns = new Map<string, { closed: Set<string>; going: Set<string> }>();
 
-function closedOn(store: Store): Set<string> {
-  let closed = closedRuns.get(store.location);
-  if (!closed) closedRuns.set(store.location, (closed = new Set()));
-  return closed;
+function closedOn(store: Store): { closed: Set<string>; going: Set<string> } {
+  let runs = closedRuns.get(store.location);
+  if (!runs) closedRuns.set(store.location, (runs = { closed: new Set(), going: new Set() }));
+  return runs;
 }
 
 /** The run `id`'s job closed: it leaves with the next run to enter the store, or on its own at the next turn of the event loop. */
 function closeRun(session: SessionContext, id: string): void {
   const { store } = session.settings;
-  closedOn(store).add(id);
+  const { closed, going } = closedOn(store);
+  closed.add(id);
   const leaving = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-    // Taken out by a run that entered meanwhile: it left with it.
-    if (!closedOn(store).has(id)) return;
+    // Taken out by a run that entered meanwhile: it leaves with it.
+    if (!closed.delete(id)) return;
+    going.add(id);
     // Failed, its entry lapses within a lease (rule 1): the job's answers are all kept by now.
     await store.leaveRun(id).catch(() => undefined);
-    closedOn(store).delete(id);
+    going.delete(id);
   });
   session.leaving.add(leaving);
   void leaving.finally(() => session.leaving.delete(leaving));
@@ -302,11 +305,19 @@ function closeRun(session: SessionContext, id: string): void {
  * (closeRun) in the same statement: those still to leave, and those whose leave is on its way.
  */
 async function enterRun(store: Store, account: string, id: string): Promise<number> {
-  const closed = closedOn(store);
-  const left = [...closed];
-  const earliest = await store.enterRun(account, id, CLAIMS.leaseMs, left);
-  for (const ended of left) closed.delete(ended);
-  return earliest;
+  const { closed, going } = closedOn(store);
+  const taken = [...closed];
+  closed.clear();
+  for (const ended of taken) going.add(ended);
+  try {
+    return await store.enterRun(account, id, CLAIMS.leaseMs, [...going]);
+  } catch (error) {
+    // Still to leave, with the next run that enters.
+    for (const ended of taken) closed.add(ended);
+    throw error;
+  } finally {
+    for (const ended of taken) going.delete(ended);
+  }
 }
 
 /**
