@@ -61,8 +61,10 @@ export interface SchemaVersion {
  *
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;
- * - `transaction`: several round trips in one transaction (a claim, a group's write), tried again alike;
- * - `session`: a client for several round trips (the pacer's transaction, the migrations).
+ * - `transaction`: several round trips in one transaction (a group's write), tried again alike;
+ * - `transactionInTwo`: a transaction in two round trips of several statements each (a claim, the
+ *   pacer's under its lock), tried again alike;
+ * - `session`: a client for several round trips (the migrations).
  */
 export class Database {
   readonly #pool: Pool;
