@@ -220,6 +220,12 @@ export const STORE_WAITS = {
   windowsFreshMs: 7 * 86_400_000,
   /** A record beside the store left half written by a process that died is removed after this long. */
   pendingAbandonedMs: 3_600_000,
+  /**
+   * PostgreSQL: once another session changed the shared pacer's state since this one last wrote it,
+   * this one reads it under the lock for this long before it writes on what it last wrote again (a
+   * pacer shared by busy sessions is read first, two round trips, not tried in one and then read).
+   */
+  pacerContestedMs: 1_000,
 } as const;
 
 // --- the output's lock --------------------------------------------------------------------------
