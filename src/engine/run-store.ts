@@ -368,8 +368,7 @@ function jobStore(session: SessionContext, job: RunStoreJob, entered: { id: stri
     spend: { account, run: session.run, prices: job.prices },
     requestTime: session.requestTime,
     writes,
-    // More answers are on their way while the job holds claims their answers have not settled yet.
-    records: recordGroups(store, writes, () => run.claims.held > run.records.settling),
+    records: recordGroups(store, writes),
     tookOver: { lapsed: 0, forced: 0 },
     claims: new JobClaims(shared === undefined ? undefined : session.holders),
     damaged: new Map(),
@@ -395,7 +394,6 @@ function jobStore(session: SessionContext, job: RunStoreJob, entered: { id: stri
     async close(fromStore, savedUsd) {
       session.renewals.delete(renew);
       try {
-        run.records.writeNow();
         await writes.done;
         // Nothing more is bought: no other job waits on this one, nor shares from its start.
         await releaseLeft(run, shared !== undefined || (named === undefined && !writes.failed));
@@ -488,10 +486,7 @@ function keptAnswers(run: RunContext): KeptAnswers {
       run.writes.add(() => store.release(account, run.claimant, claims));
     },
     written: () => run.writes.done,
-    flush: () => {
-      run.records.writeNow();
-      return run.writes.flush();
-    },
+    flush: () => run.writes.flush(),
   };
 }
 
@@ -505,9 +500,7 @@ function countBoughtAgain(run: RunContext, item: string): void {
 
 /** Items in answers handed over and not written yet are looked up or claimed once they are. */
 async function written(run: RunContext, refs: readonly ItemRef[]): Promise<void> {
-  if (!run.records.holds(refs.map((ref) => ref.item))) return;
-  run.records.writeNow();
-  await run.writes.done;
+  if (run.records.holds(refs.map((ref) => ref.item))) await run.writes.done;
 }
 
 /** A batch is claimed and sent only while the store keeps up with the answers (bounded memory: RecordGroups.behind). */

@@ -1,4 +1,3 @@
-import { STORE_WAITS } from '../policy/policy.js';
 import type { Store, StoreEntry } from '../store/store-api.js';
 
 /**
@@ -48,74 +47,37 @@ export type RecordGroups = ReturnType<typeof recordGroups>;
 const MAX_UNWRITTEN_REQUESTS = 16;
 
 /**
- * Requests a group is written with at once, when more answers are on their way: each commit of a
- * local file rewrites every page its items land on (a random page of the items' index each), so
- * that 100 answers a commit cost SQLite 20 µs an item to commit, 800 a commit 8.
+ * Requests' entries handed to the store a group at a time: a write takes every entry handed over
+ * until it starts, so that while the store writes one group the next gathers, and a fast run writes
+ * many requests a commit (Store.recordMany). The items of entries not written yet are known: a
+ * lookup of one of them waits for its group (an answer another lookup cannot see yet would be
+ * bought again).
  */
-const GROUP_REQUESTS = 8;
-
-/** A group being gathered: its write starts once `go` is called (or its wait is over). */
-interface Gathering {
-  entries: StoreEntry[];
-  go: () => void;
-}
-
-/**
- * Requests' entries handed to the store a group at a time (Store.recordMany): a group is written
- * once it has GROUP_REQUESTS requests, once no more answers are on their way (`expecting` says
- * none: a one-item call is written at once), once a lookup needs it (`writeNow`), or
- * STORE_WAITS.gatherMs after its first request, whichever comes first; and while the store writes
- * one group the next gathers. The items of entries not written yet are known: a lookup of one of
- * them waits for its group (an answer another lookup cannot see yet would be bought again).
- */
-export function recordGroups(store: Store, writes: StoreWrites, expecting: () => boolean) {
-  let gathering: Gathering | undefined;
+export function recordGroups(store: Store, writes: StoreWrites) {
+  let gathering: StoreEntry[] = [];
   let entries = 0;
-  let settling = 0;
   const unwritten = new Map<string, number>();
   const itemsOf = (entries: readonly StoreEntry[]) => entries.flatMap((entry) => (entry.settles ?? []).map((claim) => claim.item));
-  const write = (group: Gathering, ready: Promise<void>) =>
-    writes.add(async () => {
-      await ready;
-      // Whatever came in meanwhile goes with it; the next request starts a group of its own.
-      if (gathering === group) gathering = undefined;
-      try {
-        await store.recordMany(group.entries);
-      } finally {
-        entries -= group.entries.length;
-        for (const entry of group.entries) settling -= entry.settles?.length ?? 0;
-        for (const item of itemsOf(group.entries)) {
-          const left = unwritten.get(item)! - 1;
-          if (left > 0) unwritten.set(item, left);
-          else unwritten.delete(item);
-        }
-      }
-    });
   return {
     add(entry: StoreEntry): void {
       for (const item of itemsOf([entry])) unwritten.set(item, (unwritten.get(item) ?? 0) + 1);
       entries += 1;
-      settling += entry.settles?.length ?? 0;
-      if (!gathering) {
-        let go!: () => void;
-        const ready = new Promise<void>((resolve) => (go = resolve));
-        // On the machine's timer: a test's clock that stands still would otherwise hold the answers.
-        const timer = setTimeout(go, STORE_WAITS.gatherMs);
-        gathering = {
-          entries: [],
-          go: () => {
-            clearTimeout(timer);
-            go();
-          },
-        };
-        write(gathering, ready);
-      }
-      gathering.entries.push(entry);
-      if (gathering.entries.length >= GROUP_REQUESTS || !expecting()) gathering.go();
-    },
-    /** The group being gathered is written without waiting for more: something waits for it. */
-    writeNow(): void {
-      gathering?.go();
+      gathering.push(entry);
+      if (gathering.length > 1) return;
+      writes.add(async () => {
+        const group = gathering;
+        gathering = [];
+        try {
+          await store.recordMany(group);
+        } finally {
+          entries -= group.length;
+          for (const item of itemsOf(group)) {
+            const left = unwritten.get(item)! - 1;
+            if (left > 0) unwritten.set(item, left);
+            else unwritten.delete(item);
+          }
+        }
+      });
     },
     /**
      * Whether the store is behind: answers a store slower than the service (a sandbox with no
@@ -125,9 +87,5 @@ export function recordGroups(store: Store, writes: StoreWrites, expecting: () =>
     behind: (): boolean => entries > MAX_UNWRITTEN_REQUESTS,
     /** Whether any of these items is in an entry not written yet. */
     holds: (items: readonly string[]): boolean => unwritten.size > 0 && items.some((item) => unwritten.has(item)),
-    /** Sections settled by entries not written yet. */
-    get settling(): number {
-      return settling;
-    },
   };
 }

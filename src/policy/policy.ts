@@ -214,12 +214,6 @@ export const STORE_WAITS = {
   connectTimeoutMs: 10_000,
   /** Nor a statement unanswered this long: a stalled connection is an outage from then on (docs/several-machines.md: 30 s). */
   queryTimeoutMs: 30_000,
-  /**
-   * How long a request's answers wait for others to be written with (engine/store-writes.ts) while
-   * more are on their way: a few requests' round trips at full speed, nothing beside a row's wait
-   * for the service; the rows of those answers are output once they are written.
-   */
-  gatherMs: 50,
   /** SQLite: how long to wait for another process's write to finish before giving up on the file. */
   busyTimeoutMs: 10_000,
   /** The rate-limit windows an earlier run saw are trusted this long; older ones are learnt again from the service. */
