@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { SendableItem } from '../batching/batch.js';
-import { joinChunk, keptParts } from '../model/chunk-frame.js';
+import { joinChunk, keptParts, type Frame } from '../model/chunk-frame.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { itemRefOf, type ItemRef } from '../model/section-refs.js';
 import type { KeptAnswers, Purchase, Resolution, Saving } from '../pipeline/kept-answers.js';
@@ -540,15 +540,27 @@ function savingOf(run: RunContext, bodies: readonly unknown[], at: readonly numb
   return saving;
 }
 
-/** An item whose every section is kept: its chunk as the service sent it, and what that saved. */
+/** An item whose every section is kept: its chunk as the service sent it, what that saved, and how to make it again from the kept texts. */
 function keptWhole(run: RunContext, item: FoundItem): Resolution {
+  const { members } = run;
   const bodies = item.sections.map((section) => section!.body);
   const saving = savingOf(
     run,
     bodies,
-    run.members.map((_, s) => s),
+    members.map((_, s) => s),
   );
-  return { kind: 'kept', chunk: joinChunk(item.frame!, run.members, bodies, undefined), saving };
+  const chunk = joinChunk(item.frame!, members, bodies, undefined);
+  const { frameText } = item;
+  if (frameText === undefined) return { kind: 'kept', chunk, saving };
+  const texts = item.sections.map((section) => section!.text);
+  const again = () =>
+    joinChunk(
+      JSON.parse(frameText) as Frame,
+      members,
+      texts.map((text) => JSON.parse(text) as unknown),
+      undefined,
+    );
+  return { kind: 'kept', chunk, saving, again };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
 import { Batcher } from '../batching/batcher.js';
-import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
+import { chunkForRow, chunkWithMeta, Deduplicator } from '../batching/deduplicator.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { Chunk } from '../model/chunk.js';
 import { withSections } from '../model/chunk-frame.js';
@@ -309,7 +309,10 @@ function apply(run: BatchRun, pending: PendingItem, resolution: Resolution, into
   if (resolution.kind === 'kept') {
     run.stats.fromStore += 1;
     const record = run.keptRecord(pending, resolution.chunk);
-    run.dedupe?.settle(pending, { chunk: record.chunk!, status: record.status });
+    const { again } = resolution;
+    const { meta } = pending.prepared.item;
+    // The row's chunk is remembered as a way to make it again, not as the chunk (ResponseText says why).
+    run.dedupe?.settle(pending, { chunk: record.chunk!, status: record.status }, again && (() => chunkWithMeta(again(), meta)));
     addRecords(run.output, pending, record);
     return undefined;
   }
