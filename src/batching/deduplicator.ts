@@ -18,7 +18,7 @@ export interface Answer {
  * Where a remembered answer's chunk comes from until it is reused: the text of its response, or a
  * function that makes it again (from the texts the store kept it as).
  */
-export type AnswerSource = ResponseText | (() => Chunk);
+type AnswerSource = ResponseText | (() => Chunk);
 
 /** An answer as remembered: where its chunk comes from until it is reused, the chunk from then on. */
 interface Remembered {
