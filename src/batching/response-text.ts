@@ -40,7 +40,7 @@ function closingQuote(body: string, open: number): number {
  * object (the bare chunk interpretResponse also takes). The text is valid JSON, parsed before:
  * only strings, brackets and top-level commas need telling apart.
  */
-export function elementSpans(body: string): number[] {
+function elementSpans(body: string): number[] {
   let at = 0;
   while (at < body.length && isSpace(body.charCodeAt(at))) at += 1;
   if (body.charCodeAt(at) === OPEN_BRACE) return [at, body.length];

@@ -93,6 +93,7 @@ export const LIEN_EVENT_TYPES = ['lien_concurrent_1', 'lien_concurrent_2', 'lien
 export const LTV_SOURCES = ['deed', 'mls', 'avm_block', 'avm_blockgroup', 'avm_zip', 'avm_msa', 'avm_state'] as const;
 
 /** ltv_details notice ids, from the spec's notice table. */
+// Read by test/sandbox/formulas.test.ts alone: the sandbox's notice ids must be the spec's.
 export const NOTICE_IDS = [0, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30] as const;
 
 export const DETAILS = {

@@ -1,26 +1,17 @@
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { connect, type Service } from '../engine/connect.js';
-import { budgetLimits } from '../engine/budget-limits.js';
-import { DEDUPE_CAPACITY, runJob, type JobEvents, type JobOutcome, type JobStore } from '../engine/run-job.js';
-import { lackingIn, type JobIdentity } from '../engine/run-store.js';
+import { runJob, type JobEvents, type JobOutcome, type JobStore } from '../engine/run-job.js';
+import type { JobIdentity } from '../engine/run-store.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams } from './query-params.js';
 import type { BatchOptions } from './commands/query-options.js';
 import { InputError, PropdataError } from '../errors/index.js';
 import { EXIT, exitCodeFor, exitCodeOf } from './exit-codes.js';
-import { openInput } from '../input/open-input.js';
-import { checkColumnOptions, checkHeaderFeedsIdentifiers } from '../input/column-options.js';
-import { delimiterNote } from '../input/delimiter.js';
-import { createPreparer } from '../input/prepare.js';
-import type { InputRow, PreparedItem } from '../input/row.js';
 import type { IdentifierRepairs } from '../input/xlsx-identifiers.js';
 import { openOutput, type OutputWriter } from '../output/open-output.js';
 import { SYSTEM_CLOCK } from '../throttle/clock.js';
-import { DEFAULT_THROTTLE_POLICY } from '../policy/policy.js';
-import { estimateRun, formatEstimate } from '../pipeline/estimate.js';
 import { planOutput, type OutputPlan } from '../resume/output-plan.js';
-import { sectionPricesOf } from '../pipeline/pricing.js';
 import { startProgress } from './progress.js';
 import type { RunStats } from '../pipeline/run-stats.js';
 import { recordProgress, writeRunState } from '../resume/run-state.js';
@@ -32,172 +23,11 @@ import { markReportRunning, writeReport } from '../output/report-file.js';
 import { lockOutput, type OutputLock } from '../output/output-lock.js';
 import { commandLine, resumeCommand } from './resume-command.js';
 import { formatDuration } from '../pipeline/format-duration.js';
-import { journalDirFor, storePathFrom } from '../store/store-path.js';
+import { journalDirFor } from '../store/store-path.js';
 import { resolveRunDefaults, runStorePath, type RunDefaults } from './run-defaults.js';
 import { formatQuietSummary, formatSummary, type RunSummary } from '../pipeline/summary.js';
-
-interface Prepared {
-  rows: AsyncIterable<InputRow>;
-  prepare: (row: InputRow) => PreparedItem;
-  inputColumns: string[];
-  /** A regular file: it may be read again (a row count, the resume identity); a pipe is read once. */
-  seekable: boolean;
-  metaColumn: string | undefined;
-  format: 'csv' | 'jsonl' | 'xlsx';
-  repairs?: IdentifierRepairs | undefined;
-  /** Identifiers a spreadsheet had stripped of a leading zero, padded back (rows, first few). */
-  padded: { count: number; firstRows: number[] };
-}
-
-async function prepareInput(target: QueryTarget, options: BatchOptions, params: Record<string, string>, io: Io): Promise<Prepared> {
-  const input = await openInput({
-    path: options.input,
-    format: options.inputFormat,
-    stdin: io.stdin,
-    sheet: options.sheet,
-    delimiter: options.delimiter,
-    encoding: options.encoding,
-    identifiers: { level: target.level, endpoints: target.paramEndpoints, map: options.map ?? {}, metaColumn: options.metaColumn },
-  });
-  if (input.delimiter !== undefined && !options.quiet) io.stderr.write(`propdata: ${delimiterNote(input.delimiter)}\n`);
-  if (input.decodedAs !== undefined && !options.quiet) {
-    io.stderr.write(
-      `propdata: ${options.input} is not UTF-8: reading it as ${input.decodedAs}, as Excel saves a CSV (--encoding chooses another)\n`,
-    );
-  }
-  const inputColumns = await input.columns;
-  checkColumnOptions(inputColumns, options.map ?? {}, options.metaColumn);
-  if (input.format !== 'jsonl' && !target.openKeys) {
-    checkHeaderFeedsIdentifiers(inputColumns, {
-      level: target.level,
-      params: new Map(),
-      map: options.map ?? {},
-      metaColumn: options.metaColumn,
-    });
-  }
-  const metaColumn = options.metaColumn ?? inputColumns.find((column: string) => column.toLowerCase() === 'meta');
-  const padded = { count: 0, firstRows: [] as number[] };
-  const prepare = createPreparer({
-    onRepair: (row) => {
-      padded.count += 1;
-      if (padded.firstRows.length < 5) padded.firstRows.push(row);
-    },
-    level: target.level,
-    endpoints: target.paramEndpoints,
-    fixedParams: params,
-    map: options.map ?? {},
-    ...(metaColumn ? { metaColumn } : {}),
-    ...(target.openKeys ? { openKeys: true } : {}),
-  });
-  return {
-    rows: input.rows,
-    prepare,
-    inputColumns,
-    metaColumn,
-    format: input.format,
-    seekable: input.seekable,
-    repairs: input.repairs,
-    padded,
-  };
-}
-
-/** `--dry-run` and `propdata estimate`: read and validate everything, send nothing. */
-export async function runEstimate(target: QueryTarget, options: BatchOptions, io: Io): Promise<number> {
-  const params = fixedParams(target, options);
-  const { rows, prepare, inputColumns, metaColumn } = await prepareInput(target, options, params, io);
-  const runDefaults = await resolveRunDefaults(options, async () => (await import('../config/config-file.js')).readConfigFile(io.env));
-  const sectionPrices = sectionPricesOf(target, options.price);
-  // Only what the store cannot answer would be sent: what an unfinished run of this job bought, and
-  // with --max-age what is younger. Nothing is counted for --max-cost-month without a store.
-  const storePath = storePathFrom(options.store, io.env);
-  const kept =
-    storePath === undefined
-      ? undefined
-      : await openStoreToEstimate(
-          storePath,
-          target,
-          options,
-          io.env,
-          runDefaults.maxAgeMs,
-          jobOf(options, recordShapeOf(target, options, params, inputColumns, metaColumn)),
-        );
-  try {
-    const monthToDate = kept && runDefaults.maxCostMonth !== undefined ? await kept.monthToDateCost() : 0;
-    const estimate = await estimateRun(rows, prepare, {
-      target,
-      batchSize: target.getOnly ? 1 : options.batchSize,
-      dedupeCapacity: options.dedupe ? DEDUPE_CAPACITY : 0,
-      sectionPrices,
-      ratePerMinute: options.rate,
-      probeComponents: DEFAULT_THROTTLE_POLICY.firstRequestComponents,
-      limits: budgetLimits(
-        { maxComponents: options.maxComponents, maxCost: options.maxCost, maxCostMonth: runDefaults.maxCostMonth },
-        () => monthToDate,
-      ),
-      ...(kept ? { lacking: kept.lacking } : {}),
-    });
-    io.stdout.write(
-      options.json ? `${JSON.stringify({ ...estimate, ratePerMinute: options.rate }, null, 2)}\n` : formatEstimate(estimate, options.rate),
-    );
-  } finally {
-    await kept?.close();
-  }
-  return EXIT.ok;
-}
-
-/** The store read only, for the account the credentials name: what an estimate needs of it. Undefined when there is no store yet. */
-async function openStoreToEstimate(
-  path: string,
-  target: QueryTarget,
-  options: BatchOptions,
-  env: Io['env'],
-  maxAgeMs: number | undefined,
-  job: JobIdentity,
-) {
-  const { openExistingStore, currentAccount } = await import('../store/index.js');
-  // An estimate needs no credentials: without them, no account's answers are counted as kept.
-  const account = await currentAccount(options, env).catch((error: unknown) => {
-    if (error instanceof PropdataError && error.code === 'E_NO_CREDENTIALS') return undefined;
-    throw error;
-  });
-  const store = account === undefined ? undefined : await openExistingStore(path, { readonly: true });
-  if (!store || account === undefined) return undefined;
-  try {
-    const starts = await Promise.all((await job.names()).map((name) => store.jobSince(account, name)));
-    const running = starts.filter((start): start is number => start !== undefined);
-    const since = running.length > 0 ? Math.min(...running) : undefined;
-    return {
-      since,
-      lacking: lackingIn(store, account, target, { maxAgeMs, since }),
-      monthToDateCost: () => store.monthToDateCost(account),
-      close: () => store.close(),
-    };
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-}
-
-/** Everything that shapes the records (endpoint, parameters, columns...): a resume and a job need it unchanged. */
-function recordShapeOf(
-  target: QueryTarget,
-  options: BatchOptions,
-  params: Record<string, string>,
-  columns: readonly string[],
-  metaColumn: string | undefined,
-) {
-  return {
-    path: target.path,
-    query: target.query,
-    sections: sectionKeys(target),
-    params,
-    map: options.map ?? {},
-    metaColumn: metaColumn ?? null,
-    columns,
-    excel: Boolean(options.excel),
-    ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
-  };
-}
+import { prepareInput, recordShapeOf, type Prepared } from './batch-input.js';
+import { openStoreToEstimate, runEstimate } from './estimate-run.js';
 
 /** `--input`: stream the file through the service and write one record per row. */
 export async function runBatchCommand(

@@ -25,7 +25,7 @@ function optionsOf(argv: readonly string[]): readonly string[] {
 }
 
 /** The credential flags given in `argv` (before `--`: after it, words are operands), in either spelling (`--key K`, `--key=K`). */
-export function credentialFlagsIn(argv: readonly string[]): string[] {
+function credentialFlagsIn(argv: readonly string[]): string[] {
   const options = optionsOf(argv);
   return CREDENTIAL_FLAGS.filter((flag) => options.some((arg) => arg === flag || arg.startsWith(`${flag}=`)));
 }

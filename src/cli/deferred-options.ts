@@ -25,7 +25,7 @@ export function deferOptions(command: Command, attach: () => void): void {
   }
 }
 
-export function attachOptions(command: Command): void {
+function attachOptions(command: Command): void {
   const attach = pending.get(command);
   pending.delete(command);
   attach?.();

@@ -71,7 +71,7 @@ export function pastTime(value: string): number {
 }
 
 /** `name=value`, repeatable, collected into an object. */
-export function keyValue(value: string, previous: unknown): Record<string, string> {
+function keyValue(value: string, previous: unknown): Record<string, string> {
   const at = value.indexOf('=');
   if (at <= 0) throw new InvalidArgumentError(`expected name=value, got "${value}"`);
   return { ...(previous as Record<string, string> | undefined), [value.slice(0, at).trim()]: value.slice(at + 1) };

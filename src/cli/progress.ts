@@ -29,6 +29,7 @@ interface Sample {
 }
 
 /** Rows and components per minute over a recent window, from samples of the run's counters. */
+// Exported for test/cli/progress.test.ts: the rate over a fake clock, which a real run cannot pin.
 export class RecentRate {
   readonly #windowMs: number;
   #samples: Sample[] = [];
@@ -120,6 +121,7 @@ const barWidth = (columns: number) => Math.max(MIN_BAR, Math.min(MAX_BAR, Math.f
  * column): the least needed parts go first (the percentage, which the bar and the rows show,
  * then the rate, the window's pace, the ETA), and the bar only when even the rows do not fit beside it.
  */
+// Exported for test/cli/progress.test.ts: the line at set widths and rates, which a run's terminal cannot pin.
 export function progressLine(view: ProgressView, columns: number): string {
   const { percent, rows, rate, pace, eta, wait } = parts(view);
   const room = Math.max(1, columns - 1);
@@ -141,6 +143,7 @@ export function progressLine(view: ProgressView, columns: number): string {
 }
 
 /** The plain line written every few seconds when stderr is a log, not a terminal. */
+// Exported for test/cli/progress.test.ts: the line at set rates, which a run's output cannot pin.
 export function plainLine(view: ProgressView): string {
   const { percent, rows, rate, pace, eta, wait } = parts(view);
   return `propdata: ${[percent ? `${rows} (${percent})` : rows, rate, pace, eta, wait].filter((part) => part !== undefined).join(', ')}\n`;

@@ -11,6 +11,7 @@ import { BATCH_OPTIONS, CONNECTION_OPTIONS, STORE_OPTIONS } from './options.js';
  * `<!-- options: NAME -->` marker: rendered from the same declarations as `--help`
  * (test/options/readme-tables.test.ts fails when one is stale).
  */
+// Read by test/options/readme-tables.test.ts alone, which checks and rewrites the documentation with it.
 export const README_OPTION_TABLES: Readonly<Record<string, readonly OptionSpec[]>> = {
   batch: BATCH_OPTIONS,
   store: STORE_OPTIONS,
@@ -40,6 +41,7 @@ function exitCodeTable(): string {
  * The documentation's other generated tables, by the name in their `<!-- table: NAME -->` marker: the
  * command table from the program as built (`program`), the exit codes from their declaration.
  */
+// Read by test/options/readme-tables.test.ts alone, which checks and rewrites the documentation with it.
 export function readmeTables(program: Command): Readonly<Record<string, string>> {
   return { commands: commandTable(program), 'exit-codes': exitCodeTable() };
 }

@@ -3,7 +3,7 @@
  * every recursive reader of a chunk downstream: JSON.stringify in the writers, the terminal
  * rendering. 100,000 levels overflow their stacks.
  */
-export const MAX_CHUNK_DEPTH = 64;
+const MAX_CHUNK_DEPTH = 64;
 
 function kind(value: unknown): string {
   if (value === null) return 'null';

@@ -3,7 +3,7 @@ const MIN_SECRET_LENGTH = 3;
 /** The key is the user name, not the credential: a short one ("demo") is left alone rather than garble messages. */
 const MIN_KEY_LENGTH = 8;
 
-export const REDACTED = '****';
+const REDACTED = '****';
 
 /**
  * Every spelling of the credentials a server, a proxy or a library error could echo back: the

@@ -40,12 +40,13 @@ function mayHaveBeenCharged(error: unknown): boolean {
  * Exponential backoff with "equal jitter": at least half the ceiling (so a retry never comes back
  * at once) plus a random half, so that many clients failing together do not retry together.
  */
-export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 /** A random delay after a 429's reset: up to rateLimitJitterMs, and never more than a tenth of the wait. */
+// Exported for test/throttle/rate-limit-jitter.test.ts: the jitter with a fixed random draw.
 export function rateLimitJitter(policy: RetryPolicy, waitMs: number, random: () => number = Math.random): number {
   return Math.round(random() * Math.min(policy.rateLimitJitterMs, Math.max(0, waitMs) / 10));
 }

@@ -18,6 +18,7 @@ export type Settings = Partial<Record<SettingName, string>>;
  * The config file's path, as conf works it out (env-paths for the project `propdata`, no
  * suffix), or `$PROPDATA_CONFIG_DIR/config.json`.
  */
+// Exported for test/config/config-file.test.ts: the path must be conf's on this platform without writing the user's own config.
 export function configFilePath(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
   if (env.PROPDATA_CONFIG_DIR) return join(env.PROPDATA_CONFIG_DIR, 'config.json');
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'propdata', 'config.json');

@@ -30,13 +30,13 @@ export const CONNECTION_SETTINGS = [
 ] as const;
 
 /** Defaults for batch runs that use the store; the flag of the same name wins. */
-export const RUN_SETTINGS = [
+const RUN_SETTINGS = [
   { name: 'max-age', secret: false, description: 'default --max-age: reuse stored answers younger than this (90m, 12h, 30d)' },
   { name: 'max-cost-month', secret: false, description: "default --max-cost-month: the account's budget per UTC month, USD at list price" },
 ] as const;
 
 /** Where every command's store is; --store (or PROPDATA_STORE) wins. A database URL's password is masked when shown. */
-export const STORE_SETTINGS = [
+const STORE_SETTINGS = [
   { name: 'store', secret: false, description: 'default --store: a file, or postgres://user@host/db to share it between machines' },
 ] as const;
 

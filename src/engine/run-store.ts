@@ -283,6 +283,62 @@ interface SessionContext {
   open: Set<JobClaims>;
   /** With one claimant for the session: which job holds each section it claimed. */
   holders: SessionHolders | undefined;
+  /** Its jobs' runs leaving the store's runs on their own (closeRun): the session closes once they have. */
+  leaving: Set<Promise<void>>;
+}
+
+/**
+ * Runs whose jobs closed and that are still in the store's runs, by store (its location), for every
+ * session of this process: `closed`, not asked to leave yet; `going`, their leave on its way. A
+ * job's run leaves without keeping its caller waiting: with the next run of this process to enter
+ * that store, in the same statement (a library client's next call: one round trip for both instead
+ * of two), or on its own at the next turn of the event loop, and before its session closes.
+ * Meanwhile other processes see it running, as if its job had closed that moment later; no run of
+ * this process that begins after it closed counts it (PROTOCOL.md, rule 1).
+ */
+const closedRuns = new Map<string, { closed: Set<string>; going: Set<string> }>();
+
+function closedOn(store: Store): { closed: Set<string>; going: Set<string> } {
+  let runs = closedRuns.get(store.location);
+  if (!runs) closedRuns.set(store.location, (runs = { closed: new Set(), going: new Set() }));
+  return runs;
+}
+
+/** The run `id`'s job closed: it leaves with the next run to enter the store, or on its own at the next turn of the event loop. */
+function closeRun(session: SessionContext, id: string): void {
+  const { store } = session.settings;
+  const { closed, going } = closedOn(store);
+  closed.add(id);
+  const leaving = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    // Taken out by a run that entered meanwhile: it leaves with it.
+    if (!closed.delete(id)) return;
+    going.add(id);
+    // Failed, its entry lapses within a lease (rule 1): the job's answers are all kept by now.
+    await store.leaveRun(id).catch(() => undefined);
+    going.delete(id);
+  });
+  session.leaving.add(leaving);
+  void leaving.finally(() => session.leaving.delete(leaving));
+}
+
+/**
+ * Enters the run `id` in the store's runs, and takes out the runs of this process that closed
+ * (closeRun) in the same statement: those still to leave, and those whose leave is on its way.
+ */
+async function enterRun(store: Store, account: string, id: string): Promise<number> {
+  const { closed, going } = closedOn(store);
+  const taken = [...closed];
+  closed.clear();
+  for (const ended of taken) going.add(ended);
+  try {
+    return await store.enterRun(account, id, CLAIMS.leaseMs, [...going]);
+  } catch (error) {
+    // Still to leave, with the next run that enters.
+    for (const ended of taken) closed.add(ended);
+    throw error;
+  } finally {
+    for (const ended of taken) going.delete(ended);
+  }
 }
 
 /**
@@ -307,6 +363,7 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
     renewals: new Set(),
     open: new Set(),
     holders: claimantOf(settings) === undefined ? undefined : new Map(),
+    leaving: new Set(),
   };
   // The heartbeat that keeps the jobs' claims alive until they close. On the machine's own timer,
   // not the run's clock: a lease is about the process being alive, and a test's clock that leaps
@@ -324,6 +381,7 @@ export function openSessionRuns(settings: SessionRunsSettings): SessionRuns {
     claimsHeld: () => [...session.open].reduce((held, claims) => held + claims.held, 0),
     async close() {
       clearInterval(heartbeat);
+      await Promise.all(session.leaving);
       try {
         // The session asks for nothing more: nothing of its claims is left to wait on, and its share
         // of the windows goes to the others at once.
@@ -352,7 +410,7 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
   // the start of any run on the store now is reused, this one's included (PROTOCOL.md, rule 1):
   // runs that overlap share what they buy.
   const id = runId(clock.now());
-  const sharedFrom = await store.enterRun(account, id, CLAIMS.leaseMs);
+  const sharedFrom = await enterRun(store, account, id);
   try {
     // What was bought since the run's job began is reused whatever --max-age says: it was bought for
     // this job. A run of no job (a library call) is a job of its own from now: an answer another
@@ -421,7 +479,7 @@ function jobStore(session: SessionContext, job: RunStoreJob, entered: { id: stri
       } finally {
         session.open.delete(run.claims);
       }
-      await store.leaveRun(id);
+      closeRun(session, id);
       if (fromStore > 0 || savedUsd > 0) {
         const endpoint = endpointOf(job.target);
         await store.recordReuse({ at: clock.now(), run: session.run, account, endpoint, rows: fromStore, saved: savedUsd });
@@ -564,27 +622,36 @@ function keptWhole(run: RunContext, item: FoundItem): Resolution {
 }
 
 /**
+ * The items' kept sections, what they lack (`wanted`: their claims), and whether another job sends
+ * each of those now (`inStore`): then the item waits for that job's answer. Many items: the claims
+ * are read only of what they lack (a rerun's kept blocks read none). One item (a one-item call): of
+ * all its sections, read with its lookup at once, one round trip to the store instead of two.
+ */
+async function lookUp(run: RunContext, refs: readonly ItemRef[]) {
+  const { store, account } = run.settings;
+  const one = refs.length === 1 ? claimsOf(refs[0]!) : undefined;
+  const [found, heldOfOne] = await Promise.all([store.find(account, refs, run.freshness), one && store.held(account, run.claimant, one)]);
+  const lacking = found.map(lackingOf);
+  const wanted = refs.flatMap((ref, i) => claimsOf(ref, lacking[i]));
+  if (heldOfOne) return { found, lacking, wanted, inStore: lacking[0]!.map((s) => heldOfOne[s]!) };
+  const inStore = wanted.length > 0 ? await store.held(account, run.claimant, wanted) : [];
+  return { found, lacking, wanted, inStore };
+}
+
+/**
  * Each item as the store has it: kept whole, to buy what it lacks, or to wait while another job
  * buys that. Only an item with something to buy has its ref remembered: it is claimed, recorded
  * and released by it later.
  */
 async function resolveItems(run: RunContext, items: readonly SendableItem[]): Promise<Resolution[]> {
-  const { store, account, target } = run.settings;
+  const { target } = run.settings;
   const refs = items.map((item) => run.refs.find(target, item.item));
   await written(run, refs);
-  const found = await store.find(account, refs, run.freshness);
-  const lacking: number[][] = [];
-  const wanted: SectionClaim[] = [];
+  const { found, lacking, wanted, inStore } = await lookUp(run, refs);
   found.forEach((item, i) => {
     if (item.damaged > 0) run.damaged.set(refs[i]!.item, item.damaged);
-    const lacks = lackingOf(item);
-    lacking.push(lacks);
-    if (lacks.length === 0) return;
-    run.refs.keep(target, items[i]!.item, refs[i]!);
-    wanted.push(...claimsOf(refs[i]!, lacks));
+    if (lacking[i]!.length > 0) run.refs.keep(target, items[i]!.item, refs[i]!);
   });
-  // Whether another job sends one of them now: then the item waits for that job's answer.
-  const inStore = wanted.length > 0 ? await store.held(account, run.claimant, wanted) : [];
   const held = inStore.map((other, w) => other || run.claims.heldByAnother(wanted[w]!));
   let next = 0;
   return found.map((item, i): Resolution => {

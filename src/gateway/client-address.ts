@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 
 /** An address as written, IPv4 given as IPv6 (`::ffff:10.0.0.7`) read as the IPv4 it is. */
-export function plainAddress(address: string): string {
+function plainAddress(address: string): string {
   const bare = address.trim().replace(/^\[(.*)\]$/, '$1');
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
   return (mapped ? mapped[1]! : bare).toLowerCase();

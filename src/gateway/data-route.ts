@@ -18,9 +18,9 @@ import { refusalReply } from './logins.js';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** How fresh an answer from the store must be for this request (a duration: 30d, 12h, 90s; 0: none from before it). */
-export const MAX_AGE_HEADER = 'x-propdata-max-age';
+const MAX_AGE_HEADER = 'x-propdata-max-age';
 /** How long this request may wait for the rate limit (a duration), up to the gateway's --max-wait. */
-export const MAX_WAIT_HEADER = 'x-propdata-max-wait';
+const MAX_WAIT_HEADER = 'x-propdata-max-wait';
 
 /** A header's duration, the gateway's own when absent; a 400's message when it is not one. */
 function headerDuration(request: IncomingMessage, name: string, fallback: number | undefined): number | undefined | { problem: string } {

@@ -16,7 +16,7 @@ function hashesOf(key: ClientKey, now: number): string[] {
 }
 
 /** Whether a key opens the gateway at `now`: not past its expiry. */
-export function keyOpen(key: ClientKey, now: number): boolean {
+function keyOpen(key: ClientKey, now: number): boolean {
   return key.expires === undefined || key.expires > now;
 }
 

@@ -15,6 +15,7 @@ export interface LoginThrottlePolicy {
   held: number;
 }
 
+// Exported for test/gateway/login-throttle.test.ts, which varies these settings.
 export const LOGIN_THROTTLE: LoginThrottlePolicy = {
   firstDelayMs: GATEWAY_WAITS.loginFirstDelayMs,
   maxDelayMs: GATEWAY_WAITS.loginMaxDelayMs,

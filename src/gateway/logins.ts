@@ -8,7 +8,7 @@ import { LoginsBusy, type KeyRing } from './key-ring.js';
 import type { LoginThrottle } from './login-throttle.js';
 
 /** The user name of the status page's login; its password is the admin key. */
-export const ADMIN_USER = 'admin';
+const ADMIN_USER = 'admin';
 
 /**
  * Why a login failed: `none`, no credentials were given (no guess); `wrong`, they open nothing;

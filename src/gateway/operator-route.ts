@@ -5,7 +5,7 @@ import { refusalReply } from './logins.js';
 import { METRICS_PATH } from './metrics.js';
 
 /** Liveness and readiness, for a load balancer or an orchestrator: no key, and nothing but a word or two. */
-export const HEALTH_PATHS = { live: '/healthz', ready: '/readyz' } as const;
+const HEALTH_PATHS = { live: '/healthz', ready: '/readyz' } as const;
 
 /** The paths an operator's tools ask: health without a key, metrics with the admin key. */
 export function isOperatorPath(pathname: string): boolean {

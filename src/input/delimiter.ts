@@ -17,7 +17,7 @@ export function parseDelimiter(value: string): string {
 }
 
 /** How a delimiter is named in a message. */
-export function delimiterName(delimiter: string): string {
+function delimiterName(delimiter: string): string {
   return delimiter === '\t'
     ? 'tab'
     : delimiter === ';'

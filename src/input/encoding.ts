@@ -11,7 +11,7 @@
 const REPLACEMENT_CHARACTER = '\uFFFD';
 const NUL = '\u0000';
 
-export const NOT_UTF8 =
+const NOT_UTF8 =
   "contains bytes that are not valid UTF-8; choose the file's encoding with --encoding (windows-1252 for a CSV Excel saved), or save it as UTF-8, and rerun";
 
 export const NUL_BYTE =

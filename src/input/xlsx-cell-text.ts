@@ -41,7 +41,7 @@ export function numberText(value: number): string {
 }
 
 /** `2024-03-01`, or `2024-03-01T09:30:00` when the cell has a time of day. */
-export function dateText(date: Date): string {
+function dateText(date: Date): string {
   const iso = date.toISOString();
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
 }

@@ -64,6 +64,7 @@ async function tagsOf(zip: WorkbookZip, part: string, names: readonly string[]):
  * writes it) or relative to the folder of the part whose relationships these are
  * (`worksheets/sheet1.xml` from `/xl/workbook.xml`), with `..` and percent-escapes resolved.
  */
+// Exported for test/input/xlsx-reader.test.ts: relationship targets in forms no fixture workbook holds.
 export function resolveTarget(sourcePart: string, target: string): string {
   let path = target.split('#')[0]!;
   try {

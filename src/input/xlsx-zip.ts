@@ -16,7 +16,7 @@ export interface WorkbookZip {
 }
 
 /** Why the zip cannot be read, in words for the message (yauzl's own are for programmers). */
-export class DamagedZip extends Error {}
+class DamagedZip extends Error {}
 
 /** Part names are case-insensitive (ECMA-376 part 2, 6.2.2.3) and have no leading slash in the zip. */
 export const partKey = (name: string): string => name.replace(/^\/+/, '').toLowerCase();

@@ -176,6 +176,7 @@ export function createClient(options: ClientOptions = {}): Client {
 }
 
 /** createClient on a given clock: its waits and pacing follow it (a test's fake clock). */
+// Exported for test/library/client.test.ts: a client on a fake clock.
 export function clientOn(options: ClientOptions, clock: Clock): Client {
   const env = options.env ?? process.env;
   const log = new LibraryLog(options.logger);

@@ -24,7 +24,7 @@ const IDENTIFIERS: ReadonlySet<string> = new Set(ALL_IDENTIFIERS.filter((name) =
  * What an item is, whatever asks for it: its level and identifiers, as the preparer normalized them
  * (items list their keys in name order). Meta is only echoed, and parameters belong to sections.
  */
-export function itemIdentity(level: Level, item: Item): string {
+function itemIdentity(level: Level, item: Item): string {
   const identifiers: [string, string | number][] = [];
   for (const key in item) if (IDENTIFIERS.has(key)) identifiers.push([key, item[key]!]);
   return JSON.stringify([level, identifiers]);

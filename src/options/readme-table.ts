@@ -30,6 +30,7 @@ function extrasOf(option: OptionSpec): string {
 }
 
 /** One row per option, in declaration order: what `--help` says, as a markdown table. */
+// Exported for test/options/readme-tables.test.ts, which checks and rewrites the documentation with it.
 export function renderOptionTable(options: readonly OptionSpec[]): string {
   return markdownTable(
     ['option', 'meaning'],
@@ -47,6 +48,7 @@ const block = (kind: string) => new RegExp(`^(<!-- ${kind}: ([\\w-]+) -->)$[\\s\
  * The page with every block of `kind` rendered again from `blocks` (by the name in its marker). A
  * marker naming no block is an error: the page would silently keep a stale one.
  */
+// Exported for test/options/readme-tables.test.ts, which checks and rewrites the documentation with it.
 export function renderMarkedBlocks(page: string, kind: string, blocks: Readonly<Record<string, string>>): string {
   return page.replace(block(kind), (_whole, open: string, name: string, close: string) => {
     const text = blocks[name];
@@ -56,11 +58,13 @@ export function renderMarkedBlocks(page: string, kind: string, blocks: Readonly<
 }
 
 /** The names of the blocks of `kind` a page marks, in page order. */
+// Exported for test/options/readme-tables.test.ts, which checks and rewrites the documentation with it.
 export function markedBlocks(page: string, kind: string): string[] {
   return [...page.matchAll(block(kind))].map((match) => match[2]!);
 }
 
 /** Every `<!-- options: NAME -->` table rendered again from `tables`, the option lists by name. */
+// Exported for test/options/readme-tables.test.ts, which checks and rewrites the documentation with it.
 export function renderOptionTables(page: string, tables: Readonly<Record<string, readonly OptionSpec[]>>): string {
   return renderMarkedBlocks(
     page,

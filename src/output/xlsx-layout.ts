@@ -14,7 +14,7 @@ export interface SheetPlan {
 const FORBIDDEN = /[[\]:*?/\\]/g;
 export const MAX_SHEET_NAME = 31;
 
-export function sheetName(name: string): string {
+function sheetName(name: string): string {
   return name.replace(FORBIDDEN, '_').slice(0, MAX_SHEET_NAME);
 }
 

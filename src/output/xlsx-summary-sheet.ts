@@ -71,7 +71,7 @@ function labelOf(path: string): string {
 }
 
 /** Row numbers as a short list: `1–5`, `2, 4, 7–9`. */
-export function rowList(rows: readonly number[]): string {
+function rowList(rows: readonly number[]): string {
   const parts: string[] = [];
   for (let i = 0; i < rows.length; i++) {
     let j = i;

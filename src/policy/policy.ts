@@ -220,6 +220,12 @@ export const STORE_WAITS = {
   windowsFreshMs: 7 * 86_400_000,
   /** A record beside the store left half written by a process that died is removed after this long. */
   pendingAbandonedMs: 3_600_000,
+  /**
+   * PostgreSQL: once another session changed the shared pacer's state since this one last wrote it,
+   * this one reads it under the lock for this long before it writes on what it last wrote again (a
+   * pacer shared by busy sessions is read first, two round trips, not tried in one and then read).
+   */
+  pacerContestedMs: 1_000,
 } as const;
 
 // --- the output's lock --------------------------------------------------------------------------
@@ -297,6 +303,7 @@ export const GATEWAY_DOOR = {
 type Numbers<T> = { readonly [K in keyof T]: number };
 
 /** The relations the numbers above must keep, as sentences of what is wrong: none when all hold. */
+// Exported for test/policy/policy.test.ts: a policy that breaks a rule, which the defaults never do.
 export function policyProblems(policy: {
   pacing: ThrottlePolicy;
   retry: RetryPolicy;
@@ -339,6 +346,7 @@ export function policyProblems(policy: {
 }
 
 /** Every default above, as policyProblems reads them. */
+// Exported for test/policy/policy.test.ts: every default together, checked against the rules.
 export const DEFAULT_POLICY = {
   pacing: DEFAULT_THROTTLE_POLICY,
   retry: DEFAULT_RETRY_POLICY,

@@ -7,7 +7,7 @@ import { readStoredOutput } from './output-records.js';
 import { journalPathFor, readJournal } from './retry-journal.js';
 import { syncDirectory } from './sync-to-disk.js';
 
-export const mergePathFor = (outputPath: string) => `${outputPath}.propdata-tmp`;
+const mergePathFor = (outputPath: string) => `${outputPath}.propdata-tmp`;
 
 /** Text gathered into writes of about this size: a write per record would cost a call each. */
 const WRITE_CHARS = 64 * 1024;

@@ -1,5 +1,5 @@
 /** The sandbox: a local stand-in for the service, with synthetic data derived from the catalog. */
-export { startSandbox, CREDIT_EXHAUSTED_MESSAGE, USAGE_PATH, type RunningSandbox } from './server.js';
+export { startSandbox, USAGE_PATH, type RunningSandbox } from './server.js';
 export { SANDBOX_OPTIONS, parseLatency, parseRateLimits, sandboxOptionsFrom } from './options.js';
 export type { OptionSpec, RateWindow, SandboxOptions } from './options.js';
 export type { SandboxUsage } from './billing.js';

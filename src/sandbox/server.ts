@@ -27,10 +27,10 @@ const MAX_BODY_BYTES = 5_000_000;
 /** The sandbox's own usage report; not part of the service. */
 export const USAGE_PATH = '/__sandbox/usage';
 
-export const CREDIT_EXHAUSTED_MESSAGE = 'Your credit is exhausted: add payment information to switch to a pay-as-you-go plan';
+const CREDIT_EXHAUSTED_MESSAGE = 'Your credit is exhausted: add payment information to switch to a pay-as-you-go plan';
 
 /** Names the keys a request carried that the spec does not list and the sandbox ignored. */
-export const IGNORED_KEYS_HEADER = 'X-Sandbox-Ignored-Keys';
+const IGNORED_KEYS_HEADER = 'X-Sandbox-Ignored-Keys';
 
 /** What a delivered section answers: the item's identifiers and the endpoint's own parameters (a sibling component's do not matter). */
 function subjectOf(

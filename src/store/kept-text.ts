@@ -42,7 +42,7 @@ export function decode(stored: unknown): { value: unknown; text: string } | unde
  * `{"api_code":"zero"}`, a result gone), was changed since it was kept: it is not an answer, and
  * served as one it would turn an `ok` row into something else without a word (PROTOCOL.md, rule 2).
  */
-export function isAnswerSection(body: unknown): boolean {
+function isAnswerSection(body: unknown): boolean {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
   const { api_code: code, result } = body as { api_code?: unknown; result?: unknown };
   return code === 204 || (code === 0 && result !== undefined && result !== null);
@@ -61,7 +61,7 @@ export function decodeSection(stored: unknown): { value: unknown; text: string }
  * was kept: joined with intact sections it would make a row without its address, or without its
  * sections (`no_content`), and no word said (PROTOCOL.md, rule 2).
  */
-export function isFrame(value: unknown): value is Frame {
+function isFrame(value: unknown): value is Frame {
   if (!Array.isArray(value)) return false;
   let places = 0;
   for (const entry of value as unknown[]) {

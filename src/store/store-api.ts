@@ -110,8 +110,9 @@ export interface Store {
    * `run` is running on the store, for the account, for `leaseMs` from now (called again, the lease
    * is renewed and its start kept). Returns the earliest start among the account's runs running now,
    * this one's included, on the store's clock: what a run counts as fresh from (PROTOCOL.md, rule 1).
+   * `left`: runs that ended and leave in the same transaction (leaveRun), counted no more.
    */
-  enterRun(account: string, run: string, leaseMs: number): Promise<number>;
+  enterRun(account: string, run: string, leaseMs: number, left?: readonly string[]): Promise<number>;
 
   /** Renews `run`'s lease (the run's heartbeat), as enterRun does. */
   renewRun(account: string, run: string, leaseMs: number): Promise<void>;

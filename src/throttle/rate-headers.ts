@@ -38,6 +38,7 @@ export function parseRateHeaders(headers: Record<string, string | undefined>): R
  * When to retry after a 429: the latest reset among exhausted windows; if none is reported as
  * exhausted (a spurious 429), the earliest reset still ahead.
  */
+// Exported for the tests (test/helpers/one-account.ts builds the client's own 429 error with it).
 export function retryAfterRateLimit(windows: readonly ReportedWindow[], now = Date.now()): number | undefined {
   const exhausted = windows.filter((w) => w.remaining <= 0 && w.resetAt > now);
   if (exhausted.length > 0) return Math.max(...exhausted.map((w) => w.resetAt));
@@ -59,7 +60,7 @@ export function windowsInLocalTime(windows: readonly ReportedWindow[], toLocal: 
  * `Retry-After` as local epoch ms: delay-seconds count from now (already relative: no clock to
  * correct), an HTTP date is the service's time; undefined when absent or unreadable.
  */
-export function parseRetryAfter(value: string | undefined, now = Date.now(), toLocal = sameTime): number | undefined {
+function parseRetryAfter(value: string | undefined, now = Date.now(), toLocal = sameTime): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return now + Number(text) * 1000;

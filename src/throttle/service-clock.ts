@@ -30,6 +30,7 @@ const isEmpty = (bounds: OffsetBounds) => bounds.lo > bounds.hi;
  * [T's lowest − receivedAt, T's highest − sentAt]. Undefined when the answer states no time, or
  * contradicts itself.
  */
+// Exported for test/throttle/service-clock.test.ts: the bounds one answer proves, with set times.
 export function offsetProvenBy({ headers, sentAt, receivedAt }: TimedAnswer): OffsetBounds | undefined {
   const serviceTimes: OffsetBounds[] = parseRateHeaders(headers).map((window) => ({
     lo: window.resetAt - window.periodSeconds * 1000,
@@ -60,6 +61,7 @@ export function narrowOffset(known: OffsetBounds | undefined, proven: OffsetBoun
  * left). Otherwise the far end, lo: the service's time T comes here between T − hi and T − lo, and
  * waiting for T − hi could be early, which the service answers with a 429.
  */
+// Exported for test/throttle/service-clock.test.ts: the correction from set bounds.
 export function correctionFor(offset: OffsetBounds | undefined): number {
   if (offset === undefined || (offset.lo <= 0 && offset.hi >= 0)) return 0;
   return offset.lo;

@@ -180,6 +180,7 @@ function fairShare(state: SharedState, window: SharedWindow, use: WindowUse, own
  * started together join a few hundred ms apart, and the first would otherwise take the whole first
  * window before the others join.
  */
+// Exported for test/throttle/shared-pacer.test.ts: the shared state's rules without a store.
 export function reserveIn(state: SharedState, owner: string, request: ShareRequest, now: number): ShareGrant {
   const { unit, policy } = request;
   const demand = Math.max(request.wanted, request.demand);
@@ -223,6 +224,7 @@ export function reserveIn(state: SharedState, owner: string, request: ShareReque
 }
 
 /** The service's count for a window: with the reservations made since, it bounds what it has counted (other machines included). */
+// Exported for test/throttle/shared-pacer.test.ts: the shared state's rules without a store.
 export function reportIn(state: SharedState, reservation: number | undefined, reported: readonly ReportedWindow[], now: number): void {
   // The probe's answer: it stated the windows, or that there are none to state (no headers).
   if (state.probe && state.probe.id === reservation) state.probe.answered = true;
@@ -297,18 +299,19 @@ export function pacerOn(owner: string, apply: ApplyChange): SharedPacer {
   };
 }
 
-export function joinIn(state: SharedState, owner: string, now: number, wants = 0): void {
+function joinIn(state: SharedState, owner: string, now: number, wants = 0): void {
   const me = state.owners.find((entry) => entry.owner === owner);
   if (me) Object.assign(me, { seen: now, wants });
   else state.owners.push({ owner, seen: now, wants, since: now });
 }
 
+// Exported for test/throttle/shared-pacer.test.ts: the shared state's rules without a store.
 export function refundIn(state: SharedState, reservation: number): void {
   state.reservations = state.reservations.filter((entry) => entry.id !== reservation);
   // A refused probe stated nothing usable to the others: the next process to ask probes.
   if (state.probe?.id === reservation) delete state.probe;
 }
 
-export function leaveIn(state: SharedState, owner: string): void {
+function leaveIn(state: SharedState, owner: string): void {
   state.owners = state.owners.filter((entry) => entry.owner !== owner);
 }

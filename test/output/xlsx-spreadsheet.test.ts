@@ -6,7 +6,6 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { OutputRecord } from '../../src/model/record.js';
-import { rowList } from '../../src/output/xlsx-summary-sheet.js';
 import { createXlsxWriter, type XlsxSettings } from '../../src/output/xlsx-writer.js';
 import { runMain } from '../helpers/run-main.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
@@ -111,7 +110,7 @@ describe('xlsx output that reads as a spreadsheet', () => {
       retriedPossiblyCharged: 1,
       costUsd: 1234.5,
       outcome: 'completed',
-      inputRepairs: { identifierCells: 5, firstRows: [1, 2, 3, 4, 5], example: 'zipcode 2134 → 02134' },
+      inputRepairs: { identifierCells: 5, firstRows: [1, 2, 4, 7, 8, 9], example: 'zipcode 2134 → 02134' },
       somethingNew: 3,
     };
     const sheet = (await workbookOf({}, 1, summary)).getWorksheet('summary')!;
@@ -125,12 +124,11 @@ describe('xlsx output that reads as a spreadsheet', () => {
       ['Cost at list price (USD)', 1234.5],
       ['Outcome', 'completed'],
       ['Identifier cells that were numbers, made text again', 5],
-      ['First rows repaired', '1–5'],
+      ['First rows repaired', '1, 2, 4, 7–9'],
       ['Example of a repair', 'zipcode 2134 → 02134'],
       ['Something new', 3],
     ]);
     expect(sheet.getRow(7).getCell(2).numFmt).toBe('#,##0.00');
-    expect([rowList([2, 4, 7, 8, 9]), rowList([1, 2]), rowList([])]).toEqual(['2, 4, 7–9', '1, 2', '']);
   });
 
   it('waits on one drain listener however many rows arrive at once: no MaxListenersExceededWarning', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,6 @@ import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import type { OutputRecord } from '../../src/model/record.js';
 import { csvHeaderText, type AppendableFormat } from '../../src/output/record-text.js';
 import { openResumeWriter } from '../../src/resume/resume-writer.js';
-import { mergePathFor } from '../../src/resume/merge-retries.js';
 import { journalPathFor } from '../../src/resume/retry-journal.js';
 import { answered, failed, LAYOUT, rows, tempDir, writeRecords } from './records.js';
 
@@ -37,8 +36,8 @@ describe('openResumeWriter', () => {
 
     await resume(output, format, { startRow: 5, retryRows: [2, 4] }, [2, 4, 5, 6].map(answered), layout);
     expect(readFileSync(output).equals(readFileSync(reference))).toBe(true);
-    expect(existsSync(journalPathFor(output))).toBe(false);
-    expect(existsSync(mergePathFor(output))).toBe(false);
+    // Nothing is left beside the output: neither the retry journal nor the merge's file.
+    expect(readdirSync(dir).sort()).toEqual([`out.${format}`, `reference.${format}`]);
   });
 
   it('leaves a row that failed again as error, and the output as it was when nothing came back', async () => {

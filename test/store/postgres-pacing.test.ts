@@ -68,3 +68,25 @@ describe("the database's clock, an hour away from the run's", () => {
     expect(retryAt).toBeLessThan(window.resetAt + 1_000);
   });
 });
+
+describe('one account paced from two machines taking turns', () => {
+  it('loses no reservation when each writes on the state it last wrote (the other wrote since): the window is never oversubscribed', async () => {
+    const url = freshSchema(database.url);
+    const [first, second] = [await openPostgresStore(url), await openPostgresStore(url)];
+    stores.push(first, second);
+    const resetAt = Math.ceil((Date.now() + 30_000) / 1000) * 1000;
+    const ask: ShareRequest = {
+      wanted: 10,
+      demand: 10,
+      unit: 10,
+      windows: [{ periodMs: 60_000, limit: 40, resetAt }],
+      policy: { ...DEFAULT_THROTTLE_POLICY, startGraceMs: 0, marginFraction: 0, minMarginMs: 0, assumedClients: 1 },
+    };
+    const [a, b] = [first.pacer(ACCOUNT, 'a'), second.pacer(ACCOUNT, 'b')];
+    // a, b, a, b: each one's second reservation is made on a state the other wrote after it.
+    const granted = [];
+    for (const pacer of [a, b, a, b, a, b]) granted.push((await pacer.reserve(ask)).components);
+    expect(granted.reduce((sum, components) => sum + components, 0)).toBe(40);
+    expect(granted.slice(4)).toEqual([0, 0]);
+  });
+});

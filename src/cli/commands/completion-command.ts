@@ -157,7 +157,7 @@ complete -c propdata -f -a '(__propdata_candidates)'
 `;
 }
 
-export function completionScript(program: Command, shell: Shell): string {
+function completionScript(program: Command, shell: Shell): string {
   attachAllOptions(program);
   const nodes = nodesOf(program);
   return shell === 'bash' ? bashScript(nodes) : shell === 'zsh' ? zshScript(nodes) : fishScript(nodes);

@@ -42,7 +42,7 @@ export function registerEstimateCommand(program: Command, context: CommandContex
   command.action(async (list: string, options: QueryOptions) => {
     const { input } = options;
     if (input === undefined) throw new UsageError('estimate needs --input FILE (or - for stdin)');
-    const { runEstimate } = await import('../batch-command.js');
+    const { runEstimate } = await import('../estimate-run.js');
     context.exitCode = await runEstimate(targetForList(list), { ...options, input }, context.io);
   });
 }

@@ -104,6 +104,7 @@ function propertySubject(place: Place): Subject {
   return { area, key: place.key, property: { place, facts: propertyFacts(place) } };
 }
 
+// Exported for the tests' fixtures (test/store/helpers/chunks.ts and others): answers shaped as the sandbox's.
 export function propertyChunk(
   endpoints: readonly Endpoint[],
   item: RequestItem,
@@ -128,7 +129,7 @@ const AREA_ITEMS: Readonly<
   msa: { identifier: 'msa', info: 'msa_info', testKey: (code) => `msa:${code}`, area: msaArea },
 };
 
-export function areaChunk(level: AreaLevel) {
+function areaChunk(level: AreaLevel) {
   const { identifier, info, testKey, area } = AREA_ITEMS[level];
   return (endpoints: readonly Endpoint[], item: RequestItem, onTestList: TestListCheck | undefined, nowMs: number): BuiltChunk => {
     const code = item.identifiers[identifier]!;

@@ -276,6 +276,7 @@ const cityZips = new Remembered<readonly string[]>();
  * ZIPs of the cities sharing its first two or more words, and a city with no such neighbour any
  * ZIP of its state.
  */
+// Exported for test/fixtures/address-book/make.mjs, which builds addresses the sandbox knows.
 export function zipsOfCity(city: string, state: string): readonly string[] {
   return cityZips.get(`${city}|${state}`, () => nearestCityZips(city, state));
 }

@@ -95,6 +95,7 @@ function splitCommas(address: string): LineParts {
  * The canonical street of an address line ("43 Valmonte Plaza, Palos Verdes Estates, CA" -> "43
  * valmonte plz"), or why there is none. What the address book is made with too.
  */
+// Exported for test/fixtures/address-book/make.mjs, which builds addresses the sandbox knows.
 export function streetOfLine(address: string, changes: string[] = []): string | { error: string } {
   const words = normalizeWords(splitAddressLine(address).street);
   if (words.includes('nomatch')) return { error: 'address not found in the address database' };

@@ -12,7 +12,7 @@ const digitsOf = (random: Random, length: number) => String(random.int(10 ** (le
 
 type StringMaker = readonly string[] | ((random: Random) => string);
 
-export const STRINGS: Readonly<Record<string, StringMaker>> = {
+const STRINGS: Readonly<Record<string, StringMaker>> = {
   apn: (random) => `${random.int(1000, 9999)}-${random.int(100, 999)}-${random.int(10, 99)}`,
   site_name: (random) =>
     `${random.pick(PLACE_WORDS)} ${random.pick(['Chemical Co.', 'Landfill', 'Plating Works', 'Refinery', 'Disposal Site'])}`,

@@ -58,7 +58,7 @@ interface CityIndex {
   citiesOf: ReadonlyMap<string, readonly string[]>;
 }
 
-export class ZipTable {
+class ZipTable {
   /** ZIP → its line, unparsed. Every line starts `US\t` and the 5-digit ZIP; a ZIP listed twice (a few in Hawaii) keeps its first. */
   readonly #lines = new Map<string, string>();
   readonly #records = new Map<string, ZipRecord>();

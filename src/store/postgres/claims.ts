@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
 import { freshFrom } from '../freshness.js';
 import type { ClaimOptions, ClaimResult, Freshness, SectionClaim } from '../store-api.js';
-import { parameter, prepared, type Database } from './database.js';
+import { literal, type Database } from './database.js';
 import { CLAIMS } from '../../policy/policy.js';
 
 /** The sections as three arrays (identity, endpoint, parameters), for unnest. */
@@ -51,58 +51,56 @@ export class ClaimTable {
     { leaseMs, force = false, graceMs = 0 }: { leaseMs: number } & ClaimOptions,
   ): Promise<ClaimResult[]> {
     const { distinct, place } = distinctSections(sections);
-    const outcomes = await this.#db.transaction(async (client) => {
-      await this.#lock(client, accountId, distinct);
-      const states = await this.#read(client, accountId, distinct);
-      const now = states[0]!.now;
-      const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force, graceMs };
-      const decided = states.map((row) => decideClaim(stateOf(row), context));
-      const taken = distinct.filter((_, i) => takes(decided[i]!));
-      if (taken.length > 0) await this.#write(client, accountId, owner, taken, now + leaseMs);
-      return decided;
-    });
+    // Two round trips: the locks and the read; the write and the commit.
+    const { result: outcomes } = await this.#db.transactionInTwo<ClaimResult[]>(
+      (client) => `${this.#lock(client, accountId, distinct)}; ${this.#read(client, accountId, distinct)}`,
+      (rows, client) => {
+        const states = rows as StateRow[];
+        const now = states[0]!.now;
+        const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force, graceMs };
+        const decided = states.map((row) => decideClaim(stateOf(row), context));
+        const taken = distinct.filter((_, i) => takes(decided[i]!));
+        return { result: decided, ...(taken.length > 0 ? { write: this.#write(client, accountId, owner, taken, now + leaseMs) } : {}) };
+      },
+    );
     return place.map((i) => outcomes[i]!);
   }
 
   /** Each section's lock, in the order given (distinctSections: one order for every job), for the rest of the transaction. */
-  async #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): Promise<void> {
-    const keys = sections.map((c) => client.escapeLiteral(`${c.item}\n${c.endpoint}\n${c.params}`)).join(',');
-    await client.query(
-      `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
-       SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ${accountId} ' || k, 0))
-       FROM unnest(ARRAY[${keys}]::text[]) WITH ORDINALITY AS x(k, ord) ORDER BY ord`,
+  #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
+    const keys = literal(
+      client,
+      sections.map((c) => `${c.item}\n${c.endpoint}\n${c.params}`),
     );
+    return `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
+       SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ${accountId} ' || k, 0))
+       FROM unnest(${keys}::text[]) WITH ORDINALITY AS x(k, ord) ORDER BY ord`;
   }
 
-  async #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): Promise<StateRow[]> {
+  /** The sections' claims and kept answers, read once their locks are had (a statement of its own, so a snapshot of its own). */
+  #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
     const s = this.#s;
+    const [identities, endpoints, params] = arrays(sections).map((column) => literal(client, column));
     // Planned afresh each time: a plan kept for any list (a prepared statement's) scanned the
     // claims table once per section, which a run's churn leaves full of dead rows. Each section's
     // claim and kept answer found through their indexes, one lookup a listed section (LATERAL, kept
     // apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging) had the whole
     // sections table scanned for every claim, 10 ms each by 100,000 items.
-    const { rows } = await client.query<StateRow>({
-      text: `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now
-       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
+    return `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now
+       FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
-         WHERE account = $1 AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
+         WHERE account = ${accountId} AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
        LEFT JOIN LATERAL (SELECT k.at, k.body, i.frame FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
-         WHERE i.account = $1 AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
-       ORDER BY w.ord`,
-      values: [accountId, ...arrays(sections)].map(parameter),
-    });
-    return rows;
+         WHERE i.account = ${accountId} AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
+       ORDER BY w.ord`;
   }
 
-  async #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): Promise<void> {
-    await client.query(
-      prepared(
-        `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
-       SELECT $1, w.identity, w.endpoint, w.params, $5, $6 FROM unnest($2::text[], $3::text[], $4::text[]) AS w(identity, endpoint, params)
-       ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`,
-        [accountId, ...arrays(sections), owner, expires],
-      ),
-    );
+  #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): string {
+    const [identities, endpoints, params] = arrays(sections).map((column) => literal(client, column));
+    return `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
+       SELECT ${accountId}, w.identity, w.endpoint, w.params, ${literal(client, owner)}, ${expires}
+       FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[]) AS w(identity, endpoint, params)
+       ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`;
   }
 
   /** Every claim `owner` holds, lapsed or not: a lapsed one nobody took over is still its own (rule 3). */

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { PropdataError, type StoreError } from '../../errors/index.js';
 import { newerSchemaFailure } from '../newer-schema.js';
 import { databaseFailure, isTransient, isUndefinedObject } from './postgres-failure.js';
@@ -37,6 +37,17 @@ export function parameter(value: unknown): unknown {
   return Array.isArray(value) && value.every(literal) ? `{${JSON.stringify(value).slice(1, -1)}}` : value;
 }
 
+/**
+ * A value as a literal in a statement's text (the simple protocol, which has no parameters): an
+ * array of texts (or nulls) as an array literal, each element quoted; a text quoted; a number as it is.
+ */
+export function literal(client: Pick<PoolClient, 'escapeLiteral'>, value: string | number | readonly (string | null)[]): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return client.escapeLiteral(value);
+  const elements = value.map((element) => (element === null ? 'NULL' : `"${element.replace(/["\\]/g, '\\$&')}"`));
+  return client.escapeLiteral(`{${elements.join(',')}}`);
+}
+
 /** How the store's schema says its version, and the newest this propdata knows. */
 export interface SchemaVersion {
   versionQuery: string;
@@ -50,8 +61,10 @@ export interface SchemaVersion {
  *
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;
- * - `transaction`: several round trips in one transaction (a claim, a group's write), tried again alike;
- * - `session`: a client for several round trips (the pacer's transaction, the migrations).
+ * - `transaction`: several round trips in one transaction (a group's write), tried again alike;
+ * - `transactionInTwo`: a transaction in two round trips of several statements each (a claim, the
+ *   pacer's under its lock), tried again alike;
+ * - `session`: a client for several round trips (the migrations).
  */
 export class Database {
   readonly #pool: Pool;
@@ -134,6 +147,32 @@ export class Database {
         const result = await work(client);
         await client.query('COMMIT');
         return result;
+      }),
+    );
+  }
+
+  /**
+   * A transaction in two round trips, each one simple-protocol string of several statements (no
+   * parameters: values go in as literals, `literal`): BEGIN and what `opening` says, whose last
+   * statement's rows `work` reads; then what `work` returns to write, if anything, and COMMIT (the
+   * write's rows come back with the result). Each statement still has a snapshot of its own (READ
+   * COMMITTED): one that follows a lock sees what was committed before the lock was had. Undone and
+   * tried again as `transaction` is.
+   */
+  async transactionInTwo<T>(
+    opening: (client: PoolClient) => string,
+    work: (rows: QueryResultRow[], client: PoolClient) => { write?: string; result: T },
+  ): Promise<{ result: T; written: QueryResultRow[] }> {
+    return this.#retried(() =>
+      this.session(async (client) => {
+        const results = (await client.query(`BEGIN; ${opening(client)}`)) as unknown as QueryResult<QueryResultRow>[];
+        const { write, result } = work(results.at(-1)!.rows, client);
+        if (write === undefined) {
+          await client.query('COMMIT');
+          return { result, written: [] };
+        }
+        const [written] = (await client.query(`${write}; COMMIT`)) as unknown as QueryResult<QueryResultRow>[];
+        return { result, written: written!.rows };
       }),
     );
   }

@@ -41,8 +41,12 @@ export interface PostgresStoreSettings {
 /**
  * The store in a PostgreSQL database (node-postgres), shared by every machine that names it: the
  * same contract as the SQLite file, each method one statement (one round trip, one transaction)
- * but for a claim's five (BEGIN, the locks, the read, the write, COMMIT), a group's write (four)
- * and the pacer's two. Everything it times is on the database's clock; what it exchanges with the
+ * but for a claim's two round trips (the locks and the read; the write and COMMIT), a group's write
+ * of several answers (four: BEGIN, two statements, COMMIT; one answer's is one statement) and the
+ * pacer's two when another session wrote its state since this one (else one). A one-item library
+ * call makes six round trips, five of them in turn: its run's entry (with the leave of the run
+ * before it), its lookup and its claims' read at once, its claim, its pacer, its record; the pacer's
+ * report goes beside the record. Everything it times is on the database's clock; what it exchanges with the
  * run in the run's time (the windows, the pacer's) is converted (DatabaseClock). Every failure of
  * the database is one StoreError naming --no-store (Database).
  */
@@ -188,20 +192,22 @@ export class PostgresStore implements Store {
     );
   }
 
-  /** Registers or renews `run`, and reads the earliest start among its account's runs, in one statement. */
-  async enterRun(account: string, run: string, leaseMs: number): Promise<number> {
+  /** Registers or renews `run`, removes the runs `left`, and reads the earliest start among its account's runs, in one statement. */
+  async enterRun(account: string, run: string, leaseMs: number, left: readonly string[] = []): Promise<number> {
     const s = this.#s;
     const accountId = await this.#accountId(account);
     const [row] = await this.#db.query<{ earliest: number }>(
-      `WITH lapsed AS (DELETE FROM ${s}.runs WHERE expires <= ${s}.now_ms() AND run <> $2),
+      `WITH lapsed AS (DELETE FROM ${s}.runs WHERE expires <= ${s}.now_ms() AND run <> $2 AND run <> ALL($4::text[])),
+       ended AS (DELETE FROM ${s}.runs WHERE run = ANY($4::text[])),
        entered AS (
          INSERT INTO ${s}.runs AS r (run, account, started, expires) VALUES ($2, $1, ${s}.now_ms(), ${s}.now_ms() + $3)
          ON CONFLICT (run) DO UPDATE SET expires = excluded.expires,
            started = CASE WHEN r.expires <= ${s}.now_ms() THEN excluded.started ELSE r.started END
          RETURNING started
        )
-       SELECT least((SELECT started FROM entered), (SELECT min(started) FROM ${s}.runs WHERE account = $1 AND expires > ${s}.now_ms() AND run <> $2)) AS earliest`,
-      [accountId, run, leaseMs],
+       SELECT least((SELECT started FROM entered), (SELECT min(started) FROM ${s}.runs
+         WHERE account = $1 AND expires > ${s}.now_ms() AND run <> $2 AND run <> ALL($4::text[]))) AS earliest`,
+      [accountId, run, leaseMs, left],
     );
     return row!.earliest;
   }

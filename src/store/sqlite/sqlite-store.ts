@@ -239,8 +239,13 @@ export class SqliteStore implements Store {
     });
   }
 
-  enterRun(account: string, run: string, leaseMs: number): Promise<number> {
-    return settled(() => this.#writing(() => this.#runs.enter(this.#accounts.ensure(account), run, this.#now(), leaseMs)));
+  enterRun(account: string, run: string, leaseMs: number, left: readonly string[] = []): Promise<number> {
+    return settled(() =>
+      this.#writing(() => {
+        for (const ended of left) this.#runs.leave(ended);
+        return this.#runs.enter(this.#accounts.ensure(account), run, this.#now(), leaseMs);
+      }),
+    );
   }
 
   async renewRun(account: string, run: string, leaseMs: number): Promise<void> {

@@ -268,6 +268,17 @@ export function storeContract(name: string, driver: StoreDriver): void {
         expect(await store.claim(B, 'run-2', [value!], {}, MINUTE)).toEqual(['claimed']);
       });
 
+      it('claims, finds held and answers "kept" for an item whose text holds quotes, backslashes, control characters and more', async () => {
+        const odd = itemRefOf(VALUE, home(`4'05 "Dyer" Ave\\ {a,b}\n\t\u0001 Ä 😀`));
+        const [claim] = claimsOf(odd);
+        expect(await store.claim(A, "run-1's", [claim!], {}, MINUTE)).toEqual(['claimed']);
+        expect(await store.held(A, 'run-2', [claim!])).toEqual([true]);
+        expect(await store.claim(A, 'run-2', [claim!], {}, MINUTE)).toEqual(['held']);
+        await store.record(entryOf([answerOf(odd, [section(1)])], { owner: "run-1's", settles: [claim!] }));
+        expect(await store.held(A, 'run-2', [claim!])).toEqual([false]);
+        expect(await store.claim(A, 'run-2', [claim!], { maxAgeMs: HOUR }, MINUTE)).toEqual(['kept']);
+      });
+
       it('answers "kept" for a section kept fresh meanwhile, and claims a stale one', async () => {
         await store.record(entryOf([answerOf(itemRefOf(VALUE, home('405 Dyer Ave')), [section(1)])]));
         await later(MINUTE);
@@ -379,6 +390,16 @@ export function storeContract(name: string, driver: StoreDriver): void {
         await later(2 * MINUTE);
         await store.renewRun(A, 'run-5', MINUTE);
         expect(await store.enterRun(A, 'run-6', MINUTE)).toBe(START + 208 * SECOND);
+      });
+
+      it('takes the runs that ended out as another enters, in the same transaction: they count no more, for it or anyone after', async () => {
+        expect(await store.enterRun(A, 'run-1', MINUTE)).toBe(START);
+        await later(SECOND);
+        expect(await store.enterRun(A, 'run-2', MINUTE)).toBe(START);
+        await later(SECOND);
+        expect(await store.enterRun(A, 'run-3', MINUTE, ['run-1'])).toBe(START + SECOND);
+        expect(await store.enterRun(A, 'run-4', MINUTE, ['run-2', 'run-3', 'gone before'])).toBe(START + 2 * SECOND);
+        expect(await store.enterRun(A, 'run-5', MINUTE)).toBe(START + 2 * SECOND);
       });
     });
 
