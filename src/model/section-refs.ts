@@ -63,20 +63,23 @@ interface TargetSections {
 
 const targetSections = new WeakMap<QueryTarget, TargetSections>();
 
+/** The target's TargetSections, made at its first item. */
 function sectionsOf(target: QueryTarget): TargetSections {
   let known = targetSections.get(target);
   if (known) return known;
-  const siblings = new Set(target.paramEndpoints.flatMap((endpoint) => endpoint.params.map((param) => param.name)));
   // A path outside the catalog: one section under the path, every parameter its own.
-  const sections =
-    target.sections.length === 0
-      ? [{ endpoint: target.path, own: new Map() }]
-      : target.sections.map((endpoint) => ({
-          endpoint: `${endpoint.version}/${endpoint.name}`,
-          own: new Map(endpoint.params.map((param) => [param.name, param])),
-        }));
-  const siblingsFor = target.sections.length === 0 ? new Set<string>() : siblings;
-  known = { siblings: siblingsFor, sections, plain: sections.map(({ endpoint }) => ({ endpoint, params: '' })) };
+  const catalogued = target.sections.length > 0;
+  const sections = catalogued
+    ? target.sections.map((endpoint) => ({
+        endpoint: `${endpoint.version}/${endpoint.name}`,
+        own: new Map(endpoint.params.map((param) => [param.name, param])),
+      }))
+    : [{ endpoint: target.path, own: new Map() }];
+  known = {
+    siblings: new Set(catalogued ? target.paramEndpoints.flatMap((endpoint) => endpoint.params.map((param) => param.name)) : []),
+    sections,
+    plain: sections.map(({ endpoint }) => ({ endpoint, params: '' })),
+  };
   targetSections.set(target, known);
   return known;
 }
