@@ -127,18 +127,21 @@ async function* csvRecords(source: AsyncIterable<Buffer | string>, options: CsvR
   // Bytes given to the parser: the records a chunk completes share its bytes (and those of chunks
   // that completed none), so the count behind each record is exact at chunk ends and close between.
   let bytes = 0;
+  // The first records of `ready` that were split plain: no field of theirs holds a line break.
+  let plainRecords = 0;
   function* drain(): Generator<RawRecord> {
     const start = progress?.bytesRead ?? 0;
     for (let i = 0; i < ready.length; i++) {
       const fields = ready[i]!;
       const line = nextLine;
-      nextLine += 1 + innerLineBreaks(fields);
+      nextLine += i < plainRecords ? 1 : 1 + innerLineBreaks(fields);
       if (progress) progress.bytesRead = start + Math.round(((bytes - start) * (i + 1)) / ready.length);
       if (isBlank(fields)) continue;
       records += 1;
       yield { fields, line };
     }
     ready.length = 0;
+    plainRecords = 0;
   }
   const fail = () => csvFailure(failure, nextLine, records);
 
@@ -147,6 +150,7 @@ async function* csvRecords(source: AsyncIterable<Buffer | string>, options: CsvR
       for await (const chunk of source) {
         bytes = sourceBytes ? sourceBytes.bytes : bytes + (typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
         const rest = plain ? plain.take(chunk, ready) : chunk;
+        plainRecords = ready.length;
         if (rest !== undefined) await written((parser ??= takeOver(plain!)), rest);
         yield* drain();
         if (failure !== undefined) throw fail();
@@ -157,6 +161,7 @@ async function* csvRecords(source: AsyncIterable<Buffer | string>, options: CsvR
       throw fail();
     }
     const rest = plain?.end(ready);
+    plainRecords = ready.length;
     if (rest !== undefined) await written((parser = takeOver(plain!)), rest);
     if (parser) {
       parser.parser.end();
