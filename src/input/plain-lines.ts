@@ -22,10 +22,31 @@ function joined(before: Text, after: Text): Text {
   return Buffer.concat([bytesOf(before), bytesOf(after)]);
 }
 
-/** Whether the text holds what csv-parse treats specially (a quote, a carriage return) or text it would re-encode (a lone surrogate). */
+/**
+ * Whether a carriage return in the text is other than a CRLF line end's (a lone one ends a record
+ * where no line break is): one at the very end may be a CRLF's, its LF in the next chunk.
+ */
+function loneCarriageReturn(text: Text): boolean {
+  if (typeof text === 'string') {
+    for (let at = text.indexOf('\r'); at !== -1; at = text.indexOf('\r', at + 1)) {
+      if (at + 1 < text.length && text.charCodeAt(at + 1) !== LF) return true;
+    }
+    return false;
+  }
+  for (let at = text.indexOf(CR); at !== -1; at = text.indexOf(CR, at + 1)) if (at + 1 < text.length && text[at + 1] !== LF) return true;
+  return false;
+}
+
+/** Whether the text holds what csv-parse treats specially (a quote, a lone carriage return) or text it would re-encode (a lone surrogate). */
 function notPlain(text: Text): boolean {
-  if (typeof text !== 'string') return text.indexOf(QUOTE) !== -1 || text.indexOf(CR) !== -1;
-  return text.includes('"') || text.includes('\r') || !(text as string & { isWellFormed(): boolean }).isWellFormed();
+  if (typeof text !== 'string') return text.indexOf(QUOTE) !== -1 || loneCarriageReturn(text);
+  return text.includes('"') || loneCarriageReturn(text) || !(text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** Where a line's text ends: before its CR when it ends with CRLF (or, the file's last, with a CR). */
+function textEnd(data: Text, start: number, end: number): number {
+  const code = typeof data === 'string' ? data.charCodeAt(end - 1) : data[end - 1];
+  return end > start && code === CR ? end - 1 : end;
 }
 
 const from = (text: Text, start: number): Text => (typeof text === 'string' ? text.slice(start) : text.subarray(start));
@@ -34,7 +55,8 @@ const mayStartWithBom = (text: Text) =>
   typeof text === 'string' ? text.charCodeAt(0) === 0xfeff : text.length > 0 && BOM_LEADS.includes(text[0]!);
 
 /**
- * CSV text without a quote or a carriage return is lines of fields split at the delimiter: all that
+ * CSV text without a quote or a lone carriage return is lines of fields split at the delimiter (at
+ * LF or CRLF): all that
  * csv-parse does with it under the reader's options (no trimming, comments, casts or column
  * checks), at a fraction of its cost, which was most of reading a row. Chunks are split here while
  * they are that plain, a record out of each whole line; from the first that is not (or that could
@@ -67,7 +89,7 @@ export class PlainLines {
     for (let start = 0; start <= last;) {
       const end = typeof data === 'string' ? data.indexOf('\n', start) : data.indexOf(LF, start);
       if (end - start >= PLAIN_LINE_LIMIT) return from(data, start);
-      this.#push(data, start, end, into);
+      this.#push(data, start, textEnd(data, start, end), into);
       start = end + 1;
     }
     const rest = from(data, last + 1);
@@ -82,7 +104,7 @@ export class PlainLines {
     this.#carry = undefined;
     if (data === undefined) return undefined;
     if (!this.#splitAny && mayStartWithBom(data)) return data;
-    this.#push(data, 0, data.length, into);
+    this.#push(data, 0, textEnd(data, 0, data.length), into);
     return undefined;
   }
 

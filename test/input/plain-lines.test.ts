@@ -35,6 +35,8 @@ const TEXTS = [
   '\uFEFFa,b,c\n1,2,3\n4,5,6\n',
   // A CR alone after plain lines.
   'a,b,c\n1,2,3\n4,5,6\r7,8,9\n',
+  // CRLF line ends (a Windows export), a blank line, and a last line ending in a CR alone.
+  'a,b,c\r\n1 MAIN ST,TOWSON,21204\r\n\r\n2 OAK ST,,21204\r\n3,4,5\r',
 ];
 
 describe('a CSV read without csv-parse while it is plain', () => {
