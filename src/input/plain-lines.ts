@@ -37,10 +37,49 @@ function loneCarriageReturn(text: Text): boolean {
   return false;
 }
 
-/** Whether the text holds what csv-parse treats specially (a quote, a lone carriage return) or text it would re-encode (a lone surrogate). */
+/** Whether the text holds what csv-parse reads across lines (a lone carriage return) or would re-encode (a lone surrogate). */
 function notPlain(text: Text): boolean {
-  if (typeof text !== 'string') return text.indexOf(QUOTE) !== -1 || loneCarriageReturn(text);
-  return text.includes('"') || loneCarriageReturn(text) || !(text as string & { isWellFormed(): boolean }).isWellFormed();
+  if (typeof text !== 'string') return loneCarriageReturn(text);
+  return loneCarriageReturn(text) || !(text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** A quoted field from its opening quote at `open`: its text (doubled quotes made one) and where it ends, or undefined when the line does not close it. */
+function quotedField(line: string, open: number): { text: string; after: number } | undefined {
+  let text = '';
+  for (let from = open + 1; ;) {
+    const close = line.indexOf('"', from);
+    if (close === -1) return undefined;
+    if (line.charCodeAt(close + 1) !== QUOTE) return { text: text + line.slice(from, close), after: close + 1 };
+    text += line.slice(from, close + 1);
+    from = close + 2;
+  }
+}
+
+/**
+ * The fields of a line that has a quote, when every one is either unquoted without a quote or
+ * quoted whole (`"a, b"`, `"say ""hi"""`) and closed on this line: RFC 4180, which csv-parse reads
+ * alike. Anything else (a quote inside an unquoted field, text after a closing quote, a field
+ * that goes on to the next line) is csv-parse's to read, by its relaxed rules: undefined.
+ */
+function quotedLine(line: string, delimiter: string): string[] | undefined {
+  const fields: string[] = [];
+  for (let at = 0; ;) {
+    if (line.charCodeAt(at) === QUOTE) {
+      const field = quotedField(line, at);
+      if (field === undefined) return undefined;
+      fields.push(field.text);
+      if (field.after === line.length) return fields;
+      if (line[field.after] !== delimiter) return undefined;
+      at = field.after + 1;
+    } else {
+      const next = line.indexOf(delimiter, at);
+      const field = line.slice(at, next === -1 ? line.length : next);
+      if (field.includes('"')) return undefined;
+      fields.push(field);
+      if (next === -1) return fields;
+      at = next + 1;
+    }
+  }
 }
 
 /** Where a line's text ends: before its CR when it ends with CRLF (or, the file's last, with a CR). */
@@ -55,8 +94,8 @@ const mayStartWithBom = (text: Text) =>
   typeof text === 'string' ? text.charCodeAt(0) === 0xfeff : text.length > 0 && BOM_LEADS.includes(text[0]!);
 
 /**
- * CSV text without a quote or a lone carriage return is lines of fields split at the delimiter (at
- * LF or CRLF): all that
+ * CSV text without a lone carriage return, whose quotes (if any) each enclose a whole field on
+ * one line, is lines of fields split at the delimiter (at LF or CRLF): all that
  * csv-parse does with it under the reader's options (no trimming, comments, casts or column
  * checks), at a fraction of its cost, which was most of reading a row. Chunks are split here while
  * they are that plain, a record out of each whole line; from the first that is not (or that could
@@ -88,8 +127,7 @@ export class PlainLines {
     const last = typeof data === 'string' ? data.lastIndexOf('\n') : data.lastIndexOf(LF);
     for (let start = 0; start <= last;) {
       const end = typeof data === 'string' ? data.indexOf('\n', start) : data.indexOf(LF, start);
-      if (end - start >= PLAIN_LINE_LIMIT) return from(data, start);
-      this.#push(data, start, textEnd(data, start, end), into);
+      if (end - start >= PLAIN_LINE_LIMIT || !this.#push(data, start, textEnd(data, start, end), into)) return from(data, start);
       start = end + 1;
     }
     const rest = from(data, last + 1);
@@ -104,14 +142,17 @@ export class PlainLines {
     this.#carry = undefined;
     if (data === undefined) return undefined;
     if (!this.#splitAny && mayStartWithBom(data)) return data;
-    this.#push(data, 0, textEnd(data, 0, data.length), into);
-    return undefined;
+    return this.#push(data, 0, textEnd(data, 0, data.length), into) ? undefined : data;
   }
 
-  #push(data: Text, start: number, end: number, into: string[][]): void {
+  /** Pushes the line's record; false when it has a quote csv-parse must read (quotedLine). */
+  #push(data: Text, start: number, end: number, into: string[][]): boolean {
     const line = typeof data === 'string' ? data.slice(start, end) : data.toString('utf8', start, end);
-    into.push(line.split(this.#delimiter));
+    const fields = line.includes('"') ? quotedLine(line, this.#delimiter) : line.split(this.#delimiter);
+    if (fields === undefined) return false;
+    into.push(fields);
     this.#splitAny = true;
+    return true;
   }
 }
 

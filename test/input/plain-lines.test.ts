@@ -29,6 +29,8 @@ const TEXTS = [
   'a,b,c\n1 MAIN ST,TOWSON,21204\n\n2 OAK ST,,21204\n,,\n3 ÉLM ST 😀,X,21093',
   // Plain, then a quoted field with a comma and a line break: csv-parse reads from that record on.
   'a,b,c\n1 MAIN ST,TOWSON,21204\n"2 OAK ST, REAR","x\ny",21204\n3 ELM ST,Y,21093\n',
+  // Quoted fields closed on their line (a comma, doubled quotes, an empty one), then text after a closing quote.
+  'a,b,c\n"1 MAIN ST, APT 2",TOWSON,21204\n"say ""hi""","",x\n"4" OAK,y,z\n5,6,7\n',
   // A quote inside an unquoted field, and CRLF line ends.
   'a,b,c\r\n12" PIPE,b,c\r\n1,2,3\r\n',
   // A byte order mark.
