@@ -7,7 +7,7 @@ import type { KeptAnswers, Purchase, Resolution, Saving } from '../pipeline/kept
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import { takes } from '../store/claim-protocol.js';
-import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreProblems } from '../store/store-api.js';
+import type { ClaimResult, FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreProblems } from '../store/store-api.js';
 import type { RequestRecord } from '../store/spend.js';
 import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
@@ -159,6 +159,11 @@ export interface RunStoreJob {
   job?: string | JobIdentity;
   /** USD at list price per section name, for the spend records and the savings. */
   prices: Readonly<Record<string, number>>;
+  /**
+   * One item, sent as soon as it is looked up (a one-item call): its lookup claims what it lacks in
+   * the same transaction (Store.claimItem), one claim instead of a lookup and then a claim.
+   */
+  oneItem?: boolean;
 }
 
 /**
@@ -594,12 +599,44 @@ async function lookUp(run: RunContext, refs: readonly ItemRef[]) {
   return { found, lacking, wanted, inStore };
 }
 
+/**
+ * Whether the run claims its item as it looks it up: one item sent at once (RunStoreJob.oneItem,
+ * so that the claim is still made as the item is sent: PROTOCOL.md, rule 4), on a store that can
+ * (Store.claimItem), by a run of no job (a job is named by its output before its first claim).
+ */
+const claimsAsItLooks = (run: RunContext, refs: readonly ItemRef[]): boolean =>
+  run.settings.oneItem === true && refs.length === 1 && run.settings.store.claimItem !== undefined && run.job === undefined;
+
+/**
+ * lookUp for one item that is claimed as it is looked up (claimsAsItLooks): what it lacks is now
+ * the run's, unless another job sends a section of it now (then it waits, holding nothing). An item
+ * another job of the session holds is looked up only.
+ */
+async function lookUpClaiming(run: RunContext, ref: ItemRef) {
+  const { store, account } = run.settings;
+  const all = claimsOf(ref);
+  if (!run.claims.reserve(all)) return lookUp(run, [ref]);
+  let outcomes: ClaimResult[];
+  let found: FoundItem;
+  try {
+    ({ found, outcomes } = await store.claimItem!(account, run.claimant, ref, run.freshness, CLAIMS.leaseMs));
+  } finally {
+    run.claims.dropped(all);
+  }
+  const taken = outcomes.includes('held') ? [] : all.filter((_, s) => takes(outcomes[s]!));
+  run.claims.reserve(taken);
+  run.claims.taken(taken);
+  run.tookOver.lapsed += outcomes.filter((outcome, s) => outcome === 'took over' && taken.includes(all[s]!)).length;
+  const lacking = lackingOf(found);
+  return { found: [found], lacking: [lacking], wanted: claimsOf(ref, lacking), inStore: lacking.map((s) => outcomes[s] === 'held') };
+}
+
 /** Each item as the store has it: kept whole, to buy what it lacks, or to wait while another job buys that. */
 async function resolveItems(run: RunContext, items: readonly SendableItem[]): Promise<Resolution[]> {
   const { target } = run.settings;
   const refs = items.map((item) => run.refOf(target, item.item));
   await written(run, refs);
-  const { found, lacking, wanted, inStore } = await lookUp(run, refs);
+  const { found, lacking, wanted, inStore } = claimsAsItLooks(run, refs) ? await lookUpClaiming(run, refs[0]!) : await lookUp(run, refs);
   found.forEach((item, i) => {
     if (item.damaged > 0) run.damaged.set(refs[i]!.item, item.damaged);
   });
@@ -635,7 +672,9 @@ async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['cla
     await written(run, refs);
     // An item another job of the session is buying waits for its answer, as for another process's.
     const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
-    const free = asked.flatMap((i, k) => (run.claims.reserve(wanted[k]!) ? [{ i, wanted: wanted[k]! }] : []));
+    // What the run claimed as it looked the item up (lookUpClaiming) is its own already.
+    asked.forEach((i, k) => (claimed[i] = !force && run.claims.holds(wanted[k]!)));
+    const free = asked.flatMap((i, k) => (!claimed[i] && run.claims.reserve(wanted[k]!) ? [{ i, wanted: wanted[k]! }] : []));
     if (free.length > 0) await claimFree(run, free, force, claimed);
   }
   return claimed;

@@ -1,7 +1,8 @@
 import type { PoolClient } from 'pg';
-import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
+import { decideClaim, decideItemClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
+import { foundItem } from '../kept-text.js';
 import { freshFrom } from '../freshness.js';
-import type { ClaimOptions, ClaimResult, Freshness, SectionClaim } from '../store-api.js';
+import type { ClaimOptions, ClaimResult, Freshness, ItemClaim, ItemRef, SectionClaim } from '../store-api.js';
 import { literal, type Database } from './database.js';
 import { CLAIMS } from '../../policy/policy.js';
 
@@ -64,6 +65,42 @@ export class ClaimTable {
       },
     );
     return place.map((i) => outcomes[i]!);
+  }
+
+  /**
+   * One item looked up and claimed in the claim's two round trips (Store.claimItem): the read under
+   * the locks gives the kept sections too, so the item as found is made of what the claim read.
+   */
+  async claimItem(
+    accountId: number,
+    owner: string,
+    ref: ItemRef,
+    freshness: Freshness,
+    { leaseMs, graceMs }: { leaseMs: number; graceMs: number },
+  ): Promise<ItemClaim> {
+    const { distinct, place } = distinctSections(ref.sections.map((section) => ({ item: ref.item, ...section })));
+    const { result } = await this.#db.transactionInTwo(
+      (client) => `${this.#lock(client, accountId, distinct)}; ${this.#read(client, accountId, distinct)}`,
+      (rows, client) => {
+        const states = rows as StateRow[];
+        const now = states[0]!.now;
+        const from = freshFrom(freshness, now);
+        const { outcomes, writes } = decideItemClaim(states.map(stateOf), { owner, now, freshFrom: from, graceMs });
+        const taken = writes ? distinct.filter((_, i) => takes(outcomes[i]!)) : [];
+        return {
+          result: { states, outcomes, from },
+          ...(taken.length > 0 ? { write: this.#write(client, accountId, owner, taken, now + leaseMs) } : {}),
+        };
+      },
+    );
+    const { states, outcomes, from } = result;
+    // As findItems reads it: the item's frame, and each section kept since `from`.
+    const frame = states.find((row) => row.at !== null)?.frame;
+    const found = foundItem(ref.sections, frame, (section) => {
+      const row = states[place[ref.sections.indexOf(section)]!]!;
+      return row.at !== null && row.at >= from ? { at: row.at, body: row.body } : undefined;
+    });
+    return { found, outcomes: place.map((i) => outcomes[i]!) };
   }
 
   /** Each section's lock, in the order given (distinctSections: one order for every job), for the rest of the transaction. */

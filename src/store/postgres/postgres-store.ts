@@ -9,6 +9,7 @@ import type {
   ClearScope,
   FoundItem,
   Freshness,
+  ItemClaim,
   ItemRef,
   SectionClaim,
   Store,
@@ -112,6 +113,19 @@ export class PostgresStore implements Store {
   ): Promise<ClaimResult[]> {
     if (sections.length === 0) return [];
     return this.#claims.claim(await this.#accountId(account), owner, sections, freshness, { leaseMs, ...options });
+  }
+
+  async claimItem(
+    account: string,
+    owner: string,
+    item: ItemRef,
+    freshness: Freshness,
+    leaseMs: number,
+    { graceMs = 0 }: { graceMs?: number } = {},
+  ): Promise<ItemClaim> {
+    const claimed = await this.#claims.claimItem(await this.#accountId(account), owner, item, freshness, { leaseMs, graceMs });
+    this.#damaged += claimed.found.damaged;
+    return claimed;
   }
 
   renewClaims(owner: string, leaseMs: number): Promise<void> {
