@@ -73,8 +73,10 @@ export interface Store {
    * one-item call: one transaction instead of a lookup and then a claim). Under its sections' locks,
    * as `claim` does, each section is decided (`outcomes`, in the item's order), and those that become
    * `owner`'s are written only when none is `held` (decideItemClaim). `found`: the item as `find`
-   * would give it at that moment. A driver whose lookup costs little leaves it out (SQLite): the run
-   * then looks up, and claims as it sends.
+   * would give it at that moment. With `enter`, the run is entered in the store's runs in the same
+   * transaction, as enterRun would (its entry's lease `leaseMs`), and the earliest start it gives
+   * (`entered`) bounds `freshness.since`. A driver whose lookup costs little leaves it out (SQLite):
+   * the run then enters, looks up, and claims as it sends.
    */
   claimItem?(
     account: string,
@@ -82,7 +84,7 @@ export interface Store {
     item: ItemRef,
     freshness: Freshness,
     leaseMs: number,
-    options?: { graceMs?: number },
+    options?: ItemClaimOptions,
   ): Promise<ItemClaim>;
 
   /**
@@ -203,6 +205,15 @@ export interface ItemClaim {
   found: FoundItem;
   /** Each section's decision; those that take are the owner's only when none is `held`. */
   outcomes: ClaimResult[];
+  /** With `enter`: the earliest start among the account's runs running now, this one's included (as enterRun gives it). */
+  entered?: number;
+}
+
+export interface ItemClaimOptions {
+  /** As ClaimOptions.graceMs. */
+  graceMs?: number;
+  /** The run to enter in the store's runs in the same transaction (`left`: as enterRun's). */
+  enter?: { run: string; left: readonly string[] };
 }
 
 export interface ClaimOptions {

@@ -42,6 +42,23 @@ describe.each(Object.keys(stores))('one-item calls on a %s store', (driver) => {
     }
   });
 
+  it('without an age limit, shares what calls running at once buy, and nothing a call that ended bought (rule 1)', async () => {
+    await sandboxes.start();
+    const store = stores[driver]!();
+    const { maxAge: _none, ...options } = optionsFor(store);
+    const clients = [createClient(options), createClient(options)];
+    try {
+      await clients[0]!.property.value(HOME);
+      await clients[1]!.property.value(HOME);
+      // Each call is a run of its own: the second began after the first ended, so it bought again.
+      expect(sandboxes.current.usage().components).toBe(2);
+      await Promise.all(clients.map((client) => client.property.value({ ...HOME, address: '8 Main St' })));
+      expect(sandboxes.current.usage().components).toBe(3);
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
+  });
+
   it('buys an item once when calls on two clients (two machines) ask for it at once: one waits for the other’s answer', async () => {
     await sandboxes.start();
     const store = stores[driver]!();

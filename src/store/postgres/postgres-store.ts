@@ -10,6 +10,7 @@ import type {
   FoundItem,
   Freshness,
   ItemClaim,
+  ItemClaimOptions,
   ItemRef,
   SectionClaim,
   Store,
@@ -26,6 +27,7 @@ import { PostgresKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import { postgresPacer, type PacerTableSettings } from './postgres-pacer.js';
 import { findItems, recordEntries, type DatabaseEntry } from './sections.js';
+import { enterRunStatement } from './runs.js';
 import { SpendLog } from './spend-log.js';
 
 export interface PostgresStoreSettings {
@@ -121,9 +123,13 @@ export class PostgresStore implements Store {
     item: ItemRef,
     freshness: Freshness,
     leaseMs: number,
-    { graceMs = 0 }: { graceMs?: number } = {},
+    { graceMs = 0, enter }: ItemClaimOptions = {},
   ): Promise<ItemClaim> {
-    const claimed = await this.#claims.claimItem(await this.#accountId(account), owner, item, freshness, { leaseMs, graceMs });
+    const claimed = await this.#claims.claimItem(await this.#accountId(account), owner, item, freshness, {
+      leaseMs,
+      graceMs,
+      ...(enter ? { enter } : {}),
+    });
     this.#damaged += claimed.found.damaged;
     return claimed;
   }
@@ -211,16 +217,7 @@ export class PostgresStore implements Store {
     const s = this.#s;
     const accountId = await this.#accountId(account);
     const [row] = await this.#db.query<{ earliest: number }>(
-      `WITH lapsed AS (DELETE FROM ${s}.runs WHERE expires <= ${s}.now_ms() AND run <> $2 AND run <> ALL($4::text[])),
-       ended AS (DELETE FROM ${s}.runs WHERE run = ANY($4::text[])),
-       entered AS (
-         INSERT INTO ${s}.runs AS r (run, account, started, expires) VALUES ($2, $1, ${s}.now_ms(), ${s}.now_ms() + $3)
-         ON CONFLICT (run) DO UPDATE SET expires = excluded.expires,
-           started = CASE WHEN r.expires <= ${s}.now_ms() THEN excluded.started ELSE r.started END
-         RETURNING started
-       )
-       SELECT least((SELECT started FROM entered), (SELECT min(started) FROM ${s}.runs
-         WHERE account = $1 AND expires > ${s}.now_ms() AND run <> $2 AND run <> ALL($4::text[]))) AS earliest`,
+      enterRunStatement(s, { accountId: '$1', run: '$2', leaseMs: '$3', left: '$4' }),
       [accountId, run, leaseMs, left],
     );
     return row!.earliest;

@@ -396,6 +396,24 @@ export function storeContract(name: string, driver: StoreDriver): void {
         expect(await store.held(A, 'run-3', [value!, rental!])).toEqual([true, true]);
       });
 
+      it('enters a run in the same transaction as enterRun would: fresh is what arrived since the earliest start of the runs running', async () => {
+        await store.enterRun(A, 'other', MINUTE);
+        await later(SECOND);
+        await store.record(entryOf([answerOf(itemRefOf(VALUE, home('405 Dyer Ave')), [section(1)])]));
+        await later(SECOND);
+        const first = await claimItem('run-1', {}, { enter: { run: 'mine', left: [] } });
+        expect(first.entered).toBe(START);
+        expect(first.outcomes).toEqual(['kept', 'claimed']);
+        // The runs running now count it: 'other' ended, 'mine' leaves with the next to enter.
+        await store.leaveRun('other');
+        expect(await store.enterRun(A, 'third', MINUTE)).toBe(START + 2 * SECOND);
+        const next = await claimItem('run-2', {}, { enter: { run: 'fourth', left: ['third', 'mine'] } });
+        expect(next.entered).toBe(START + 2 * SECOND);
+        expect(next.outcomes).toEqual(['claimed', 'held']);
+        await later(SECOND);
+        expect(await store.enterRun(A, 'fifth', MINUTE)).toBe(START + 2 * SECOND);
+      });
+
       it('reads a damaged section as missing, counts it, and claims it', async () => {
         await store.record(entryOf([answerOf(ref, [section(1), section(2)])]));
         await handle.damage(A, ref.item, ref.sections[0]!);
