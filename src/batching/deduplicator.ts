@@ -14,11 +14,17 @@ export interface Answer {
   status: Status;
 }
 
-/** An answer as remembered: where its chunk is in the text of its response until it is reused, the chunk from then on. */
+/**
+ * Where a remembered answer's chunk comes from until it is reused: the text of its response, or a
+ * function that makes it again (from the texts the store kept it as).
+ */
+type AnswerSource = ResponseText | (() => Chunk);
+
+/** An answer as remembered: where its chunk comes from until it is reused, the chunk from then on. */
 interface Remembered {
   status: Status;
   chunk: Chunk | undefined;
-  text: ResponseText | undefined;
+  from: AnswerSource | undefined;
   index: number;
 }
 
@@ -55,8 +61,9 @@ export class Deduplicator {
     const remembered = this.#answers.get(key);
     if (remembered) {
       this.saved += 1;
-      remembered.chunk ??= chunkAt(remembered.text!, remembered.index);
-      remembered.text = undefined;
+      const { from } = remembered;
+      remembered.chunk ??= typeof from === 'function' ? from() : chunkAt(from!, remembered.index);
+      remembered.from = undefined;
       return { kind: 'answered', answer: { chunk: remembered.chunk, status: remembered.status } };
     }
     const fresh: PendingItem = { prepared, duplicates: [], key };
@@ -67,17 +74,17 @@ export class Deduplicator {
   /**
    * The item's answer arrived (or none, when it failed: a later identical row tries again). With
    * the text of the response it came in (`from`, where it is chunk `index`), the text is what is
-   * remembered (ResponseText says why).
+   * remembered (ResponseText says why); with a function that makes the chunk again, the function.
    */
-  settle(pending: PendingItem, answer: Answer | undefined, from?: ResponseText, index = 0): void {
+  settle(pending: PendingItem, answer: Answer | undefined, from?: AnswerSource, index = 0): void {
     const key = pending.key ?? Deduplicator.keyOf(pending.prepared.item);
     this.#pending.delete(key);
     if (!answer) return;
     this.#answers.set(
       key,
       from
-        ? { status: answer.status, chunk: undefined, text: from, index }
-        : { status: answer.status, chunk: answer.chunk, text: undefined, index },
+        ? { status: answer.status, chunk: undefined, from, index }
+        : { status: answer.status, chunk: answer.chunk, from: undefined, index },
     );
   }
 }
@@ -105,7 +112,11 @@ function withMetaAt(object: Record<string, unknown>, path: readonly string[], me
  * the top level.
  */
 export function chunkForRow(chunk: Chunk, row: SendableItem): Chunk {
-  const meta = row.item.meta;
+  return chunkWithMeta(chunk, row.item.meta);
+}
+
+/** chunkForRow for a row whose meta is `meta`. */
+export function chunkWithMeta(chunk: Chunk, meta: unknown): Chunk {
   const paths = metaPaths(chunk);
   if (paths.length === 0) return meta === undefined ? { ...chunk } : { ...chunk, meta };
   let copy: Record<string, unknown> = chunk;

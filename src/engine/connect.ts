@@ -1,6 +1,7 @@
 import { resolveConnection, type Connection } from '../config/connection.js';
 import { proxyFor, proxyLabel } from '../config/proxy.js';
 import type { RequestLogEntry, Service as Sender } from '../client/service-client.js';
+import type { Transport } from '../client/transport.js';
 import type { EngineLog } from './engine-log.js';
 import type { RateWindow } from '../sandbox/options.js';
 import { VERSION } from './version.js';
@@ -24,6 +25,17 @@ export interface Service {
   client: Sender;
   connection: Connection;
   close(): Promise<void>;
+}
+
+/** A transport made at its first exchange (a run that sends nothing never loads it); closing one never used does nothing. */
+function loadedOnUse(make: () => Promise<Transport>): Transport {
+  let made: Promise<Transport> | undefined;
+  return {
+    exchange: async (request, limits) => (await (made ??= make())).exchange(request, limits),
+    close: async () => {
+      if (made) await (await made).close();
+    },
+  };
 }
 
 /** Lines for --verbose: what was asked and answered, never the Authorization header. */
@@ -74,12 +86,15 @@ export async function connect(
   // The in-process sandbox is this process's own: no proxy stands between them.
   const proxy = options.sandbox || options.proxyEnv === false ? undefined : proxyFor(connection.baseUrl, env);
   if (proxy) log.debug(`propdata: reaching ${origin} through the proxy ${proxyLabel(proxy)} (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)`);
-  // A batch keeps its sockets alive in undici's pool, loaded only then; a one-off's request goes
-  // over node's own http, which loads in no time (BENCHMARKS.md, start-up).
+  // A batch keeps its sockets alive in undici's pool, loaded only once it sends (a rerun answered
+  // from the store sends nothing); a one-off's request goes over node's own http, which loads in
+  // no time (BENCHMARKS.md, start-up).
   const transport =
     connections === undefined
       ? await (await import('../client/one-off-transport.js')).createOneOffTransport(origin, timeouts, undefined, proxy)
-      : (await import('../client/pool-transport.js')).createPoolTransport(origin, connections, timeouts, undefined, proxy);
+      : loadedOnUse(async () =>
+          (await import('../client/pool-transport.js')).createPoolTransport(origin, connections, timeouts, undefined, proxy),
+        );
   const client = new ServiceClient(connection, transport, {
     userAgent: `propdata/${VERSION}`,
     timeouts,

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { SendableItem } from '../batching/batch.js';
-import { joinChunk, keptParts } from '../model/chunk-frame.js';
+import { joinChunk, keptParts, type Frame } from '../model/chunk-frame.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { itemRefOf, type ItemRef } from '../model/section-refs.js';
 import type { KeptAnswers, Purchase, Resolution, Saving } from '../pipeline/kept-answers.js';
@@ -69,17 +69,34 @@ type RefOf = (target: QueryTarget, item: SendableItem['item']) => ItemRef;
 
 /**
  * itemRefOf, each item's ref made once per target: a run asks for an item's ref as it looks it up,
- * claims it, records its answer and releases it (an item's identity is JSON made from it).
+ * claims it, records its answer and releases it (an item's identity is JSON made from it). An item
+ * the store answers whole is asked for nothing more: its ref is not remembered (`find`, then `keep`
+ * for the others), which spared a rerun a weak map's entry a row.
  */
-function itemRefs(): RefOf {
-  const byTarget = new WeakMap<QueryTarget, WeakMap<SendableItem['item'], ItemRef>>();
-  return (target, item) => {
-    let refs = byTarget.get(target);
-    if (!refs) byTarget.set(target, (refs = new WeakMap()));
+class ItemRefs {
+  readonly #byTarget = new WeakMap<QueryTarget, WeakMap<SendableItem['item'], ItemRef>>();
+
+  readonly of: RefOf = (target, item) => {
+    const refs = this.#refs(target);
     let ref = refs.get(item);
     if (!ref) refs.set(item, (ref = itemRefOf(target, item)));
     return ref;
   };
+
+  /** The item's ref, remembered or made now (and not remembered). */
+  find(target: QueryTarget, item: SendableItem['item']): ItemRef {
+    return this.#byTarget.get(target)?.get(item) ?? itemRefOf(target, item);
+  }
+
+  keep(target: QueryTarget, item: SendableItem['item'], ref: ItemRef): void {
+    this.#refs(target).set(item, ref);
+  }
+
+  #refs(target: QueryTarget): WeakMap<SendableItem['item'], ItemRef> {
+    let refs = this.#byTarget.get(target);
+    if (!refs) this.#byTarget.set(target, (refs = new WeakMap()));
+    return refs;
+  }
 }
 
 /** The answers a request brought, as the store keeps them: each usable chunk's frame and answered sections, by the item's identity. */
@@ -103,7 +120,11 @@ function claimsOf(ref: ItemRef, sections: readonly number[] = ref.sections.map((
 
 /** The sections (indices) a found item lacks: missing, stale or damaged. */
 function lackingOf(item: FoundItem): number[] {
-  return item.sections.flatMap((section, s) => (section === undefined ? [s] : []));
+  const lacking: number[] = [];
+  item.sections.forEach((section, s) => {
+    if (section === undefined) lacking.push(s);
+  });
+  return lacking;
 }
 
 /** What the store would leave to buy of each item, for an estimate of a run (nothing is claimed). */
@@ -435,7 +456,7 @@ function jobStore(
   const run: RunContext = {
     settings: { ...session.settings, ...job },
     members: sectionKeys(job.target),
-    refOf: itemRefs(),
+    refs: new ItemRefs(),
     claimant,
     ...(named ? { job: named } : {}),
     freshness: { maxAgeMs: job.maxAgeMs, since },
@@ -488,7 +509,7 @@ function jobStore(
 interface RunContext {
   settings: SessionRunsSettings & RunStoreJob;
   members: readonly string[];
-  refOf: RefOf;
+  refs: ItemRefs;
   /** Whose claims this run's are: the job's, or the run's own when it belongs to none. */
   claimant: string;
   /** The run's job, when it has one: its names in the store so far. */
@@ -540,13 +561,13 @@ function keptAnswers(run: RunContext): KeptAnswers {
       // Only what this answer settles: an item it brought no answer for (a 429, a 5xx, a 400 being
       // narrowed down) is sent again, and keeps its claim until then (PROTOCOL.md, rule 5).
       const settles = run.claims.mine(
-        exchange.sent.flatMap((item, i) => (exchange.answers?.[i] === undefined ? [] : claimsOf(run.refOf(exchange.target, item.item)))),
+        exchange.sent.flatMap((item, i) => (exchange.answers?.[i] === undefined ? [] : claimsOf(run.refs.of(exchange.target, item.item)))),
       );
       for (const claim of settles) countBoughtAgain(run, claim.item);
       run.records.add({
         request: requestRecordOf(run.spend, exchange, run.requestTime()),
         windows: exchange.windows,
-        answers: keptAnswersOf(exchange, run.refOf),
+        answers: keptAnswersOf(exchange, run.refs.of),
         owner: run.claimant,
         settles,
       });
@@ -558,7 +579,7 @@ function keptAnswers(run: RunContext): KeptAnswers {
       });
     },
     release(items) {
-      const claims = run.claims.mine(items.flatMap(({ item, sections }) => claimsOf(run.refOf(target, item.item), sections)));
+      const claims = run.claims.mine(items.flatMap(({ item, sections }) => claimsOf(run.refs.of(target, item.item), sections)));
       run.claims.dropped(claims);
       run.writes.add(() => store.release(account, run.claimant, claims));
     },
@@ -594,6 +615,29 @@ function savingOf(run: RunContext, bodies: readonly unknown[], at: readonly numb
     saving.usd += run.settings.prices[run.members[at[i]!]!] ?? 0;
   });
   return saving;
+}
+
+/** An item whose every section is kept: its chunk as the service sent it, what that saved, and how to make it again from the kept texts. */
+function keptWhole(run: RunContext, item: FoundItem): Resolution {
+  const { members } = run;
+  const bodies = item.sections.map((section) => section!.body);
+  const saving = savingOf(
+    run,
+    bodies,
+    members.map((_, s) => s),
+  );
+  const chunk = joinChunk(item.frame!, members, bodies, undefined);
+  const { frameText } = item;
+  if (frameText === undefined) return { kind: 'kept', chunk, saving };
+  const texts = item.sections.map((section) => section!.text);
+  const again = () =>
+    joinChunk(
+      JSON.parse(frameText) as Frame,
+      members,
+      texts.map((text) => JSON.parse(text) as unknown),
+      undefined,
+    );
+  return { kind: 'kept', chunk, saving, again };
 }
 
 /**
@@ -665,29 +709,33 @@ async function lookUpClaiming(run: RunContext, ref: ItemRef) {
   return { found: [found], lacking: [lacking], wanted: claimsOf(ref, lacking), inStore: lacking.map((s) => outcomes[s] === 'held') };
 }
 
-/** Each item as the store has it: kept whole, to buy what it lacks, or to wait while another job buys that. */
+/**
+ * Each item as the store has it: kept whole, to buy what it lacks, or to wait while another job
+ * buys that. Only an item with something to buy has its ref remembered: it is claimed, recorded
+ * and released by it later.
+ */
 async function resolveItems(run: RunContext, items: readonly SendableItem[]): Promise<Resolution[]> {
   const { target } = run.settings;
-  const refs = items.map((item) => run.refOf(target, item.item));
+  const refs = items.map((item) => run.refs.find(target, item.item));
   await written(run, refs);
   const one = claimsAsItLooks(run.settings.store, run.settings) && refs.length === 1;
   if (!one) await enterNow(run);
   const { found, lacking, wanted, inStore } = one ? await lookUpClaiming(run, refs[0]!) : await lookUp(run, refs);
   found.forEach((item, i) => {
     if (item.damaged > 0) run.damaged.set(refs[i]!.item, item.damaged);
+    if (lacking[i]!.length > 0) run.refs.keep(target, items[i]!.item, refs[i]!);
   });
   const held = inStore.map((other, w) => other || run.claims.heldByAnother(wanted[w]!));
   let next = 0;
   return found.map((item, i): Resolution => {
+    if (lacking[i]!.length === 0) return keptWhole(run, item);
     const keptAt = item.sections.flatMap((section, s) => (section === undefined ? [] : [s]));
     const bodies = keptAt.map((s) => item.sections[s]!.body);
-    const saving = savingOf(run, bodies, keptAt);
-    if (lacking[i]!.length === 0) return { kind: 'kept', chunk: joinChunk(item.frame!, run.members, bodies, undefined), saving };
     const purchase: Purchase = {
       kind: 'buy',
       sections: lacking[i]!,
       kept: Object.fromEntries(keptAt.map((s, k) => [run.members[s]!, bodies[k]])),
-      saving,
+      saving: savingOf(run, bodies, keptAt),
     };
     const waits = held.slice(next, (next += lacking[i]!.length)).some(Boolean);
     return waits ? { kind: 'wait', purchase } : purchase;
@@ -705,7 +753,7 @@ async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['cla
   for (const force of [false, true]) {
     const asked = requests.flatMap((request, i) => (Boolean(request.force) === force ? [i] : []));
     if (asked.length === 0) continue;
-    const refs = asked.map((i) => run.refOf(run.settings.target, requests[i]!.item.item));
+    const refs = asked.map((i) => run.refs.of(run.settings.target, requests[i]!.item.item));
     await written(run, refs);
     // An item another job of the session is buying waits for its answer, as for another process's.
     const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));

@@ -30,6 +30,9 @@ function itemIdentity(level: Level, item: Item): string {
   return JSON.stringify([level, identifiers]);
 }
 
+/** What shapes one endpoint's parameters: its own, by name. */
+type OwnParams = ReadonlyMap<string, Endpoint['params'][number]>;
+
 /**
  * The parameters that shape one endpoint's section: its own (a value equal to the catalog's default
  * is the default, so it is left out), and any the catalog gives to none of the endpoints asked
@@ -37,37 +40,64 @@ function itemIdentity(level: Level, item: Item): string {
  * takes (client_value for value_within_block, in an mget with rental_value) does not: the
  * rental_value section is the one `property rental_value` buys.
  */
-function paramsText(endpoint: Endpoint | undefined, siblings: ReadonlySet<string>, item: Item): string {
-  const own = new Map(endpoint?.params.map((param) => [param.name, param]) ?? []);
-  const params: [string, string | number][] = [];
+function paramsText(own: OwnParams, siblings: ReadonlySet<string>, item: Item): string {
+  let params: [string, string | number][] | undefined;
   for (const key in item) {
     if (IDENTIFIERS.has(key) || key === META.name) continue;
     const param = own.get(key);
     if (param === undefined && siblings.has(key)) continue;
     const value = item[key]!;
     if (param?.default !== undefined && String(value) === param.default) continue;
-    params.push([key, value]);
+    (params ??= []).push([key, value]);
   }
-  return params.length === 0 ? '' : JSON.stringify(params);
+  return params === undefined ? '' : JSON.stringify(params);
+}
+
+/** What a target's refs are made from, worked out once per target rather than once per item. */
+interface TargetSections {
+  siblings: ReadonlySet<string>;
+  sections: readonly { endpoint: string; own: OwnParams }[];
+  /** The refs of an item that carries no parameter: the same for every such item. */
+  plain: readonly SectionRef[];
+}
+
+const targetSections = new WeakMap<QueryTarget, TargetSections>();
+
+/** The target's TargetSections, made at its first item. */
+function sectionsOf(target: QueryTarget): TargetSections {
+  let known = targetSections.get(target);
+  if (known) return known;
+  // A path outside the catalog: one section under the path, every parameter its own.
+  const catalogued = target.sections.length > 0;
+  const sections = catalogued
+    ? target.sections.map((endpoint) => ({
+        endpoint: `${endpoint.version}/${endpoint.name}`,
+        own: new Map(endpoint.params.map((param) => [param.name, param])),
+      }))
+    : [{ endpoint: target.path, own: new Map() }];
+  known = {
+    siblings: new Set(catalogued ? target.paramEndpoints.flatMap((endpoint) => endpoint.params.map((param) => param.name)) : []),
+    sections,
+    plain: sections.map(({ endpoint }) => ({ endpoint, params: '' })),
+  };
+  targetSections.set(target, known);
+  return known;
 }
 
 /**
  * What a target asks of an item, section by section, in the target's section order: the key under
  * which `property value`, an mget naming property/value, a one-off and `call v2/property/value`
- * all find one kept section.
+ * all find one kept section. An item with no parameter (most) shares its target's section refs.
  */
 export function itemRefOf(target: QueryTarget, item: Item): ItemRef {
-  const siblings = new Set(target.paramEndpoints.flatMap((endpoint) => endpoint.params.map((param) => param.name)));
   const identity = itemIdentity(target.level, item);
-  if (target.sections.length === 0) {
-    // A path outside the catalog: one section under the path, every parameter its own.
-    return { item: identity, sections: [{ endpoint: target.path, params: paramsText(undefined, new Set(), item) }] };
-  }
-  return {
-    item: identity,
-    sections: target.sections.map((endpoint) => ({
-      endpoint: `${endpoint.version}/${endpoint.name}`,
-      params: paramsText(endpoint, siblings, item),
-    })),
-  };
+  const { siblings, sections, plain } = sectionsOf(target);
+  let refs: SectionRef[] | undefined;
+  sections.forEach(({ endpoint, own }, i) => {
+    const params = paramsText(own, siblings, item);
+    if (params === '' && refs === undefined) return;
+    refs ??= plain.slice(0, i);
+    refs.push({ endpoint, params });
+  });
+  return { item: identity, sections: refs ?? plain };
 }

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
 import { Batcher } from '../batching/batcher.js';
-import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
+import { chunkForRow, chunkWithMeta, Deduplicator } from '../batching/deduplicator.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { Chunk } from '../model/chunk.js';
 import { withSections } from '../model/chunk-frame.js';
@@ -289,13 +289,13 @@ async function poll(run: BatchRun): Promise<void> {
  * refused (the store said kept) while the store still does not answer the item means the store
  * contradicts itself: the item is then bought unclaimed rather than looked up forever (PROTOCOL.md, rule 6).
  */
-async function apply(run: BatchRun, pending: PendingItem, resolution: Resolution, into: Batcher): Promise<void> {
+function apply(run: BatchRun, pending: PendingItem, resolution: Resolution, into: Batcher): Promise<void> | undefined {
   const since = run.waitingSince.get(pending);
   const overdue = since !== undefined && run.options.clock.now() - since >= (run.options.claimWaitLimitMs ?? Infinity);
   if (resolution.kind === 'wait') {
     if (!overdue) {
       wait(run, pending);
-      return;
+      return undefined;
     }
     resolution = resolution.purchase;
   }
@@ -309,14 +309,22 @@ async function apply(run: BatchRun, pending: PendingItem, resolution: Resolution
   if (resolution.kind === 'kept') {
     run.stats.fromStore += 1;
     const record = run.keptRecord(pending, resolution.chunk);
-    run.dedupe?.settle(pending, { chunk: record.chunk!, status: record.status });
+    const { again } = resolution;
+    const { meta } = pending.prepared.item;
+    // The row's chunk is remembered as a way to make it again, not as the chunk (ResponseText says why).
+    run.dedupe?.settle(pending, { chunk: record.chunk!, status: record.status }, again && (() => chunkWithMeta(again(), meta)));
     addRecords(run.output, pending, record);
-    return;
+    return undefined;
   }
   // A wait already counted what the store keeps of it.
   if (pending.plan === undefined && resolution.sections.length < run.members.length) run.stats.partlyFromStore += 1;
   pending.plan = { sections: resolution.sections, kept: resolution.kept };
-  for (const batch of into.add(pending)) await launch(run, batch);
+  const batches = into.add(pending);
+  return batches.length === 0 ? undefined : launchAll(run, batches);
+}
+
+async function launchAll(run: BatchRun, batches: readonly Batch[]): Promise<void> {
+  for (const batch of batches) await launch(run, batch);
 }
 
 /** What a lookup found, applied when its turn comes (lookUp). */
@@ -335,7 +343,11 @@ async function lookUp(run: BatchRun, items: readonly PendingItem[], into: Batche
   try {
     const resolutions = await kept.resolve(items.map((pending) => pending.prepared));
     return async () => {
-      for (const [i, pending] of items.entries()) await apply(run, pending, resolutions[i]!, into);
+      for (const [i, pending] of items.entries()) {
+        // An item written from the store is applied at once, not a microtask later.
+        const launching = apply(run, pending, resolutions[i]!, into);
+        if (launching) await launching;
+      }
     };
   } catch (error) {
     return () => {

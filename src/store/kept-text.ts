@@ -25,12 +25,12 @@ export function encode(answer: KeptAnswer): EncodedAnswer {
   };
 }
 
-/** A stored text read back, or undefined when it is not the JSON it was written as (damaged). */
-export function decode(stored: unknown): { value: unknown } | undefined {
+/** A stored text read back (with the text), or undefined when it is not the JSON it was written as (damaged). */
+export function decode(stored: unknown): { value: unknown; text: string } | undefined {
   const text = typeof stored === 'string' ? stored : Buffer.isBuffer(stored) ? stored.toString() : undefined;
   if (text === undefined) return undefined;
   try {
-    return { value: JSON.parse(text) as unknown };
+    return { value: JSON.parse(text) as unknown, text };
   } catch {
     return undefined;
   }
@@ -49,7 +49,7 @@ function isAnswerSection(body: unknown): boolean {
 }
 
 /** A kept section read back: its body when it is JSON with the shape of an answer, else undefined (damaged). */
-export function decodeSection(stored: unknown): { value: unknown } | undefined {
+export function decodeSection(stored: unknown): { value: unknown; text: string } | undefined {
   const decoded = decode(stored);
   return decoded && isAnswerSection(decoded.value) ? decoded : undefined;
 }
@@ -73,9 +73,9 @@ function isFrame(value: unknown): value is Frame {
 }
 
 /** A kept frame read back: the frame when it is JSON with a frame's shape, else undefined (damaged). */
-export function decodeFrame(stored: unknown): { value: Frame } | undefined {
+export function decodeFrame(stored: unknown): { value: Frame; text: string } | undefined {
   const decoded = decode(stored);
-  return decoded && isFrame(decoded.value) ? { value: decoded.value } : undefined;
+  return decoded && isFrame(decoded.value) ? { value: decoded.value, text: decoded.text } : undefined;
 }
 
 /** An item of which nothing is found (`damaged`: of its sections, how many were kept but unreadable). */
@@ -106,11 +106,11 @@ export function foundItem(asked: readonly SectionRef[], frame: unknown, rowOf: (
       damaged += 1;
       return;
     }
-    sections[i] = { body: body.value, at: row.at };
+    sections[i] = { body: body.value, text: body.text, at: row.at };
     found += 1;
   });
   if (found === 0) return { sections, damaged };
   const decoded = decodeFrame(frame);
   if (!decoded) return { sections: asked.map(() => undefined), damaged: damaged + found };
-  return { frame: decoded.value, sections, damaged };
+  return { frame: decoded.value, frameText: decoded.text, sections, damaged };
 }

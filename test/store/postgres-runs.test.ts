@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -35,6 +36,31 @@ function storeUrl(schema: string): string {
   const url = new URL(database.url);
   url.searchParams.set('schema', schema);
   return url.toString();
+}
+
+/**
+ * A sandbox's latency that answers nothing until two runs are on the store: two jobs started at
+ * once overlap, as two hosts' nightly scripts do, however slowly a loaded machine starts them (one
+ * begun after the other ended would rightly buy again: PROTOCOL.md, rule 1).
+ */
+function onceBothRun(schema: string): (ms: number) => Promise<void> {
+  let both: Promise<void> | undefined;
+  return async (ms) => {
+    await (both ??= runsOnStore(schema, 2));
+    await delay(ms);
+  };
+}
+
+/** Resolves once two runs are registered in the schema's runs table (PROTOCOL.md, rule 1). */
+async function runsOnStore(schema: string, count: number): Promise<void> {
+  for (;;) {
+    const rows = await database.admin.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.runs`).then(
+      (result) => Number(result.rows[0]!.n),
+      () => 0, // not created yet
+    );
+    if (rows >= count) return;
+    await delay(20);
+  }
 }
 
 const printed = (...results: MainResult[]) => results.map((result) => result.stdout + result.stderr).join('\n');
@@ -84,7 +110,7 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
   });
 
   it('two machines running the same items at once buy each of them once (claims across machines)', async () => {
-    const env = await sandbox.start({ latencyMs: [40, 40] });
+    const env = await sandbox.start({ latencyMs: [40, 40], sleep: onceBothRun('together') });
     const store = storeUrl('together');
     const { input, at } = workspace(60);
     const run = (host: Record<string, string>, output: string) =>
@@ -102,7 +128,7 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
   // nightly script do.
   const namespaces = spawnSync('unshare', ['-m', '-u', 'true']).status === 0;
   it.skipIf(!namespaces)('two machines writing the same output path, each on its own disk, buy each item once', async () => {
-    const env = await sandbox.start({ latencyMs: [40, 40] });
+    const env = await sandbox.start({ latencyMs: [40, 40], sleep: onceBothRun('same_path') });
     const store = storeUrl('same_path');
     const { input, at } = workspace(60);
     const out = at('out');

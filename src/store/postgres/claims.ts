@@ -175,18 +175,24 @@ export class ClaimTable {
     );
   }
 
-  /** Which sections a live claim of another owner holds (the claims and the database's now, read together; isLive decides). */
+  /**
+   * Which sections a live claim of another owner holds (the claims and the database's now, read
+   * together; isLive decides). No row at all when no other owner claims anything of the account (a
+   * run alone on its store, every first run into a new one): the sections are then not looked up.
+   */
   async held(account: string, owner: string, sections: readonly SectionClaim[], graceMs = 0): Promise<boolean[]> {
     const s = this.#s;
     const rows = await this.#db.query<{ owner: string | null; expires: number | null; now: number }>(
-      `SELECT c.owner, c.expires, ${s}.now_ms() AS now
+      `WITH a AS (SELECT id FROM ${s}.accounts WHERE name = $1)
+       SELECT c.owner, c.expires, ${s}.now_ms() AS now
        FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
-         WHERE account = (SELECT id FROM ${s}.accounts WHERE name = $1)
-           AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
+         WHERE account = (SELECT id FROM a) AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
+       WHERE EXISTS (SELECT 1 FROM ${s}.claims WHERE account = (SELECT id FROM a) AND owner <> $5)
        ORDER BY w.ord`,
-      [account, ...arrays(sections)],
+      [account, ...arrays(sections), owner],
     );
+    if (rows.length === 0) return sections.map(() => false);
     return rows.map((row) => {
       const { claim } = stateOf({ ...row, at: null, body: null, frame: null });
       return claim !== undefined && claim.owner !== owner && isLive(claim, row.now, graceMs);

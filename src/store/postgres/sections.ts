@@ -39,7 +39,11 @@ export async function findItems(
     [account, items.map((ref) => ref.item), freshFrom],
   );
   const byItem = new Map<number, FoundRow[]>();
-  for (const row of rows) byItem.set(row.ord, [...(byItem.get(row.ord) ?? []), row]);
+  for (const row of rows) {
+    const kept = byItem.get(row.ord);
+    if (kept) kept.push(row);
+    else byItem.set(row.ord, [row]);
+  }
   return items.map((ref, index) => {
     const kept = byItem.get(index + 1);
     if (!kept) return nothingFound(ref);

@@ -40,6 +40,7 @@ export class ClaimTable {
   readonly #remove: Statement<[...ClaimKey, number]>;
   readonly #lapse: Statement<[number]>;
   readonly #removeAll: Statement<[number]>;
+  readonly #othersClaim: Statement<[number, number], number>;
 
   constructor(db: Database, endpoints: NameIds, owners: NameIds) {
     this.#endpoints = endpoints;
@@ -54,6 +55,11 @@ export class ClaimTable {
     this.#remove = db.prepare(`DELETE FROM claims WHERE ${where} AND owner = ?`);
     this.#lapse = db.prepare('DELETE FROM claims WHERE expires <= ?');
     this.#removeAll = db.prepare('DELETE FROM claims WHERE owner = ?');
+    // Whether anyone else claims anything of the account: a run alone on its store (every first
+    // run into a new one) then asks nothing of each section.
+    this.#othersClaim = db
+      .prepare<[number, number], number>('SELECT EXISTS (SELECT 1 FROM claims WHERE account = ? AND owner <> ?)')
+      .pluck();
   }
 
   /**
@@ -103,6 +109,7 @@ export class ClaimTable {
 
   held(account: number, owner: string, sections: readonly SectionClaim[], now: number, graceMs = 0): boolean[] {
     const id = this.#owners.find(owner);
+    if (this.#othersClaim.get(account, id ?? 0) === 0) return sections.map(() => false);
     return sections.map((section) => {
       const endpoint = this.#endpoints.find(section.endpoint);
       const current = endpoint === undefined ? undefined : this.#current.get(account, identityKey(section.item), endpoint, section.params);

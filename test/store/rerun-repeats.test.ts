@@ -1,0 +1,51 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freshDatabase } from '../helpers/postgres.js';
+import { runMain } from '../helpers/run-main.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+
+/**
+ * A rerun answered from the store writes what the first run wrote, rows repeated far apart included:
+ * a repeat is answered from what deduplication remembers of the kept answer (made again from the
+ * store's texts), with its own meta, or none.
+ */
+const sandbox = sandboxPerTest();
+
+/** 700 distinct addresses, then the first 60 again, far past the blocks being looked up, with other meta (every third without). */
+function input(): { dir: string; input: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'propdata-rerun-repeats-'));
+  const rows = Array.from({ length: 700 }, (_, i) => `${i + 1} Main St,21201,first-${i}`);
+  for (let i = 0; i < 60; i++) rows.push(`${i + 1} Main St,21201,${i % 3 === 0 ? '' : `again-${i}`}`);
+  const file = join(dir, 'in.csv');
+  writeFileSync(file, `address,zipcode,meta\n${rows.join('\n')}\n`);
+  return { dir, input: file };
+}
+
+const DRIVERS = [
+  ['SQLite', (dir: string) => Promise.resolve(join(dir, 'propdata.db'))],
+  ['PostgreSQL', () => freshDatabase()],
+] as const;
+
+describe('a rerun from the store with repeated rows', () => {
+  for (const [driver, storeIn] of DRIVERS) {
+    for (const format of ['csv', 'jsonl']) {
+      it(`writes the first run's bytes (${driver}, ${format})`, async () => {
+        const env = await sandbox.start();
+        const { dir, input: file } = input();
+        const store = await storeIn(dir);
+        const run = (name: string, extra: string[]) =>
+          runMain(['property', 'value', '-i', file, '-o', join(dir, `${name}.${format}`), '--store', store, '-q', ...extra], { env });
+        expect((await run('first', [])).code).toBe(0);
+        const paid = sandbox.current.usage();
+        expect((await run('rerun', ['--max-age', '1h', '--report', join(dir, 'report.json')])).code).toBe(0);
+        expect(sandbox.current.usage()).toEqual(paid);
+        expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ requests: 0 });
+        const first = readFileSync(join(dir, `first.${format}`), 'utf8');
+        expect(first).toContain('again-1');
+        expect(readFileSync(join(dir, `rerun.${format}`), 'utf8')).toBe(first);
+      });
+    }
+  }
+});
