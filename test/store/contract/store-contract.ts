@@ -423,7 +423,7 @@ export function storeContract(name: string, driver: StoreDriver): void {
         await handle.damage(A, ref.item, ref.sections[0]!);
         const { found, outcomes } = await claimItem('run-1', { maxAgeMs: HOUR });
         expect(outcomes).toEqual(['claimed', 'kept']);
-        expect(found.sections).toEqual([undefined, { body: section(2), at: START }]);
+        expect(found.sections).toEqual([undefined, { body: section(2), text: JSON.stringify(section(2)), at: START }]);
         expect(found.damaged).toBe(1);
         expect(store.problems().damaged).toBe(1);
       });
