@@ -35,12 +35,11 @@ interface Remembered {
  * the answer used least recently goes.
  */
 export class Deduplicator {
-  readonly #pending = new Map<string, PendingItem>();
-  readonly #answers: RecentAnswers<Remembered>;
+  readonly #known: RecentAnswers<PendingItem, Remembered>;
   saved = 0;
 
   constructor(capacity: number) {
-    this.#answers = new RecentAnswers(capacity);
+    this.#known = new RecentAnswers(capacity);
   }
 
   static keyOf(item: SendableItem['item']): string {
@@ -52,22 +51,23 @@ export class Deduplicator {
 
   decide(prepared: SendableItem): DedupeDecision {
     const key = Deduplicator.keyOf(prepared.item);
-    const pending = this.#pending.get(key);
-    if (pending) {
-      pending.duplicates.push(prepared);
+    const known = this.#known.get(key);
+    if (known?.held) {
+      known.held.duplicates.push(prepared);
       this.saved += 1;
       return { kind: 'joined' };
     }
-    const remembered = this.#answers.get(key);
+    const remembered = known?.value;
     if (remembered) {
       this.saved += 1;
+      this.#known.use(known);
       const { from } = remembered;
       remembered.chunk ??= typeof from === 'function' ? from() : chunkAt(from!, remembered.index);
       remembered.from = undefined;
       return { kind: 'answered', answer: { chunk: remembered.chunk, status: remembered.status } };
     }
     const fresh: PendingItem = { prepared, duplicates: [], key };
-    this.#pending.set(key, fresh);
+    this.#known.hold(key, fresh);
     return { kind: 'send', pending: fresh };
   }
 
@@ -78,9 +78,11 @@ export class Deduplicator {
    */
   settle(pending: PendingItem, answer: Answer | undefined, from?: AnswerSource, index = 0): void {
     const key = pending.key ?? Deduplicator.keyOf(pending.prepared.item);
-    this.#pending.delete(key);
-    if (!answer) return;
-    this.#answers.set(
+    if (!answer) {
+      this.#known.settle(key, undefined);
+      return;
+    }
+    this.#known.settle(
       key,
       from
         ? { status: answer.status, chunk: undefined, from, index }

@@ -26,6 +26,21 @@ export function credentialForms(key: string, secret: string): string[] {
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
+/**
+ * The forms that hold no other form (the secret rather than the pair around it): a text that holds
+ * none of them holds no form at all, so an answer is searched once for each of these, not once for
+ * every form.
+ */
+export function innermostForms(forms: readonly string[]): string[] {
+  return forms.filter((form) => !forms.some((other) => other !== form && form.includes(other)));
+}
+
+/** Whether `text` may hold a credential: whether any of `innermost` (innermostForms) occurs in it. */
+export function mayHoldCredential(text: string, innermost: readonly string[]): boolean {
+  for (const form of innermost) if (text.includes(form)) return true;
+  return false;
+}
+
 /** `forms` (longest first) replaced by `****` wherever they occur. */
 export function redactForms(text: string, forms: readonly string[]): string {
   let clean = text;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Connection } from '../config/connection.js';
 import { NetworkError, RequestAbortedError } from '../errors/index.js';
-import { credentialForms, redactForms } from './credential-forms.js';
+import { credentialForms, innermostForms, mayHoldCredential, redactForms } from './credential-forms.js';
 import { redactAnswer } from './redact-answer.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from '../policy/policy.js';
 import type { Exchange, Transport } from './transport.js';
@@ -71,6 +71,7 @@ export class ServiceClient implements Service {
   readonly #basePath: string;
   readonly #authorization: string;
   readonly #forms: readonly string[];
+  readonly #innermost: readonly string[];
   readonly #redact: (text: string) => string;
   readonly #timeouts: Timeouts;
   readonly #options: ClientOptions;
@@ -86,6 +87,7 @@ export class ServiceClient implements Service {
     this.#authorization = basicAuthorization(connection.key, connection.secret);
     const forms = options.publicCredentials ? [] : credentialForms(connection.key, connection.secret);
     this.#forms = forms;
+    this.#innermost = innermostForms(forms);
     this.#redact = (text) => redactForms(text, forms);
     this.#options = options;
   }
@@ -125,7 +127,8 @@ export class ServiceClient implements Service {
     const responseHeaders = flattenHeaders(result.headers);
     this.#log(request, result.status, elapsedMs, responseHeaders);
     // Every answer passes here, a batch's and a one-off's: nothing downstream sees an echoed credential.
-    const body = redactAnswer(result.body, this.#forms);
+    // An honest answer holds none, and is searched once per innermost form rather than per form.
+    const body = mayHoldCredential(result.body, this.#innermost) ? redactAnswer(result.body, this.#forms) : result.body;
     return { status: result.status, headers: responseHeaders, body, elapsedMs, redact: this.#redact };
   }
 

@@ -1,6 +1,7 @@
 import { CsvError, parse } from 'csv-parse';
 import { InputError } from '../errors/index.js';
 import { nulByte } from './encoding.js';
+import { plainLines, type PlainLines } from './plain-lines.js';
 import { headerNames } from './header-names.js';
 import { emptyInput, quietly, type InputSource } from './input-source.js';
 import { MAX_RECORD_BYTES, recordTooLarge } from './record-size.js';
@@ -71,21 +72,13 @@ function csvFailure(error: unknown, line: number, row: number): InputError {
   return new InputError('E_INPUT_READ', `cannot read the input: ${detail}`, { line, record: row, cause: error });
 }
 
-/**
- * csv-parse records with the line each starts on, blank lines skipped. We drive the parser chunk
- * by chunk instead of iterating the stream: a stream's async iterator drops records still
- * buffered when the parser fails at the end (unclosed quote), and the rows before the failure
- * must reach the output. Reading the next chunk only once the previous one's records are consumed
- * keeps memory bounded by one chunk.
- */
-async function* csvRecords(source: AsyncIterable<Buffer | string>, options: CsvReadOptions): AsyncGenerator<RawRecord> {
-  const { progress, sourceBytes } = options;
-  const firstLine = options.firstLine ?? 1;
+/** csv-parse under the reader's options, its records pushed to `ready`, its error kept by `onError`. */
+function openParser(options: CsvReadOptions, bom: boolean, ready: string[][], onError: (error: unknown) => void) {
   const parser = parse({
-    bom: true,
+    bom,
     delimiter: options.delimiter ?? ',',
     // Lines before it (Excel's `sep=;` hint) are not records.
-    from_line: firstLine,
+    from_line: options.firstLine ?? 1,
     // Any line end, even mixed in one file (concatenated exports): csv-parse would otherwise
     // settle on the first one it sees and read the others as part of a field.
     record_delimiter: ['\r\n', '\n', '\r'],
@@ -96,40 +89,69 @@ async function* csvRecords(source: AsyncIterable<Buffer | string>, options: CsvR
     skip_empty_lines: false,
     max_record_size: MAX_RECORD_BYTES,
   });
-  const ready: string[][] = [];
-  let failure: unknown;
   parser.on('data', (record: string[]) => ready.push(record));
-  parser.on('error', (error: unknown) => (failure ??= error));
+  parser.on('error', onError);
   const ended = new Promise<void>((resolve) => {
     parser.on('end', resolve);
     parser.on('close', resolve);
   });
+  return { parser, ended };
+}
 
-  let nextLine = firstLine;
+type Parser = ReturnType<typeof openParser>;
+
+const written = (parser: Parser, chunk: Buffer | string) => new Promise<void>((resolve) => parser.parser.write(chunk, () => resolve()));
+
+/**
+ * Records with the line each starts on, blank lines skipped: split at once while the text is plain
+ * (PlainLines), read by csv-parse from the first text that is not. We drive the parser chunk
+ * by chunk instead of iterating the stream: a stream's async iterator drops records still
+ * buffered when the parser fails at the end (unclosed quote), and the rows before the failure
+ * must reach the output. Reading the next chunk only once the previous one's records are consumed
+ * keeps memory bounded by one chunk.
+ */
+async function* csvRecords(source: AsyncIterable<Buffer | string>, options: CsvReadOptions): AsyncGenerator<RawRecord> {
+  const { progress, sourceBytes } = options;
+  const ready: string[][] = [];
+  let failure: unknown;
+  let plain = plainLines(options.delimiter ?? ',', options.firstLine ?? 1);
+  let parser = plain ? undefined : openParser(options, true, ready, (error) => (failure ??= error));
+  /** csv-parse from here on, given the text the plain splitter could not split. */
+  const takeOver = (splitter: PlainLines) => {
+    plain = undefined;
+    return openParser(options, !splitter.splitAny, ready, (error) => (failure ??= error));
+  };
+
+  let nextLine = options.firstLine ?? 1;
   let records = 0;
   // Bytes given to the parser: the records a chunk completes share its bytes (and those of chunks
   // that completed none), so the count behind each record is exact at chunk ends and close between.
-  let written = 0;
+  let bytes = 0;
+  // The first records of `ready` that were split plain: no field of theirs holds a line break.
+  let plainRecords = 0;
   function* drain(): Generator<RawRecord> {
     const start = progress?.bytesRead ?? 0;
     for (let i = 0; i < ready.length; i++) {
       const fields = ready[i]!;
       const line = nextLine;
-      nextLine += 1 + innerLineBreaks(fields);
-      if (progress) progress.bytesRead = start + Math.round(((written - start) * (i + 1)) / ready.length);
+      nextLine += i < plainRecords ? 1 : 1 + innerLineBreaks(fields);
+      if (progress) progress.bytesRead = start + Math.round(((bytes - start) * (i + 1)) / ready.length);
       if (isBlank(fields)) continue;
       records += 1;
       yield { fields, line };
     }
     ready.length = 0;
+    plainRecords = 0;
   }
   const fail = () => csvFailure(failure, nextLine, records);
 
   try {
     try {
       for await (const chunk of source) {
-        written = sourceBytes ? sourceBytes.bytes : written + (typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
-        await new Promise<void>((resolve) => parser.write(chunk, () => resolve()));
+        bytes = sourceBytes ? sourceBytes.bytes : bytes + (typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
+        const rest = plain ? plain.take(chunk, ready) : chunk;
+        plainRecords = ready.length;
+        if (rest !== undefined) await written((parser ??= takeOver(plain!)), rest);
         yield* drain();
         if (failure !== undefined) throw fail();
       }
@@ -138,12 +160,17 @@ async function* csvRecords(source: AsyncIterable<Buffer | string>, options: CsvR
       failure ??= error;
       throw fail();
     }
-    parser.end();
-    await ended;
+    const rest = plain?.end(ready);
+    plainRecords = ready.length;
+    if (rest !== undefined) await written((parser = takeOver(plain!)), rest);
+    if (parser) {
+      parser.parser.end();
+      await parser.ended;
+    }
     yield* drain();
     if (failure !== undefined) throw fail();
   } finally {
-    parser.destroy();
+    parser?.parser.destroy();
   }
 }
 

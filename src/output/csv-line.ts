@@ -38,6 +38,45 @@ function quoted(cell: string): string {
 
 const asIs = (cell: string) => cell;
 
+/** A string JSON writes as it is between its quotes: nothing in it to escape. */
+// eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
+const JSON_PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** A scalar as it is in a quoted cell's JSON text (quotes doubled), or undefined when it is not a plain one. */
+function quotedScalar(value: unknown): string | undefined {
+  if (typeof value === 'string') return JSON_PLAIN.test(value) ? `""${value}""` : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'boolean') return String(value);
+  return value === null ? 'null' : undefined;
+}
+
+/** A list of scalars, or an object of them under plain names, as its quoted cell; undefined for any other. */
+function quotedFlat(value: object): string | undefined {
+  const list = Array.isArray(value);
+  const names = list ? undefined : Object.keys(value);
+  const count = names ? names.length : (value as unknown[]).length;
+  // Quoted for certain only when it holds a quote (a name, a string) or a comma: else quoted() decides.
+  if (names ? count === 0 : count === 0 || (count === 1 && typeof (value as unknown[])[0] !== 'string')) return undefined;
+  let text = '';
+  for (let i = 0; i < count; i++) {
+    const name = names?.[i];
+    if (name !== undefined && !JSON_PLAIN.test(name)) return undefined;
+    const scalar = quotedScalar(name === undefined ? (value as unknown[])[i] : (value as Record<string, unknown>)[name]);
+    if (scalar === undefined) return undefined;
+    text += `${i === 0 ? '' : ','}${name === undefined ? '' : `""${name}"":`}${scalar}`;
+  }
+  return list ? `"[${text}]"` : `"{${text}}"`;
+}
+
+/**
+ * A list or an object as its cell: its JSON text, quoted (quoted(JSON.stringify(value))). A flat
+ * one of plain scalars, as an answer's lists and echoed items are, is written quoted at once:
+ * JSON text with every quote then doubled made three strings, a line's largest garbage.
+ */
+function jsonCell(value: object): string {
+  return quotedFlat(value) ?? quoted(JSON.stringify(value));
+}
+
 /** One CSV line, `\n`-terminated: the header. Text cells pass the formula guard with --excel. */
 export function csvLine(cells: readonly string[], excel: boolean): string {
   const guard = excel ? neutraliseFormula : asIs;
@@ -87,6 +126,7 @@ export function csvLineRenderer(columns: readonly CsvColumn[], excel: boolean): 
   // The cells are joined once: appending them one by one made two strings per cell (a fifth of
   // a run's allocation) for V8 to flatten again when the line was written.
   const cells = new Array<string>(steps.length).fill('');
+  const last = steps.length - 1;
   return (record) => {
     at[0] = record.chunk;
     for (let i = 0; i < steps.length; i++) {
@@ -102,6 +142,7 @@ export function csvLineRenderer(columns: readonly CsvColumn[], excel: boolean): 
         // Numbers and booleans never need quotes, nor the formula guard (a number is data); only
         // text from the answer is guarded, and a list or object is JSON text, never a formula.
         if (typeof value === 'number' || typeof value === 'boolean') cells[i] = String(value);
+        else if (value !== null && typeof value === 'object') cells[i] = jsonCell(value);
         else cells[i] = quoted(typeof value === 'string' ? guard(value) : cellText(value));
       } else if (step.from === 'input') {
         cells[i] = quoted(guard(cellText(record.input[step.name])));
@@ -111,6 +152,10 @@ export function csvLineRenderer(columns: readonly CsvColumn[], excel: boolean): 
         );
       }
     }
-    return `${cells.join(',')}\n`;
+    // The line break joins the last cell rather than the joined line: `${line}\n` would be a
+    // second string, made flat again (a copy of the line) by the writer's byte count.
+    if (last < 0) return '\n';
+    cells[last] = `${cells[last]!}\n`;
+    return cells.join(',');
   };
 }

@@ -97,15 +97,24 @@ export function completedOutcome(byStatus: Record<Status, number>): RunSummary['
   return 'completed';
 }
 
+/**
+ * `12,345` as `toLocaleString('en-US')` writes a whole number: the first toLocaleString of a
+ * process sets up ICU's number formatting, 20 to 60 ms at the end of every batch.
+ */
+function grouped(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 /** `1 request`, `2 requests`. */
-const count = (n: number, noun: string, plural = `${noun}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+const count = (n: number, noun: string, plural = `${noun}s`) => `${grouped(n)} ${n === 1 ? noun : plural}`;
 
 /** `1,463 ok, 37 no_content`. */
 function describeRecords(records: Record<Status, number>): string {
   return (
     Object.entries(records)
       .filter(([, n]) => n > 0)
-      .map(([status, n]) => `${n.toLocaleString('en-US')} ${status}`)
+      .map(([status, n]) => `${grouped(n)} ${status}`)
       .join(', ') || 'no records'
   );
 }
@@ -124,7 +133,7 @@ export function formatSummary(summary: RunSummary): string {
     `  ${count(summary.requests, 'request')}, ${count(summary.componentsUsed, 'component')} (${summary.componentsSaved} saved by deduplication), ${count(summary.retries, 'retry', 'retries')}`,
     `  rate limit: ${summary.rateLimitWaitSeconds} s waited${refused}; ${limits}`,
     `  cost: ${summary.costUsd.toFixed(2)} USD at list price (sections answered with data; 204s are not charged)`,
-    `  ${summary.elapsedSeconds} s, ${summary.itemsPerMinute.toLocaleString('en-US')} items/min`,
+    `  ${summary.elapsedSeconds} s, ${grouped(summary.itemsPerMinute)} items/min`,
   ];
   if (summary.stoppedBecause) lines.push(`  stopped: ${summary.stoppedBecause}`);
   if (summary.fromStore > 0 || summary.partlyFromStore > 0) {

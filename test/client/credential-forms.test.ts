@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialForms, redactForms } from '../../src/client/credential-forms.js';
+import { credentialForms, innermostForms, mayHoldCredential, redactForms } from '../../src/client/credential-forms.js';
 
 describe('credentialForms', () => {
   it('covers the token, the pair, the secret and a long key, plain, URL-encoded and JSON-escaped, longest first', () => {
@@ -18,5 +18,19 @@ describe('credentialForms', () => {
     const forms = credentialForms('demo', 's3cret-value');
     expect(redactForms('the demo key was refused', forms)).toBe('the demo key was refused');
     expect(redactForms('demo:s3cret-value', forms)).toBe('****');
+  });
+
+  it('finds any form by searching for the innermost ones alone, and nothing in an honest answer', () => {
+    for (const [key, secret] of [
+      ['account-0042', 'p@ss"word/1'],
+      ['sandbox', 'sandbox'],
+      ['demo', '20240101'],
+    ] as const) {
+      const forms = credentialForms(key, secret);
+      const innermost = innermostForms(forms);
+      expect(innermost.length).toBeLessThan(forms.length);
+      for (const form of forms) expect(mayHoldCredential(`[{"note":"${form}"}]`, innermost)).toBe(true);
+      expect(mayHoldCredential('[{"address_info":{"address_full":"1 Main St"},"property/value":{"api_code":0}}]', innermost)).toBe(false);
+    }
   });
 });

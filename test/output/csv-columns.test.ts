@@ -178,4 +178,32 @@ describe('CSV columns', () => {
       headers({ inputColumns: ['_status_note', 'meta'], level: 'property', sections: ['property/value'], withMeta: true }).slice(0, 2),
     ).toEqual(['_status_note', 'meta']);
   });
+
+  it('write every list and object as its JSON text, quoted as csv-stringify quotes it, flat ones and others alike', () => {
+    const values: unknown[] = [
+      [],
+      {},
+      [1],
+      [1, 2],
+      ['resolved to a canonical address'],
+      ['a,b', 'c"d'],
+      [true, null],
+      { address: '1 Main St', zipcode: '21204', n: 1.5 },
+      { 'a"b': 1 },
+      { a: 'x\ny' },
+      { a: [1] },
+      { '1': 'z', b: 'y', '0': 'x' },
+      ['😀'],
+      ['a\\b', '\u007f'],
+      JSON.parse('{"__proto__":"p","k":"v"}'),
+    ];
+    const columns = [{ header: 'x', source: { from: 'chunk', path: ['x'] } }] as unknown as Parameters<typeof csvLineRenderer>[0];
+    const render = csvLineRenderer(columns, false);
+    for (const x of values) {
+      const line = render({ row: 1, status: 'ok', input: {}, chunk: { x } });
+      const json = JSON.stringify(x);
+      expect(line).toBe(/[",\r\n]/.test(json) ? `"${json.replaceAll('"', '""')}"\n` : `${json}\n`);
+      expect(parseCsv(line)).toEqual([[json]]);
+    }
+  });
 });

@@ -53,6 +53,20 @@ describe('Deduplicator', () => {
     expect(dedupe.decide(row(4, { address: 'B' }))).toEqual(again);
   });
 
+  it('keeps an item on its way whatever answers come meanwhile, and remembers its answer as the newest', () => {
+    const dedupe = new Deduplicator(1);
+    const onItsWay = dedupe.decide(row(1, { address: 'A' }));
+    for (const address of ['B', 'C']) {
+      const decision = dedupe.decide(row(2, { address }));
+      if (decision.kind === 'send') dedupe.settle(decision.pending, { chunk: { address }, status: 'ok' });
+    }
+    expect(dedupe.decide(row(3, { address: 'A' })).kind).toBe('joined');
+    expect(dedupe.decide(row(4, { address: 'C' })).kind).toBe('answered');
+    if (onItsWay.kind === 'send') dedupe.settle(onItsWay.pending, { chunk: { address: 'A' }, status: 'ok' });
+    expect(dedupe.decide(row(5, { address: 'A' }))).toEqual({ kind: 'answered', answer: { chunk: { address: 'A' }, status: 'ok' } });
+    expect(dedupe.decide(row(6, { address: 'C' })).kind).toBe('send');
+  });
+
   it('does not remember failures: a later identical row is sent again', () => {
     const dedupe = new Deduplicator(10);
     const decision = dedupe.decide(row(1, { address: 'A' }));
