@@ -38,6 +38,11 @@ export class JobClaims {
     for (const claim of claims) this.#unsettled.set(claimKey(claim), claim);
   }
 
+  /** Whether the job holds every one of these sections now (claimed as it looked the item up). */
+  holds(claims: readonly SectionClaim[]): boolean {
+    return claims.every((claim) => this.#unsettled.has(claimKey(claim)));
+  }
+
   /** Settled (their answer written), given back, or not taken after all: no longer this job's. */
   dropped(claims: readonly SectionClaim[]): void {
     for (const claim of claims) {

@@ -353,6 +353,7 @@ export async function runOnSession(session: Session, job: SessionJob): Promise<J
     maxAgeMs: job.reuse?.maxAgeMs,
     ...(job.reuse?.job !== undefined ? { job: job.reuse.job } : {}),
     prices: sectionPricesOf(target, job.prices),
+    ...(job.oneItemGet ? { oneItem: true } : {}),
   });
   const stats = new RunStats(session.clock);
   let saved = 0;

@@ -7,7 +7,7 @@ import type { KeptAnswers, Purchase, Resolution, Saving } from '../pipeline/kept
 import { billedCost } from '../pipeline/pricing.js';
 import type { Exchange } from '../pipeline/send-batch.js';
 import { takes } from '../store/claim-protocol.js';
-import type { FoundItem, Freshness, KeptAnswer, SectionClaim, Store, StoreProblems } from '../store/store-api.js';
+import type { FoundItem, Freshness, ItemClaim, KeptAnswer, SectionClaim, Store, StoreProblems } from '../store/store-api.js';
 import type { RequestRecord } from '../store/spend.js';
 import type { Clock } from '../throttle/clock.js';
 import type { ReportedWindow } from '../throttle/rate-headers.js';
@@ -180,6 +180,11 @@ export interface RunStoreJob {
   job?: string | JobIdentity;
   /** USD at list price per section name, for the spend records and the savings. */
   prices: Readonly<Record<string, number>>;
+  /**
+   * One item, sent as soon as it is looked up (a one-item call): its lookup claims what it lacks in
+   * the same transaction (Store.claimItem), one claim instead of a lookup and then a claim.
+   */
+  oneItem?: boolean;
 }
 
 /**
@@ -325,13 +330,18 @@ function closeRun(session: SessionContext, id: string): void {
  * Enters the run `id` in the store's runs, and takes out the runs of this process that closed
  * (closeRun) in the same statement: those still to leave, and those whose leave is on its way.
  */
-async function enterRun(store: Store, account: string, id: string): Promise<number> {
+function enterRun(store: Store, account: string, id: string): Promise<number> {
+  return withLeft(store, (left) => store.enterRun(account, id, CLAIMS.leaseMs, left));
+}
+
+/** `enter` given the runs of this process that closed (closeRun), to take out as it enters a run (enterRun, lookUpClaiming). */
+async function withLeft<T>(store: Store, enter: (left: readonly string[]) => Promise<T>): Promise<T> {
   const { closed, going } = closedOn(store);
   const taken = [...closed];
   closed.clear();
   for (const ended of taken) going.add(ended);
   try {
-    return await store.enterRun(account, id, CLAIMS.leaseMs, [...going]);
+    return await enter([...going]);
   } catch (error) {
     // Still to leave, with the next run that enters.
     for (const ended of taken) closed.add(ended);
@@ -410,6 +420,8 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
   // the start of any run on the store now is reused, this one's included (PROTOCOL.md, rule 1):
   // runs that overlap share what they buy.
   const id = runId(clock.now());
+  // A one-item call's run enters with its item's claim, in the same round trip (lookUpClaiming).
+  if (claimsAsItLooks(store, job)) return jobStore(session, job, { id, entering: true });
   const sharedFrom = await enterRun(store, account, id);
   try {
     // What was bought since the run's job began is reused whatever --max-age says: it was bought for
@@ -424,7 +436,11 @@ async function openRunStore(session: SessionContext, job: RunStoreJob): Promise<
 }
 
 /** A job's store once it is in the store's runs (`id`), its job begun (`named`), what it reuses decided (`since`). */
-function jobStore(session: SessionContext, job: RunStoreJob, entered: { id: string; since: number; named?: JobNames }): RunStore {
+function jobStore(
+  session: SessionContext,
+  job: RunStoreJob,
+  entered: { id: string; since?: number; named?: JobNames; entering?: true },
+): RunStore {
   const { store, account, clock } = session.settings;
   const { id, since, named } = entered;
   // Claims are the job's on this machine, by what it does and when it began (whatever its output is
@@ -444,6 +460,7 @@ function jobStore(session: SessionContext, job: RunStoreJob, entered: { id: stri
     claimant,
     ...(named ? { job: named } : {}),
     freshness: { maxAgeMs: job.maxAgeMs, since },
+    ...(entered.entering ? { entering: id } : {}),
     spend: { account, run: session.run, prices: job.prices },
     requestTime: session.requestTime,
     writes,
@@ -497,6 +514,8 @@ interface RunContext {
   claimant: string;
   /** The run's job, when it has one: its names in the store so far. */
   job?: JobNames;
+  /** The run's id while it is still to enter the store's runs: with its item's claim (lookUpClaiming). */
+  entering?: string;
   /** The job's names asked again once the output is open (JobIdentity.names), before the first claim. */
   renamed?: Promise<void>;
   freshness: Freshness;
@@ -639,6 +658,58 @@ async function lookUp(run: RunContext, refs: readonly ItemRef[]) {
 }
 
 /**
+ * Whether the run claims its item as it looks it up: one item sent at once (RunStoreJob.oneItem,
+ * so that the claim is still made as the item is sent: PROTOCOL.md, rule 4), on a store that can
+ * (Store.claimItem), by a run of no job (a job is named by its output before its first claim).
+ */
+const claimsAsItLooks = (store: Store, job: RunStoreJob): boolean =>
+  job.oneItem === true && store.claimItem !== undefined && job.job === undefined;
+
+/** A run still to enter the store's runs (`entering`) enters now: it looks up or claims otherwise than lookUpClaiming. */
+async function enterNow(run: RunContext): Promise<void> {
+  const id = run.entering;
+  if (id === undefined) return;
+  const since = await enterRun(run.settings.store, run.settings.account, id);
+  run.freshness = { ...run.freshness, since };
+  delete run.entering;
+}
+
+/**
+ * lookUp for one item that is claimed as it is looked up (claimsAsItLooks): what it lacks is now
+ * the run's, unless another job sends a section of it now (then it waits, holding nothing). An item
+ * another job of the session holds is looked up only.
+ */
+async function lookUpClaiming(run: RunContext, ref: ItemRef) {
+  const { store, account } = run.settings;
+  const all = claimsOf(ref);
+  if (!run.claims.reserve(all)) {
+    await enterNow(run);
+    return lookUp(run, [ref]);
+  }
+  const claim = (enter?: { run: string; left: readonly string[] }) =>
+    store.claimItem!(account, run.claimant, ref, run.freshness, CLAIMS.leaseMs, enter ? { enter } : {});
+  const id = run.entering;
+  let claimed: ItemClaim;
+  try {
+    claimed = id === undefined ? await claim() : await withLeft(store, (left) => claim({ run: id, left }));
+  } finally {
+    run.claims.dropped(all);
+  }
+  const { found, outcomes, entered } = claimed;
+  if (id !== undefined) {
+    // What is fresh from now on, as enterRun would have said (rule 1).
+    run.freshness = { ...run.freshness, since: entered! };
+    delete run.entering;
+  }
+  const taken = outcomes.includes('held') ? [] : all.filter((_, s) => takes(outcomes[s]!));
+  run.claims.reserve(taken);
+  run.claims.taken(taken);
+  run.tookOver.lapsed += outcomes.filter((outcome, s) => outcome === 'took over' && taken.includes(all[s]!)).length;
+  const lacking = lackingOf(found);
+  return { found: [found], lacking: [lacking], wanted: claimsOf(ref, lacking), inStore: lacking.map((s) => outcomes[s] === 'held') };
+}
+
+/**
  * Each item as the store has it: kept whole, to buy what it lacks, or to wait while another job
  * buys that. Only an item with something to buy has its ref remembered: it is claimed, recorded
  * and released by it later.
@@ -647,7 +718,9 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
   const { target } = run.settings;
   const refs = items.map((item) => run.refs.find(target, item.item));
   await written(run, refs);
-  const { found, lacking, wanted, inStore } = await lookUp(run, refs);
+  const one = claimsAsItLooks(run.settings.store, run.settings) && refs.length === 1;
+  if (!one) await enterNow(run);
+  const { found, lacking, wanted, inStore } = one ? await lookUpClaiming(run, refs[0]!) : await lookUp(run, refs);
   found.forEach((item, i) => {
     if (item.damaged > 0) run.damaged.set(refs[i]!.item, item.damaged);
     if (lacking[i]!.length > 0) run.refs.keep(target, items[i]!.item, refs[i]!);
@@ -673,6 +746,7 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
 async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['claim']>[0]): Promise<boolean[]> {
   const claimed = requests.map(() => false);
   await caughtUp(run);
+  await enterNow(run);
   // The output is open by the first claim: the job is named by its file too (a continuing run may reach it by another path).
   const { job } = run;
   if (job) await (run.renamed ??= job.identity.names().then((names) => nameJob(run.settings.store, run.settings.account, job, names)));
@@ -683,7 +757,9 @@ async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['cla
     await written(run, refs);
     // An item another job of the session is buying waits for its answer, as for another process's.
     const wanted = asked.map((i, k) => claimsOf(refs[k]!, requests[i]!.sections));
-    const free = asked.flatMap((i, k) => (run.claims.reserve(wanted[k]!) ? [{ i, wanted: wanted[k]! }] : []));
+    // What the run claimed as it looked the item up (lookUpClaiming) is its own already.
+    asked.forEach((i, k) => (claimed[i] = !force && run.claims.holds(wanted[k]!)));
+    const free = asked.flatMap((i, k) => (!claimed[i] && run.claims.reserve(wanted[k]!) ? [{ i, wanted: wanted[k]! }] : []));
     if (free.length > 0) await claimFree(run, free, force, claimed);
   }
   return claimed;

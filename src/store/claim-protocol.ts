@@ -67,6 +67,17 @@ export function decideClaim(state: SectionState, { owner, now, freshFrom, force 
 /** Whether an outcome makes the section `owner`'s: its claim is to be written. */
 export const takes = (outcome: ClaimResult): boolean => outcome === 'claimed' || outcome === 'took over';
 
+/**
+ * Rule 4 for one item claimed as it is looked up (Store.claimItem: a one-item call): each section
+ * decided (decideClaim), and those that become `owner`'s written only when none is `held`: an item
+ * that waits for another's answer holds nothing meanwhile (as one a lookup found held), and claims
+ * them when it is looked up again.
+ */
+export function decideItemClaim(states: readonly SectionState[], context: ClaimContext): { outcomes: ClaimResult[]; writes: boolean } {
+  const outcomes = states.map((state) => decideClaim(state, context));
+  return { outcomes, writes: !outcomes.includes('held') };
+}
+
 const keyOf = (claim: SectionClaim) => `${claim.item}\n${claim.endpoint}\n${claim.params}`;
 
 /**

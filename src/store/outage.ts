@@ -206,6 +206,13 @@ export class OutageTolerantStore implements Store {
     this.#call(() => this.#store.claim(account, owner, sections, freshness, leaseMs, this.#withGrace(options)));
   held: Store['held'] = (account, owner, sections, options) =>
     this.#call(() => this.#store.held(account, owner, sections, this.#withGrace(options)));
+  /** Only where the store has it (Store.claimItem). */
+  get claimItem(): Store['claimItem'] {
+    const store = this.#store;
+    if (!store.claimItem) return undefined;
+    return (account, owner, item, freshness, leaseMs, options) =>
+      this.#call(() => store.claimItem!(account, owner, item, freshness, leaseMs, this.#withGrace(options)));
+  }
   renewClaims: Store['renewClaims'] = (owner, leaseMs) =>
     this.#unlessAway(() => this.#store.renewClaims(owner, leaseMs), `claims ${owner}`);
   releaseAll: Store['releaseAll'] = (...args) => this.#unlessAway(() => this.#store.releaseAll(...args));

@@ -69,6 +69,25 @@ export interface Store {
   held(account: string, owner: string, sections: readonly SectionClaim[], options?: { graceMs?: number }): Promise<boolean[]>;
 
   /**
+   * One item looked up and claimed at once, for a run that sends it as soon as it is looked up (a
+   * one-item call: one transaction instead of a lookup and then a claim). Under its sections' locks,
+   * as `claim` does, each section is decided (`outcomes`, in the item's order), and those that become
+   * `owner`'s are written only when none is `held` (decideItemClaim). `found`: the item as `find`
+   * would give it at that moment. With `enter`, the run is entered in the store's runs in the same
+   * transaction, as enterRun would (its entry's lease `leaseMs`), and the earliest start it gives
+   * (`entered`) bounds `freshness.since`. A driver whose lookup costs little leaves it out (SQLite):
+   * the run then enters, looks up, and claims as it sends.
+   */
+  claimItem?(
+    account: string,
+    owner: string,
+    item: ItemRef,
+    freshness: Freshness,
+    leaseMs: number,
+    options?: ItemClaimOptions,
+  ): Promise<ItemClaim>;
+
+  /**
    * What one request left, in one transaction: its spend record, the windows its answer stated, the
    * answers it brought (each section kept, replacing an older or damaged one, never a newer one), and
    * the release of the claims on those sections. Applied once: an entry whose request is recorded
@@ -180,6 +199,22 @@ export interface SectionClaim extends SectionRef {
 }
 
 export type ClaimResult = 'claimed' | 'took over' | 'held' | 'kept';
+
+/** One item as Store.claimItem found and claimed it. */
+export interface ItemClaim {
+  found: FoundItem;
+  /** Each section's decision; those that take are the owner's only when none is `held`. */
+  outcomes: ClaimResult[];
+  /** With `enter`: the earliest start among the account's runs running now, this one's included (as enterRun gives it). */
+  entered?: number;
+}
+
+export interface ItemClaimOptions {
+  /** As ClaimOptions.graceMs. */
+  graceMs?: number;
+  /** The run to enter in the store's runs in the same transaction (`left`: as enterRun's). */
+  enter?: { run: string; left: readonly string[] };
+}
 
 export interface ClaimOptions {
   /** A waiter past its limit: a live claim of another is taken over too (PROTOCOL.md, rule 6). */

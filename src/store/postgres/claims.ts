@@ -1,8 +1,10 @@
 import type { PoolClient } from 'pg';
-import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
+import { decideClaim, decideItemClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
+import { foundItem } from '../kept-text.js';
 import { freshFrom } from '../freshness.js';
-import type { ClaimOptions, ClaimResult, Freshness, SectionClaim } from '../store-api.js';
+import type { ClaimOptions, ClaimResult, Freshness, ItemClaim, ItemRef, SectionClaim } from '../store-api.js';
 import { literal, type Database } from './database.js';
+import { enterRunStatement } from './runs.js';
 import { CLAIMS } from '../../policy/policy.js';
 
 /** The sections as three arrays (identity, endpoint, parameters), for unnest. */
@@ -64,6 +66,53 @@ export class ClaimTable {
       },
     );
     return place.map((i) => outcomes[i]!);
+  }
+
+  /**
+   * One item looked up and claimed in the claim's two round trips (Store.claimItem): the read under
+   * the locks gives the kept sections too, so the item as found is made of what the claim read. A
+   * run entered with it (`enter`) is entered once the locks are had, before the read.
+   */
+  async claimItem(
+    accountId: number,
+    owner: string,
+    ref: ItemRef,
+    freshness: Freshness,
+    { leaseMs, graceMs, enter }: { leaseMs: number; graceMs: number; enter?: { run: string; left: readonly string[] } },
+  ): Promise<ItemClaim> {
+    const { distinct, place } = distinctSections(ref.sections.map((section) => ({ item: ref.item, ...section })));
+    const entering = (client: PoolClient) =>
+      enter === undefined
+        ? ''
+        : `${enterRunStatement(this.#s, {
+            accountId: String(accountId),
+            run: literal(client, enter.run),
+            leaseMs: String(leaseMs),
+            left: literal(client, enter.left),
+          })}; `;
+    const { result } = await this.#db.transactionInTwo(
+      (client) => `${this.#lock(client, accountId, distinct)}; ${entering(client)}${this.#read(client, accountId, distinct)}`,
+      (rows, client, opened) => {
+        const states = rows as StateRow[];
+        const now = states[0]!.now;
+        const entered = enter === undefined ? undefined : (opened.at(-2)![0] as { earliest: number }).earliest;
+        const from = freshFrom({ ...freshness, since: Math.min(freshness.since ?? Infinity, entered ?? Infinity) }, now);
+        const { outcomes, writes } = decideItemClaim(states.map(stateOf), { owner, now, freshFrom: from, graceMs });
+        const taken = writes ? distinct.filter((_, i) => takes(outcomes[i]!)) : [];
+        return {
+          result: { states, outcomes, from, entered },
+          ...(taken.length > 0 ? { write: this.#write(client, accountId, owner, taken, now + leaseMs) } : {}),
+        };
+      },
+    );
+    const { states, outcomes, from, entered } = result;
+    // As findItems reads it: the item's frame, and each section kept since `from`.
+    const frame = states.find((row) => row.at !== null)?.frame;
+    const found = foundItem(ref.sections, frame, (section) => {
+      const row = states[place[ref.sections.indexOf(section)]!]!;
+      return row.at !== null && row.at >= from ? { at: row.at, body: row.body } : undefined;
+    });
+    return { found, outcomes: place.map((i) => outcomes[i]!), ...(entered === undefined ? {} : { entered }) };
   }
 
   /** Each section's lock, in the order given (distinctSections: one order for every job), for the rest of the transaction. */

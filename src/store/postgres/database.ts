@@ -161,12 +161,16 @@ export class Database {
    */
   async transactionInTwo<T>(
     opening: (client: PoolClient) => string,
-    work: (rows: QueryResultRow[], client: PoolClient) => { write?: string; result: T },
+    work: (rows: QueryResultRow[], client: PoolClient, opened: QueryResultRow[][]) => { write?: string; result: T },
   ): Promise<{ result: T; written: QueryResultRow[] }> {
     return this.#retried(() =>
       this.session(async (client) => {
         const results = (await client.query(`BEGIN; ${opening(client)}`)) as unknown as QueryResult<QueryResultRow>[];
-        const { write, result } = work(results.at(-1)!.rows, client);
+        const { write, result } = work(
+          results.at(-1)!.rows,
+          client,
+          results.map((opened) => opened.rows),
+        );
         if (write === undefined) {
           await client.query('COMMIT');
           return { result, written: [] };

@@ -9,6 +9,8 @@ import type {
   ClearScope,
   FoundItem,
   Freshness,
+  ItemClaim,
+  ItemClaimOptions,
   ItemRef,
   SectionClaim,
   Store,
@@ -25,6 +27,7 @@ import { PostgresKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import { postgresPacer, type PacerTableSettings } from './postgres-pacer.js';
 import { findItems, recordEntries, type DatabaseEntry } from './sections.js';
+import { enterRunStatement } from './runs.js';
 import { SpendLog } from './spend-log.js';
 
 export interface PostgresStoreSettings {
@@ -44,9 +47,9 @@ export interface PostgresStoreSettings {
  * but for a claim's two round trips (the locks and the read; the write and COMMIT), a group's write
  * of several answers (four: BEGIN, two statements, COMMIT; one answer's is one statement) and the
  * pacer's two when another session wrote its state since this one (else one). A one-item library
- * call makes six round trips, five of them in turn: its run's entry (with the leave of the run
- * before it), its lookup and its claims' read at once, its claim, its pacer, its record; the pacer's
- * report goes beside the record. Everything it times is on the database's clock; what it exchanges with the
+ * call makes five round trips, four of them in turn: its claim's two (claimItem: the locks, its
+ * run's entry with the leave of the run before it, and the read that is its lookup; the write and
+ * COMMIT), its pacer, its record; the pacer's report goes beside the record. Everything it times is on the database's clock; what it exchanges with the
  * run in the run's time (the windows, the pacer's) is converted (DatabaseClock). Every failure of
  * the database is one StoreError naming --no-store (Database).
  */
@@ -112,6 +115,23 @@ export class PostgresStore implements Store {
   ): Promise<ClaimResult[]> {
     if (sections.length === 0) return [];
     return this.#claims.claim(await this.#accountId(account), owner, sections, freshness, { leaseMs, ...options });
+  }
+
+  async claimItem(
+    account: string,
+    owner: string,
+    item: ItemRef,
+    freshness: Freshness,
+    leaseMs: number,
+    { graceMs = 0, enter }: ItemClaimOptions = {},
+  ): Promise<ItemClaim> {
+    const claimed = await this.#claims.claimItem(await this.#accountId(account), owner, item, freshness, {
+      leaseMs,
+      graceMs,
+      ...(enter ? { enter } : {}),
+    });
+    this.#damaged += claimed.found.damaged;
+    return claimed;
   }
 
   renewClaims(owner: string, leaseMs: number): Promise<void> {
@@ -197,16 +217,7 @@ export class PostgresStore implements Store {
     const s = this.#s;
     const accountId = await this.#accountId(account);
     const [row] = await this.#db.query<{ earliest: number }>(
-      `WITH lapsed AS (DELETE FROM ${s}.runs WHERE expires <= ${s}.now_ms() AND run <> $2 AND run <> ALL($4::text[])),
-       ended AS (DELETE FROM ${s}.runs WHERE run = ANY($4::text[])),
-       entered AS (
-         INSERT INTO ${s}.runs AS r (run, account, started, expires) VALUES ($2, $1, ${s}.now_ms(), ${s}.now_ms() + $3)
-         ON CONFLICT (run) DO UPDATE SET expires = excluded.expires,
-           started = CASE WHEN r.expires <= ${s}.now_ms() THEN excluded.started ELSE r.started END
-         RETURNING started
-       )
-       SELECT least((SELECT started FROM entered), (SELECT min(started) FROM ${s}.runs
-         WHERE account = $1 AND expires > ${s}.now_ms() AND run <> $2 AND run <> ALL($4::text[]))) AS earliest`,
+      enterRunStatement(s, { accountId: '$1', run: '$2', leaseMs: '$3', left: '$4' }),
       [accountId, run, leaseMs, left],
     );
     return row!.earliest;

@@ -11,6 +11,7 @@ const database = databasePerFile();
  * accepts, written over a section as a hand-edit would.
  */
 const driver: StoreDriver = {
+  claimsItems: true,
   async create(now) {
     const url = freshSchema(database.url);
     const schema = new URL(url).searchParams.get('schema')!;

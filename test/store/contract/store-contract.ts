@@ -36,6 +36,8 @@ export interface DriverHandle {
 /** A driver under test: a new, empty database whose store reads `now` for every time it keeps or compares. */
 export interface StoreDriver {
   create(now: () => number): Promise<DriverHandle>;
+  /** The driver claims an item as it looks it up (Store.claimItem, optional): its contract is run too. */
+  claimsItems?: boolean;
 }
 
 const SECOND = 1000;
@@ -366,6 +368,64 @@ export function storeContract(name: string, driver: StoreDriver): void {
         } finally {
           await other.close();
         }
+      });
+    });
+
+    describe.runIf(driver.claimsItems)('an item claimed as it is looked up (Store.claimItem)', () => {
+      const ref = itemRefOf(VALUE_AND_RENTAL, home('405 Dyer Ave'));
+      const [value, rental] = claimsOf(ref);
+      const claimItem = (owner: string, freshness = {}, options = {}) => store.claimItem!(A, owner, ref, freshness, MINUTE, options);
+
+      it('finds the item as a lookup does, and claims the sections it lacks, not the kept ones', async () => {
+        await store.record(entryOf([answerOf(itemRefOf(VALUE, home('405 Dyer Ave')), [section(1)])]));
+        const { found, outcomes } = await claimItem('run-1', { maxAgeMs: HOUR });
+        expect(outcomes).toEqual(['kept', 'claimed']);
+        expect(found).toEqual((await store.find(A, [ref], { maxAgeMs: HOUR }))[0]);
+        expect(found.sections[0]?.body).toEqual(section(1));
+        expect(await store.held(A, 'run-2', [value!, rental!])).toEqual([false, true]);
+        // Kept whole: nothing to claim.
+        await store.record(entryOf([answerOf(ref, [section(1), section(2)])], { owner: 'run-1', settles: [rental!] }));
+        expect((await claimItem('run-2', { maxAgeMs: HOUR })).outcomes).toEqual(['kept', 'kept']);
+        expect(await store.held(A, 'run-3', [value!, rental!])).toEqual([false, false]);
+      });
+
+      it('claims nothing of an item another owner holds a section of (it waits holding nothing), and says a lapsed claim it took over', async () => {
+        await store.claim(A, 'run-1', [rental!], {}, MINUTE);
+        expect((await claimItem('run-2')).outcomes).toEqual(['claimed', 'held']);
+        expect(await store.held(A, 'run-3', [value!])).toEqual([false]);
+        await later(MINUTE + SECOND);
+        // A run back from an outage counts a claim that lapsed since it lost the store as standing (rule 3).
+        expect((await claimItem('run-2', {}, { graceMs: 2 * MINUTE })).outcomes).toEqual(['claimed', 'held']);
+        expect((await claimItem('run-2')).outcomes).toEqual(['claimed', 'took over']);
+        expect(await store.held(A, 'run-3', [value!, rental!])).toEqual([true, true]);
+      });
+
+      it('enters a run in the same transaction as enterRun would: fresh is what arrived since the earliest start of the runs running', async () => {
+        await store.enterRun(A, 'other', MINUTE);
+        await later(SECOND);
+        await store.record(entryOf([answerOf(itemRefOf(VALUE, home('405 Dyer Ave')), [section(1)])]));
+        await later(SECOND);
+        const first = await claimItem('run-1', {}, { enter: { run: 'mine', left: [] } });
+        expect(first.entered).toBe(START);
+        expect(first.outcomes).toEqual(['kept', 'claimed']);
+        // The runs running now count it: 'other' ended, 'mine' leaves with the next to enter.
+        await store.leaveRun('other');
+        expect(await store.enterRun(A, 'third', MINUTE)).toBe(START + 2 * SECOND);
+        const next = await claimItem('run-2', {}, { enter: { run: 'fourth', left: ['third', 'mine'] } });
+        expect(next.entered).toBe(START + 2 * SECOND);
+        expect(next.outcomes).toEqual(['claimed', 'held']);
+        await later(SECOND);
+        expect(await store.enterRun(A, 'fifth', MINUTE)).toBe(START + 2 * SECOND);
+      });
+
+      it('reads a damaged section as missing, counts it, and claims it', async () => {
+        await store.record(entryOf([answerOf(ref, [section(1), section(2)])]));
+        await handle.damage(A, ref.item, ref.sections[0]!);
+        const { found, outcomes } = await claimItem('run-1', { maxAgeMs: HOUR });
+        expect(outcomes).toEqual(['claimed', 'kept']);
+        expect(found.sections).toEqual([undefined, { body: section(2), text: JSON.stringify(section(2)), at: START }]);
+        expect(found.damaged).toBe(1);
+        expect(store.problems().damaged).toBe(1);
       });
     });
 
