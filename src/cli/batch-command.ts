@@ -1,7 +1,7 @@
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { connect, type Service } from '../engine/connect.js';
 import { runJob, type JobEvents, type JobOutcome, type JobStore } from '../engine/run-job.js';
-import type { JobIdentity } from '../engine/run-store.js';
+import type { JobIdentity } from '../engine/job-names.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams } from './query-params.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { JobIdentity } from '../engine/run-store.js';
+import type { JobIdentity } from '../engine/job-names.js';
 import { resolvedPath } from '../output/output-lock.js';
 import { settingsDigest } from '../resume/run-state.js';
 import type { BatchOptions } from './commands/query-options.js';

@@ -1,6 +1,7 @@
 import { DEDUPE_CAPACITY } from '../engine/run-job.js';
 import { budgetLimits } from '../engine/budget-limits.js';
-import { lackingIn, type JobIdentity } from '../engine/run-store.js';
+import type { JobIdentity } from '../engine/job-names.js';
+import { lackingIn } from '../engine/run-store.js';
 import type { Io } from './io.js';
 import type { QueryTarget } from '../model/query-target.js';
 import { fixedParams } from './query-params.js';

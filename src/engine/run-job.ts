@@ -19,7 +19,8 @@ import type { RateLimiter } from '../throttle/rate-limiter.js';
 import { budgetLimits, type SpendingCaps } from './budget-limits.js';
 import type { Service as Sender } from '../client/service-client.js';
 import type { Service } from './connect.js';
-import type { JobIdentity, RunStore } from './run-store.js';
+import type { JobIdentity } from './job-names.js';
+import type { RunStore } from './run-store.js';
 import { openSession, type Session, type SessionStore } from './session.js';
 
 /**

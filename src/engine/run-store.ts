@@ -14,6 +14,8 @@ import type { ReportedWindow } from '../throttle/rate-headers.js';
 import type { SharedPacer } from '../throttle/shared-pacer.js';
 import { CLAIMS } from '../policy/policy.js';
 import { JobClaims, type SessionHolders } from './job-claims.js';
+import { beginJobNamed, identityOf, nameJob, type JobIdentity, type JobNames } from './job-names.js';
+import { closeRun, enterRun, withLeft } from './run-leaving.js';
 import { recordGroups, StoreWrites, type RecordGroups } from './store-writes.js';
 
 /** The time in the latest run name this process gave. */
@@ -187,51 +189,6 @@ export interface RunStoreJob {
   oneItem?: boolean;
 }
 
-/**
- * A job as a run knows it: what it does, and the names it is kept under in the store (its output
- * file may be reached by several paths: docs/guide, "one job, one output").
- */
-export interface JobIdentity {
-  /** What the job does whatever its output is called (the command on its input): with the job's start, the owner of its claims. */
-  command: string;
-  /**
-   * The names it is kept under, the one it begins under first. Asked as the run opens the store, and
-   * again once it has opened its output (a file made or replaced since has a new identity).
-   */
-  names(): Promise<readonly string[]>;
-}
-
-const identityOf = (job: string | JobIdentity): JobIdentity =>
-  typeof job === 'string' ? { command: job, names: () => Promise.resolve([job]) } : job;
-
-/** The job's names in the store, and when it began: the earliest start of a running job under any of them. */
-interface JobNames {
-  identity: JobIdentity;
-  since: number;
-  /** Every name the job is kept under by now. */
-  named: Set<string>;
-}
-
-/** Continues the job under whichever of its names is running, or begins it; every other name is begun at its start too. */
-async function beginJobNamed(store: Store, account: string, identity: JobIdentity): Promise<JobNames> {
-  const names = [...new Set(await identity.names())];
-  const starts = await Promise.all(names.map((name) => store.jobSince(account, name)));
-  const running = starts.filter((start): start is number => start !== undefined);
-  const since = running.length > 0 ? Math.min(...running) : await store.beginJob(account, names[0]!);
-  const job: JobNames = { identity, since, named: new Set(names.filter((_, i) => starts[i] !== undefined)) };
-  await nameJob(store, account, job, names);
-  return job;
-}
-
-/** The names among `names` the job is not kept under yet, begun at its start. */
-async function nameJob(store: Store, account: string, job: JobNames, names: readonly string[]): Promise<void> {
-  for (const name of names) {
-    if (job.named.has(name)) continue;
-    await store.nameJob(account, name, job.since);
-    job.named.add(name);
-  }
-}
-
 /** The store's side of a session (engine/session.ts): its name in the spend log, its pacer, its windows, and each job's run store. */
 export interface SessionRuns {
   /** The session's name in the spend log: every job on it files its requests under it (`usage --by run`). */
@@ -290,65 +247,6 @@ interface SessionContext {
   holders: SessionHolders | undefined;
   /** Its jobs' runs leaving the store's runs on their own (closeRun): the session closes once they have. */
   leaving: Set<Promise<void>>;
-}
-
-/**
- * Runs whose jobs closed and that are still in the store's runs, by store (its location), for every
- * session of this process: `closed`, not asked to leave yet; `going`, their leave on its way. A
- * job's run leaves without keeping its caller waiting: with the next run of this process to enter
- * that store, in the same statement (a library client's next call: one round trip for both instead
- * of two), or on its own at the next turn of the event loop, and before its session closes.
- * Meanwhile other processes see it running, as if its job had closed that moment later; no run of
- * this process that begins after it closed counts it (PROTOCOL.md, rule 1).
- */
-const closedRuns = new Map<string, { closed: Set<string>; going: Set<string> }>();
-
-function closedOn(store: Store): { closed: Set<string>; going: Set<string> } {
-  let runs = closedRuns.get(store.location);
-  if (!runs) closedRuns.set(store.location, (runs = { closed: new Set(), going: new Set() }));
-  return runs;
-}
-
-/** The run `id`'s job closed: it leaves with the next run to enter the store, or on its own at the next turn of the event loop. */
-function closeRun(session: SessionContext, id: string): void {
-  const { store } = session.settings;
-  const { closed, going } = closedOn(store);
-  closed.add(id);
-  const leaving = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-    // Taken out by a run that entered meanwhile: it leaves with it.
-    if (!closed.delete(id)) return;
-    going.add(id);
-    // Failed, its entry lapses within a lease (rule 1): the job's answers are all kept by now.
-    await store.leaveRun(id).catch(() => undefined);
-    going.delete(id);
-  });
-  session.leaving.add(leaving);
-  void leaving.finally(() => session.leaving.delete(leaving));
-}
-
-/**
- * Enters the run `id` in the store's runs, and takes out the runs of this process that closed
- * (closeRun) in the same statement: those still to leave, and those whose leave is on its way.
- */
-function enterRun(store: Store, account: string, id: string): Promise<number> {
-  return withLeft(store, (left) => store.enterRun(account, id, CLAIMS.leaseMs, left));
-}
-
-/** `enter` given the runs of this process that closed (closeRun), to take out as it enters a run (enterRun, lookUpClaiming). */
-async function withLeft<T>(store: Store, enter: (left: readonly string[]) => Promise<T>): Promise<T> {
-  const { closed, going } = closedOn(store);
-  const taken = [...closed];
-  closed.clear();
-  for (const ended of taken) going.add(ended);
-  try {
-    return await enter([...going]);
-  } catch (error) {
-    // Still to leave, with the next run that enters.
-    for (const ended of taken) closed.add(ended);
-    throw error;
-  } finally {
-    for (const ended of taken) going.delete(ended);
-  }
 }
 
 /**
@@ -496,7 +394,7 @@ function jobStore(
       } finally {
         session.open.delete(run.claims);
       }
-      closeRun(session, id);
+      closeRun(session.settings.store, session.leaving, id);
       if (fromStore > 0 || savedUsd > 0) {
         const endpoint = endpointOf(job.target);
         await store.recordReuse({ at: clock.now(), run: session.run, account, endpoint, rows: fromStore, saved: savedUsd });
