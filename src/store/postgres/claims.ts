@@ -69,9 +69,17 @@ export class ClaimTable {
   }
 
   /**
-   * One item looked up and claimed in the claim's two round trips (Store.claimItem): the read under
-   * the locks gives the kept sections too, so the item as found is made of what the claim read. A
-   * run entered with it (`enter`) is entered once the locks are had, before the read.
+   * One item looked up and claimed (Store.claimItem): the read under the locks gives the kept
+   * sections too, so the item as found is made of what the claim read. A run entered with it
+   * (`enter`) is entered once the locks are had, before the read.
+   *
+   * One round trip when the item's sections are all empty (neither kept nor claimed: a new item)
+   * or need no write (all kept, or one held by another): the read's statement also writes the
+   * claims, only when every section is empty, and the transaction commits. "Empty, so claimed" is
+   * what decideClaim says of an empty section under any context; the decision is still
+   * decideItemClaim's, on what the statement read. Anything else to take (a lapsed claim, this
+   * owner's own, an answer too old, a damaged one) is claimed in the two round trips of `claim`,
+   * read afresh under the locks.
    */
   async claimItem(
     accountId: number,
@@ -81,31 +89,20 @@ export class ClaimTable {
     { leaseMs, graceMs, enter }: { leaseMs: number; graceMs: number; enter?: { run: string; left: readonly string[] } },
   ): Promise<ItemClaim> {
     const { distinct, place } = distinctSections(ref.sections.map((section) => ({ item: ref.item, ...section })));
-    const entering = (client: PoolClient) =>
-      enter === undefined
-        ? ''
-        : `${enterRunStatement(this.#s, {
-            accountId: String(accountId),
-            run: literal(client, enter.run),
-            leaseMs: String(leaseMs),
-            left: literal(client, enter.left),
-          })}; `;
-    const { result } = await this.#db.transactionInTwo(
-      (client) => `${this.#lock(client, accountId, distinct)}; ${entering(client)}${this.#read(client, accountId, distinct)}`,
-      (rows, client, opened) => {
-        const states = rows as StateRow[];
-        const now = states[0]!.now;
-        const entered = enter === undefined ? undefined : (opened.at(-2)![0] as { earliest: number }).earliest;
-        const from = freshFrom({ ...freshness, since: Math.min(freshness.since ?? Infinity, entered ?? Infinity) }, now);
-        const { outcomes, writes } = decideItemClaim(states.map(stateOf), { owner, now, freshFrom: from, graceMs });
-        const taken = writes ? distinct.filter((_, i) => takes(outcomes[i]!)) : [];
-        return {
-          result: { states, outcomes, from, entered },
-          ...(taken.length > 0 ? { write: this.#write(client, accountId, owner, taken, now + leaseMs) } : {}),
-        };
-      },
+    const opened = await this.#db.transactionInOne(
+      (client) =>
+        `${this.#lock(client, accountId, distinct)}; ${this.#entering(client, accountId, leaseMs, enter)}${this.#readClaimingEmpty(client, accountId, owner, distinct, leaseMs)}`,
     );
-    const { states, outcomes, from, entered } = result;
+    const entered = enter === undefined ? undefined : (opened.at(-2)![0] as { earliest: number }).earliest;
+    const decide = (states: readonly StateRow[]) => {
+      const now = states[0]!.now;
+      const from = freshFrom({ ...freshness, since: Math.min(freshness.since ?? Infinity, entered ?? Infinity) }, now);
+      return { states, from, ...decideItemClaim(states.map(stateOf), { owner, now, freshFrom: from, graceMs }) };
+    };
+    const first = decide(opened.at(-1) as (StateRow & { taken: number })[]);
+    const wrote = (opened.at(-1)![0] as { taken: number }).taken > 0;
+    const toTake = first.writes && first.outcomes.some(takes);
+    const { states, outcomes, from } = wrote || !toTake ? first : await this.#claimReadAgain(accountId, owner, distinct, leaseMs, decide);
     // As findItems reads it: the item's frame, and each section kept since `from`.
     const frame = states.find((row) => row.at !== null)?.frame;
     const found = foundItem(ref.sections, frame, (section) => {
@@ -113,6 +110,52 @@ export class ClaimTable {
       return row.at !== null && row.at >= from ? { at: row.at, body: row.body } : undefined;
     });
     return { found, outcomes: place.map((i) => outcomes[i]!), ...(entered === undefined ? {} : { entered }) };
+  }
+
+  /** An item's claim in two round trips (the locks and the read; the write and COMMIT), decided by `decide`. */
+  async #claimReadAgain<D extends { outcomes: ClaimResult[]; writes: boolean; states: readonly StateRow[] }>(
+    accountId: number,
+    owner: string,
+    distinct: readonly SectionClaim[],
+    leaseMs: number,
+    decide: (states: readonly StateRow[]) => D,
+  ): Promise<D> {
+    const { result } = await this.#db.transactionInTwo(
+      (client) => `${this.#lock(client, accountId, distinct)}; ${this.#read(client, accountId, distinct)}`,
+      (rows, client) => {
+        const decided = decide(rows as StateRow[]);
+        const taken = decided.writes ? distinct.filter((_, i) => takes(decided.outcomes[i]!)) : [];
+        const now = decided.states[0]!.now;
+        return { result: decided, ...(taken.length > 0 ? { write: this.#write(client, accountId, owner, taken, now + leaseMs) } : {}) };
+      },
+    );
+    return result;
+  }
+
+  /** The statement entering the run with the claim, if it is to be (with its `; `), else nothing. */
+  #entering(client: PoolClient, accountId: number, leaseMs: number, enter: { run: string; left: readonly string[] } | undefined): string {
+    if (enter === undefined) return '';
+    const values = {
+      accountId: String(accountId),
+      run: literal(client, enter.run),
+      leaseMs: String(leaseMs),
+      left: literal(client, enter.left),
+    };
+    return `${enterRunStatement(this.#s, values)}; `;
+  }
+
+  /**
+   * The read of `#read`, which also claims the sections for `owner` when every one is empty
+   * (neither kept nor claimed), in the same statement: its rows say how many it claimed (`taken`).
+   * Its data-modifying part sees the read's snapshot, taken once the locks were had.
+   */
+  #readClaimingEmpty(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], leaseMs: number): string {
+    return `WITH r AS (${this.#read(client, accountId, sections, true)}),
+       taken AS (INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
+         SELECT ${accountId}, identity, endpoint, params, ${literal(client, owner)}, now + ${leaseMs} FROM r
+         WHERE NOT EXISTS (SELECT 1 FROM r WHERE owner IS NOT NULL OR at IS NOT NULL)
+         RETURNING 1)
+       SELECT owner, expires, at, body, frame, now, (SELECT count(*) FROM taken)::int AS taken FROM r ORDER BY ord`;
   }
 
   /** Each section's lock, in the order given (distinctSections: one order for every job), for the rest of the transaction. */
@@ -127,7 +170,7 @@ export class ClaimTable {
   }
 
   /** The sections' claims and kept answers, read once their locks are had (a statement of its own, so a snapshot of its own). */
-  #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
+  #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[], keyed = false): string {
     const s = this.#s;
     const [identities, endpoints, params] = arrays(sections).map((column) => literal(client, column));
     // Planned afresh each time: a plan kept for any list (a prepared statement's) scanned the
@@ -135,13 +178,15 @@ export class ClaimTable {
     // claim and kept answer found through their indexes, one lookup a listed section (LATERAL, kept
     // apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging) had the whole
     // sections table scanned for every claim, 10 ms each by 100,000 items.
-    return `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now
+    // `keyed`: each section's key and place too, for a statement that reads it as a table (`#readClaimingEmpty`).
+    const keys = keyed ? ', w.identity, w.endpoint, w.params, w.ord' : '';
+    return `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now${keys}
        FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
          WHERE account = ${accountId} AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
        LEFT JOIN LATERAL (SELECT k.at, k.body, i.frame FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
          WHERE i.account = ${accountId} AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
-       ORDER BY w.ord`;
+       ${keyed ? '' : 'ORDER BY w.ord'}`;
   }
 
   #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): string {

@@ -62,6 +62,8 @@ export interface SchemaVersion {
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;
  * - `transaction`: several round trips in one transaction (a group's write), tried again alike;
+ * - `transactionInOne`: a transaction in one round trip of several statements (a one-item claim
+ *   that finds its sections empty or kept), tried again alike;
  * - `transactionInTwo`: a transaction in two round trips of several statements each (a claim, the
  *   pacer's under its lock), tried again alike;
  * - `session`: a client for several round trips (the migrations).
@@ -147,6 +149,21 @@ export class Database {
         const result = await work(client);
         await client.query('COMMIT');
         return result;
+      }),
+    );
+  }
+
+  /**
+   * A transaction in one round trip: BEGIN, what `statements` says (one simple-protocol string,
+   * values as literals), COMMIT; every statement's rows come back, in order. Undone and tried
+   * again as `transaction` is.
+   */
+  async transactionInOne(statements: (client: PoolClient) => string): Promise<QueryResultRow[][]> {
+    return this.#retried(() =>
+      this.session(async (client) => {
+        const results = (await client.query(`BEGIN; ${statements(client)}; COMMIT`)) as unknown as QueryResult<QueryResultRow>[];
+        // BEGIN's and COMMIT's results (no rows) are not the caller's.
+        return results.slice(1, -1).map((result) => result.rows);
       }),
     );
   }
