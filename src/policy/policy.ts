@@ -43,6 +43,12 @@ export interface ThrottlePolicy {
   keepReservationsMs: number;
   /** With a shared store: after this many of the longest windows without asking, a job has stopped. */
   staleAfterPeriods: number;
+  /** With a shared store: how many requests of its size a grant may reserve at once (a lease), spent here without asking the store again... */
+  leaseRequests: number;
+  /** ...when that is at most this part of every window's limit... */
+  leasePart: number;
+  /** ...and for this long: what is left of a lease then is given back at the next grant. */
+  leaseMs: number;
   /** Without a shared store: the first part of each window, taken in start shares at the reset while others are seen. */
   sharedPart: number;
   /** Without a shared store: past the shared part, at most one request per this fraction of the shortest window while others send in it. */
@@ -93,6 +99,15 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   // A job between two batches asks again within a window; one silent for two of the longest has
   // stopped or died, and its share goes to the others.
   staleAfterPeriods: 2,
+  // A library client's one-item calls asked the store's pacer before each request: one round trip in
+  // turn for every call, and its report another beside it. A lease of 8 requests makes it one in 8,
+  // where the windows are wide enough (a hundredth of each: 8 one-item calls need windows of 800)
+  // that reserving ahead holds nothing another job would miss; at the self-serve plan's 250 a
+  // minute, grants are never leased. What a job stopped or killed leaves of one counts until its
+  // window resets, as its requests in flight would.
+  leaseRequests: 8,
+  leasePart: 0.01,
+  leaseMs: 1_000,
   // The part of each window where jobs that cannot see each other's reservations take equal shares
   // at once; after it, what is left goes in turns. A tenth: a 6 s window's first 600 ms.
   sharedPart: 0.1,

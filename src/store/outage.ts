@@ -243,6 +243,7 @@ export class OutageTolerantStore implements Store {
       reserve: (request) => this.#call(() => pacer.reserve(request)),
       report: (reservation, reported) => this.#call(() => pacer.report(reservation, reported)),
       refund: (reservation) => this.#call(() => pacer.refund(reservation)),
+      endLease: (reservation, components) => this.#call(() => pacer.endLease(reservation, components)),
       leave: () => this.#unlessAway(() => pacer.leave()),
     };
   }

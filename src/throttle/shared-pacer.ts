@@ -22,6 +22,8 @@ export interface SharedPacer {
   report(reservation: number | undefined, reported: readonly ReportedWindow[]): Promise<void>;
   /** The service refused the request (429) and did not count it. */
   refund(reservation: number): Promise<void>;
+  /** A lease (ShareRequest.lease) ends: `unused` of its components were not sent and count no more. */
+  endLease(reservation: number, unused: number): Promise<void>;
   /** This process asks for nothing more: its share goes to the others at once. */
   leave(): Promise<void>;
 }
@@ -46,10 +48,17 @@ export type SharePolicy = Pick<
   | 'probeWaitMs'
   | 'keepReservationsMs'
   | 'staleAfterPeriods'
+  | 'leaseRequests'
+  | 'leasePart'
+  | 'leaseMs'
 >;
 
 export interface ShareRequest {
   wanted: number;
+  /** The grant is a lease: several requests' worth, kept apart from the owner's other reservations until it ends. */
+  lease?: boolean;
+  /** The owner's lease before this one ends: what it left unused (endLease, told with the next reservation). */
+  ends?: { reservation: number; unused: number };
   /** Everything this process is waiting to send, `wanted` included: its claim on the windows' fair shares. */
   demand: number;
   unit: number;
@@ -77,6 +86,8 @@ interface SharedReservation {
   answered?: true;
   /** The reset of each window (by period) the service counted it in, as its answer said. */
   countedBy?: CountedIn[];
+  /** A lease not ended yet: what it will not use is taken off when it ends, so it is not joined with others before. */
+  lease?: true;
 }
 
 export interface SharedState {
@@ -183,6 +194,7 @@ function fairShare(state: SharedState, window: SharedWindow, use: WindowUse, own
 // Exported for test/throttle/shared-pacer.test.ts: the shared state's rules without a store.
 export function reserveIn(state: SharedState, owner: string, request: ShareRequest, now: number): ShareGrant {
   const { unit, policy } = request;
+  if (request.ends) endLeaseIn(state, request.ends.reservation, request.ends.unused);
   const demand = Math.max(request.wanted, request.demand);
   // Only windows the service has stated are shared: a run still on --rate's assumption (before its
   // first answer) follows the windows the others were told, and never imposes its guess on them.
@@ -217,7 +229,7 @@ export function reserveIn(state: SharedState, owner: string, request: ShareReque
   const grant = Math.floor(Math.max(0, room) / unit) * unit;
   if (grant < unit || grant === 0) return { components: 0, retryAt: Math.max(retryAt, now + 1) };
   state.nextId += 1;
-  state.reservations.push({ id: state.nextId, owner, at: now, components: grant });
+  state.reservations.push({ id: state.nextId, owner, at: now, components: grant, ...(request.lease ? { lease: true as const } : {}) });
   joinIn(state, owner, now, demand - grant);
   if (state.windows.length === 0 && !probe) state.probe = { id: state.nextId, owner, at: now, answered: false };
   return { components: grant, id: state.nextId };
@@ -233,7 +245,7 @@ export function reportIn(state: SharedState, reservation: number | undefined, re
     answered.answered = true;
     if (reported.length > 0) {
       answered.countedBy = countedBy(reported);
-      joinAnswered(state, answered);
+      if (!answered.lease) joinAnswered(state, answered);
     }
   }
   for (const report of reported) {
@@ -273,7 +285,12 @@ function joinAnswered(state: SharedState, answered: SharedReservation): void {
   const counted = answered.countedBy!;
   const twin = state.reservations.find(
     (entry) =>
-      entry !== answered && entry.answered && entry.owner === answered.owner && entry.countedBy && sameWindows(entry.countedBy, counted),
+      entry !== answered &&
+      entry.answered &&
+      !entry.lease &&
+      entry.owner === answered.owner &&
+      entry.countedBy &&
+      sameWindows(entry.countedBy, counted),
   );
   if (!twin) return;
   twin.components += answered.components;
@@ -295,6 +312,7 @@ export function pacerOn(owner: string, apply: ApplyChange): SharedPacer {
     reserve: (request) => apply((state, now) => reserveIn(state, owner, request, now)),
     report: (reservation, reported) => apply((state, now) => reportIn(state, reservation, reported, now)),
     refund: (reservation) => apply((state) => refundIn(state, reservation)),
+    endLease: (reservation, unused) => apply((state) => endLeaseIn(state, reservation, unused)),
     leave: () => apply((state) => leaveIn(state, owner)),
   };
 }
@@ -310,6 +328,17 @@ export function refundIn(state: SharedState, reservation: number): void {
   state.reservations = state.reservations.filter((entry) => entry.id !== reservation);
   // A refused probe stated nothing usable to the others: the next process to ask probes.
   if (state.probe?.id === reservation) delete state.probe;
+}
+
+/** A lease ends: what it left unused no longer counts, and it is joined with its owner's answered reservations like any other. */
+// Exported for test/throttle/pacer-leases.test.ts: the shared state's rules without a store.
+export function endLeaseIn(state: SharedState, reservation: number, unused: number): void {
+  const entry = state.reservations.find((candidate) => candidate.id === reservation);
+  if (entry === undefined) return;
+  delete entry.lease;
+  entry.components -= Math.min(unused, entry.components);
+  if (entry.components === 0) state.reservations.splice(state.reservations.indexOf(entry), 1);
+  else if (entry.countedBy) joinAnswered(state, entry);
 }
 
 function leaveIn(state: SharedState, owner: string): void {

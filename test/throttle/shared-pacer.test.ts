@@ -299,6 +299,7 @@ describe('a limiter asking a shared pacer that answers later (a store over the n
         refunded.push(id);
         return Promise.resolve();
       },
+      endLease: () => Promise.resolve(),
       leave: () => Promise.resolve(),
     };
     return { pacer, pending, refunded, fail: (error: Error) => (failure = error) };

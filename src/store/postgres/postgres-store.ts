@@ -47,9 +47,11 @@ export interface PostgresStoreSettings {
  * but for a claim's two round trips (the locks and the read; the write and COMMIT), a group's write
  * of several answers (four: BEGIN, two statements, COMMIT; one answer's is one statement) and the
  * pacer's two when another session wrote its state since this one (else one). A one-item library
- * call makes five round trips, four of them in turn: its claim's two (claimItem: the locks, its
- * run's entry with the leave of the run before it, and the read that is its lookup; the write and
- * COMMIT), its pacer, its record; the pacer's report goes beside the record. Everything it times is on the database's clock; what it exchanges with the
+ * call on a new item makes two round trips: its claim (claimItem: the locks, its run's entry with
+ * the leave of the run before it, and the read that is its lookup and claims what it finds empty,
+ * committed), and its record; its pacer asks once every 8 calls where the windows are wide (a
+ * lease, throttle/shared-pacing.ts), and once a call otherwise, with its report beside the record.
+ * Everything it times is on the database's clock; what it exchanges with the
  * run in the run's time (the windows, the pacer's) is converted (DatabaseClock). Every failure of
  * the database is one StoreError naming --no-store (Database).
  */

@@ -56,6 +56,7 @@ export function pacingContract(name: string, driver: PacingDriver): void {
             reserve: (request) => held(pacer.reserve(request)),
             report: (reservation, reported) => held(pacer.report(reservation, reported)),
             refund: (reservation) => held(pacer.refund(reservation)),
+            endLease: (reservation, components) => held(pacer.endLease(reservation, components)),
             leave: () => held(pacer.leave()),
           };
         };
