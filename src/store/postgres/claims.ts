@@ -3,12 +3,30 @@ import { decideClaim, decideItemClaim, distinctSections, isLive, takes, type Cla
 import { foundItem } from '../kept-text.js';
 import { freshFrom } from '../freshness.js';
 import type { ClaimOptions, ClaimResult, Freshness, ItemClaim, ItemRef, SectionClaim } from '../store-api.js';
-import { literal, type Database } from './database.js';
+import { executed, literal, type Database } from './database.js';
 import { enterRunStatement } from './runs.js';
 import { CLAIMS } from '../../policy/policy.js';
 
 /** The sections as three arrays (identity, endpoint, parameters), for unnest. */
 const arrays = (claims: readonly SectionClaim[]) => [claims.map((c) => c.item), claims.map((c) => c.endpoint), claims.map((c) => c.params)];
+
+/** The three arrays as literals in a statement's text. */
+function literalArrays(client: PoolClient, claims: readonly SectionClaim[]): { identities: string; endpoints: string; params: string } {
+  return {
+    identities: literal(
+      client,
+      claims.map((c) => c.item),
+    ),
+    endpoints: literal(
+      client,
+      claims.map((c) => c.endpoint),
+    ),
+    params: literal(
+      client,
+      claims.map((c) => c.params),
+    ),
+  };
+}
 
 /**
  * A claim's locks are waited for no longer than this: they are held for the few milliseconds of
@@ -91,7 +109,7 @@ export class ClaimTable {
     const { distinct, place } = distinctSections(ref.sections.map((section) => ({ item: ref.item, ...section })));
     const opened = await this.#db.transactionInOne(
       (client) =>
-        `${this.#lock(client, accountId, distinct)}; ${this.#entering(client, accountId, leaseMs, enter)}${this.#readClaimingEmpty(client, accountId, owner, distinct, leaseMs)}`,
+        `${this.#lock(client, accountId, distinct, true)}; ${this.#entering(client, accountId, leaseMs, enter)}${this.#readClaimingEmpty(client, accountId, owner, distinct, leaseMs)}`,
     );
     const entered = enter === undefined ? undefined : (opened.at(-2)![0] as { earliest: number }).earliest;
     const decide = (states: readonly StateRow[]) => {
@@ -135,62 +153,73 @@ export class ClaimTable {
   /** The statement entering the run with the claim, if it is to be (with its `; `), else nothing. */
   #entering(client: PoolClient, accountId: number, leaseMs: number, enter: { run: string; left: readonly string[] } | undefined): string {
     if (enter === undefined) return '';
-    const values = {
-      accountId: String(accountId),
-      run: literal(client, enter.run),
-      leaseMs: String(leaseMs),
-      left: literal(client, enter.left),
-    };
-    return `${enterRunStatement(this.#s, values)}; `;
+    const text = enterRunStatement(this.#s, { accountId: '$1', run: '$2', leaseMs: '$3', left: '$4' });
+    return `${executed(client, 'propdata_claim_enter', text, [accountId, literal(client, enter.run), leaseMs, literal(client, enter.left)])}; `;
   }
 
   /**
    * The read of `#read`, which also claims the sections for `owner` when every one is empty
    * (neither kept nor claimed), in the same statement: its rows say how many it claimed (`taken`).
-   * Its data-modifying part sees the read's snapshot, taken once the locks were had.
+   * Its data-modifying part sees the read's snapshot, taken once the locks were had. Prepared: one
+   * item's few sections are each found through their indexes whatever the plan.
    */
   #readClaimingEmpty(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], leaseMs: number): string {
-    return `WITH r AS (${this.#read(client, accountId, sections, true)}),
+    const text = `WITH r AS (${this.#readText({ accountId: '$1::int', identities: '$2', endpoints: '$3', params: '$4' }, true)}),
        taken AS (INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
-         SELECT ${accountId}, identity, endpoint, params, ${literal(client, owner)}, now + ${leaseMs} FROM r
+         SELECT $1::int, identity, endpoint, params, $5::text, now + $6::bigint FROM r
          WHERE NOT EXISTS (SELECT 1 FROM r WHERE owner IS NOT NULL OR at IS NOT NULL)
          RETURNING 1)
        SELECT owner, expires, at, body, frame, now, (SELECT count(*) FROM taken)::int AS taken FROM r ORDER BY ord`;
+    const { identities, endpoints, params } = literalArrays(client, sections);
+    return executed(client, 'propdata_claim_item', text, [accountId, identities, endpoints, params, literal(client, owner), leaseMs]);
   }
 
   /** Each section's lock, in the order given (distinctSections: one order for every job), for the rest of the transaction. */
-  #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
+  #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[], prepared = false): string {
     const keys = literal(
       client,
       sections.map((c) => `${c.item}\n${c.endpoint}\n${c.params}`),
     );
-    return `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
-       SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ${accountId} ' || k, 0))
-       FROM unnest(${keys}::text[]) WITH ORDINALITY AS x(k, ord) ORDER BY ord`;
+    const lock = (account: string, list: string) =>
+      `SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ' || ${account} || ' ' || k, 0))
+       FROM unnest(${list}::text[]) WITH ORDINALITY AS x(k, ord) ORDER BY ord`;
+    const locks = prepared
+      ? executed(client, 'propdata_claim_lock', lock('$1::int', '$2'), [accountId, keys])
+      : lock(String(accountId), keys);
+    // A prepared statement's plan is used as it is: PostgreSQL would otherwise plan each run afresh
+    // (a generic plan of a list of unknown length looks dearer to it), as for the literals.
+    const generic = prepared ? ` SET LOCAL plan_cache_mode = force_generic_plan;` : '';
+    return `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';${generic} ${locks}`;
   }
 
   /** The sections' claims and kept answers, read once their locks are had (a statement of its own, so a snapshot of its own). */
-  #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[], keyed = false): string {
-    const s = this.#s;
-    const [identities, endpoints, params] = arrays(sections).map((column) => literal(client, column));
+  #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
     // Planned afresh each time: a plan kept for any list (a prepared statement's) scanned the
-    // claims table once per section, which a run's churn leaves full of dead rows. Each section's
-    // claim and kept answer found through their indexes, one lookup a listed section (LATERAL, kept
-    // apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging) had the whole
-    // sections table scanned for every claim, 10 ms each by 100,000 items.
-    // `keyed`: each section's key and place too, for a statement that reads it as a table (`#readClaimingEmpty`).
+    // claims table once per section, which a run's churn leaves full of dead rows.
+    return this.#readText({ accountId: String(accountId), ...literalArrays(client, sections) }, false);
+  }
+
+  /**
+   * The read's text, its values SQL expressions (literals, or a prepared statement's parameters).
+   * Each section's claim and kept answer found through their indexes, one lookup a listed section
+   * (LATERAL, kept apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging)
+   * had the whole sections table scanned for every claim, 10 ms each by 100,000 items. `keyed`: each
+   * section's key and place too, unordered, for a statement that reads it as a table (`#readClaimingEmpty`).
+   */
+  #readText(v: { accountId: string; identities: string; endpoints: string; params: string }, keyed: boolean): string {
+    const s = this.#s;
     const keys = keyed ? ', w.identity, w.endpoint, w.params, w.ord' : '';
     return `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now${keys}
-       FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
+       FROM unnest(${v.identities}::text[], ${v.endpoints}::text[], ${v.params}::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
-         WHERE account = ${accountId} AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
+         WHERE account = ${v.accountId} AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
        LEFT JOIN LATERAL (SELECT k.at, k.body, i.frame FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
-         WHERE i.account = ${accountId} AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
+         WHERE i.account = ${v.accountId} AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
        ${keyed ? '' : 'ORDER BY w.ord'}`;
   }
 
   #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): string {
-    const [identities, endpoints, params] = arrays(sections).map((column) => literal(client, column));
+    const { identities, endpoints, params } = literalArrays(client, sections);
     return `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
        SELECT ${accountId}, w.identity, w.endpoint, w.params, ${literal(client, owner)}, ${expires}
        FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[]) AS w(identity, endpoint, params)

@@ -48,6 +48,24 @@ export function literal(client: Pick<PoolClient, 'escapeLiteral'>, value: string
   return client.escapeLiteral(`{${elements.join(',')}}`);
 }
 
+/** The statements each connection has PREPAREd (SQL): a connection that failed is closed, never reused, and forgets them with it. */
+const preparedOn = new WeakMap<PoolClient, Set<string>>();
+
+/**
+ * A statement EXECUTEd by name within a simple-protocol string of several (a transaction in one
+ * round trip has no parameters), PREPAREd first on a connection that has not prepared it yet: its
+ * plan kept for the connection's life instead of made at every call. A one-item claim's read and its
+ * run's entry, their values as literals, took 0.35 and 0.33 ms of the database's CPU a call to plan.
+ * `text` names its values $1, $2..., and `args` gives them as literals (`literal`).
+ */
+export function executed(client: PoolClient, name: string, text: string, args: readonly (string | number)[]): string {
+  let names = preparedOn.get(client);
+  if (names === undefined) preparedOn.set(client, (names = new Set()));
+  const prepare = names.has(name) ? '' : `PREPARE ${name} AS ${text}; `;
+  names.add(name);
+  return `${prepare}EXECUTE ${name}(${args.join(', ')})`;
+}
+
 /** How the store's schema says its version, and the newest this propdata knows. */
 export interface SchemaVersion {
   versionQuery: string;
@@ -162,8 +180,8 @@ export class Database {
     return this.#retried(() =>
       this.session(async (client) => {
         const results = (await client.query(`BEGIN; ${statements(client)}; COMMIT`)) as unknown as QueryResult<QueryResultRow>[];
-        // BEGIN's and COMMIT's results (no rows) are not the caller's.
-        return results.slice(1, -1).map((result) => result.rows);
+        // BEGIN's, COMMIT's and a PREPARE's results (no rows: `executed`) are not the caller's.
+        return results.slice(1, -1).flatMap((result) => (result.command === 'PREPARE' ? [] : [result.rows]));
       }),
     );
   }
