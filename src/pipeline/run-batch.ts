@@ -13,7 +13,7 @@ import type { KeptAnswers, Resolution, Saving } from './kept-answers.js';
 import type { OrderedOutput } from './ordered-output.js';
 import type { RunStats } from './run-stats.js';
 import type { BatchOutcome, Deliver } from './send-batch.js';
-import { CLAIMS } from '../policy/policy.js';
+import { CLAIMS, STORE_LOOKAHEAD } from '../policy/policy.js';
 
 export interface BatchRunOptions {
   /** What every row asks: the endpoint, or the components of an mget. */
@@ -61,14 +61,14 @@ export type SendFunction = (
 /** Abort listeners a request in flight may hold on the run's stop at once (the pacer's queue, the exchange, a retry's sleep). */
 export const LISTENERS_PER_REQUEST = 3;
 
-/** Items looked up in the store at once: one round trip a block, not one a row (an estimate looks them up alike). */
-export const LOOKUP_BLOCK = 100;
+/** Items looked up in the store at once (STORE_LOOKAHEAD): one round trip a block, not one a row (an estimate looks them up alike). */
+export const LOOKUP_BLOCK = STORE_LOOKAHEAD.blockItems;
 
 /**
- * Blocks looked up at once as rows are read, each applied in its turn: a rerun from a database
- * waited for each block's round trip before reading on (a third of its time idle).
+ * Blocks looked up at once as rows are read, each applied in its turn (STORE_LOOKAHEAD): a rerun
+ * from a database waited for each block's round trip before reading on (a third of its time idle).
  */
-const LOOKUPS_IN_FLIGHT = 4;
+const LOOKUPS_IN_FLIGHT = STORE_LOOKAHEAD.blocksInFlight;
 
 /** Hands over the records for the rows that share one answer: the item's own, then its duplicates'. */
 function addRecords(output: OrderedOutput, pending: PendingItem, record: OutputRecord, kept?: Promise<void>): void {

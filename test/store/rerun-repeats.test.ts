@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { STORE_LOOKAHEAD } from '../../src/policy/policy.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { runMain } from '../helpers/run-main.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
@@ -13,10 +14,15 @@ import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
  */
 const sandbox = sandboxPerTest();
 
-/** 700 distinct addresses, then the first 60 again, far past the blocks being looked up, with other meta (every third without). */
+/**
+ * Distinct addresses, then the first 60 again, far past the blocks being looked up (the lookahead
+ * and 300 rows more: their first rows are written and remembered by then, no longer on their way),
+ * with other meta (every third without).
+ */
 function input(): { dir: string; input: string } {
   const dir = mkdtempSync(join(tmpdir(), 'propdata-rerun-repeats-'));
-  const rows = Array.from({ length: 700 }, (_, i) => `${i + 1} Main St,21201,first-${i}`);
+  const distinct = STORE_LOOKAHEAD.blockItems * STORE_LOOKAHEAD.blocksInFlight + 300;
+  const rows = Array.from({ length: distinct }, (_, i) => `${i + 1} Main St,21201,first-${i}`);
   for (let i = 0; i < 60; i++) rows.push(`${i + 1} Main St,21201,${i % 3 === 0 ? '' : `again-${i}`}`);
   const file = join(dir, 'in.csv');
   writeFileSync(file, `address,zipcode,meta\n${rows.join('\n')}\n`);

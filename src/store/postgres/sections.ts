@@ -5,14 +5,8 @@ import type { FoundItem, ItemRef, StoreEntry } from '../store-api.js';
 import { deleteClaims } from './claims.js';
 import { prepared, type Database } from './database.js';
 
-interface FoundRow {
-  ord: number;
-  frame: string;
-  endpoint: string | null;
-  params: string | null;
-  at: number | null;
-  body: string | null;
-}
+/** A row of findItems: the item's place in the list (from 1), its frame, and one fresh section (nulls when none). */
+type FoundRow = [ord: number, frame: string, endpoint: string | null, params: string | null, at: number | null, body: string | null];
 
 /**
  * What the store holds of each item's sections that arrived at or after `freshFrom` (freshness.ts,
@@ -30,8 +24,8 @@ export async function findItems(
   freshFrom: number,
 ): Promise<FoundItem[]> {
   if (items.length === 0) return [];
-  const rows = await db.query<FoundRow>(
-    `SELECT w.ord, i.frame, k.endpoint, k.params, k.at, k.body
+  const rows = await db.queryArrays<FoundRow>(
+    `SELECT w.ord::int, i.frame, k.endpoint, k.params, k.at, k.body
      FROM unnest($2::text[]) WITH ORDINALITY AS w(identity, ord)
      CROSS JOIN LATERAL (SELECT id, frame FROM ${s}.items
        WHERE account = (SELECT id FROM ${s}.accounts WHERE name = $1) AND identity = w.identity OFFSET 0) i
@@ -40,16 +34,16 @@ export async function findItems(
   );
   const byItem = new Map<number, FoundRow[]>();
   for (const row of rows) {
-    const kept = byItem.get(row.ord);
+    const kept = byItem.get(row[0]);
     if (kept) kept.push(row);
-    else byItem.set(row.ord, [row]);
+    else byItem.set(row[0], [row]);
   }
   return items.map((ref, index) => {
     const kept = byItem.get(index + 1);
     if (!kept) return nothingFound(ref);
-    return foundItem(ref.sections, kept[0]!.frame, (section) => {
-      const row = kept.find((candidate) => candidate.endpoint === section.endpoint && candidate.params === section.params);
-      return row && { at: row.at!, body: row.body };
+    return foundItem(ref.sections, kept[0]![1], (section) => {
+      const row = kept.find(([, , endpoint, params]) => endpoint === section.endpoint && params === section.params);
+      return row && { at: row[4]!, body: row[5] };
     });
   });
 }
