@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { decideClaim, decideItemClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
+import { identityKey } from '../identity-key.js';
 import { foundItem } from '../kept-text.js';
 import { freshFrom } from '../freshness.js';
 import type { ClaimOptions, ClaimResult, Freshness, ItemClaim, ItemRef, SectionClaim } from '../store-api.js';
@@ -130,17 +131,21 @@ export class ClaimTable {
   #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
     const s = this.#s;
     const [identities, endpoints, params] = arrays(sections).map((column) => literal(client, column));
+    const keys = literal(
+      client,
+      sections.map((section) => String(identityKey(section.item))),
+    );
     // Planned afresh each time: a plan kept for any list (a prepared statement's) scanned the
     // claims table once per section, which a run's churn leaves full of dead rows. Each section's
     // claim and kept answer found through their indexes, one lookup a listed section (LATERAL, kept
     // apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging) had the whole
     // sections table scanned for every claim, 10 ms each by 100,000 items.
     return `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now
-       FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
+       FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[], ${keys}::bigint[]) WITH ORDINALITY AS w(identity, endpoint, params, key, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
          WHERE account = ${accountId} AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
        LEFT JOIN LATERAL (SELECT k.at, k.body, i.frame FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
-         WHERE i.account = ${accountId} AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
+         WHERE i.account = ${accountId} AND i.key = w.key AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
        ORDER BY w.ord`;
   }
 

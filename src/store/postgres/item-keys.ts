@@ -1,0 +1,41 @@
+import type { PoolClient } from 'pg';
+import { identityKey } from '../identity-key.js';
+
+/** Items keyed a batch a round trip while migrating: a statement's arrays stay a few hundred kilobytes. */
+const BATCH = 5_000;
+
+/**
+ * Schema 6: an item is found by its key (store/identity-key.ts, computed here as every statement
+ * computes it), as in the SQLite file since its schema 5. The index on (account, key) holds 16 bytes
+ * an item where the one it replaces held a second copy of its identity, 100 bytes or more: writing a
+ * first run's items into it (in the order of their keys, at random places in it either way) cost
+ * the database a quarter less. Every lookup by key compares the identity too; an item whose key
+ * another identity of its account already has is not kept (1 in 2^53 a pair: bought again when
+ * asked, never answered with the other's sections). Two items of a store made before this schema
+ * that share a key keep the newer (its sections with it): the older is bought again when asked.
+ */
+export const itemKeysMigration = {
+  async run(client: PoolClient, s: string): Promise<void> {
+    await client.query(`ALTER TABLE ${s}.items ADD COLUMN key bigint`);
+    for (let after = 0; ;) {
+      const { rows } = await client.query<{ id: number; identity: string }>(
+        `SELECT id, identity FROM ${s}.items WHERE id > $1 ORDER BY id LIMIT ${BATCH}`,
+        [after],
+      );
+      if (rows.length === 0) break;
+      await client.query(`UPDATE ${s}.items i SET key = x.key FROM unnest($1::bigint[], $2::bigint[]) AS x(id, key) WHERE i.id = x.id`, [
+        rows.map((row) => row.id),
+        rows.map((row) => identityKey(row.identity)),
+      ]);
+      after = rows.at(-1)!.id;
+    }
+    await client.query(`
+      WITH gone AS (
+        DELETE FROM ${s}.items i USING ${s}.items j WHERE j.account = i.account AND j.key = i.key AND j.id > i.id RETURNING i.id
+      )
+      DELETE FROM ${s}.sections WHERE item IN (SELECT id FROM gone);
+      ALTER TABLE ${s}.items ALTER COLUMN key SET NOT NULL, DROP CONSTRAINT items_account_identity_key;
+      CREATE UNIQUE INDEX items_by_key ON ${s}.items (account, key);
+    `);
+  },
+};
