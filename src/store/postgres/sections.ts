@@ -105,7 +105,8 @@ function entryArrays(entries: readonly DatabaseEntry[]) {
   );
   const answers = columns('n', 'key', 'identity', 'frame');
   const sections = columns('n', 'account', 'key', 'endpoint', 'params', 'body');
-  const identities = new Map<string, string>();
+  // Each account's keys, and the identity each names here.
+  const identities = new Map<number, Map<number, string>>();
   const settles = columns('n', 'identity', 'endpoint', 'params');
   entries.forEach(({ accountId, entry: { request, owner, settles: settled }, arrivedAt, windows }, i) => {
     const n = i + 1;
@@ -119,9 +120,9 @@ function entryArrays(entries: readonly DatabaseEntry[]) {
     });
     for (const answer of entries[i]!.entry.answers.map(encode)) {
       const key = identityKey(answer.identity);
-      const item = `${accountId} ${key}`;
-      if ((identities.get(item) ?? answer.identity) !== answer.identity) continue;
-      identities.set(item, answer.identity);
+      const named = identities.get(accountId) ?? identities.set(accountId, new Map()).get(accountId)!;
+      if ((named.get(key) ?? answer.identity) !== answer.identity) continue;
+      named.set(key, answer.identity);
       push(answers, { n, key, identity: answer.identity, frame: answer.frame });
       for (const section of answer.sections) push(sections, { n, account: accountId, key, ...section });
     }
@@ -236,8 +237,10 @@ export async function recordEntries(db: Database, s: string, entries: readonly D
     const { rows } = await client.query<WrittenRow>(prepared(WRITE_REQUESTS(s), requests));
     // Only the sections of new requests, each under its item's id, with its entry's arrival (ordinality is a bigint: a number here).
     const written = new Set(rows.flatMap((row) => (row.n === null ? [] : [row.n])));
-    const ids = new Map(rows.flatMap((row) => (row.id === null ? [] : [[`${row.account} ${row.key}`, row.id]])));
-    const item = (i: number) => ids.get(`${sections.account[i] as number} ${sections.key[i] as number}`);
+    const ids = new Map<number, Map<number, number>>();
+    for (const { id, account, key } of rows)
+      if (id !== null) (ids.get(account!) ?? ids.set(account!, new Map()).get(account!)!).set(key!, id);
+    const item = (i: number) => ids.get(sections.account[i] as number)?.get(sections.key[i] as number);
     const kept = sections.n.flatMap((n, i) => (written.has(n as number) && item(i) !== undefined ? [i] : []));
     if (kept.length === 0) return;
     const column = (values: unknown[]) => kept.map((i) => values[i]);
