@@ -8,8 +8,17 @@ import { literal, type Database } from './database.js';
 import { enterRunStatement } from './runs.js';
 import { CLAIMS } from '../../policy/policy.js';
 
-/** The sections as three arrays (identity, endpoint, parameters), for unnest. */
-const arrays = (claims: readonly SectionClaim[]) => [claims.map((c) => c.item), claims.map((c) => c.endpoint), claims.map((c) => c.params)];
+/**
+ * The sections as three arrays (the item's key, endpoint, parameters), for unnest. A claim names its
+ * item by key (item-keys.ts), as in the SQLite file (sqlite/claims.ts): two identities with one key
+ * (1 in 2^53 a pair) share a claim and its lock, so a job may wait for the other item's answer,
+ * then claim its own.
+ */
+const arrays = (claims: readonly SectionClaim[]) => [
+  claims.map((c) => identityKey(c.item)),
+  claims.map((c) => c.endpoint),
+  claims.map((c) => c.params),
+];
 
 /**
  * A claim's locks are waited for no longer than this: they are held for the few milliseconds of
@@ -120,7 +129,7 @@ export class ClaimTable {
   #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
     const keys = literal(
       client,
-      sections.map((c) => `${c.item}\n${c.endpoint}\n${c.params}`),
+      sections.map((c) => `${identityKey(c.item)}\n${c.endpoint}\n${c.params}`),
     );
     return `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
        SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ${accountId} ' || k, 0))
@@ -130,10 +139,10 @@ export class ClaimTable {
   /** The sections' claims and kept answers, read once their locks are had (a statement of its own, so a snapshot of its own). */
   #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
     const s = this.#s;
-    const [identities, endpoints, params] = arrays(sections).map((column) => literal(client, column));
-    const keys = literal(
+    const [keys, endpoints, params] = arrays(sections).map((column) => literal(client, column));
+    const identities = literal(
       client,
-      sections.map((section) => String(identityKey(section.item))),
+      sections.map((section) => section.item),
     );
     // Planned afresh each time: a plan kept for any list (a prepared statement's) scanned the
     // claims table once per section, which a run's churn leaves full of dead rows. Each section's
@@ -143,18 +152,18 @@ export class ClaimTable {
     return `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now
        FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[], ${keys}::bigint[]) WITH ORDINALITY AS w(identity, endpoint, params, key, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
-         WHERE account = ${accountId} AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
+         WHERE account = ${accountId} AND key = w.key AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
        LEFT JOIN LATERAL (SELECT k.at, k.body, i.frame FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
          WHERE i.account = ${accountId} AND i.key = w.key AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
        ORDER BY w.ord`;
   }
 
   #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): string {
-    const [identities, endpoints, params] = arrays(sections).map((column) => literal(client, column));
-    return `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
-       SELECT ${accountId}, w.identity, w.endpoint, w.params, ${literal(client, owner)}, ${expires}
-       FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[]) AS w(identity, endpoint, params)
-       ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`;
+    const [keys, endpoints, params] = arrays(sections).map((column) => literal(client, column));
+    return `INSERT INTO ${this.#s}.claims (account, key, endpoint, params, owner, expires)
+       SELECT DISTINCT ON (w.key, w.endpoint, w.params) ${accountId}, w.key, w.endpoint, w.params, ${literal(client, owner)}, ${expires}
+       FROM unnest(${keys}::bigint[], ${endpoints}::text[], ${params}::text[]) AS w(key, endpoint, params)
+       ON CONFLICT (account, key, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`;
   }
 
   /** Every claim `owner` holds, lapsed or not: a lapsed one nobody took over is still its own (rule 3). */
@@ -173,7 +182,7 @@ export class ClaimTable {
     await this.#db.query(
       deleteClaims(
         s,
-        `unnest($3::text[], $4::text[], $5::text[]) AS x(identity, endpoint, params)
+        `unnest($3::bigint[], $4::text[], $5::text[]) AS x(key, endpoint, params)
          CROSS JOIN (SELECT id AS account, $2::text AS owner FROM ${s}.accounts WHERE name = $1) new`,
       ),
       [account, owner, ...arrays(sections)],
@@ -190,9 +199,9 @@ export class ClaimTable {
     const rows = await this.#db.query<{ owner: string | null; expires: number | null; now: number }>(
       `WITH a AS (SELECT id FROM ${s}.accounts WHERE name = $1)
        SELECT c.owner, c.expires, ${s}.now_ms() AS now
-       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
+       FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS w(key, endpoint, params, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
-         WHERE account = (SELECT id FROM a) AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
+         WHERE account = (SELECT id FROM a) AND key = w.key AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
        WHERE EXISTS (SELECT 1 FROM ${s}.claims WHERE account = (SELECT id FROM a) AND owner <> $5)
        ORDER BY w.ord`,
       [account, ...arrays(sections), owner],
@@ -207,7 +216,7 @@ export class ClaimTable {
 
 /**
  * The statement that deletes claims: `sections` is a FROM list giving each section settled or given
- * up (x: identity, endpoint, params) with its account and owner (new: account, owner). Each claim
+ * up (x: its item's key, endpoint, params) with its account and owner (new: account, owner). Each claim
  * is found through its index, one lookup a listed section (LATERAL, kept apart by OFFSET 0), and
  * deleted by its row's address, whatever the statistics say: joined plainly, a claims table the
  * planner takes for a few rows (one just vacuumed) had every claim of the run compared with every
@@ -217,7 +226,7 @@ export const deleteClaims = (s: string, sections: string): string =>
   `DELETE FROM ${s}.claims c USING (
      SELECT k.ctid FROM ${sections}
      CROSS JOIN LATERAL (SELECT ctid, owner FROM ${s}.claims
-       WHERE account = new.account AND identity = x.identity AND endpoint = x.endpoint AND params = x.params OFFSET 0) k
+       WHERE account = new.account AND key = x.key AND endpoint = x.endpoint AND params = x.params OFFSET 0) k
      WHERE k.owner = new.owner
    ) d
    WHERE c.ctid = d.ctid`;

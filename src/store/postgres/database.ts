@@ -25,8 +25,9 @@ export function prepared(text: string, values: readonly unknown[]): QueryConfig 
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const NOT_LITERAL = /[\u0000-\u001f\ud800-\udfff]/;
 
-/** Whether JSON.stringify writes an element as PostgreSQL's array literal reads it. */
-const jsonElement = (element: unknown) => element === null || (typeof element === 'string' && !NOT_LITERAL.test(element));
+/** Whether JSON.stringify writes an element as PostgreSQL's array literal reads it (an item's key among them). */
+const jsonElement = (element: unknown) =>
+  element === null || (typeof element === 'string' ? !NOT_LITERAL.test(element) : Number.isSafeInteger(element));
 
 /**
  * A value as it is sent: an array of texts (or nulls) as the array literal JSON.stringify writes,
@@ -52,15 +53,20 @@ function quoted(text: string): string {
 
 /**
  * A value as a literal in a statement's text (the simple protocol, which has no parameters): an
- * array of texts (or nulls) as an array literal (as `parameter` writes it, else each element
+ * array of texts (or nulls), or of numbers, as an array literal (as `parameter` writes it, else each element
  * quoted), quoted; a text quoted; a number as it is. (`client`, the connection it is sent on, is
  * no longer asked to escape it: its callers still pass it.)
  */
-export function literal(client: Pick<PoolClient, 'escapeLiteral'>, value: string | number | readonly (string | null)[]): string {
+export function literal(
+  client: Pick<PoolClient, 'escapeLiteral'>,
+  value: string | number | readonly (string | null)[] | readonly number[],
+): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return quoted(value);
   if (value.every(jsonElement)) return quoted(`{${JSON.stringify(value).slice(1, -1)}}`);
-  const elements = value.map((element) => (element === null ? 'NULL' : `"${element.replace(/["\\]/g, '\\$&')}"`));
+  const elements = value.map((element) =>
+    typeof element === 'string' ? `"${element.replace(/["\\]/g, '\\$&')}"` : String(element ?? 'NULL'),
+  );
   return quoted(`{${elements.join(',')}}`);
 }
 

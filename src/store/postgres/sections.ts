@@ -107,7 +107,7 @@ function entryArrays(entries: readonly DatabaseEntry[]) {
   const sections = columns('n', 'account', 'key', 'endpoint', 'params', 'body');
   // Each account's keys, and the identity each names here.
   const identities = new Map<number, Map<number, string>>();
-  const settles = columns('n', 'identity', 'endpoint', 'params');
+  const settles = columns('n', 'key', 'endpoint', 'params');
   entries.forEach(({ accountId, entry: { request, owner, settles: settled }, arrivedAt, windows }, i) => {
     const n = i + 1;
     push(entry, {
@@ -127,7 +127,7 @@ function entryArrays(entries: readonly DatabaseEntry[]) {
       for (const section of answer.sections) push(sections, { n, account: accountId, key, ...section });
     }
     for (const claim of owner === undefined ? [] : (settled ?? []))
-      push(settles, { n, identity: claim.item, endpoint: claim.endpoint, params: claim.params });
+      push(settles, { n, key: identityKey(claim.item), endpoint: claim.endpoint, params: claim.params });
   });
   return { entry, answers, sections, settles };
 }
@@ -191,7 +191,7 @@ const WRITE_REQUESTS = (s: string, withSections = false) =>
      ON CONFLICT (account) DO UPDATE SET at = excluded.at, windows = excluded.windows WHERE excluded.at >= w.at
    ),
    settled AS (
-     ${deleteClaims(s, 'unnest($17::int[], $18::text[], $19::text[], $20::text[]) AS x(n, identity, endpoint, params) JOIN new USING (n)')}
+     ${deleteClaims(s, 'unnest($17::int[], $18::bigint[], $19::text[], $20::text[]) AS x(n, key, endpoint, params) JOIN new USING (n)')}
    )
    SELECT n, NULL AS id, NULL AS account, NULL AS key FROM new
    UNION ALL SELECT NULL, id, account, key FROM kept_items`;
@@ -227,7 +227,7 @@ export async function recordEntries(db: Database, s: string, entries: readonly D
     ...[entry.account, entry.at, entry.run, entry.endpoint, entry.items, entry.components, entry.status, entry.billed, entry.cost],
     ...[entry.arrived, entry.windows, entry.owner],
     ...[answers.n, answers.key, answers.identity, answers.frame],
-    ...[settles.n, settles.identity, settles.endpoint, settles.params],
+    ...[settles.n, settles.key, settles.endpoint, settles.params],
   ];
   if (answers.n.length <= 1) {
     await db.query(WRITE_REQUESTS(s, true), [...requests, sections.n, sections.key, sections.endpoint, sections.params, sections.body]);
