@@ -34,7 +34,8 @@ async function keyClaims(client: PoolClient, s: string): Promise<void> {
  */
 export const itemKeysMigration = {
   async run(client: PoolClient, s: string): Promise<void> {
-    await client.query(`ALTER TABLE ${s}.items ADD COLUMN key bigint`);
+    // The identities' index goes first: the keys' updates then write no entry into it.
+    await client.query(`ALTER TABLE ${s}.items ADD COLUMN key bigint, DROP CONSTRAINT items_account_identity_key`);
     for (let after = 0; ;) {
       const { rows } = await client.query<{ id: number; identity: string }>(
         `SELECT id, identity FROM ${s}.items WHERE id > $1 ORDER BY id LIMIT ${BATCH}`,
@@ -53,7 +54,7 @@ export const itemKeysMigration = {
         DELETE FROM ${s}.items i USING ${s}.items j WHERE j.account = i.account AND j.key = i.key AND j.id > i.id RETURNING i.id
       )
       DELETE FROM ${s}.sections WHERE item IN (SELECT id FROM gone);
-      ALTER TABLE ${s}.items ALTER COLUMN key SET NOT NULL, DROP CONSTRAINT items_account_identity_key;
+      ALTER TABLE ${s}.items ALTER COLUMN key SET NOT NULL;
       CREATE UNIQUE INDEX items_by_key ON ${s}.items (account, key);
     `);
   },
