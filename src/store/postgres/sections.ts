@@ -18,8 +18,9 @@ interface FoundRow {
 /**
  * What the store holds of each item's sections that arrived at or after `freshFrom` (freshness.ts,
  * on the database's clock): one statement for the lot, whatever the number of items (each item's
- * fresh sections, and its frame). Each item (by its key, its identity compared: item-keys.ts) and its sections are found through their indexes, one
- * lookup a listed item (LATERAL, kept apart by OFFSET 0): joined plainly, the plan depended on the
+ * fresh sections, and its frame). Each item (by its key, its identity compared: item-keys.ts) and
+ * its sections are found through their indexes, one lookup a listed item (LATERAL, kept apart by
+ * OFFSET 0): joined plainly, the plan depended on the
  * tables' statistics, which lag a store filling up, and a first run of 100,000 items hashed the
  * whole account's items for every block of 100 (17 ms a lookup instead of 0.4 ms).
  */
@@ -210,15 +211,16 @@ const WRITE_SECTIONS = (s: string) =>
  * never a newer one), the windows they stated, and the release of the claims they settle. An item
  * answered twice among them (two requests of a group; --no-dedupe sends repeats together) is
  * written once, the later answer winning, as writing them one after the other would leave it;
- * items in identity order, so that two jobs writing the same items lock them in the same order.
+ * items in the order of their keys, so that two jobs writing the same items lock them in the same order.
  * Answers arrive at the database's now (the transaction's), or at their entry's `arrivedAt`;
  * windows are given with their resets on the database's clock.
  *
  * Two statements: the sections are written once their items are, under the ids the first returned
- * (no join: the items' key and account name the id). Joined in the statement that writes the items, to what it returns, they were matched in a nested
- * loop (the planner takes every set here for one row): 2 ms of the database's time per 100 items,
- * and the square of a group's size. A group of one answer (a one-item call's) has no square to
- * fear: it is one statement, one round trip instead of four (BEGIN, two statements, COMMIT).
+ * (no join: an item's account and key name its id). Joined in the statement that writes the items,
+ * to what it returns, they were matched in a nested loop (the planner takes every set here for one
+ * row): 2 ms of the database's time per 100 items (by identity), and the square of a group's size.
+ * A group of one answer (a one-item call's) has no square to fear: it is one statement, one round
+ * trip instead of four (BEGIN, two statements, COMMIT).
  */
 export async function recordEntries(db: Database, s: string, entries: readonly DatabaseEntry[]): Promise<void> {
   if (entries.length === 0) return;
