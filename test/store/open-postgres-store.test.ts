@@ -1,14 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openExistingStore, openStore } from '../../src/store/index.js';
-import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
 import { databasePerFile, freshSchema, postgresPassword } from '../helpers/postgres.js';
 import { runMain } from '../helpers/run-main.js';
 import { itemRefOf } from '../../src/model/section-refs.js';
-import { A, answerOf, entryOf, home, section, VALUE } from './contract/fixtures.js';
+import { A, answerOf, claimsOf, entryOf, frameOf, home, section, VALUE } from './contract/fixtures.js';
 
 /** Setting up a store in a PostgreSQL database: its schema, its version, and what the database user needs. */
 const database = databasePerFile();
+
+const HOUR = 3_600_000;
+
+/** A new store in the database at `url` with the first `version` migrations applied, as a release of that schema left it: its schema's name. */
+async function storeAtSchema(url: string, version: number): Promise<string> {
+  const schema = new URL(url).searchParams.get('schema')!;
+  await database.admin.query(`CREATE SCHEMA ${schema}`);
+  for (const migration of MIGRATIONS.slice(0, version)) {
+    if (typeof migration !== 'function') throw new Error('a migration of code: give it a client');
+    await database.admin.query(migration(schema));
+  }
+  await database.admin.query(`CREATE TABLE ${schema}.schema_version (version integer NOT NULL)`);
+  await database.admin.query(`INSERT INTO ${schema}.schema_version (version) VALUES (${version})`);
+  return schema;
+}
 
 /** The database's URL as another user, `role` (made for the test, with `password`). */
 function as(role: string, password: string, url: string): string {
@@ -133,5 +148,78 @@ describe('a store in a PostgreSQL database', () => {
     expect(info.stdout).toMatch(
       /\nnote: 2 answers have an unreadable time \(not a moment in milliseconds\): left out of OLDEST and NEWEST\n$/,
     );
+  });
+
+  it('opens a store of schema 5 at the current schema: its items found by their keys, their answers served, claimed as kept and replaced in place', async () => {
+    const url = freshSchema(database.url);
+    const schema = await storeAtSchema(url, 5);
+    const refs = ['405 Dyer Ave', '12 Main St', '7 Oak Ct'].map((address) => itemRefOf(VALUE, home(address)));
+    // As schema 5 kept them: items by identity, a section each; a claim of the third.
+    await database.admin.query(`INSERT INTO ${schema}.accounts (name) VALUES ($1)`, [A]);
+    for (const [i, ref] of refs.slice(0, 2).entries()) {
+      const { rows } = await database.admin.query<{ id: string }>(
+        `INSERT INTO ${schema}.items (account, identity, at, frame) VALUES (1, $1, $2, $3) RETURNING id`,
+        [ref.item, Date.now(), JSON.stringify(frameOf(ref.item))],
+      );
+      await database.admin.query(`INSERT INTO ${schema}.sections (item, endpoint, params, at, body) VALUES ($1, $2, $3, $4, $5)`, [
+        rows[0]!.id,
+        ref.sections[0]!.endpoint,
+        ref.sections[0]!.params,
+        Date.now(),
+        JSON.stringify(section(i + 1)),
+      ]);
+    }
+    await database.admin.query(
+      `INSERT INTO ${schema}.claims (account, identity, endpoint, params, owner, expires) VALUES (1, $1, $2, $3, 'job old', $4)`,
+      [refs[2]!.item, refs[2]!.sections[0]!.endpoint, refs[2]!.sections[0]!.params, Date.now() + HOUR],
+    );
+
+    const store = await openStore(url);
+    try {
+      expect((await database.admin.query(`SELECT version FROM ${schema}.schema_version`)).rows).toEqual([{ version: SCHEMA_VERSION }]);
+      const found = await store.find(A, refs, { maxAgeMs: HOUR });
+      expect(found.map((item) => [item.frame, item.sections[0]?.body])).toEqual([
+        [frameOf(refs[0]!.item), section(1)],
+        [frameOf(refs[1]!.item), section(2)],
+        [undefined, undefined],
+      ]);
+      expect(await store.claim(A, 'job new', [...claimsOf(refs[0]!), ...claimsOf(refs[2]!)], { maxAgeMs: HOUR }, HOUR)).toEqual([
+        'kept',
+        'held',
+      ]);
+      await store.record(entryOf([answerOf(refs[0]!, [section(3)]), answerOf(refs[2]!, [section(4)])]));
+      expect((await store.find(A, refs, { maxAgeMs: HOUR })).map((item) => item.sections[0]?.body)).toEqual([
+        section(3),
+        section(2),
+        section(4),
+      ]);
+      expect((await database.admin.query(`SELECT count(*)::int AS items FROM ${schema}.items`)).rows).toEqual([{ items: 3 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('never serves an item the sections of another identity filed under the same key, nor files its answers there', async () => {
+    const url = freshSchema(database.url);
+    const store = await openStore(url);
+    try {
+      const [mine, other] = ['405 Dyer Ave', '12 Main St'].map((address) => itemRefOf(VALUE, home(address)));
+      await store.record(entryOf([answerOf(mine!, [section(1)])]));
+      // Another identity with this one's key (two identities share one in 2^53): its row, as if it had been kept first.
+      const schema = new URL(url).searchParams.get('schema')!;
+      await database.admin.query(`UPDATE ${schema}.items SET identity = $1`, [other!.item]);
+      expect((await store.find(A, [mine!], { maxAgeMs: HOUR }))[0]!.sections).toEqual([undefined]);
+      expect(await store.claim(A, 'job', claimsOf(mine!), { maxAgeMs: HOUR }, HOUR)).toEqual(['claimed']);
+      await store.record(entryOf([answerOf(mine!, [section(2)])], { owner: 'job', settles: claimsOf(mine!) }));
+      expect((await store.find(A, [mine!], { maxAgeMs: HOUR }))[0]!.sections).toEqual([undefined]);
+      // The other's row keeps what it had; the claim was released with the answer all the same.
+      const { rows } = await database.admin.query(
+        `SELECT i.identity, k.body FROM ${schema}.items i JOIN ${schema}.sections k ON k.item = i.id`,
+      );
+      expect(rows).toEqual([{ identity: other!.item, body: JSON.stringify(section(1)) }]);
+      expect(await store.held(A, 'another job', claimsOf(mine!))).toEqual([false]);
+    } finally {
+      await store.close();
+    }
   });
 });

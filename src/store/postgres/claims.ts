@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { decideClaim, decideItemClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
+import { identityKey } from '../identity-key.js';
 import { foundItem } from '../kept-text.js';
 import { freshFrom } from '../freshness.js';
 import type { ClaimOptions, ClaimResult, Freshness, ItemClaim, ItemRef, SectionClaim } from '../store-api.js';
@@ -7,24 +8,32 @@ import { executed, literal, type Database } from './database.js';
 import { enterRunStatement } from './runs.js';
 import { CLAIMS } from '../../policy/policy.js';
 
-/** The sections as three arrays (identity, endpoint, parameters), for unnest. */
-const arrays = (claims: readonly SectionClaim[]) => [claims.map((c) => c.item), claims.map((c) => c.endpoint), claims.map((c) => c.params)];
+/**
+ * The sections as three arrays (the item's key, endpoint, parameters), for unnest. A claim names its
+ * item by key (item-keys.ts), as in the SQLite file (sqlite/claims.ts): two identities with one key
+ * (1 in 2^53 a pair) share a claim and its lock, so a job may wait for the other item's answer,
+ * then claim its own.
+ */
+const arrays = (claims: readonly SectionClaim[]) => [
+  claims.map((c) => identityKey(c.item)),
+  claims.map((c) => c.endpoint),
+  claims.map((c) => c.params),
+];
 
-/** The three arrays as literals in a statement's text. */
-function literalArrays(client: PoolClient, claims: readonly SectionClaim[]): { identities: string; endpoints: string; params: string } {
+/** The sections' arrays as literals in a statement's text: each item's identity and key, each endpoint and parameters. */
+function literalArrays(
+  client: PoolClient,
+  claims: readonly SectionClaim[],
+): { identities: string; keys: string; endpoints: string; params: string } {
+  const [keys, endpoints, params] = arrays(claims);
   return {
     identities: literal(
       client,
       claims.map((c) => c.item),
     ),
-    endpoints: literal(
-      client,
-      claims.map((c) => c.endpoint),
-    ),
-    params: literal(
-      client,
-      claims.map((c) => c.params),
-    ),
+    keys: literal(client, keys!),
+    endpoints: literal(client, endpoints!),
+    params: literal(client, params!),
   };
 }
 
@@ -164,21 +173,21 @@ export class ClaimTable {
    * item's few sections are each found through their indexes whatever the plan.
    */
   #readClaimingEmpty(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], leaseMs: number): string {
-    const text = `WITH r AS (${this.#readText({ accountId: '$1::int', identities: '$2', endpoints: '$3', params: '$4' }, true)}),
-       taken AS (INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
-         SELECT $1::int, identity, endpoint, params, $5::text, now + $6::bigint FROM r
+    const text = `WITH r AS (${this.#readText({ accountId: '$1::int', identities: '$2', endpoints: '$3', params: '$4', keys: '$7' }, true)}),
+       taken AS (INSERT INTO ${this.#s}.claims (account, key, endpoint, params, owner, expires)
+         SELECT $1::int, key, endpoint, params, $5::text, now + $6::bigint FROM r
          WHERE NOT EXISTS (SELECT 1 FROM r WHERE owner IS NOT NULL OR at IS NOT NULL)
          RETURNING 1)
        SELECT owner, expires, at, body, frame, now, (SELECT count(*) FROM taken)::int AS taken FROM r ORDER BY ord`;
-    const { identities, endpoints, params } = literalArrays(client, sections);
-    return executed(client, 'propdata_claim_item', text, [accountId, identities, endpoints, params, literal(client, owner), leaseMs]);
+    const { identities, keys, endpoints, params } = literalArrays(client, sections);
+    return executed(client, 'propdata_claim_item', text, [accountId, identities, endpoints, params, literal(client, owner), leaseMs, keys]);
   }
 
   /** Each section's lock, in the order given (distinctSections: one order for every job), for the rest of the transaction. */
   #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[], prepared = false): string {
     const keys = literal(
       client,
-      sections.map((c) => `${c.item}\n${c.endpoint}\n${c.params}`),
+      sections.map((c) => `${identityKey(c.item)}\n${c.endpoint}\n${c.params}`),
     );
     const lock = (account: string, list: string) =>
       `SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ' || ${account} || ' ' || k, 0))
@@ -206,24 +215,24 @@ export class ClaimTable {
    * had the whole sections table scanned for every claim, 10 ms each by 100,000 items. `keyed`: each
    * section's key and place too, unordered, for a statement that reads it as a table (`#readClaimingEmpty`).
    */
-  #readText(v: { accountId: string; identities: string; endpoints: string; params: string }, keyed: boolean): string {
+  #readText(v: { accountId: string; identities: string; keys: string; endpoints: string; params: string }, keyed: boolean): string {
     const s = this.#s;
-    const keys = keyed ? ', w.identity, w.endpoint, w.params, w.ord' : '';
+    const keys = keyed ? ', w.key, w.endpoint, w.params, w.ord' : '';
     return `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now${keys}
-       FROM unnest(${v.identities}::text[], ${v.endpoints}::text[], ${v.params}::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
+       FROM unnest(${v.identities}::text[], ${v.endpoints}::text[], ${v.params}::text[], ${v.keys}::bigint[]) WITH ORDINALITY AS w(identity, endpoint, params, key, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
-         WHERE account = ${v.accountId} AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
+         WHERE account = ${v.accountId} AND key = w.key AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
        LEFT JOIN LATERAL (SELECT k.at, k.body, i.frame FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
-         WHERE i.account = ${v.accountId} AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
+         WHERE i.account = ${v.accountId} AND i.key = w.key AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
        ${keyed ? '' : 'ORDER BY w.ord'}`;
   }
 
   #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): string {
-    const { identities, endpoints, params } = literalArrays(client, sections);
-    return `INSERT INTO ${this.#s}.claims (account, identity, endpoint, params, owner, expires)
-       SELECT ${accountId}, w.identity, w.endpoint, w.params, ${literal(client, owner)}, ${expires}
-       FROM unnest(${identities}::text[], ${endpoints}::text[], ${params}::text[]) AS w(identity, endpoint, params)
-       ON CONFLICT (account, identity, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`;
+    const { keys, endpoints, params } = literalArrays(client, sections);
+    return `INSERT INTO ${this.#s}.claims (account, key, endpoint, params, owner, expires)
+       SELECT DISTINCT ON (w.key, w.endpoint, w.params) ${accountId}, w.key, w.endpoint, w.params, ${literal(client, owner)}, ${expires}
+       FROM unnest(${keys}::bigint[], ${endpoints}::text[], ${params}::text[]) AS w(key, endpoint, params)
+       ON CONFLICT (account, key, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`;
   }
 
   /** Every claim `owner` holds, lapsed or not: a lapsed one nobody took over is still its own (rule 3). */
@@ -242,7 +251,7 @@ export class ClaimTable {
     await this.#db.query(
       deleteClaims(
         s,
-        `unnest($3::text[], $4::text[], $5::text[]) AS x(identity, endpoint, params)
+        `unnest($3::bigint[], $4::text[], $5::text[]) AS x(key, endpoint, params)
          CROSS JOIN (SELECT id AS account, $2::text AS owner FROM ${s}.accounts WHERE name = $1) new`,
       ),
       [account, owner, ...arrays(sections)],
@@ -259,9 +268,9 @@ export class ClaimTable {
     const rows = await this.#db.query<{ owner: string | null; expires: number | null; now: number }>(
       `WITH a AS (SELECT id FROM ${s}.accounts WHERE name = $1)
        SELECT c.owner, c.expires, ${s}.now_ms() AS now
-       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS w(identity, endpoint, params, ord)
+       FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS w(key, endpoint, params, ord)
        LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
-         WHERE account = (SELECT id FROM a) AND identity = w.identity AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
+         WHERE account = (SELECT id FROM a) AND key = w.key AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
        WHERE EXISTS (SELECT 1 FROM ${s}.claims WHERE account = (SELECT id FROM a) AND owner <> $5)
        ORDER BY w.ord`,
       [account, ...arrays(sections), owner],
@@ -276,7 +285,7 @@ export class ClaimTable {
 
 /**
  * The statement that deletes claims: `sections` is a FROM list giving each section settled or given
- * up (x: identity, endpoint, params) with its account and owner (new: account, owner). Each claim
+ * up (x: its item's key, endpoint, params) with its account and owner (new: account, owner). Each claim
  * is found through its index, one lookup a listed section (LATERAL, kept apart by OFFSET 0), and
  * deleted by its row's address, whatever the statistics say: joined plainly, a claims table the
  * planner takes for a few rows (one just vacuumed) had every claim of the run compared with every
@@ -286,7 +295,7 @@ export const deleteClaims = (s: string, sections: string): string =>
   `DELETE FROM ${s}.claims c USING (
      SELECT k.ctid FROM ${sections}
      CROSS JOIN LATERAL (SELECT ctid, owner FROM ${s}.claims
-       WHERE account = new.account AND identity = x.identity AND endpoint = x.endpoint AND params = x.params OFFSET 0) k
+       WHERE account = new.account AND key = x.key AND endpoint = x.endpoint AND params = x.params OFFSET 0) k
      WHERE k.owner = new.owner
    ) d
    WHERE c.ctid = d.ctid`;

@@ -1,6 +1,13 @@
 import type { PoolClient } from 'pg';
+import { itemKeysMigration } from './item-keys.js';
 import { keyHoldsMigration, keysMigration } from './keys.js';
 import { codeOf } from './postgres-failure.js';
+
+/**
+ * One version's change: its SQL text, or, where the change needs what only TypeScript computes (an
+ * item's key), statements run on the migrating transaction's client.
+ */
+export type Migration = ((s: string) => string) | { run(client: PoolClient, s: string): Promise<void> };
 
 /**
  * The schema of the store in a PostgreSQL database, one migration per version, applied in order
@@ -10,7 +17,7 @@ import { codeOf } from './postgres-failure.js';
  * tables are the SQLite file's (sqlite/schema.ts), keyed the same way; times are epoch
  * milliseconds on the database's clock (now_ms), money integer micro-dollars.
  */
-export const MIGRATIONS: readonly ((s: string) => string)[] = [
+export const MIGRATIONS: readonly Migration[] = [
   // 1: answers, claims, jobs, spend, remembered limits, the shared pacer.
   (s) => `
   -- The database's clock, the only one every machine sees: everything the store times is on it
@@ -127,6 +134,8 @@ export const MIGRATIONS: readonly ((s: string) => string)[] = [
   `,
   // 5: keys changed in place, rotated, expiring, rated; budgets held by calls in flight.
   keyHoldsMigration,
+  // 6: an item is found by its key (store/identity-key.ts), as in the SQLite file since its schema 5.
+  itemKeysMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -163,7 +172,10 @@ export async function migrate(client: PoolClient, schema: string, s: string): Pr
   if (rowCount === 0) await client.query(`CREATE SCHEMA ${s}`);
   await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_version (version integer NOT NULL)`);
   const found = (await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_version`)).rows[0]?.version ?? 0;
-  for (let version = found; version < SCHEMA_VERSION; version += 1) await client.query(MIGRATIONS[version]!(s));
+  for (const migration of MIGRATIONS.slice(found)) {
+    if (typeof migration === 'function') await client.query(migration(s));
+    else await migration.run(client, s);
+  }
   if (found === 0) await client.query(`INSERT INTO ${s}.schema_version (version) VALUES ($1)`, [SCHEMA_VERSION]);
   else if (found < SCHEMA_VERSION) await client.query(`UPDATE ${s}.schema_version SET version = $1`, [SCHEMA_VERSION]);
   await client.query('COMMIT');

@@ -2,6 +2,7 @@ import type { ReportedWindow } from '../../throttle/rate-headers.js';
 import { encode, foundItem, nothingFound } from '../kept-text.js';
 import { toMicros } from '../spend.js';
 import type { FoundItem, ItemRef, StoreEntry } from '../store-api.js';
+import { identityKey } from '../identity-key.js';
 import { deleteClaims } from './claims.js';
 import { prepared, type Database } from './database.js';
 
@@ -11,8 +12,9 @@ type FoundRow = [ord: number, frame: string, endpoint: string | null, params: st
 /**
  * What the store holds of each item's sections that arrived at or after `freshFrom` (freshness.ts,
  * on the database's clock): one statement for the lot, whatever the number of items (each item's
- * fresh sections, and its frame). Each item and its sections are found through their indexes, one
- * lookup a listed item (LATERAL, kept apart by OFFSET 0): joined plainly, the plan depended on the
+ * fresh sections, and its frame). Each item (by its key, its identity compared: item-keys.ts) and
+ * its sections are found through their indexes, one lookup a listed item (LATERAL, kept apart by
+ * OFFSET 0): joined plainly, the plan depended on the
  * tables' statistics, which lag a store filling up, and a first run of 100,000 items hashed the
  * whole account's items for every block of 100 (17 ms a lookup instead of 0.4 ms).
  */
@@ -26,11 +28,11 @@ export async function findItems(
   if (items.length === 0) return [];
   const rows = await db.queryArrays<FoundRow>(
     `SELECT w.ord::int, i.frame, k.endpoint, k.params, k.at, k.body
-     FROM unnest($2::text[]) WITH ORDINALITY AS w(identity, ord)
+     FROM unnest($2::text[], $4::bigint[]) WITH ORDINALITY AS w(identity, key, ord)
      CROSS JOIN LATERAL (SELECT id, frame FROM ${s}.items
-       WHERE account = (SELECT id FROM ${s}.accounts WHERE name = $1) AND identity = w.identity OFFSET 0) i
+       WHERE account = (SELECT id FROM ${s}.accounts WHERE name = $1) AND key = w.key AND identity = w.identity OFFSET 0) i
      LEFT JOIN LATERAL (SELECT endpoint, params, at, body FROM ${s}.sections WHERE item = i.id AND at >= $3 OFFSET 0) k ON true`,
-    [account, items.map((ref) => ref.item), freshFrom],
+    [account, items.map((ref) => ref.item), freshFrom, items.map((ref) => identityKey(ref.item))],
   );
   const byItem = new Map<number, FoundRow[]>();
   for (const row of rows) {
@@ -57,6 +59,14 @@ export interface DatabaseEntry {
   windows: readonly ReportedWindow[];
 }
 
+/** A row WRITE_REQUESTS returns: a new request's number, or an item written. */
+interface WrittenRow {
+  n: number | null;
+  id: number | null;
+  account: number | null;
+  key: number | null;
+}
+
 /** Columns, each an array: what unnest reads. */
 type Columns<K extends string> = Record<K, unknown[]>;
 
@@ -69,7 +79,9 @@ function push<K extends string>(table: Columns<K>, row: Record<K, unknown>): voi
 
 /**
  * Entries as arrays, one element per entry, per answer, per section and per claim settled, each
- * answer, section and claim tagged with its entry's number (from 1, as WITH ORDINALITY counts).
+ * answer, section and claim tagged with its entry's number (from 1, as WITH ORDINALITY counts), each
+ * answer and section with its item's key. An answer whose key another identity of its account has
+ * among these is left out (1 in 2^53 a pair: item-keys.ts), so that a key names one item here.
  */
 function entryArrays(entries: readonly DatabaseEntry[]) {
   const entry = columns(
@@ -86,9 +98,11 @@ function entryArrays(entries: readonly DatabaseEntry[]) {
     'windows',
     'owner',
   );
-  const answers = columns('n', 'identity', 'frame');
-  const sections = columns('n', 'identity', 'endpoint', 'params', 'body');
-  const settles = columns('n', 'identity', 'endpoint', 'params');
+  const answers = columns('n', 'key', 'identity', 'frame');
+  const sections = columns('n', 'account', 'key', 'endpoint', 'params', 'body');
+  // Each account's keys, and the identity each names here.
+  const identities = new Map<number, Map<number, string>>();
+  const settles = columns('n', 'key', 'endpoint', 'params');
   entries.forEach(({ accountId, entry: { request, owner, settles: settled }, arrivedAt, windows }, i) => {
     const n = i + 1;
     push(entry, {
@@ -100,11 +114,15 @@ function entryArrays(entries: readonly DatabaseEntry[]) {
       owner: owner ?? null,
     });
     for (const answer of entries[i]!.entry.answers.map(encode)) {
-      push(answers, { n, identity: answer.identity, frame: answer.frame });
-      for (const section of answer.sections) push(sections, { n, identity: answer.identity, ...section });
+      const key = identityKey(answer.identity);
+      const named = identities.get(accountId) ?? identities.set(accountId, new Map()).get(accountId)!;
+      if ((named.get(key) ?? answer.identity) !== answer.identity) continue;
+      named.set(key, answer.identity);
+      push(answers, { n, key, identity: answer.identity, frame: answer.frame });
+      for (const section of answer.sections) push(sections, { n, account: accountId, key, ...section });
     }
     for (const claim of owner === undefined ? [] : (settled ?? []))
-      push(settles, { n, identity: claim.item, endpoint: claim.endpoint, params: claim.params });
+      push(settles, { n, key: identityKey(claim.item), endpoint: claim.endpoint, params: claim.params });
   });
   return { entry, answers, sections, settles };
 }
@@ -115,22 +133,23 @@ const REPLACE_SECTION = (s: string) =>
      WHERE excluded.at >= k.at OR NOT ${s}.readable(k.body)`;
 
 /**
- * The sections of the new requests' answers written in the same statement ($20 to $24: entry,
- * identity, endpoint, params, body), joined to the items it writes by what that returns.
+ * The sections of the new requests' answers written in the same statement ($21 to $25: entry,
+ * key, endpoint, params, body), joined to the items it writes by what that returns.
  */
 const KEPT_SECTIONS = (s: string) =>
   `kept_sections AS (
      INSERT INTO ${s}.sections AS k (item, endpoint, params, at, body)
      SELECT DISTINCT ON (i.id, x.endpoint, x.params) i.id, x.endpoint, x.params, new.arrived, x.body
-     FROM unnest($20::int[], $21::text[], $22::text[], $23::text[], $24::text[]) AS x(n, identity, endpoint, params, body)
-     JOIN new USING (n) JOIN kept_items i ON i.account = new.account AND i.identity = x.identity
+     FROM unnest($21::int[], $22::bigint[], $23::text[], $24::text[], $25::text[]) AS x(n, key, endpoint, params, body)
+     JOIN new USING (n) JOIN kept_items i ON i.account = new.account AND i.key = x.key
      ORDER BY i.id, x.endpoint, x.params, x.n DESC
      ${REPLACE_SECTION(s)}
    ),`;
 
 /**
- * A group's requests, answers' items, windows and settled claims (entryArrays: $1 to $19), each
- * request's only if it is new; returns the numbers of the new ones. `withSections`: their sections
+ * A group's requests, answers' items, windows and settled claims (entryArrays: $1 to $20), each
+ * request's only if it is new; returns the numbers of the new ones (`n`), and each item written
+ * (`id`, `account`, `key`; not one whose key another identity has). `withSections`: their sections
  * too (KEPT_SECTIONS), the whole record in one statement.
  */
 const WRITE_REQUESTS = (s: string, withSections = false) =>
@@ -150,14 +169,15 @@ const WRITE_REQUESTS = (s: string, withSections = false) =>
      FROM entry e JOIN request r ON r.account = e.account AND r.at = e.at AND r.run = e.run
    ),
    kept_items AS (
-     INSERT INTO ${s}.items AS i (account, identity, at, frame)
-     SELECT DISTINCT ON (new.account, a.identity) new.account, a.identity, new.arrived, a.frame
-     FROM unnest($13::int[], $14::text[], $15::text[]) AS a(n, identity, frame) JOIN new USING (n)
-     ORDER BY new.account, a.identity, a.n DESC
-     ON CONFLICT (account, identity) DO UPDATE SET
+     INSERT INTO ${s}.items AS i (account, key, identity, at, frame)
+     SELECT DISTINCT ON (new.account, a.key) new.account, a.key, a.identity, new.arrived, a.frame
+     FROM unnest($13::int[], $14::bigint[], $15::text[], $16::text[]) AS a(n, key, identity, frame) JOIN new USING (n)
+     ORDER BY new.account, a.key, a.n DESC
+     ON CONFLICT (account, key) DO UPDATE SET
        at = greatest(i.at, excluded.at),
        frame = CASE WHEN excluded.at >= i.at OR NOT ${s}.readable(i.frame) THEN excluded.frame ELSE i.frame END
-     ${withSections ? 'RETURNING i.id, i.account, i.identity' : ''}
+     WHERE i.identity = excluded.identity
+     RETURNING i.id, i.account, i.key
    ),
    ${withSections ? KEPT_SECTIONS(s) : ''}
    kept_windows AS (
@@ -166,18 +186,17 @@ const WRITE_REQUESTS = (s: string, withSections = false) =>
      ON CONFLICT (account) DO UPDATE SET at = excluded.at, windows = excluded.windows WHERE excluded.at >= w.at
    ),
    settled AS (
-     ${deleteClaims(s, 'unnest($16::int[], $17::text[], $18::text[], $19::text[]) AS x(n, identity, endpoint, params) JOIN new USING (n)')}
+     ${deleteClaims(s, 'unnest($17::int[], $18::bigint[], $19::text[], $20::text[]) AS x(n, key, endpoint, params) JOIN new USING (n)')}
    )
-   SELECT n FROM new`;
+   SELECT n, NULL AS id, NULL AS account, NULL AS key FROM new
+   UNION ALL SELECT NULL, id, account, key FROM kept_items`;
 
-/** The sections of the new requests' answers ($1 to $7, a row each), joined to their items by the items' index. */
+/** The sections of the new requests' answers ($1 to $6, a row each), under their items' ids (as WRITE_REQUESTS returned them). */
 const WRITE_SECTIONS = (s: string) =>
   `INSERT INTO ${s}.sections AS k (item, endpoint, params, at, body)
-     SELECT DISTINCT ON (i.id, x.endpoint, x.params) i.id, x.endpoint, x.params, coalesce(x.arrived, ${s}.now_ms()), x.body
-     FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
-       AS x(n, account, identity, endpoint, params, body, arrived)
-     JOIN ${s}.items i ON i.account = x.account AND i.identity = x.identity
-     ORDER BY i.id, x.endpoint, x.params, x.n DESC
+     SELECT DISTINCT ON (x.item, x.endpoint, x.params) x.item, x.endpoint, x.params, coalesce(x.arrived, ${s}.now_ms()), x.body
+     FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[]) AS x(n, item, endpoint, params, body, arrived)
+     ORDER BY x.item, x.endpoint, x.params, x.n DESC
      ${REPLACE_SECTION(s)}`;
 
 /**
@@ -186,15 +205,16 @@ const WRITE_SECTIONS = (s: string) =>
  * never a newer one), the windows they stated, and the release of the claims they settle. An item
  * answered twice among them (two requests of a group; --no-dedupe sends repeats together) is
  * written once, the later answer winning, as writing them one after the other would leave it;
- * items in identity order, so that two jobs writing the same items lock them in the same order.
+ * items in the order of their keys, so that two jobs writing the same items lock them in the same order.
  * Answers arrive at the database's now (the transaction's), or at their entry's `arrivedAt`;
  * windows are given with their resets on the database's clock.
  *
- * Two statements: the sections are written once their items are, by a join on the items' index.
- * Joined in the statement that writes the items, to what it returns, they were matched in a nested
- * loop (the planner takes every set here for one row): 2 ms of the database's time per 100 items,
- * and the square of a group's size. A group of one answer (a one-item call's) has no square to
- * fear: it is one statement, one round trip instead of four (BEGIN, two statements, COMMIT).
+ * Two statements: the sections are written once their items are, under the ids the first returned
+ * (no join: an item's account and key name its id). Joined in the statement that writes the items,
+ * to what it returns, they were matched in a nested loop (the planner takes every set here for one
+ * row): 2 ms of the database's time per 100 items (by identity), and the square of a group's size.
+ * A group of one answer (a one-item call's) has no square to fear: it is one statement, one round
+ * trip instead of four (BEGIN, two statements, COMMIT).
  */
 export async function recordEntries(db: Database, s: string, entries: readonly DatabaseEntry[]): Promise<void> {
   if (entries.length === 0) return;
@@ -202,32 +222,29 @@ export async function recordEntries(db: Database, s: string, entries: readonly D
   const requests = [
     ...[entry.account, entry.at, entry.run, entry.endpoint, entry.items, entry.components, entry.status, entry.billed, entry.cost],
     ...[entry.arrived, entry.windows, entry.owner],
-    ...[answers.n, answers.identity, answers.frame],
-    ...[settles.n, settles.identity, settles.endpoint, settles.params],
+    ...[answers.n, answers.key, answers.identity, answers.frame],
+    ...[settles.n, settles.key, settles.endpoint, settles.params],
   ];
   if (answers.n.length <= 1) {
-    await db.query(WRITE_REQUESTS(s, true), [
-      ...requests,
-      sections.n,
-      sections.identity,
-      sections.endpoint,
-      sections.params,
-      sections.body,
-    ]);
+    await db.query(WRITE_REQUESTS(s, true), [...requests, sections.n, sections.key, sections.endpoint, sections.params, sections.body]);
     return;
   }
   await db.transaction(async (client) => {
-    const { rows } = await client.query<{ n: number }>(prepared(WRITE_REQUESTS(s), requests));
-    // Only the sections of new requests, each with its entry's account and arrival (ordinality is a bigint: a number here).
-    const written = new Set(rows.map((row) => row.n));
-    const kept = sections.n.flatMap((n, i) => (written.has(n as number) ? [i] : []));
+    const { rows } = await client.query<WrittenRow>(prepared(WRITE_REQUESTS(s), requests));
+    // Only the sections of new requests, each under its item's id, with its entry's arrival (ordinality is a bigint: a number here).
+    const written = new Set(rows.flatMap((row) => (row.n === null ? [] : [row.n])));
+    const ids = new Map<number, Map<number, number>>();
+    for (const { id, account, key } of rows)
+      if (id !== null) (ids.get(account!) ?? ids.set(account!, new Map()).get(account!)!).set(key!, id);
+    const item = (i: number) => ids.get(sections.account[i] as number)?.get(sections.key[i] as number);
+    const kept = sections.n.flatMap((n, i) => (written.has(n as number) && item(i) !== undefined ? [i] : []));
     if (kept.length === 0) return;
     const column = (values: unknown[]) => kept.map((i) => values[i]);
     await client.query(
       prepared(WRITE_SECTIONS(s), [
         column(sections.n),
-        column(sections.n.map((n) => entry.account[(n as number) - 1])),
-        ...[sections.identity, sections.endpoint, sections.params, sections.body].map(column),
+        kept.map(item),
+        ...[sections.endpoint, sections.params, sections.body].map(column),
         column(sections.n.map((n) => entry.arrived[(n as number) - 1])),
       ]),
     );

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { NameIds } from '../name-ids.js';
 import { decideClaim, distinctSections, isLive, takes, type ClaimContext, type ClaimRow, type SectionState } from '../claim-protocol.js';
 import type { ClaimResult, SectionClaim } from '../store-api.js';
-import { identityKey } from './identity-key.js';
+import { identityKey } from '../identity-key.js';
 
 /**
  * Where a claim is: the item by its key (identity-key.ts), not its identity. A claim row is then

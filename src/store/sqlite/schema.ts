@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { identityKey } from './identity-key.js';
+import { identityKey } from '../identity-key.js';
 import { KEY_HOLDS_MIGRATION, KEYS_MIGRATION } from './keys.js';
 
 /**

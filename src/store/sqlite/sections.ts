@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { foundItem, type EncodedAnswer } from '../kept-text.js';
 import type { NameIds } from '../name-ids.js';
-import { identityKey } from './identity-key.js';
+import { identityKey } from '../identity-key.js';
 import type { FoundItem, SectionRef } from '../store-api.js';
 
 /**

@@ -1,8 +1,9 @@
 /**
- * The number an item is found by in the file: 53 bits made from its identity (cyrb53, a public-domain
- * string hash: two 32-bit multiply-xor lanes), so that the index holds a number per item instead of
- * a second copy of its identity, 100 bytes or more. Different identities may share a key: every
- * lookup by key also compares the identity. Stored in the file: never change the function.
+ * The number an item is found by in the store (the SQLite file's items and claims, the PostgreSQL
+ * database's items): 53 bits made from its identity (cyrb53, a public-domain string hash: two
+ * 32-bit multiply-xor lanes), so that the index holds a number per item instead of a second copy of
+ * its identity, 100 bytes or more. Different identities may share a key: every lookup by key also
+ * compares the identity. Stored in both drivers' stores: never change the function.
  */
 export function identityKey(identity: string): number {
   let h1 = 0xdeadbeef;
