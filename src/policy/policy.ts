@@ -100,12 +100,12 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   // stopped or died, and its share goes to the others.
   staleAfterPeriods: 2,
   // A library client's one-item calls asked the store's pacer before each request: one round trip in
-  // turn for every call, and its report another beside it. A lease of 8 requests makes it one in 8,
-  // where the windows are wide enough (a hundredth of each: 8 one-item calls need windows of 800)
-  // that reserving ahead holds nothing another job would miss; at the self-serve plan's 250 a
-  // minute, grants are never leased. What a job stopped or killed leaves of one counts until its
+  // turn for every call, and its report another beside it. A lease of 32 requests makes it one in
+  // 32, where the windows are wide enough (a hundredth of each: 32 one-item calls need windows of
+  // 3,200) that reserving ahead holds nothing another job would miss; at the self-serve plan's 250
+  // a minute, grants are never leased. What a job stopped or killed leaves of one counts until its
   // window resets, as its requests in flight would.
-  leaseRequests: 8,
+  leaseRequests: 32,
   leasePart: 0.01,
   leaseMs: 1_000,
   // The part of each window where jobs that cannot see each other's reservations take equal shares

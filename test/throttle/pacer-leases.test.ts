@@ -55,11 +55,11 @@ function oneItemClient(limits: readonly Limit[], state = emptySharedState(), clo
 const WIDE: Limit[] = [{ periodSeconds: 60, limit: 100_000 }];
 
 describe('a limiter leasing from the shared pacer where the windows are wide', () => {
-  it('asks the store once for each eight one-item calls, and reports an answer only when it says something new', async () => {
+  it('asks the store once for each lease of one-item calls (ThrottlePolicy.leaseRequests), and reports an answer only when it says something new', async () => {
     const client = oneItemClient(WIDE);
     await client.calls(2 * LEASE + 1);
     await client.settled();
-    // The first (a probe of one, before any window is known), then one lease of 8 each 8 calls.
+    // The first (a probe of one, before any window is known), then one lease each LEASE calls.
     expect(client.asked.reserve).toBe(1 + 2);
     expect(client.asked.report).toBeLessThanOrEqual(1 + 2 + 1);
     // Each lease ended with nothing left, told with the next reservation.
@@ -79,7 +79,7 @@ describe('a limiter leasing from the shared pacer where the windows are wide', (
     await client.clock.sleep(LEASE_MS);
     await client.calls(1);
     await client.settled();
-    // The probe, then a lease of 8 of which 2 went: 6 given back when the next call found it run out,
+    // The probe, then a lease of which 2 went: the rest given back when the next call found it run out,
     // with the next lease's reservation.
     expect(client.asked.ended).toEqual([LEASE - 2]);
     expect(client.asked.reserve).toBe(3);
@@ -94,7 +94,7 @@ describe('a limiter leasing from the shared pacer where the windows are wide', (
     const refused = await client.limiter.acquire(1, { unit: 1 });
     client.limiter.refund(refused);
     await client.settled();
-    // The lease of 8: 1 sent, 1 refused, 6 never used.
+    // The lease: 1 sent, 1 refused, the rest never used.
     expect(client.asked.ended).toEqual([1 + LEASE - 2]);
     expect(client.asked.refund).toBe(0);
   });

@@ -183,8 +183,12 @@ export class ClaimTable {
     return executed(client, 'propdata_claim_item', text, [accountId, identities, endpoints, params, literal(client, owner), leaseMs, keys]);
   }
 
-  /** Each section's lock, in the order given (distinctSections: one order for every job), for the rest of the transaction. */
-  #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[], prepared = false): string {
+  /**
+   * Each section's lock, in the order given (distinctSections: one order for every job), for the
+   * rest of the transaction. `inOne`: for a transaction sent whole in one round trip (claimItem's),
+   * its statements prepared; it is never idle in its transaction, so no time limit on that is set.
+   */
+  #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[], inOne = false): string {
     const keys = literal(
       client,
       sections.map((c) => `${identityKey(c.item)}\n${c.endpoint}\n${c.params}`),
@@ -192,13 +196,13 @@ export class ClaimTable {
     const lock = (account: string, list: string) =>
       `SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ' || ${account} || ' ' || k, 0))
        FROM unnest(${list}::text[]) WITH ORDINALITY AS x(k, ord) ORDER BY ord`;
-    const locks = prepared
-      ? executed(client, 'propdata_claim_lock', lock('$1::int', '$2'), [accountId, keys])
-      : lock(String(accountId), keys);
+    const timeout = `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'`;
+    if (!inOne)
+      return `${timeout}; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms'; ${lock(String(accountId), keys)}`;
     // A prepared statement's plan is used as it is: PostgreSQL would otherwise plan each run afresh
     // (a generic plan of a list of unknown length looks dearer to it), as for the literals.
-    const generic = prepared ? ` SET LOCAL plan_cache_mode = force_generic_plan;` : '';
-    return `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';${generic} ${locks}`;
+    const locks = executed(client, 'propdata_claim_lock', lock('$1::int', '$2'), [accountId, keys]);
+    return `${timeout}; SET LOCAL plan_cache_mode = force_generic_plan; ${locks}`;
   }
 
   /** The sections' claims and kept answers, read once their locks are had (a statement of its own, so a snapshot of its own). */

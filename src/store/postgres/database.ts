@@ -204,16 +204,19 @@ export class Database {
   }
 
   /**
-   * A transaction in one round trip: BEGIN, what `statements` says (one simple-protocol string,
-   * values as literals), COMMIT; every statement's rows come back, in order. Undone and tried
+   * A transaction in one round trip: what `statements` says, one simple-protocol string (values as
+   * literals), which PostgreSQL runs as one transaction of its own (an implicit transaction block:
+   * SET LOCAL and transaction-scoped locks hold to its end; a failure undoes all of it), with no
+   * BEGIN and COMMIT to send and run. Every statement's rows come back, in order. Undone and tried
    * again as `transaction` is.
    */
   async transactionInOne(statements: (client: PoolClient) => string): Promise<QueryResultRow[][]> {
     return this.#retried(() =>
       this.session(async (client) => {
-        const results = (await client.query(`BEGIN; ${statements(client)}; COMMIT`)) as unknown as QueryResult<QueryResultRow>[];
-        // BEGIN's, COMMIT's and a PREPARE's results (no rows: `executed`) are not the caller's.
-        return results.slice(1, -1).flatMap((result) => (result.command === 'PREPARE' ? [] : [result.rows]));
+        const answered = (await client.query(statements(client))) as unknown as QueryResult<QueryResultRow> | QueryResult<QueryResultRow>[];
+        const results = Array.isArray(answered) ? answered : [answered];
+        // A PREPARE's results (no rows: `executed`) are not the caller's.
+        return results.flatMap((result) => (result.command === 'PREPARE' ? [] : [result.rows]));
       }),
     );
   }

@@ -49,7 +49,7 @@ export interface PostgresStoreSettings {
  * pacer's two when another session wrote its state since this one (else one). A one-item library
  * call on a new item makes two round trips: its claim (claimItem: the locks, its run's entry with
  * the leave of the run before it, and the read that is its lookup and claims what it finds empty,
- * committed), and its record; its pacer asks once every 8 calls where the windows are wide (a
+ * committed), and its record; its pacer asks once every 32 calls where the windows are wide (a
  * lease, throttle/shared-pacing.ts), and once a call otherwise, with its report beside the record.
  * Everything it times is on the database's clock; what it exchanges with the
  * run in the run's time (the windows, the pacer's) is converted (DatabaseClock). Every failure of
