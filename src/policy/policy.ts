@@ -222,10 +222,13 @@ export const CLAIMS = {
  * 50,000-row rerun waiting for its lookups 1.2 to 2.5 s on a loaded machine, 4 blocks of 400 about
  * 0.5 s, and the database spends less a row on fewer, larger statements (its CPU 15% less at 200).
  * But what is looked up waits parsed until its turn: the further ahead, the more the young
- * generation copies at each scavenge. 200 is between. At most blockItems × blocksInFlight items
- * wait for their lookup, whatever the input's size.
+ * generation copies at each scavenge. At most blockItems × blocksInFlight items wait for their
+ * lookup, whatever the input's size. Blocks stay at 100, a request's items: at 200, a first run
+ * into PostgreSQL against a fast server grew with its input (peak RSS 191 MB at 20,000 rows, 372 MB
+ * at 100,000, against 171 and 184 at 100; BENCHMARKS.md, postgresSpeed), which no gain measured
+ * beside the noise pays for.
  */
-export const STORE_LOOKAHEAD = { blockItems: 200, blocksInFlight: 4 } as const;
+export const STORE_LOOKAHEAD = { blockItems: 100, blocksInFlight: 4 } as const;
 
 export const STORE_WAITS = {
   /** The first wait before a store that stopped answering is tried again, doubled each time up to outageMaxDelayMs. */
