@@ -80,18 +80,11 @@ export class ClaimTable {
     { leaseMs, force = false, graceMs = 0 }: { leaseMs: number } & ClaimOptions,
   ): Promise<ClaimResult[]> {
     const { distinct, place } = distinctSections(sections);
-    // Two round trips: the locks and the read; the write and the commit.
-    const { result: outcomes } = await this.#db.transactionInTwo<ClaimResult[]>(
-      (client) => `${this.#lock(client, accountId, distinct)}; ${this.#read(client, accountId, distinct)}`,
-      (rows, client) => {
-        const states = rows as StateRow[];
-        const now = states[0]!.now;
-        const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force, graceMs };
-        const decided = states.map((row) => decideClaim(stateOf(row), context));
-        const taken = distinct.filter((_, i) => takes(decided[i]!));
-        return { result: decided, ...(taken.length > 0 ? { write: this.#write(client, accountId, owner, taken, now + leaseMs) } : {}) };
-      },
-    );
+    const { outcomes } = await this.#claimInTwo(accountId, owner, distinct, leaseMs, (states) => {
+      const now = states[0]!.now;
+      const context: ClaimContext = { owner, now, freshFrom: freshFrom(freshness, now), force, graceMs };
+      return { outcomes: states.map((row) => decideClaim(stateOf(row), context)), writes: true };
+    });
     return place.map((i) => outcomes[i]!);
   }
 
@@ -126,10 +119,11 @@ export class ClaimTable {
       const from = freshFrom({ ...freshness, since: Math.min(freshness.since ?? Infinity, entered ?? Infinity) }, now);
       return { states, from, ...decideItemClaim(states.map(stateOf), { owner, now, freshFrom: from, graceMs }) };
     };
-    const first = decide(opened.at(-1) as (StateRow & { taken: number })[]);
-    const wrote = (opened.at(-1)![0] as { taken: number }).taken > 0;
+    const read = opened.at(-1) as (StateRow & { taken: number })[];
+    const first = decide(read);
+    const wrote = read[0]!.taken > 0;
     const toTake = first.writes && first.outcomes.some(takes);
-    const { states, outcomes, from } = wrote || !toTake ? first : await this.#claimReadAgain(accountId, owner, distinct, leaseMs, decide);
+    const { states, outcomes, from } = wrote || !toTake ? first : await this.#claimInTwo(accountId, owner, distinct, leaseMs, decide);
     // As findItems reads it: the item's frame, and each section kept since `from`.
     const frame = states.find((row) => row.at !== null)?.frame;
     const found = foundItem(ref.sections, frame, (section) => {
@@ -139,8 +133,11 @@ export class ClaimTable {
     return { found, outcomes: place.map((i) => outcomes[i]!), ...(entered === undefined ? {} : { entered }) };
   }
 
-  /** An item's claim in two round trips (the locks and the read; the write and COMMIT), decided by `decide`. */
-  async #claimReadAgain<D extends { outcomes: ClaimResult[]; writes: boolean; states: readonly StateRow[] }>(
+  /**
+   * A claim in two round trips: the locks and the read; then, as `decide` says of what was read,
+   * the write of the sections it takes (unless it `writes` nothing) and the commit.
+   */
+  async #claimInTwo<D extends { outcomes: ClaimResult[]; writes: boolean }>(
     accountId: number,
     owner: string,
     distinct: readonly SectionClaim[],
@@ -150,10 +147,11 @@ export class ClaimTable {
     const { result } = await this.#db.transactionInTwo(
       (client) => `${this.#lock(client, accountId, distinct)}; ${this.#read(client, accountId, distinct)}`,
       (rows, client) => {
-        const decided = decide(rows as StateRow[]);
+        const states = rows as StateRow[];
+        const decided = decide(states);
         const taken = decided.writes ? distinct.filter((_, i) => takes(decided.outcomes[i]!)) : [];
-        const now = decided.states[0]!.now;
-        return { result: decided, ...(taken.length > 0 ? { write: this.#write(client, accountId, owner, taken, now + leaseMs) } : {}) };
+        const expires = states[0]!.now + leaseMs;
+        return { result: decided, ...(taken.length > 0 ? { write: this.#write(client, accountId, owner, taken, expires) } : {}) };
       },
     );
     return result;
