@@ -259,6 +259,14 @@ export const STORE_WAITS = {
   pacerContestedMs: 1_000,
 } as const;
 
+/**
+ * SQLite: a lookup of this many items or more (a batch's blocks: pipeline/run-batch.ts, 100 items)
+ * is read on a thread of its own (store/sqlite/lookups-off-thread.ts), beside the main thread's
+ * work; a smaller one (a one-item call's) is read at once on the store's connection, without a
+ * thread's round trip.
+ */
+export const STORE_LOOKUPS = { threadFromItems: 50 } as const;
+
 // --- the output's lock --------------------------------------------------------------------------
 
 export const OUTPUT_LOCK = {

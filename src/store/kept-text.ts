@@ -92,12 +92,16 @@ export interface KeptRow {
  * undefined when missing or unreadable, and the item's frame when any section is returned. Without a
  * readable frame no section can be put back in a chunk: each then counts as damaged.
  */
-export function foundItem(asked: readonly SectionRef[], frame: unknown, rowOf: (ref: SectionRef) => KeptRow | undefined): FoundItem {
+export function foundItem(
+  asked: readonly SectionRef[],
+  frame: unknown,
+  rowOf: (ref: SectionRef, i: number) => KeptRow | undefined,
+): FoundItem {
   const sections: (KeptSection | undefined)[] = asked.map(() => undefined);
   let damaged = 0;
   let found = 0;
   asked.forEach((ref, i) => {
-    const row = rowOf(ref);
+    const row = rowOf(ref, i);
     if (!row) return;
     const body = decodeSection(row.body);
     // A time that is no whole number of milliseconds (text written over it) dates nothing: SQLite

@@ -1,7 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { foundItem, type EncodedAnswer } from '../kept-text.js';
+import type { EncodedAnswer } from '../kept-text.js';
 import type { NameIds } from '../name-ids.js';
 import { identityKey } from '../identity-key.js';
+import { foundOf, ItemLookup } from './item-lookup.js';
 import type { FoundItem, SectionRef } from '../store-api.js';
 
 /**
@@ -9,9 +10,6 @@ import type { FoundItem, SectionRef } from '../store-api.js';
  * replaced by any answer, even an older one. JSON.parse decides the same when reading (decode).
  */
 const READABLE = (column: string) => `json_valid(${column})`;
-
-/** An item's frame and one of its fresh sections (null where it has none), as an array: no object a row to make. */
-type FoundRow = [frame: unknown, endpoint: number | null, params: string | null, at: number | null, body: unknown];
 
 /** Where an item is: its key (identity-key.ts), its account and its identity, as every statement here finds it. */
 type ItemAt = [key: number, account: number, identity: string];
@@ -29,7 +27,7 @@ interface ItemUpdate {
  */
 export class SectionTable {
   readonly #endpoints: NameIds;
-  readonly #found: Statement<[number, ...ItemAt], FoundRow>;
+  readonly #lookup: ItemLookup;
   readonly #itemId: Statement<ItemAt, number>;
   readonly #updateItem: Statement<[ItemUpdate]>;
   readonly #addItem: Statement<[...ItemAt, number, string]>;
@@ -38,14 +36,7 @@ export class SectionTable {
 
   constructor(db: Database, endpoints: NameIds) {
     this.#endpoints = endpoints;
-    // The item's frame and its fresh sections, in one statement: stale sections stay in the file,
-    // only the fresh ones are read.
-    this.#found = db
-      .prepare<[number, ...ItemAt], FoundRow>(
-        `SELECT i.frame, s.endpoint, s.params, s.at, s.body FROM items i LEFT JOIN sections s ON s.item = i.id AND s.at >= ?
-         WHERE i.key = ? AND i.account = ? AND i.identity = ?`,
-      )
-      .raw();
+    this.#lookup = new ItemLookup(db, endpoints);
     // The item found first, then changed by its row id: an UPDATE ... RETURNING that found no row
     // (every item of a first run) cost 20 µs an item, this lookup a tenth of that.
     this.#itemId = db.prepare<ItemAt, number>('SELECT id FROM items WHERE key = ? AND account = ? AND identity = ?').pluck();
@@ -74,13 +65,7 @@ export class SectionTable {
    * any section is returned.
    */
   find(account: number, identity: string, asked: readonly SectionRef[], freshFrom: number): FoundItem {
-    const rows = this.#found.all(freshFrom, identityKey(identity), account, identity);
-    if (rows.length === 0) return { sections: asked.map(() => undefined), damaged: 0 };
-    return foundItem(asked, rows[0]![0], (ref) => {
-      const endpoint = this.#endpoints.find(ref.endpoint);
-      const row = rows.find(([, rowEndpoint, params]) => rowEndpoint === endpoint && params === ref.params);
-      return row && { at: row[3]!, body: row[4] };
-    });
+    return foundOf(asked, this.#lookup.rows(account, identity, asked, freshFrom));
   }
 
   /** Keeps one item's answer as of `at`, replacing older or unreadable sections, never newer ones. Within a write transaction. */

@@ -27,10 +27,13 @@ import { encodeEntry, EntryTables } from './entry-tables.js';
 import { JobTable, RunTable } from './jobs.js';
 import { SqliteKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
+import { foundOf, type KeptRows } from './item-lookup.js';
+import { LookupThread } from './lookups-off-thread.js';
 import type { SectionTable } from './sections.js';
 import type { SpendLog } from './spend-log.js';
 import { schemaVersion, SCHEMA_VERSION } from './schema.js';
 import { newerSchemaFailure } from '../newer-schema.js';
+import { STORE_LOOKUPS } from '../../policy/policy.js';
 import { isDamage, isSchemaMismatch, isStoreProblem, storeFailure } from './sqlite-failure.js';
 import type { WindowMemory } from './window-memory.js';
 
@@ -69,6 +72,7 @@ export class SqliteStore implements Store {
   readonly #windows: WindowMemory;
   readonly #pacer: PacerTable;
   readonly #maintenance: Maintenance;
+  readonly #thread: LookupThread;
   // Made once: building a transaction function costs more than the statements it wraps.
   readonly #transaction: Transaction<(work: () => unknown) => unknown>;
   readonly #beginRead: Statement;
@@ -92,6 +96,7 @@ export class SqliteStore implements Store {
     this.#windows = this.#tables.windows;
     this.#pacer = new PacerTable(db, this.#accounts);
     this.#maintenance = new Maintenance(db, path, this.#accounts);
+    this.#thread = new LookupThread({ path, busyTimeoutMs });
     this.#transaction = db.transaction((work: () => unknown) => work());
     this.#beginRead = db.prepare('BEGIN');
     this.#endRead = db.prepare('ROLLBACK');
@@ -137,27 +142,45 @@ export class SqliteStore implements Store {
     return this.#guard(() => this.#transaction.immediate(work) as T);
   }
 
+  /**
+   * A batch's lookup (STORE_LOOKUPS.threadFromItems items or more) is read on the lookup thread once
+   * it is ready, and decoded here; a smaller one (a one-item call's), or one the thread could not
+   * read, on this connection.
+   */
   find(account: string, items: readonly ItemRef[], freshness: Freshness): Promise<FoundItem[]> {
-    return settled(() =>
-      this.#reading(() => {
-        const id = this.#accounts.find(account);
-        if (id === undefined) return items.map((ref) => nothingFound(ref));
-        const from = freshFrom(freshness, this.#now());
-        return items.map((ref) => {
-          let found: FoundItem;
-          try {
-            found = this.#sections.find(id, ref.item, ref.sections, from);
-          } catch (error) {
-            // A page SQLite cannot read: this item's sections are bought again, the run goes on.
-            if (!isDamage(error)) throw error;
-            this.#noteFileDamage(error);
-            found = nothingFound(ref, ref.sections.length);
-          }
-          this.#damaged += found.damaged;
-          return found;
-        });
-      }),
-    );
+    const from = freshFrom(freshness, this.#now());
+    if (items.length < STORE_LOOKUPS.threadFromItems || !this.#thread.ready()) return settled(() => this.#findHere(account, items, from));
+    return this.#thread
+      .find(account, items, from)
+      .then((rows) => (rows ? this.#foundOf(items, rows) : this.#findHere(account, items, from)));
+  }
+
+  #foundOf(items: readonly ItemRef[], rows: readonly KeptRows[]): FoundItem[] {
+    return items.map((ref, i) => {
+      const found = foundOf(ref.sections, rows[i]!);
+      this.#damaged += found.damaged;
+      return found;
+    });
+  }
+
+  #findHere(account: string, items: readonly ItemRef[], from: number): FoundItem[] {
+    return this.#reading(() => {
+      const id = this.#accounts.find(account);
+      if (id === undefined) return items.map((ref) => nothingFound(ref));
+      return items.map((ref) => {
+        let found: FoundItem;
+        try {
+          found = this.#sections.find(id, ref.item, ref.sections, from);
+        } catch (error) {
+          // A page SQLite cannot read: this item's sections are bought again, the run goes on.
+          if (!isDamage(error)) throw error;
+          this.#noteFileDamage(error);
+          found = nothingFound(ref, ref.sections.length);
+        }
+        this.#damaged += found.damaged;
+        return found;
+      });
+    });
   }
 
   claim(
@@ -340,7 +363,8 @@ export class SqliteStore implements Store {
    * that met unreadable sections checks the file first (a damaged page may hold more), so that a
    * damaged store is said, not left for the next run to stumble on.
    */
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await this.#thread.close();
     return settled(() => {
       try {
         if (this.#damaged > 0 && this.#fileDamage === undefined) {

@@ -1,0 +1,39 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import Sqlite from 'better-sqlite3';
+import { NameIds } from '../name-ids.js';
+import { ItemLookup, type KeptRows } from './item-lookup.js';
+import type { LookupAnswer, LookupAsk, LookupThreadData } from './lookups-off-thread.js';
+
+/**
+ * The lookup thread (lookups-off-thread.ts): its own read-only connection to the store's file, which
+ * answers each ask with the KeptRows of its items, read in one read transaction, as the store's own
+ * connection would (SqliteStore.find). It decodes nothing and decides nothing: a failure of any kind
+ * is answered `undefined`, and the store looks the items up on its own connection, as without it.
+ */
+const { path, busyTimeoutMs } = workerData as LookupThreadData;
+const db = new Sqlite(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+const accounts = new NameIds(db, 'accounts');
+const lookup = new ItemLookup(db, new NameIds(db, 'endpoints'));
+const begin = db.prepare('BEGIN');
+const end = db.prepare('ROLLBACK');
+
+function rowsOf({ account, items, from }: LookupAsk): KeptRows[] {
+  begin.run();
+  try {
+    const id = accounts.find(account);
+    return items.map(([identity, asked]) => (id === undefined ? null : lookup.rows(id, identity, asked, from)));
+  } finally {
+    if (db.inTransaction) end.run();
+  }
+}
+
+parentPort!.on('message', (ask: LookupAsk) => {
+  let rows: KeptRows[] | undefined;
+  try {
+    rows = rowsOf(ask);
+  } catch {
+    rows = undefined;
+  }
+  parentPort!.postMessage({ id: ask.id, rows } satisfies LookupAnswer);
+});
+parentPort!.postMessage({ ready: true } satisfies LookupAnswer);

@@ -1,0 +1,88 @@
+import Sqlite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { itemRefOf } from '../../src/model/section-refs.js';
+import { openStore } from '../../src/store/index.js';
+import { foundOf } from '../../src/store/sqlite/item-lookup.js';
+import { LookupThread } from '../../src/store/sqlite/lookups-off-thread.js';
+import { A, answerOf, B, entryOf, home, NO_CONTENT, section, VALUE_AND_RENTAL } from './contract/fixtures.js';
+import { tempStorePath } from './helpers/temp-store.js';
+
+/**
+ * A batch's lookups on SQLite are read on a thread of their own (store/sqlite/lookups-off-thread.ts),
+ * and decoded on the main thread: what they find must be what the store's own connection finds.
+ */
+describe('the SQLite lookup thread', () => {
+  const HOUR = 3_600_000;
+  const refs = Array.from({ length: 60 }, (_, i) => itemRefOf(VALUE_AND_RENTAL, home(`${i + 1} Dyer Ave`)));
+
+  async function thread(path: string): Promise<LookupThread> {
+    const lookups = new LookupThread({ path, busyTimeoutMs: 1_000 });
+    expect(lookups.ready()).toBe(false);
+    expect(await lookups.started).toBe(true);
+    return lookups;
+  }
+
+  it('finds what the store’s own connection finds: whole, part, none, stale, damaged, another account', async () => {
+    let now = 10 * HOUR;
+    const path = tempStorePath();
+    const store = await openStore(path, { now: () => now });
+    // Stale by the time of the lookup: kept four hours ago, looked up with --max-age 1h.
+    await store.record(entryOf(refs.slice(40, 45).map((ref) => answerOf(ref, [section(1), section(2)]))));
+    now += 4 * HOUR;
+    await store.record(entryOf(refs.slice(0, 20).map((ref, i) => answerOf(ref, [section(i), NO_CONTENT]))));
+    await store.record(
+      entryOf(refs.slice(20, 30).map((ref) => ({ ...answerOf(ref, [section(3)]), sections: [answerOf(ref, [section(3)]).sections[0]!] }))),
+    );
+    await store.record(
+      entryOf(
+        refs.slice(30, 35).map((ref) => answerOf(ref, [section(4), section(5)])),
+        { account: B },
+      ),
+    );
+    const other = new Sqlite(path);
+    // Items 6 to 8 are refs 0 to 2: a body cut short, a time written over, a frame that is none.
+    other.prepare('UPDATE sections SET body = \'{"api_code":\' WHERE item = 6').run();
+    other.prepare("UPDATE sections SET at = 'yesterday' WHERE item = 7").run();
+    other.prepare("UPDATE items SET frame = '[]' WHERE id = 8").run();
+    other.close();
+    const lookups = await thread(path);
+    // One item at a time: the store's own connection (a lookup under STORE_LOOKUPS.threadFromItems).
+    const own = await Promise.all(refs.map(async (ref) => (await store.find(A, [ref], { maxAgeMs: HOUR }))[0]!));
+    const rows = await lookups.find(A, refs, now - HOUR);
+    const found = refs.map((ref, i) => foundOf(ref.sections, rows![i]!));
+    expect(found).toEqual(own);
+    expect(found.filter((item) => item.damaged > 0)).toHaveLength(3);
+    expect(found.filter((item) => item.sections.every(Boolean))).toHaveLength(17);
+    expect(found.slice(20, 30).map((item) => item.sections.map(Boolean))).toEqual(Array(10).fill([true, false]));
+    expect(found.slice(30).every((item) => item.sections.every((kept) => kept === undefined))).toBe(true);
+    await lookups.close();
+    await store.close();
+  });
+
+  it('finds an answer the store’s connection committed just before the ask', async () => {
+    const path = tempStorePath();
+    const store = await openStore(path);
+    const lookups = await thread(path);
+    expect((await lookups.find(A, refs, 0))!.every((rows) => rows === null)).toBe(true);
+    await store.record(entryOf([answerOf(refs[59]!, [section(7), section(8)])]));
+    const rows = await lookups.find(A, refs, 0);
+    expect(foundOf(refs[59]!.sections, rows![59]!).sections).toMatchObject([{ body: section(7) }, { body: section(8) }]);
+    await lookups.close();
+    await store.close();
+  });
+
+  it('leaves the lookups to the store’s connection when it cannot open the file, and once closed', async () => {
+    const missing = new LookupThread({ path: tempStorePath(), busyTimeoutMs: 1_000 });
+    missing.ready();
+    expect(await missing.started).toBe(false);
+    expect(missing.ready()).toBe(false);
+    expect(await missing.find(A, refs, 0)).toBeUndefined();
+    const path = tempStorePath();
+    const store = await openStore(path);
+    const lookups = await thread(path);
+    await lookups.close();
+    expect(lookups.ready()).toBe(false);
+    expect(await lookups.find(A, refs, 0)).toBeUndefined();
+    await store.close();
+  });
+});
