@@ -2,7 +2,7 @@ import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { itemRefOf } from '../../src/model/section-refs.js';
 import { openStore } from '../../src/store/index.js';
-import { foundOf } from '../../src/store/sqlite/item-lookup.js';
+import { foundOf, slotsOf, type KeptRows } from '../../src/store/sqlite/item-lookup.js';
 import { LookupThread } from '../../src/store/sqlite/lookups-off-thread.js';
 import { A, answerOf, B, entryOf, home, NO_CONTENT, section, VALUE_AND_RENTAL } from './contract/fixtures.js';
 import { tempStorePath } from './helpers/temp-store.js';
@@ -14,6 +14,16 @@ import { tempStorePath } from './helpers/temp-store.js';
 describe('the SQLite lookup thread', () => {
   const HOUR = 3_600_000;
   const refs = Array.from({ length: 60 }, (_, i) => itemRefOf(VALUE_AND_RENTAL, home(`${i + 1} Dyer Ave`)));
+
+  /** Each item as found from the thread's KeptRows, as the store decodes them. */
+  function foundIn(kept: KeptRows | undefined) {
+    let at = 0;
+    return refs.map((ref) => {
+      const found = foundOf(ref.sections, kept!, at);
+      at += slotsOf(ref.sections);
+      return found;
+    });
+  }
 
   async function thread(path: string): Promise<LookupThread> {
     const lookups = new LookupThread({ path, busyTimeoutMs: 1_000 });
@@ -48,8 +58,7 @@ describe('the SQLite lookup thread', () => {
     const lookups = await thread(path);
     // One item at a time: the store's own connection (a lookup under STORE_LOOKUPS.threadFromItems).
     const own = await Promise.all(refs.map(async (ref) => (await store.find(A, [ref], { maxAgeMs: HOUR }))[0]!));
-    const rows = await lookups.find(A, refs, now - HOUR);
-    const found = refs.map((ref, i) => foundOf(ref.sections, rows![i]!));
+    const found = foundIn(await lookups.find(A, refs, now - HOUR));
     expect(found).toEqual(own);
     expect(found.filter((item) => item.damaged > 0)).toHaveLength(3);
     expect(found.filter((item) => item.sections.every(Boolean))).toHaveLength(17);
@@ -63,10 +72,9 @@ describe('the SQLite lookup thread', () => {
     const path = tempStorePath();
     const store = await openStore(path);
     const lookups = await thread(path);
-    expect((await lookups.find(A, refs, 0))!.every((rows) => rows === null)).toBe(true);
+    expect(foundIn(await lookups.find(A, refs, 0)).every((item) => item.sections.every((kept) => kept === undefined))).toBe(true);
     await store.record(entryOf([answerOf(refs[59]!, [section(7), section(8)])]));
-    const rows = await lookups.find(A, refs, 0);
-    expect(foundOf(refs[59]!.sections, rows![59]!).sections).toMatchObject([{ body: section(7) }, { body: section(8) }]);
+    expect(foundIn(await lookups.find(A, refs, 0))[59]!.sections).toMatchObject([{ body: section(7) }, { body: section(8) }]);
     await lookups.close();
     await store.close();
   });

@@ -8,12 +8,12 @@ import { identityKey } from '../identity-key.js';
 type FoundRow = [frame: unknown, endpoint: number | null, params: string | null, at: number | null, body: unknown];
 
 /**
- * What the file holds of one item, as read, before any of it is decoded: its frame, then each section
- * asked as its time and body (both undefined when it has none fresh), in one flat array; null for an
- * item the file does not hold. Plain values only, so that a lookup thread (lookup-thread.ts) hands
- * it over as it is.
+ * What the file holds of items, as read, before any of it is decoded, in one flat array: for each
+ * item its frame, then each section asked as its time and body, all undefined where it has none
+ * fresh (1 + 2 × sections slots an item, so that a lookup thread hands over one array, not one an
+ * item: lookups-off-thread.ts).
  */
-export type KeptRows = unknown[] | null;
+export type KeptRows = unknown[];
 
 /**
  * The lookup of an item's fresh sections, by the key made from its identity (identity-key.ts), the
@@ -35,28 +35,28 @@ export class ItemLookup {
       .raw();
   }
 
-  /** What is kept of one item's sections that arrived at or after `freshFrom` (freshness.ts), undecoded (KeptRows). */
-  rows(account: number, identity: string, asked: readonly SectionRef[], freshFrom: number): KeptRows {
+  /** Adds to `kept` what is kept of one item's sections that arrived at or after `freshFrom` (freshness.ts), undecoded (KeptRows). */
+  rows(account: number, identity: string, asked: readonly SectionRef[], freshFrom: number, kept: KeptRows): void {
     const rows = this.#found.all(freshFrom, identityKey(identity), account, identity);
-    if (rows.length === 0) return null;
-    const kept: unknown[] = [rows[0]![0]];
+    kept.push(rows[0]?.[0]);
     for (const ref of asked) {
       const endpoint = this.#endpoints.find(ref.endpoint);
       const row = rows.find(([, rowEndpoint, params]) => rowEndpoint === endpoint && params === ref.params);
       kept.push(row?.[3], row?.[4]);
     }
-    return kept;
   }
 }
 
 /**
- * One item as found from its KeptRows (kept-text.ts, foundItem): the sections asked, each undefined
- * when missing, stale or unreadable, and the frame when any section is returned. A section found has
- * a time (a NULL one is null, and counts as damaged); one not found, none.
+ * One item as found from its KeptRows, from `at` (kept-text.ts, foundItem): the sections asked,
+ * each undefined when missing, stale or unreadable, and the frame when any section is returned. A
+ * section found has a time (a NULL one is null, and counts as damaged); one not found, none.
  */
-export function foundOf(asked: readonly SectionRef[], kept: KeptRows): FoundItem {
-  if (kept === null) return { sections: asked.map(() => undefined), damaged: 0 };
-  return foundItem(asked, kept[0], (_, i) =>
-    kept[1 + 2 * i] === undefined ? undefined : { at: kept[1 + 2 * i] as number, body: kept[2 + 2 * i] },
+export function foundOf(asked: readonly SectionRef[], kept: KeptRows, at: number): FoundItem {
+  return foundItem(asked, kept[at], (_, i) =>
+    kept[at + 1 + 2 * i] === undefined ? undefined : { at: kept[at + 1 + 2 * i] as number, body: kept[at + 2 + 2 * i] },
   );
 }
+
+/** The slots an item takes in KeptRows. */
+export const slotsOf = (asked: readonly SectionRef[]): number => 1 + 2 * asked.length;

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Sqlite from 'better-sqlite3';
 import { NameIds } from '../name-ids.js';
-import { ItemLookup, type KeptRows } from './item-lookup.js';
+import { ItemLookup, slotsOf, type KeptRows } from './item-lookup.js';
 import type { LookupAnswer, LookupAsk, LookupThreadData } from './lookups-off-thread.js';
 
 /**
@@ -17,18 +17,23 @@ const lookup = new ItemLookup(db, new NameIds(db, 'endpoints'));
 const begin = db.prepare('BEGIN');
 const end = db.prepare('ROLLBACK');
 
-function rowsOf({ account, items, from }: LookupAsk): KeptRows[] {
+function rowsOf({ account, items, from }: LookupAsk): KeptRows {
+  const kept: KeptRows = [];
   begin.run();
   try {
     const id = accounts.find(account);
-    return items.map(([identity, asked]) => (id === undefined ? null : lookup.rows(id, identity, asked, from)));
+    for (const [identity, asked] of items) {
+      if (id === undefined) kept.push(...Array<undefined>(slotsOf(asked)));
+      else lookup.rows(id, identity, asked, from, kept);
+    }
+    return kept;
   } finally {
     if (db.inTransaction) end.run();
   }
 }
 
 parentPort!.on('message', (ask: LookupAsk) => {
-  let rows: KeptRows[] | undefined;
+  let rows: KeptRows | undefined;
   try {
     rows = rowsOf(ask);
   } catch {

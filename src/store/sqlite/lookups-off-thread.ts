@@ -18,7 +18,7 @@ export interface LookupAsk {
 }
 
 /** The thread's word: ready for asks, or one ask's rows (undefined: it failed, look them up here). */
-export type LookupAnswer = { ready: true; id?: undefined } | { id: number; rows: KeptRows[] | undefined };
+export type LookupAnswer = { ready: true; id?: undefined } | { id: number; rows: KeptRows | undefined };
 
 /**
  * The compiled thread: next to this module in dist/; from the sources (the tests, run by vitest
@@ -44,7 +44,7 @@ export class LookupThread {
   #ready = false;
   #over = false;
   #next = 0;
-  readonly #waiting = new Map<number, (rows: KeptRows[] | undefined) => void>();
+  readonly #waiting = new Map<number, (rows: KeptRows | undefined) => void>();
   #started!: (ready: boolean) => void;
   /** Whether the thread became ready (false: it could not start, or ended first); settled once `ready` has started it. */
   readonly started = new Promise<boolean>((resolve) => (this.#started = resolve));
@@ -60,7 +60,7 @@ export class LookupThread {
   }
 
   /** The items' KeptRows, in order, or undefined when the thread could not read them. */
-  find(account: string, items: readonly ItemRef[], from: number): Promise<KeptRows[] | undefined> {
+  find(account: string, items: readonly ItemRef[], from: number): Promise<KeptRows | undefined> {
     const worker = this.#worker;
     if (!worker || !this.#ready) return Promise.resolve(undefined);
     const id = this.#next++;

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { EncodedAnswer } from '../kept-text.js';
 import type { NameIds } from '../name-ids.js';
 import { identityKey } from '../identity-key.js';
-import { foundOf, ItemLookup } from './item-lookup.js';
+import { foundOf, ItemLookup, type KeptRows } from './item-lookup.js';
 import type { FoundItem, SectionRef } from '../store-api.js';
 
 /**
@@ -65,7 +65,9 @@ export class SectionTable {
    * any section is returned.
    */
   find(account: number, identity: string, asked: readonly SectionRef[], freshFrom: number): FoundItem {
-    return foundOf(asked, this.#lookup.rows(account, identity, asked, freshFrom));
+    const kept: KeptRows = [];
+    this.#lookup.rows(account, identity, asked, freshFrom, kept);
+    return foundOf(asked, kept, 0);
   }
 
   /** Keeps one item's answer as of `at`, replacing older or unreadable sections, never newer ones. Within a write transaction. */

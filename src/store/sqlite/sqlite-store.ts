@@ -27,7 +27,7 @@ import { encodeEntry, EntryTables } from './entry-tables.js';
 import { JobTable, RunTable } from './jobs.js';
 import { SqliteKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
-import { foundOf, type KeptRows } from './item-lookup.js';
+import { foundOf, slotsOf, type KeptRows } from './item-lookup.js';
 import { LookupThread } from './lookups-off-thread.js';
 import type { SectionTable } from './sections.js';
 import type { SpendLog } from './spend-log.js';
@@ -155,9 +155,11 @@ export class SqliteStore implements Store {
       .then((rows) => (rows ? this.#foundOf(items, rows) : this.#findHere(account, items, from)));
   }
 
-  #foundOf(items: readonly ItemRef[], rows: readonly KeptRows[]): FoundItem[] {
-    return items.map((ref, i) => {
-      const found = foundOf(ref.sections, rows[i]!);
+  #foundOf(items: readonly ItemRef[], kept: KeptRows): FoundItem[] {
+    let at = 0;
+    return items.map((ref) => {
+      const found = foundOf(ref.sections, kept, at);
+      at += slotsOf(ref.sections);
       this.#damaged += found.damaged;
       return found;
     });
