@@ -265,7 +265,11 @@ export const STORE_WAITS = {
  * work; a smaller one (a one-item call's) is read at once on the store's connection, without a
  * thread's round trip.
  */
-export const STORE_LOOKUPS = { threadFromItems: 50 } as const;
+export const STORE_LOOKUPS = {
+  threadFromItems: 50,
+  /** Only where a second core can run it: on one, the thread's SQL takes turns with the main thread, and the hand-over is extra. */
+  threadFromCores: 2,
+} as const;
 
 // --- the output's lock --------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { STORE_LOOKUPS } from '../../policy/policy.js';
 import type { ItemRef, SectionRef } from '../store-api.js';
 import type { KeptRows } from './item-lookup.js';
 
@@ -81,7 +83,7 @@ export class LookupThread {
   }
 
   #start(): void {
-    const file = threadFile();
+    const file = availableParallelism() >= STORE_LOOKUPS.threadFromCores ? threadFile() : undefined;
     try {
       if (file) this.#worker = new Worker(file, { workerData: this.#data });
     } catch {
