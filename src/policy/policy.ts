@@ -260,13 +260,19 @@ export const STORE_WAITS = {
 } as const;
 
 /**
- * SQLite: a lookup of this many items or more (a batch's blocks: pipeline/run-batch.ts, 100 items)
- * is read on a thread of its own (store/sqlite/lookups-off-thread.ts), beside the main thread's
- * work; a smaller one (a one-item call's) is read at once on the store's connection, without a
- * thread's round trip.
+ * SQLite: a lookup of threadFromItems items or more (a batch's blocks: pipeline/run-batch.ts, 100
+ * items) is read on a thread of its own (store/sqlite/lookups-off-thread.ts), beside the main
+ * thread's work; a smaller one (a one-item call's) is read at once on the store's connection,
+ * without a thread's round trip...
  */
 export const STORE_LOOKUPS = {
   threadFromItems: 50,
+  /**
+   * ...once this process's batch lookups on the store have passed this many items: the thread's start costs 0.1 to
+   * 0.3 s of CPU, while the lookups it takes over cost about 5 µs an item; a short batch (over in a
+   * second or two) would pay it for nothing, and a busy machine has no idle core to hide it on.
+   */
+  threadAfterItems: 10_000,
   /** Only where a second core can run it: on one, the thread's SQL takes turns with the main thread, and the hand-over is extra. */
   threadFromCores: 2,
 } as const;

@@ -4,6 +4,9 @@ import { itemRefOf } from '../../src/model/section-refs.js';
 import { openStore } from '../../src/store/index.js';
 import { foundOf, slotsOf, type KeptRows } from '../../src/store/sqlite/item-lookup.js';
 import { LookupThread } from '../../src/store/sqlite/lookups-off-thread.js';
+import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { STORE_LOOKUPS } from '../../src/policy/policy.js';
 import { A, answerOf, B, entryOf, home, NO_CONTENT, section, VALUE_AND_RENTAL } from './contract/fixtures.js';
 import { tempStorePath } from './helpers/temp-store.js';
 
@@ -91,6 +94,24 @@ describe('the SQLite lookup thread', () => {
     await lookups.close();
     expect(lookups.ready()).toBe(false);
     expect(await lookups.find(A, refs, 0)).toBeUndefined();
+    await store.close();
+  });
+
+  it('serves a batch’s lookups once they pass STORE_LOOKUPS.threadAfterItems, as the store’s connection does, damage counted', async () => {
+    const path = tempStorePath();
+    const store = await openSqliteStore(path);
+    if (!(store instanceof SqliteStore)) throw new Error('openSqliteStore gave another store');
+    await store.record(entryOf(refs.map((ref, i) => answerOf(ref, [section(i), NO_CONTENT]))));
+    const other = new Sqlite(path);
+    other.prepare("UPDATE sections SET body = '[' WHERE item = 3").run();
+    other.close();
+    const own = await Promise.all(refs.map(async (ref) => (await store.find(A, [ref], { maxAgeMs: HOUR }))[0]!));
+    // A batch's blocks, on the store's connection until they pass the threshold; then the thread starts.
+    for (let looked = 0; looked <= STORE_LOOKUPS.threadAfterItems; looked += refs.length) await store.find(A, refs, { maxAgeMs: HOUR });
+    expect(await store.lookupThreadStarted).toBe(true);
+    const damaged = store.problems().damaged;
+    expect(await store.find(A, refs, { maxAgeMs: HOUR })).toEqual(own);
+    expect(store.problems().damaged).toBe(damaged + 2);
     await store.close();
   });
 });

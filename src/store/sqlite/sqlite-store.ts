@@ -73,6 +73,8 @@ export class SqliteStore implements Store {
   readonly #pacer: PacerTable;
   readonly #maintenance: Maintenance;
   readonly #thread: LookupThread;
+  /** Items of batch-sized lookups so far (STORE_LOOKUPS.threadAfterItems). */
+  #batchItems = 0;
   // Made once: building a transaction function costs more than the statements it wraps.
   readonly #transaction: Transaction<(work: () => unknown) => unknown>;
   readonly #beginRead: Statement;
@@ -143,16 +145,28 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * A batch's lookup (STORE_LOOKUPS.threadFromItems items or more) is read on the lookup thread once
-   * it is ready, and decoded here; a smaller one (a one-item call's), or one the thread could not
-   * read, on this connection.
+   * A batch's lookup (STORE_LOOKUPS) is read on the lookup thread once it is ready, and decoded
+   * here; a smaller one (a one-item call's), a short batch's, or one the thread could not read, on
+   * this connection.
    */
   find(account: string, items: readonly ItemRef[], freshness: Freshness): Promise<FoundItem[]> {
     const from = freshFrom(freshness, this.#now());
-    if (items.length < STORE_LOOKUPS.threadFromItems || !this.#thread.ready()) return settled(() => this.#findHere(account, items, from));
+    if (!this.#offThread(items.length)) return settled(() => this.#findHere(account, items, from));
     return this.#thread
       .find(account, items, from)
       .then((rows) => (rows ? this.#foundOf(items, rows) : this.#findHere(account, items, from)));
+  }
+
+  /** Whether a lookup of this many items goes to the lookup thread: a batch's, once its lookups passed STORE_LOOKUPS.threadAfterItems. */
+  #offThread(items: number): boolean {
+    if (items < STORE_LOOKUPS.threadFromItems) return false;
+    this.#batchItems += items;
+    return this.#batchItems > STORE_LOOKUPS.threadAfterItems && this.#thread.ready();
+  }
+
+  /** Whether the lookup thread started (false: it could not, or ended first); settled once a batch's lookups started it. */
+  get lookupThreadStarted(): Promise<boolean> {
+    return this.#thread.started;
   }
 
   #foundOf(items: readonly ItemRef[], kept: KeptRows): FoundItem[] {
