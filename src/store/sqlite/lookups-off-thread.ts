@@ -71,7 +71,12 @@ export class LookupThread {
       if (this.#waiting.size === 0) worker.ref();
       this.#waiting.set(id, resolve);
       const ask: LookupAsk = { id, account, items: items.map((ref) => [ref.item, ref.sections]), from };
-      worker.postMessage(ask);
+      try {
+        worker.postMessage(ask);
+      } catch {
+        // An ask the thread cannot take is looked up on the store's connection, like one it could not read.
+        this.#answered({ id, rows: undefined });
+      }
     });
   }
 
