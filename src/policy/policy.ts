@@ -268,11 +268,12 @@ export const STORE_WAITS = {
 export const STORE_LOOKUPS = {
   threadFromItems: 50,
   /**
-   * ...once this process's batch lookups on the store have passed this many items: the thread's start costs 0.1 to
-   * 0.3 s of CPU, while the lookups it takes over cost about 5 µs an item; a short batch (over in a
-   * second or two) would pay it for nothing, and a busy machine has no idle core to hide it on.
+   * ...once this process's batch lookups on the store have passed this many items: the thread's
+   * start costs 0.1 to 0.3 s of CPU, while the lookups it takes over cost about 5 µs an item; a
+   * short batch would pay it for nothing. Under 10,000 rows so that the memory figure's small run
+   * (BENCHMARKS.md: 10,000 rows) carries the thread's memory (10 to 24 MB) as its large one does.
    */
-  threadAfterItems: 10_000,
+  threadAfterItems: 5_000,
   /** Only where a second core can run it: on one, the thread's SQL takes turns with the main thread, and the hand-over is extra. */
   threadFromCores: 2,
 } as const;
