@@ -271,11 +271,18 @@ export const STORE_LOOKUPS = {
    * ...once this process's batch lookups on the store have passed this many items: the thread's
    * start costs 0.1 to 0.3 s of CPU, while the lookups it takes over cost about 5 µs an item; a
    * short batch would pay it for nothing. Under 10,000 rows so that the memory figure's small run
-   * (BENCHMARKS.md: 10,000 rows) carries the thread's memory (10 to 24 MB) as its large one does.
+   * (BENCHMARKS.md: 10,000 rows) carries the thread's memory (12 to 18 MB) as its large one does.
    */
   threadAfterItems: 5_000,
   /** Only where a second core can run it: on one, the thread's SQL takes turns with the main thread, and the hand-over is extra. */
   threadFromCores: 2,
+  /**
+   * The thread's page cache, KiB. better-sqlite3's SQLite defaults to 16 MB, and a rerun reads each
+   * page once: the cache only filled up with the rows read (a rerun's peak RSS with the thread,
+   * 200,000 rows: 186-193 MB with 16 MB, 174-179 MB with 2; 10,000 rows: 144-149 MB either way).
+   * What it reads again, the index's inner pages, fits in far less.
+   */
+  threadCacheKib: 2_048,
 } as const;
 
 // --- the output's lock --------------------------------------------------------------------------

@@ -35,7 +35,7 @@ describe('the SQLite lookup thread', () => {
     return lookups;
   }
 
-  it('finds what the store’s own connection finds: whole, part, none, stale, damaged, another account', async () => {
+  it('finds what the store’s own connection finds: whole, part, none, stale, damaged, BLOBs, another account', async () => {
     let now = 10 * HOUR;
     const path = tempStorePath();
     const store = await openStore(path, { now: () => now });
@@ -57,6 +57,9 @@ describe('the SQLite lookup thread', () => {
     other.prepare('UPDATE sections SET body = \'{"api_code":\' WHERE item = 6').run();
     other.prepare("UPDATE sections SET at = 'yesterday' WHERE item = 7").run();
     other.prepare("UPDATE items SET frame = '[]' WHERE id = 8").run();
+    // Item 9 is ref 3: its texts kept as BLOBs (a file another tool wrote), readable all the same.
+    other.prepare('UPDATE sections SET body = CAST(body AS BLOB) WHERE item = 9').run();
+    other.prepare('UPDATE items SET frame = CAST(frame AS BLOB) WHERE id = 9').run();
     other.close();
     const lookups = await thread(path);
     // One item at a time: the store's own connection (a lookup under STORE_LOOKUPS.threadFromItems).

@@ -3,6 +3,7 @@ import Sqlite from 'better-sqlite3';
 import { NameIds } from '../name-ids.js';
 import { ItemLookup, slotsOf, type KeptRows } from './item-lookup.js';
 import type { LookupAnswer, LookupAsk, LookupThreadData } from './lookups-off-thread.js';
+import { packRows, type PackedRows } from './packed-rows.js';
 
 /**
  * The lookup thread (lookups-off-thread.ts): its own read-only connection to the store's file, which
@@ -10,8 +11,9 @@ import type { LookupAnswer, LookupAsk, LookupThreadData } from './lookups-off-th
  * connection would (SqliteStore.find). It decodes nothing and decides nothing: a failure of any kind
  * is answered `undefined`, and the store looks the items up on its own connection, as without it.
  */
-const { path, busyTimeoutMs } = workerData as LookupThreadData;
+const { path, busyTimeoutMs, cacheKib } = workerData as LookupThreadData;
 const db = new Sqlite(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+db.pragma(`cache_size = -${cacheKib}`);
 const accounts = new NameIds(db, 'accounts');
 const lookup = new ItemLookup(db, new NameIds(db, 'endpoints'));
 const begin = db.prepare('BEGIN');
@@ -33,12 +35,13 @@ function rowsOf({ account, items, from }: LookupAsk): KeptRows {
 }
 
 parentPort!.on('message', (ask: LookupAsk) => {
-  let rows: KeptRows | undefined;
+  let rows: PackedRows | undefined;
   try {
-    rows = rowsOf(ask);
+    rows = packRows(rowsOf(ask));
   } catch {
     rows = undefined;
   }
-  parentPort!.postMessage({ id: ask.id, rows } satisfies LookupAnswer);
+  // The buffer is moved, not copied: neither thread keeps a copy of the texts (packed-rows.ts).
+  parentPort!.postMessage({ id: ask.id, rows } satisfies LookupAnswer, rows ? [rows.buffer] : []);
 });
 parentPort!.postMessage({ ready: true } satisfies LookupAnswer);

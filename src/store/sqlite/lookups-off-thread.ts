@@ -5,10 +5,13 @@ import { Worker } from 'node:worker_threads';
 import { STORE_LOOKUPS } from '../../policy/policy.js';
 import type { ItemRef, SectionRef } from '../store-api.js';
 import type { KeptRows } from './item-lookup.js';
+import { unpackRows, type PackedRows } from './packed-rows.js';
 
 export interface LookupThreadData {
   path: string;
   busyTimeoutMs: number;
+  /** The thread's page cache (STORE_LOOKUPS.threadCacheKib). */
+  cacheKib: number;
 }
 
 /** One ask: the items of a lookup (identity and the sections asked), as plain values. */
@@ -20,7 +23,7 @@ export interface LookupAsk {
 }
 
 /** The thread's word: ready for asks, or one ask's rows (undefined: it failed, look them up here). */
-export type LookupAnswer = { ready: true; id?: undefined } | { id: number; rows: KeptRows | undefined };
+export type LookupAnswer = { ready: true; id?: undefined } | { id: number; rows: PackedRows | undefined };
 
 /**
  * The compiled thread: next to this module in dist/; from the sources (the tests, run by vitest
@@ -51,8 +54,8 @@ export class LookupThread {
   /** Whether the thread became ready (false: it could not start, or ended first); settled once `ready` has started it. */
   readonly started = new Promise<boolean>((resolve) => (this.#started = resolve));
 
-  constructor(data: LookupThreadData) {
-    this.#data = data;
+  constructor(data: Omit<LookupThreadData, 'cacheKib'>) {
+    this.#data = { ...data, cacheKib: STORE_LOOKUPS.threadCacheKib };
   }
 
   /** Whether asks go to the thread now; the first call starts it. */
@@ -114,7 +117,7 @@ export class LookupThread {
     const resolve = this.#waiting.get(answer.id);
     this.#waiting.delete(answer.id);
     if (this.#waiting.size === 0) this.#worker?.unref();
-    resolve?.(answer.rows);
+    resolve?.(answer.rows && unpackRows(answer.rows));
   }
 
   #end(): void {
