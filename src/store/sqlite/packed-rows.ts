@@ -4,7 +4,7 @@ import type { KeptRows } from './item-lookup.js';
  * KeptRows as the lookup thread hands them over (lookups-off-thread.ts): one ArrayBuffer, moved to
  * the main thread (postMessage's transfer list), not cloned. The main thread's share of a block is
  * then making its strings from UTF-8 bytes: 0.5-0.6 µs an item, against 0.8-1 µs to deserialize the
- * same rows cloned (micro-benchmark, /work/notes/sqt.md); the thread does the packing.
+ * same rows cloned (a micro-benchmark: BENCHMARKS.md, storeSpeed); the thread does the packing.
  *
  * The buffer: a Float64 for each slot (its number), then each slot's end in the bytes (Uint32; the
  * one before's for a slot without bytes), then each slot's kind (a byte), then the bytes of the
