@@ -15,17 +15,18 @@ export interface Answer {
 }
 
 /**
- * Where a remembered answer's chunk comes from until it is reused: the text of its response, or a
- * function that makes it again (from the texts the store kept it as).
+ * An answer as remembered: where its chunk comes from until it is reused (the text of its response),
+ * the chunk from then on; or, for an item the store answered whole (`inStore`), nothing of it: a
+ * repeat is looked up in the store again. Its texts, remembered for 5,000 items, were a sixth of a
+ * rerun's CPU (their collection: BENCHMARKS.md, storeSpeed), and making the chunk from them cost
+ * a repeat what the lookup does.
  */
-type AnswerSource = ResponseText | (() => Chunk);
-
-/** An answer as remembered: where its chunk comes from until it is reused, the chunk from then on. */
 interface Remembered {
   status: Status;
   chunk: Chunk | undefined;
-  from: AnswerSource | undefined;
+  from: ResponseText | undefined;
   index: number;
+  inStore: boolean;
 }
 
 /**
@@ -58,11 +59,17 @@ export class Deduplicator {
       return { kind: 'joined' };
     }
     const remembered = known?.value;
+    if (remembered?.inStore) {
+      // Looked up again, and held meanwhile: rows identical to it join it. It is saved once the store answers it (repeated).
+      this.#known.use(known!);
+      const again: PendingItem = { prepared, duplicates: [], key, repeat: true };
+      known!.held = again;
+      return { kind: 'send', pending: again };
+    }
     if (remembered) {
       this.saved += 1;
       this.#known.use(known);
-      const { from } = remembered;
-      remembered.chunk ??= typeof from === 'function' ? from() : chunkAt(from!, remembered.index);
+      remembered.chunk ??= chunkAt(remembered.from!, remembered.index);
       remembered.from = undefined;
       return { kind: 'answered', answer: { chunk: remembered.chunk, status: remembered.status } };
     }
@@ -71,12 +78,28 @@ export class Deduplicator {
     return { kind: 'send', pending: fresh };
   }
 
+  /** A repeat of an item the store answered whole was answered by the store again: a row deduplication saved. */
+  repeated(): void {
+    this.saved += 1;
+  }
+
+  /** The store answered the item whole: a repeat of it is looked up there again (Remembered). */
+  settleInStore(pending: PendingItem): void {
+    this.#known.settle(pending.key ?? Deduplicator.keyOf(pending.prepared.item), {
+      status: 'ok',
+      chunk: undefined,
+      from: undefined,
+      index: 0,
+      inStore: true,
+    });
+  }
+
   /**
    * The item's answer arrived (or none, when it failed: a later identical row tries again). With
    * the text of the response it came in (`from`, where it is chunk `index`), the text is what is
-   * remembered (ResponseText says why); with a function that makes the chunk again, the function.
+   * remembered (ResponseText says why).
    */
-  settle(pending: PendingItem, answer: Answer | undefined, from?: AnswerSource, index = 0): void {
+  settle(pending: PendingItem, answer: Answer | undefined, from?: ResponseText, index = 0): void {
     const key = pending.key ?? Deduplicator.keyOf(pending.prepared.item);
     if (!answer) {
       this.#known.settle(key, undefined);
@@ -85,8 +108,8 @@ export class Deduplicator {
     this.#known.settle(
       key,
       from
-        ? { status: answer.status, chunk: undefined, from, index }
-        : { status: answer.status, chunk: answer.chunk, from: undefined, index },
+        ? { status: answer.status, chunk: undefined, from, index, inStore: false }
+        : { status: answer.status, chunk: answer.chunk, from: undefined, index, inStore: false },
     );
   }
 }

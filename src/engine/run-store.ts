@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { SendableItem } from '../batching/batch.js';
-import { joinChunk, keptParts, type Frame } from '../model/chunk-frame.js';
+import { joinChunk, keptParts } from '../model/chunk-frame.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { itemRefOf, type ItemRef } from '../model/section-refs.js';
 import type { KeptAnswers, Purchase, Resolution, Saving } from '../pipeline/kept-answers.js';
@@ -515,7 +515,7 @@ function savingOf(run: RunContext, bodies: readonly unknown[], at: readonly numb
   return saving;
 }
 
-/** An item whose every section is kept: its chunk as the service sent it, what that saved, and how to make it again from the kept texts. */
+/** An item whose every section is kept: its chunk as the service sent it, and what that saved. */
 function keptWhole(run: RunContext, item: FoundItem): Resolution {
   const { members } = run;
   const bodies = item.sections.map((section) => section!.body);
@@ -524,18 +524,7 @@ function keptWhole(run: RunContext, item: FoundItem): Resolution {
     bodies,
     members.map((_, s) => s),
   );
-  const chunk = joinChunk(item.frame!, members, bodies, undefined);
-  const { frameText } = item;
-  if (frameText === undefined) return { kind: 'kept', chunk, saving };
-  const texts = item.sections.map((section) => section!.text);
-  const again = () =>
-    joinChunk(
-      JSON.parse(frameText) as Frame,
-      members,
-      texts.map((text) => JSON.parse(text) as unknown),
-      undefined,
-    );
-  return { kind: 'kept', chunk, saving, again };
+  return { kind: 'kept', chunk: joinChunk(item.frame!, members, bodies, undefined), saving };
 }
 
 /**

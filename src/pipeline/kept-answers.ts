@@ -69,12 +69,8 @@ export interface Purchase {
 }
 
 export type Resolution =
-  /**
-   * Every section is kept: the chunk as the service sent it (meta as it was echoed then). `again`
-   * makes that chunk anew from the texts the store keeps: what deduplication remembers instead of
-   * the chunk, dozens of objects a row that would outlive thousands of rows (ResponseText says why).
-   */
-  | { kind: 'kept'; chunk: Chunk; saving: Saving; again?: () => Chunk }
+  /** Every section is kept: the chunk as the service sent it (meta as it was echoed then). */
+  | { kind: 'kept'; chunk: Chunk; saving: Saving }
   | Purchase
   /** Another job is sending a section the item needs: ask again shortly (`purchase`: what to buy if it must be bought after all). */
   | { kind: 'wait'; purchase: Purchase };

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Batch, PendingItem, SendableItem } from '../batching/batch.js';
 import { Batcher } from '../batching/batcher.js';
-import { chunkForRow, chunkWithMeta, Deduplicator } from '../batching/deduplicator.js';
+import { chunkForRow, Deduplicator } from '../batching/deduplicator.js';
 import type { InputRow, PreparedItem } from '../input/row.js';
 import type { Chunk } from '../model/chunk.js';
 import { withSections } from '../model/chunk-frame.js';
@@ -303,24 +303,37 @@ function apply(run: BatchRun, pending: PendingItem, resolution: Resolution, into
     if (pending.force) pending.unclaimed = true;
     pending.force = true;
   }
-  if (resolution.kind === 'kept') run.waitingSince.delete(pending);
-  run.savedByStore.sections += resolution.saving.sections;
-  run.savedByStore.usd += resolution.saving.usd;
   if (resolution.kind === 'kept') {
-    run.stats.fromStore += 1;
-    const record = run.keptRecord(pending, resolution.chunk);
-    const { again } = resolution;
-    const { meta } = pending.prepared.item;
-    // The row's chunk is remembered as a way to make it again, not as the chunk (ResponseText says why).
-    run.dedupe?.settle(pending, { chunk: record.chunk!, status: record.status }, again && (() => chunkWithMeta(again(), meta)));
-    addRecords(run.output, pending, record);
+    run.waitingSince.delete(pending);
+    writeKept(run, pending, resolution);
     return undefined;
   }
+  run.savedByStore.sections += resolution.saving.sections;
+  run.savedByStore.usd += resolution.saving.usd;
   // A wait already counted what the store keeps of it.
   if (pending.plan === undefined && resolution.sections.length < run.members.length) run.stats.partlyFromStore += 1;
   pending.plan = { sections: resolution.sections, kept: resolution.kept };
   const batches = into.add(pending);
   return batches.length === 0 ? undefined : launchAll(run, batches);
+}
+
+/**
+ * A row the store answered whole, written: counted as the store's, or, a repeat of one it answered
+ * earlier in the run, as deduplication's (each distinct item is the store's once); remembered as in
+ * the store (Deduplicator).
+ */
+function writeKept(run: BatchRun, pending: PendingItem, kept: Extract<Resolution, { kind: 'kept' }>): void {
+  const record = run.keptRecord(pending, kept.chunk);
+  if (pending.repeat) {
+    run.dedupe?.repeated();
+    record.repeat = true;
+  } else {
+    run.stats.fromStore += 1;
+    run.savedByStore.sections += kept.saving.sections;
+    run.savedByStore.usd += kept.saving.usd;
+  }
+  run.dedupe?.settleInStore(pending);
+  addRecords(run.output, pending, record);
 }
 
 async function launchAll(run: BatchRun, batches: readonly Batch[]): Promise<void> {

@@ -110,11 +110,11 @@ export function foundItem(
       damaged += 1;
       return;
     }
-    sections[i] = { body: body.value, text: body.text, at: row.at };
+    sections[i] = { body: body.value, at: row.at };
     found += 1;
   });
   if (found === 0) return { sections, damaged };
   const decoded = decodeFrame(frame);
   if (!decoded) return { sections: asked.map(() => undefined), damaged: damaged + found };
-  return { frame: decoded.value, frameText: decoded.text, sections, damaged };
+  return { frame: decoded.value, sections, damaged };
 }

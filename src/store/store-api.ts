@@ -240,8 +240,6 @@ export interface FoundItem {
    * sections go; undefined when no section was found.
    */
   frame?: Frame;
-  /** The frame's JSON text as kept (with `frame`): what a caller keeps instead of the parsed frame (a text is one string for the collector, the frame dozens of objects). */
-  frameText?: string;
   /** One entry per SectionRef asked: the section's body as the service sent it, or undefined (missing, stale or damaged). */
   sections: (KeptSection | undefined)[];
   /** Sections kept but unreadable (a damaged blob): counted as missing, replaced when bought again. */
@@ -250,8 +248,6 @@ export interface FoundItem {
 
 export interface KeptSection {
   body: unknown;
-  /** The body's JSON text as kept. */
-  text: string;
   /** When it arrived, on the store's clock. */
   at: number;
 }

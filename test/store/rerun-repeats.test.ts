@@ -9,8 +9,8 @@ import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
 /**
  * A rerun answered from the store writes what the first run wrote, rows repeated far apart included:
- * a repeat is answered from what deduplication remembers of the kept answer (made again from the
- * store's texts), with its own meta, or none.
+ * a repeat is looked up in the store again (deduplication remembers that the store answered it,
+ * not its texts), and written with its own meta, or none; it counts as deduplication's.
  */
 const sandbox = sandboxPerTest();
 
@@ -19,11 +19,13 @@ const sandbox = sandboxPerTest();
  * and 300 rows more: their first rows are written and remembered by then, no longer on their way),
  * with other meta (every third without).
  */
+const DISTINCT = STORE_LOOKAHEAD.blockItems * STORE_LOOKAHEAD.blocksInFlight + 300;
+const REPEATS = 60;
+
 function input(): { dir: string; input: string } {
   const dir = mkdtempSync(join(tmpdir(), 'propdata-rerun-repeats-'));
-  const distinct = STORE_LOOKAHEAD.blockItems * STORE_LOOKAHEAD.blocksInFlight + 300;
-  const rows = Array.from({ length: distinct }, (_, i) => `${i + 1} Main St,21201,first-${i}`);
-  for (let i = 0; i < 60; i++) rows.push(`${i + 1} Main St,21201,${i % 3 === 0 ? '' : `again-${i}`}`);
+  const rows = Array.from({ length: DISTINCT }, (_, i) => `${i + 1} Main St,21201,first-${i}`);
+  for (let i = 0; i < REPEATS; i++) rows.push(`${i + 1} Main St,21201,${i % 3 === 0 ? '' : `again-${i}`}`);
   const file = join(dir, 'in.csv');
   writeFileSync(file, `address,zipcode,meta\n${rows.join('\n')}\n`);
   return { dir, input: file };
@@ -47,7 +49,12 @@ describe('a rerun from the store with repeated rows', () => {
         const paid = sandbox.current.usage();
         expect((await run('rerun', ['--max-age', '1h', '--report', join(dir, 'report.json')])).code).toBe(0);
         expect(sandbox.current.usage()).toEqual(paid);
-        expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ requests: 0 });
+        // Each distinct item is the store's once; a repeat of one (looked up in it again) is deduplication's.
+        expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({
+          requests: 0,
+          fromStore: DISTINCT,
+          componentsSaved: REPEATS,
+        });
         const first = readFileSync(join(dir, `first.${format}`), 'utf8');
         expect(first).toContain('again-1');
         expect(readFileSync(join(dir, `rerun.${format}`), 'utf8')).toBe(first);
