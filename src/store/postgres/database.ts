@@ -70,24 +70,6 @@ export function literal(
   return quoted(`{${elements.join(',')}}`);
 }
 
-/** The statements each connection has PREPAREd (SQL): a connection that failed is closed, never reused, and forgets them with it. */
-const preparedOn = new WeakMap<PoolClient, Set<string>>();
-
-/**
- * A statement EXECUTEd by name within a simple-protocol string of several (a transaction in one
- * round trip has no parameters), PREPAREd first on a connection that has not prepared it yet: its
- * plan kept for the connection's life instead of made at every call. A one-item claim's read and its
- * run's entry, their values as literals, took 0.35 and 0.33 ms of the database's CPU a call to plan.
- * `text` names its values $1, $2..., and `args` gives them as literals (`literal`).
- */
-export function executed(client: PoolClient, name: string, text: string, args: readonly (string | number)[]): string {
-  let names = preparedOn.get(client);
-  if (names === undefined) preparedOn.set(client, (names = new Set()));
-  const prepare = names.has(name) ? '' : `PREPARE ${name} AS ${text}; `;
-  names.add(name);
-  return `${prepare}EXECUTE ${name}(${args.join(', ')})`;
-}
-
 /** How the store's schema says its version, and the newest this propdata knows. */
 export interface SchemaVersion {
   versionQuery: string;
@@ -102,8 +84,6 @@ export interface SchemaVersion {
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;
  * - `transaction`: several round trips in one transaction (a group's write), tried again alike;
- * - `transactionInOne`: a transaction in one round trip of several statements (a one-item claim
- *   that finds its sections empty or kept), tried again alike;
  * - `transactionInTwo`: a transaction in two round trips of several statements each (a claim, the
  *   pacer's under its lock), tried again alike;
  * - `session`: a client for several round trips (the migrations).
@@ -199,24 +179,6 @@ export class Database {
         const result = await work(client);
         await client.query('COMMIT');
         return result;
-      }),
-    );
-  }
-
-  /**
-   * A transaction in one round trip: what `statements` says, one simple-protocol string (values as
-   * literals), which PostgreSQL runs as one transaction of its own (an implicit transaction block:
-   * SET LOCAL and transaction-scoped locks hold to its end; a failure undoes all of it), with no
-   * BEGIN and COMMIT to send and run. Every statement's rows come back, in order. Undone and tried
-   * again as `transaction` is.
-   */
-  async transactionInOne(statements: (client: PoolClient) => string): Promise<QueryResultRow[][]> {
-    return this.#retried(() =>
-      this.session(async (client) => {
-        const answered = (await client.query(statements(client))) as unknown as QueryResult<QueryResultRow> | QueryResult<QueryResultRow>[];
-        const results = Array.isArray(answered) ? answered : [answered];
-        // A PREPARE's results (no rows: `executed`) are not the caller's.
-        return results.flatMap((result) => (result.command === 'PREPARE' ? [] : [result.rows]));
       }),
     );
   }

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { claimFunctionsMigration } from './claim-functions.js';
 import { itemKeysMigration } from './item-keys.js';
 import { keyHoldsMigration, keysMigration } from './keys.js';
 import { codeOf } from './postgres-failure.js';
@@ -136,6 +137,8 @@ export const MIGRATIONS: readonly Migration[] = [
   keyHoldsMigration,
   // 6: an item is found by its key (store/identity-key.ts), as in the SQLite file since its schema 5.
   itemKeysMigration,
+  // 7: a claim's statements, and a run's entry, as functions: a one-item call's claim is one prepared statement.
+  claimFunctionsMigration,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
