@@ -44,7 +44,7 @@ export interface PostgresStoreSettings {
  * The store in a PostgreSQL database (node-postgres), shared by every machine that names it: the
  * same contract as the SQLite file, each method one statement (one round trip, one transaction)
  * but for a claim's two round trips (the locks and the read; the write and COMMIT), a group's write
- * of several answers (four: BEGIN, two statements, COMMIT; one answer's is one statement) and the
+ * of several answers (four: BEGIN, two statements, COMMIT; one request's of one answer or none is one) and the
  * pacer's two when another session wrote its state since this one (else one). A one-item library
  * call on a new item makes two round trips: its claim (claimItem: the locks, its run's entry with
  * the leave of the run before it, and the read that is its lookup and claims what it finds empty,
