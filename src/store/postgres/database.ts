@@ -98,7 +98,7 @@ export class Database {
    * Clients back from their statements, kept out of the pool for the next ones (the latest first),
    * each with what drops it if its connection breaks while it waits. Taken and given back here,
    * a statement skips the pool's turn of the event loop and its connect timer: 0.02 ms a round
-   * trip, and a one-item call makes two (/work/notes/pfn.md). None is kept while a statement
+   * trip, and a one-item call makes two (BENCHMARKS.md, oneItem). None is kept while a statement
    * waits in the pool for a client: it goes to that statement.
    */
   readonly #kept: { client: PoolClient; broken: () => void }[] = [];
