@@ -10,8 +10,8 @@ function schemaLiteral(s: string): string {
  * entry (`enter_run`), and a one-item call's whole claim (`claim_item`), which runs the three
  * as statements of its own, so that a one-item call's claim is one prepared statement: parsed and
  * planned once a connection, bound and run in one round trip, one result. Sent as one string of
- * five statements (SET LOCALs, EXECUTEs), it cost 0.07 to 0.10 ms more a claim, and as much of the
- * database's CPU again (BENCHMARKS.md, oneItem).
+ * five statements (SET LOCALs, EXECUTEs), it took 0.07 to 0.10 ms more a claim, 0.05 to 0.07 ms
+ * of it the database's CPU (BENCHMARKS.md, oneItem).
  *
  * Each statement of a VOLATILE function has a snapshot of its own (READ COMMITTED): the read, made
  * once `claim_locks` returned, sees every answer committed before the locks were had, as a

@@ -5,8 +5,8 @@ import { RECORD_RULES } from './sections.js';
  * Schema 7: what one request left, when it brought one answer or none (a one-item call's, a group
  * of one), as a function of the store's schema (`record_answer`), one prepared statement: its
  * statements each write one thing, planned once a connection, where the statement of several
- * CTEs that it replaces set up a plan of six parts over arrays for one row (0.13 ms more a record,
- * and as much of the database's CPU: BENCHMARKS.md, oneItem). Its rules are RECORD_RULES, as every
+ * CTEs that it replaces set up a plan of six parts over arrays for one row (0.05 to 0.13 ms more a
+ * record, most of it the database's CPU: BENCHMARKS.md, oneItem). Its rules are RECORD_RULES, as every
  * record's. Arguments: the request (account, at, run, endpoint, items, components, status, billed,
  * cost), when its answer arrived (null: now), the windows it stated (JSON, or null), its owner (or
  * null); its answer's item (key, identity, frame; nulls when none) and sections (endpoints,
