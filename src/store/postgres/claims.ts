@@ -4,8 +4,7 @@ import { identityKey } from '../identity-key.js';
 import { foundItem } from '../kept-text.js';
 import { freshFrom } from '../freshness.js';
 import type { ClaimOptions, ClaimResult, Freshness, ItemClaim, ItemRef, SectionClaim } from '../store-api.js';
-import { executed, literal, type Database } from './database.js';
-import { enterRunStatement } from './runs.js';
+import { literal, type Database } from './database.js';
 import { CLAIMS } from '../../policy/policy.js';
 
 /**
@@ -64,12 +63,10 @@ interface StateRow {
 export class ClaimTable {
   readonly #db: Database;
   readonly #s: string;
-  readonly #schemaLiteral: string;
 
-  constructor(db: Database, s: string, schemaLiteral: string) {
+  constructor(db: Database, s: string) {
     this.#db = db;
     this.#s = s;
-    this.#schemaLiteral = schemaLiteral;
   }
 
   async claim(
@@ -94,12 +91,12 @@ export class ClaimTable {
    * (`enter`) is entered once the locks are had, before the read.
    *
    * One round trip when the item's sections are all empty (neither kept nor claimed: a new item)
-   * or need no write (all kept, or one held by another): the read's statement also writes the
-   * claims, only when every section is empty, and the transaction commits. "Empty, so claimed" is
-   * what decideClaim says of an empty section under any context; the decision is still
-   * decideItemClaim's, on what the statement read. Anything else to take (a lapsed claim, this
-   * owner's own, an answer too old, a damaged one) is claimed in the two round trips of `claim`,
-   * read afresh under the locks.
+   * or need no write (all kept, or one held by another): the schema's claim_item (claim-functions.ts),
+   * one prepared statement, whose read also writes the claims, only when every section is empty,
+   * and commits. "Empty, so claimed" is what decideClaim says of an empty section under any
+   * context; the decision is still decideItemClaim's, on what the statement read. Anything else to
+   * take (a lapsed claim, this owner's own, an answer too old, a damaged one) is claimed in the two
+   * round trips of `claim`, read afresh under the locks.
    */
   async claimItem(
     accountId: number,
@@ -109,17 +106,20 @@ export class ClaimTable {
     { leaseMs, graceMs, enter }: { leaseMs: number; graceMs: number; enter?: { run: string; left: readonly string[] } },
   ): Promise<ItemClaim> {
     const { distinct, place } = distinctSections(ref.sections.map((section) => ({ item: ref.item, ...section })));
-    const opened = await this.#db.transactionInOne(
-      (client) =>
-        `${this.#lock(client, accountId, distinct, true)}; ${this.#entering(client, accountId, leaseMs, enter)}${this.#readClaimingEmpty(client, accountId, owner, distinct, leaseMs)}`,
+    const [keys, endpoints, params] = arrays(distinct);
+    const read = await this.#db.query<StateRow & { taken: number; earliest: number | null }>(
+      `SELECT * FROM ${this.#s}.claim_item($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        ...[accountId, distinct.map((c) => c.item), endpoints, params, keys, owner, leaseMs],
+        ...[enter?.run ?? null, enter?.left ?? [], CLAIMS.lockTimeoutMs],
+      ],
     );
-    const entered = enter === undefined ? undefined : (opened.at(-2)![0] as { earliest: number }).earliest;
+    const entered = enter === undefined ? undefined : read[0]!.earliest!;
     const decide = (states: readonly StateRow[]) => {
       const now = states[0]!.now;
       const from = freshFrom({ ...freshness, since: Math.min(freshness.since ?? Infinity, entered ?? Infinity) }, now);
       return { states, from, ...decideItemClaim(states.map(stateOf), { owner, now, freshFrom: from, graceMs }) };
     };
-    const read = opened.at(-1) as (StateRow & { taken: number })[];
     const first = decide(read);
     const wrote = read[0]!.taken > 0;
     const toTake = first.writes && first.outcomes.some(takes);
@@ -157,76 +157,24 @@ export class ClaimTable {
     return result;
   }
 
-  /** The statement entering the run with the claim, if it is to be (with its `; `), else nothing. */
-  #entering(client: PoolClient, accountId: number, leaseMs: number, enter: { run: string; left: readonly string[] } | undefined): string {
-    if (enter === undefined) return '';
-    const text = enterRunStatement(this.#s, { accountId: '$1', run: '$2', leaseMs: '$3', left: '$4' });
-    return `${executed(client, 'propdata_claim_enter', text, [accountId, literal(client, enter.run), leaseMs, literal(client, enter.left)])}; `;
+  /**
+   * Each section's lock (the schema's claim_locks), in the order given (distinctSections: one order
+   * for every job), for the rest of the transaction.
+   */
+  #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
+    const { keys, endpoints, params } = literalArrays(client, sections);
+    return `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
+      SELECT ${this.#s}.claim_locks(${accountId}, ${keys}, ${endpoints}, ${params})`;
   }
 
   /**
-   * The read of `#read`, which also claims the sections for `owner` when every one is empty
-   * (neither kept nor claimed), in the same statement: its rows say how many it claimed (`taken`).
-   * Its data-modifying part sees the read's snapshot, taken once the locks were had. Prepared: one
-   * item's few sections are each found through their indexes whatever the plan.
+   * The sections' claims and kept answers (the schema's claim_state), read once their locks are had
+   * (a statement of its own, so a snapshot of its own), its values as literals: planned afresh each time.
    */
-  #readClaimingEmpty(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], leaseMs: number): string {
-    const text = `WITH r AS (${this.#readText({ accountId: '$1::int', identities: '$2', endpoints: '$3', params: '$4', keys: '$7' }, true)}),
-       taken AS (INSERT INTO ${this.#s}.claims (account, key, endpoint, params, owner, expires)
-         SELECT $1::int, key, endpoint, params, $5::text, now + $6::bigint FROM r
-         WHERE NOT EXISTS (SELECT 1 FROM r WHERE owner IS NOT NULL OR at IS NOT NULL)
-         RETURNING 1)
-       SELECT owner, expires, at, body, frame, now, (SELECT count(*) FROM taken)::int AS taken FROM r ORDER BY ord`;
-    const { identities, keys, endpoints, params } = literalArrays(client, sections);
-    return executed(client, 'propdata_claim_item', text, [accountId, identities, endpoints, params, literal(client, owner), leaseMs, keys]);
-  }
-
-  /**
-   * Each section's lock, in the order given (distinctSections: one order for every job), for the
-   * rest of the transaction. `inOne`: for a transaction sent whole in one round trip (claimItem's),
-   * its statements prepared; it is never idle in its transaction, so no time limit on that is set.
-   */
-  #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[], inOne = false): string {
-    const keys = literal(
-      client,
-      sections.map((c) => `${identityKey(c.item)}\n${c.endpoint}\n${c.params}`),
-    );
-    const lock = (account: string, list: string) =>
-      `SELECT pg_advisory_xact_lock(hashtextextended(${this.#schemaLiteral} || ' claim ' || ${account} || ' ' || k, 0))
-       FROM unnest(${list}::text[]) WITH ORDINALITY AS x(k, ord) ORDER BY ord`;
-    const timeout = `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'`;
-    if (!inOne)
-      return `${timeout}; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms'; ${lock(String(accountId), keys)}`;
-    // A prepared statement's plan is used as it is: PostgreSQL would otherwise plan each run afresh
-    // (a generic plan of a list of unknown length looks dearer to it), as for the literals.
-    const locks = executed(client, 'propdata_claim_lock', lock('$1::int', '$2'), [accountId, keys]);
-    return `${timeout}; SET LOCAL plan_cache_mode = force_generic_plan; ${locks}`;
-  }
-
-  /** The sections' claims and kept answers, read once their locks are had (a statement of its own, so a snapshot of its own). */
   #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
-    // Planned afresh each time: a plan kept for any list (a prepared statement's) scanned the
-    // claims table once per section, which a run's churn leaves full of dead rows.
-    return this.#readText({ accountId: String(accountId), ...literalArrays(client, sections) }, false);
-  }
-
-  /**
-   * The read's text, its values SQL expressions (literals, or a prepared statement's parameters).
-   * Each section's claim and kept answer found through their indexes, one lookup a listed section
-   * (LATERAL, kept apart by OFFSET 0): joined plainly, a store filling up (its statistics lagging)
-   * had the whole sections table scanned for every claim, 10 ms each by 100,000 items. `keyed`: each
-   * section's key and place too, unordered, for a statement that reads it as a table (`#readClaimingEmpty`).
-   */
-  #readText(v: { accountId: string; identities: string; keys: string; endpoints: string; params: string }, keyed: boolean): string {
-    const s = this.#s;
-    const keys = keyed ? ', w.key, w.endpoint, w.params, w.ord' : '';
-    return `SELECT c.owner, c.expires, k.at, k.body, k.frame, ${s}.now_ms() AS now${keys}
-       FROM unnest(${v.identities}::text[], ${v.endpoints}::text[], ${v.params}::text[], ${v.keys}::bigint[]) WITH ORDINALITY AS w(identity, endpoint, params, key, ord)
-       LEFT JOIN LATERAL (SELECT owner, expires FROM ${s}.claims
-         WHERE account = ${v.accountId} AND key = w.key AND endpoint = w.endpoint AND params = w.params OFFSET 0) c ON true
-       LEFT JOIN LATERAL (SELECT k.at, k.body, i.frame FROM ${s}.items i JOIN ${s}.sections k ON k.item = i.id
-         WHERE i.account = ${v.accountId} AND i.key = w.key AND i.identity = w.identity AND k.endpoint = w.endpoint AND k.params = w.params OFFSET 0) k ON true
-       ${keyed ? '' : 'ORDER BY w.ord'}`;
+    const { identities, keys, endpoints, params } = literalArrays(client, sections);
+    return `SELECT owner, expires, at, body, frame, now FROM ${this.#s}.claim_state(${accountId}, ${identities}, ${endpoints}, ${params}, ${keys})
+      ORDER BY ord`;
   }
 
   #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): string {

@@ -70,24 +70,6 @@ export function literal(
   return quoted(`{${elements.join(',')}}`);
 }
 
-/** The statements each connection has PREPAREd (SQL): a connection that failed is closed, never reused, and forgets them with it. */
-const preparedOn = new WeakMap<PoolClient, Set<string>>();
-
-/**
- * A statement EXECUTEd by name within a simple-protocol string of several (a transaction in one
- * round trip has no parameters), PREPAREd first on a connection that has not prepared it yet: its
- * plan kept for the connection's life instead of made at every call. A one-item claim's read and its
- * run's entry, their values as literals, took 0.35 and 0.33 ms of the database's CPU a call to plan.
- * `text` names its values $1, $2..., and `args` gives them as literals (`literal`).
- */
-export function executed(client: PoolClient, name: string, text: string, args: readonly (string | number)[]): string {
-  let names = preparedOn.get(client);
-  if (names === undefined) preparedOn.set(client, (names = new Set()));
-  const prepare = names.has(name) ? '' : `PREPARE ${name} AS ${text}; `;
-  names.add(name);
-  return `${prepare}EXECUTE ${name}(${args.join(', ')})`;
-}
-
 /** How the store's schema says its version, and the newest this propdata knows. */
 export interface SchemaVersion {
   versionQuery: string;
@@ -102,8 +84,6 @@ export interface SchemaVersion {
  * - `query`: one statement, a transaction of its own (its data-modifying CTEs included), tried
  *   again when the database undid it to break a deadlock;
  * - `transaction`: several round trips in one transaction (a group's write), tried again alike;
- * - `transactionInOne`: a transaction in one round trip of several statements (a one-item claim
- *   that finds its sections empty or kept), tried again alike;
  * - `transactionInTwo`: a transaction in two round trips of several statements each (a claim, the
  *   pacer's under its lock), tried again alike;
  * - `session`: a client for several round trips (the migrations).
@@ -114,6 +94,14 @@ export class Database {
   /** The tests' clock for the database's now_ms() and clock_ms() (schema.ts), in place of its own. */
   readonly #testNow: (() => number) | undefined;
   readonly #schema: SchemaVersion;
+  /**
+   * Clients back from their statements, kept out of the pool for the next ones (the latest first),
+   * each with what drops it if its connection breaks while it waits. Taken and given back here,
+   * a statement skips the pool's turn of the event loop and its connect timer: 0.02 ms a round
+   * trip, and a one-item call makes two (BENCHMARKS.md, oneItem). None is kept while a statement
+   * waits in the pool for a client: it goes to that statement.
+   */
+  readonly #kept: { client: PoolClient; broken: () => void }[] = [];
   #closed = false;
 
   constructor(pool: Pool, location: string, testNow: (() => number) | undefined, schema: SchemaVersion) {
@@ -131,7 +119,7 @@ export class Database {
       return await this.#checkedOut(work);
     } catch (error) {
       if (error instanceof PropdataError) throw error;
-      // The failed client is back in the pool by now: asking the schema's version never waits for it.
+      // The failed client is closed by now: asking the schema's version never waits for it.
       throw (await this.#migratedUnder(error)) ?? databaseFailure(this.#location, error);
     }
   }
@@ -147,7 +135,7 @@ export class Database {
       failed = true;
     };
     try {
-      client = await this.#pool.connect();
+      client = await this.#take();
       client.on('error', cut);
       if (this.#testNow) await client.query("SELECT set_config('propdata.now', $1, false)", [String(this.#testNow())]);
       return await work(client);
@@ -157,8 +145,37 @@ export class Database {
     } finally {
       // A client that failed may be mid-transaction or cut off: it is closed, not reused.
       client?.off('error', cut);
-      client?.release(failed);
+      if (client) this.#giveBack(client, failed);
     }
+  }
+
+  /** A client kept from an earlier statement, else one of the pool's. */
+  async #take(): Promise<PoolClient> {
+    const kept = this.#kept.pop();
+    if (kept === undefined) return this.#pool.connect();
+    kept.client.off('error', kept.broken);
+    return kept.client;
+  }
+
+  /** A client back from its statements: kept for the next, or to the pool (closed there when it failed). */
+  #giveBack(client: PoolClient, failed: boolean): void {
+    if (failed || this.#closed || this.#pool.waitingCount > 0) {
+      client.release(failed);
+      return;
+    }
+    // Broken while kept (the server restarted): dropped as the pool drops an idle client of its own,
+    // and any later error of it heard and ignored.
+    const broken = () => {
+      this.#kept.splice(
+        this.#kept.findIndex((kept) => kept.client === client),
+        1,
+      );
+      client.off('error', broken);
+      client.on('error', () => undefined);
+      client.release(true);
+    };
+    client.on('error', broken);
+    this.#kept.push({ client, broken });
   }
 
   /**
@@ -167,7 +184,7 @@ export class Database {
    */
   async #migratedUnder(error: unknown): Promise<StoreError | undefined> {
     if (!isUndefinedObject(error)) return undefined;
-    const found = await this.#pool.query<{ version: number }>(this.#schema.versionQuery).then(
+    const found = await this.#checkedOut((client) => client.query<{ version: number }>(this.#schema.versionQuery)).then(
       ({ rows }) => rows[0]?.version ?? 0,
       () => 0,
     );
@@ -199,24 +216,6 @@ export class Database {
         const result = await work(client);
         await client.query('COMMIT');
         return result;
-      }),
-    );
-  }
-
-  /**
-   * A transaction in one round trip: what `statements` says, one simple-protocol string (values as
-   * literals), which PostgreSQL runs as one transaction of its own (an implicit transaction block:
-   * SET LOCAL and transaction-scoped locks hold to its end; a failure undoes all of it), with no
-   * BEGIN and COMMIT to send and run. Every statement's rows come back, in order. Undone and tried
-   * again as `transaction` is.
-   */
-  async transactionInOne(statements: (client: PoolClient) => string): Promise<QueryResultRow[][]> {
-    return this.#retried(() =>
-      this.session(async (client) => {
-        const answered = (await client.query(statements(client))) as unknown as QueryResult<QueryResultRow> | QueryResult<QueryResultRow>[];
-        const results = Array.isArray(answered) ? answered : [answered];
-        // A PREPARE's results (no rows: `executed`) are not the caller's.
-        return results.flatMap((result) => (result.command === 'PREPARE' ? [] : [result.rows]));
       }),
     );
   }
@@ -265,6 +264,10 @@ export class Database {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const { client, broken } of this.#kept.splice(0)) {
+      client.off('error', broken);
+      client.release();
+    }
     await this.#pool.end();
   }
 }

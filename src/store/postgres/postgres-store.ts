@@ -27,7 +27,6 @@ import { PostgresKeyStore } from './keys.js';
 import { Maintenance } from './maintenance.js';
 import { postgresPacer, type PacerTableSettings } from './postgres-pacer.js';
 import { findItems, recordEntries, type DatabaseEntry } from './sections.js';
-import { enterRunStatement } from './runs.js';
 import { SpendLog } from './spend-log.js';
 
 export interface PostgresStoreSettings {
@@ -45,7 +44,7 @@ export interface PostgresStoreSettings {
  * The store in a PostgreSQL database (node-postgres), shared by every machine that names it: the
  * same contract as the SQLite file, each method one statement (one round trip, one transaction)
  * but for a claim's two round trips (the locks and the read; the write and COMMIT), a group's write
- * of several answers (four: BEGIN, two statements, COMMIT; one answer's is one statement) and the
+ * of several answers (four: BEGIN, two statements, COMMIT; one request's of one answer or none is one) and the
  * pacer's two when another session wrote its state since this one (else one). A one-item library
  * call on a new item makes two round trips: its claim (claimItem: the locks, its run's entry with
  * the leave of the run before it, and the read that is its lookup and claims what it finds empty,
@@ -76,7 +75,7 @@ export class PostgresStore implements Store {
     this.#db = db;
     this.#s = s;
     this.#clock = clock;
-    this.#claims = new ClaimTable(db, s, schemaLiteral);
+    this.#claims = new ClaimTable(db, s);
     this.#spend = new SpendLog(db, s);
     this.#maintenance = new Maintenance(db, { s, schema, location });
     this.#pacer = { db, s, schemaLiteral, clock };
@@ -214,14 +213,18 @@ export class PostgresStore implements Store {
     );
   }
 
-  /** Registers or renews `run`, removes the runs `left`, and reads the earliest start among its account's runs, in one statement. */
+  /**
+   * Registers or renews `run`, removes the runs `left`, and reads the earliest start among its
+   * account's runs, in one statement (the schema's enter_run: claim-functions.ts).
+   */
   async enterRun(account: string, run: string, leaseMs: number, left: readonly string[] = []): Promise<number> {
-    const s = this.#s;
     const accountId = await this.#accountId(account);
-    const [row] = await this.#db.query<{ earliest: number }>(
-      enterRunStatement(s, { accountId: '$1', run: '$2', leaseMs: '$3', left: '$4' }),
-      [accountId, run, leaseMs, left],
-    );
+    const [row] = await this.#db.query<{ earliest: number }>(`SELECT ${this.#s}.enter_run($1, $2, $3, $4) AS earliest`, [
+      accountId,
+      run,
+      leaseMs,
+      left,
+    ]);
     return row!.earliest;
   }
 

@@ -1,5 +1,7 @@
 import type { PoolClient } from 'pg';
+import { claimFunctionsMigration } from './claim-functions.js';
 import { itemKeysMigration } from './item-keys.js';
+import { recordAnswerFunction } from './record-answer.js';
 import { keyHoldsMigration, keysMigration } from './keys.js';
 import { codeOf } from './postgres-failure.js';
 
@@ -136,6 +138,9 @@ export const MIGRATIONS: readonly Migration[] = [
   keyHoldsMigration,
   // 6: an item is found by its key (store/identity-key.ts), as in the SQLite file since its schema 5.
   itemKeysMigration,
+  // 7: a claim's statements, a run's entry and a one-answer record as functions: a one-item call's
+  // claim and record are one prepared statement each.
+  (s) => claimFunctionsMigration(s) + recordAnswerFunction(s),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -127,32 +127,36 @@ function entryArrays(entries: readonly DatabaseEntry[]) {
   return { entry, answers, sections, settles };
 }
 
-/** A kept section is replaced by an answer as new or newer, or when its text is unreadable: never by an older one. */
-const REPLACE_SECTION = (s: string) =>
-  `ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
-     WHERE excluded.at >= k.at OR NOT ${s}.readable(k.body)`;
-
 /**
- * The sections of the new requests' answers written in the same statement ($21 to $25: entry,
- * key, endpoint, params, body), joined to the items it writes by what that returns.
+ * The record's rules, each once, in every statement and function that writes what requests left
+ * (WRITE_REQUESTS, WRITE_SECTIONS, the schema's record_answer: record-answer.ts).
  */
-const KEPT_SECTIONS = (s: string) =>
-  `kept_sections AS (
-     INSERT INTO ${s}.sections AS k (item, endpoint, params, at, body)
-     SELECT DISTINCT ON (i.id, x.endpoint, x.params) i.id, x.endpoint, x.params, new.arrived, x.body
-     FROM unnest($21::int[], $22::bigint[], $23::text[], $24::text[], $25::text[]) AS x(n, key, endpoint, params, body)
-     JOIN new USING (n) JOIN kept_items i ON i.account = new.account AND i.key = x.key
-     ORDER BY i.id, x.endpoint, x.params, x.n DESC
-     ${REPLACE_SECTION(s)}
-   ),`;
+export const RECORD_RULES = {
+  /** A request is recorded once (its account, time and run): what it left is written only the first time. */
+  requestOnce: 'ON CONFLICT (account, at, run) DO NOTHING',
+  /**
+   * An item (alias i) keeps its newest arrival, and takes an answer's frame as new or newer, or when
+   * its own is unreadable; never one of another identity that has its key (item-keys.ts).
+   */
+  item: (s: string) =>
+    `ON CONFLICT (account, key) DO UPDATE SET
+       at = greatest(i.at, excluded.at),
+       frame = CASE WHEN excluded.at >= i.at OR NOT ${s}.readable(i.frame) THEN excluded.frame ELSE i.frame END
+     WHERE i.identity = excluded.identity`,
+  /** A kept section (alias k) is replaced by an answer as new or newer, or when its text is unreadable: never by an older one. */
+  section: (s: string) =>
+    `ON CONFLICT (item, endpoint, params) DO UPDATE SET at = excluded.at, body = excluded.body
+     WHERE excluded.at >= k.at OR NOT ${s}.readable(k.body)`,
+  /** The windows an account's service stated (alias w): the latest stated wins. */
+  windows: 'ON CONFLICT (account) DO UPDATE SET at = excluded.at, windows = excluded.windows WHERE excluded.at >= w.at',
+};
 
 /**
  * A group's requests, answers' items, windows and settled claims (entryArrays: $1 to $20), each
  * request's only if it is new; returns the numbers of the new ones (`n`), and each item written
- * (`id`, `account`, `key`; not one whose key another identity has). `withSections`: their sections
- * too (KEPT_SECTIONS), the whole record in one statement.
+ * (`id`, `account`, `key`; not one whose key another identity has).
  */
-const WRITE_REQUESTS = (s: string, withSections = false) =>
+const WRITE_REQUESTS = (s: string) =>
   `WITH entry AS (
      SELECT * FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::bigint[],
                           $10::bigint[], $11::text[], $12::text[])
@@ -161,7 +165,7 @@ const WRITE_REQUESTS = (s: string, withSections = false) =>
    request AS (
      INSERT INTO ${s}.requests AS r (at, run, account, endpoint, items, components, status, billed, cost)
      SELECT at, run, account, endpoint, items, components, status, billed, cost FROM entry
-     ON CONFLICT (account, at, run) DO NOTHING
+     ${RECORD_RULES.requestOnce}
      RETURNING r.account, r.at, r.run
    ),
    new AS (
@@ -173,17 +177,13 @@ const WRITE_REQUESTS = (s: string, withSections = false) =>
      SELECT DISTINCT ON (new.account, a.key) new.account, a.key, a.identity, new.arrived, a.frame
      FROM unnest($13::int[], $14::bigint[], $15::text[], $16::text[]) AS a(n, key, identity, frame) JOIN new USING (n)
      ORDER BY new.account, a.key, a.n DESC
-     ON CONFLICT (account, key) DO UPDATE SET
-       at = greatest(i.at, excluded.at),
-       frame = CASE WHEN excluded.at >= i.at OR NOT ${s}.readable(i.frame) THEN excluded.frame ELSE i.frame END
-     WHERE i.identity = excluded.identity
+     ${RECORD_RULES.item(s)}
      RETURNING i.id, i.account, i.key
    ),
-   ${withSections ? KEPT_SECTIONS(s) : ''}
    kept_windows AS (
      INSERT INTO ${s}.windows AS w (account, at, windows)
      SELECT DISTINCT ON (account) account, arrived, windows FROM new WHERE windows IS NOT NULL ORDER BY account, n DESC
-     ON CONFLICT (account) DO UPDATE SET at = excluded.at, windows = excluded.windows WHERE excluded.at >= w.at
+     ${RECORD_RULES.windows}
    ),
    settled AS (
      ${deleteClaims(s, 'unnest($17::int[], $18::bigint[], $19::text[], $20::text[]) AS x(n, key, endpoint, params) JOIN new USING (n)')}
@@ -197,7 +197,7 @@ const WRITE_SECTIONS = (s: string) =>
      SELECT DISTINCT ON (x.item, x.endpoint, x.params) x.item, x.endpoint, x.params, coalesce(x.arrived, ${s}.now_ms()), x.body
      FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[]) AS x(n, item, endpoint, params, body, arrived)
      ORDER BY x.item, x.endpoint, x.params, x.n DESC
-     ${REPLACE_SECTION(s)}`;
+     ${RECORD_RULES.section(s)}`;
 
 /**
  * What requests left, in one transaction: each one's spend record, and, only for those that are new
@@ -213,11 +213,12 @@ const WRITE_SECTIONS = (s: string) =>
  * (no join: an item's account and key name its id). Joined in the statement that writes the items,
  * to what it returns, they were matched in a nested loop (the planner takes every set here for one
  * row): 2 ms of the database's time per 100 items (by identity), and the square of a group's size.
- * A group of one answer (a one-item call's) has no square to fear: it is one statement, one round
- * trip instead of four (BEGIN, two statements, COMMIT).
+ * One request with one answer or none (a one-item call's) is one statement instead of four (BEGIN,
+ * two statements, COMMIT): the schema's record_answer.
  */
 export async function recordEntries(db: Database, s: string, entries: readonly DatabaseEntry[]): Promise<void> {
   if (entries.length === 0) return;
+  if (entries.length === 1 && entries[0]!.entry.answers.length <= 1) return recordAnswer(db, s, entries[0]!);
   const { entry, answers, sections, settles } = entryArrays(entries);
   const requests = [
     ...[entry.account, entry.at, entry.run, entry.endpoint, entry.items, entry.components, entry.status, entry.billed, entry.cost],
@@ -225,10 +226,6 @@ export async function recordEntries(db: Database, s: string, entries: readonly D
     ...[answers.n, answers.key, answers.identity, answers.frame],
     ...[settles.n, settles.key, settles.endpoint, settles.params],
   ];
-  if (answers.n.length <= 1) {
-    await db.query(WRITE_REQUESTS(s, true), [...requests, sections.n, sections.key, sections.endpoint, sections.params, sections.body]);
-    return;
-  }
   await db.transaction(async (client) => {
     const { rows } = await client.query<WrittenRow>(prepared(WRITE_REQUESTS(s), requests));
     // Only the sections of new requests, each under its item's id, with its entry's arrival (ordinality is a bigint: a number here).
@@ -249,4 +246,26 @@ export async function recordEntries(db: Database, s: string, entries: readonly D
       ]),
     );
   });
+}
+
+/** One request's record, with its one answer or none (recordEntries): the schema's record_answer (record-answer.ts). */
+async function recordAnswer(db: Database, s: string, { accountId, entry, arrivedAt, windows }: DatabaseEntry): Promise<void> {
+  const { request, owner } = entry;
+  const answer = entry.answers.length === 0 ? undefined : encode(entry.answers[0]!);
+  const sections = answer?.sections ?? [];
+  const settles = owner === undefined ? [] : (entry.settles ?? []);
+  await db.query(
+    `SELECT ${s}.record_answer($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+    [
+      ...[accountId, request.at, request.run, request.endpoint, request.items, request.components, request.status, request.billed],
+      ...[
+        toMicros(request.cost),
+        arrivedAt === undefined ? null : Math.round(arrivedAt),
+        windows.length > 0 ? JSON.stringify(windows) : null,
+      ],
+      ...[owner ?? null, answer === undefined ? null : identityKey(answer.identity), answer?.identity ?? null, answer?.frame ?? null],
+      ...[sections.map((x) => x.endpoint), sections.map((x) => x.params), sections.map((x) => x.body)],
+      ...[settles.map((claim) => identityKey(claim.item)), settles.map((claim) => claim.endpoint), settles.map((claim) => claim.params)],
+    ],
+  );
 }
