@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, type ClientOptions } from '../../src/library/index.js';
+import { STORE_WAITS } from '../../src/policy/policy.js';
 import { databasePerFile, freshSchema } from '../helpers/postgres.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { tempStorePath } from '../store/helpers/temp-store.js';
@@ -73,6 +74,49 @@ describe.each(Object.keys(stores))('one-item calls on a %s store', (driver) => {
       expect(sandboxes.current.usage().chargedAgain.sections).toBe(0);
     } finally {
       await Promise.all(clients.map((client) => client.close()));
+    }
+  });
+});
+
+/**
+ * A client lives for days; its store's connections may not (a database restarted, an administrator,
+ * a proxy's idle limit). A connection kept between calls (postgres/database.ts) that the database
+ * ended is dropped when it ends, so the next call opens another rather than failing on it.
+ */
+describe('one-item calls on a PostgreSQL store whose connections the database ended between calls', () => {
+  it('go on: the next call succeeds at once on a new connection, and nothing is bought twice', async () => {
+    await sandboxes.start();
+    const sandbox = sandboxes.current;
+    const client = createClient({
+      baseUrl: sandbox.url,
+      key: sandbox.key,
+      secret: sandbox.secret,
+      store: freshSchema(database.url),
+      maxAge: DAY,
+    });
+    const name = new URL(database.url).pathname.slice(1);
+    const propdataConnections = async () =>
+      (
+        await database.admin.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'propdata'",
+          [name],
+        )
+      ).rows.map((row) => row.pid);
+    try {
+      const before = await client.property.value(HOME);
+      const ended = await propdataConnections();
+      expect(ended.length).toBeGreaterThan(0);
+      await database.admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [ended]);
+      await expect.poll(propdataConnections).toEqual([]);
+      // Not after waiting out an outage (STORE_WAITS): a kept connection that had ended was taken.
+      const started = performance.now();
+      expect(await client.property.value(HOME)).toEqual(before);
+      expect(performance.now() - started).toBeLessThan(STORE_WAITS.outageFirstDelayMs);
+      expect(await client.property.value({ ...HOME, address: '9 Main St' })).toMatchObject({ 'property/value': { api_code: 0 } });
+      expect(sandbox.usage().components).toBe(2);
+      expect(sandbox.usage().chargedAgain.sections).toBe(0);
+    } finally {
+      await client.close();
     }
   });
 });
