@@ -1,4 +1,3 @@
-import type { PoolClient } from 'pg';
 import { decideClaim, decideItemClaim, distinctSections, isLive, takes, type ClaimContext, type SectionState } from '../claim-protocol.js';
 import { identityKey } from '../identity-key.js';
 import { foundItem } from '../kept-text.js';
@@ -20,19 +19,13 @@ const arrays = (claims: readonly SectionClaim[]) => [
 ];
 
 /** The sections' arrays as literals in a statement's text: each item's identity and key, each endpoint and parameters. */
-function literalArrays(
-  client: PoolClient,
-  claims: readonly SectionClaim[],
-): { identities: string; keys: string; endpoints: string; params: string } {
+function literalArrays(claims: readonly SectionClaim[]): { identities: string; keys: string; endpoints: string; params: string } {
   const [keys, endpoints, params] = arrays(claims);
   return {
-    identities: literal(
-      client,
-      claims.map((c) => c.item),
-    ),
-    keys: literal(client, keys!),
-    endpoints: literal(client, endpoints!),
-    params: literal(client, params!),
+    identities: literal(claims.map((c) => c.item)),
+    keys: literal(keys!),
+    endpoints: literal(endpoints!),
+    params: literal(params!),
   };
 }
 
@@ -145,13 +138,13 @@ export class ClaimTable {
     decide: (states: readonly StateRow[]) => D,
   ): Promise<D> {
     const { result } = await this.#db.transactionInTwo(
-      (client) => `${this.#lock(client, accountId, distinct)}; ${this.#read(client, accountId, distinct)}`,
-      (rows, client) => {
+      () => `${this.#lock(accountId, distinct)}; ${this.#read(accountId, distinct)}`,
+      (rows) => {
         const states = rows as StateRow[];
         const decided = decide(states);
         const taken = decided.writes ? distinct.filter((_, i) => takes(decided.outcomes[i]!)) : [];
         const expires = states[0]!.now + leaseMs;
-        return { result: decided, ...(taken.length > 0 ? { write: this.#write(client, accountId, owner, taken, expires) } : {}) };
+        return { result: decided, ...(taken.length > 0 ? { write: this.#write(accountId, owner, taken, expires) } : {}) };
       },
     );
     return result;
@@ -161,8 +154,8 @@ export class ClaimTable {
    * Each section's lock (the schema's claim_locks), in the order given (distinctSections: one order
    * for every job), for the rest of the transaction.
    */
-  #lock(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
-    const { keys, endpoints, params } = literalArrays(client, sections);
+  #lock(accountId: number, sections: readonly SectionClaim[]): string {
+    const { keys, endpoints, params } = literalArrays(sections);
     return `SET LOCAL lock_timeout = '${CLAIMS.lockTimeoutMs}ms'; SET LOCAL idle_in_transaction_session_timeout = '${CLAIMS.idleInTransactionMs}ms';
       SELECT ${this.#s}.claim_locks(${accountId}, ${keys}, ${endpoints}, ${params})`;
   }
@@ -171,16 +164,16 @@ export class ClaimTable {
    * The sections' claims and kept answers (the schema's claim_state), read once their locks are had
    * (a statement of its own, so a snapshot of its own), its values as literals: planned afresh each time.
    */
-  #read(client: PoolClient, accountId: number, sections: readonly SectionClaim[]): string {
-    const { identities, keys, endpoints, params } = literalArrays(client, sections);
+  #read(accountId: number, sections: readonly SectionClaim[]): string {
+    const { identities, keys, endpoints, params } = literalArrays(sections);
     return `SELECT owner, expires, at, body, frame, now FROM ${this.#s}.claim_state(${accountId}, ${identities}, ${endpoints}, ${params}, ${keys})
       ORDER BY ord`;
   }
 
-  #write(client: PoolClient, accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): string {
-    const { keys, endpoints, params } = literalArrays(client, sections);
+  #write(accountId: number, owner: string, sections: readonly SectionClaim[], expires: number): string {
+    const { keys, endpoints, params } = literalArrays(sections);
     return `INSERT INTO ${this.#s}.claims (account, key, endpoint, params, owner, expires)
-       SELECT DISTINCT ON (w.key, w.endpoint, w.params) ${accountId}, w.key, w.endpoint, w.params, ${literal(client, owner)}, ${expires}
+       SELECT DISTINCT ON (w.key, w.endpoint, w.params) ${accountId}, w.key, w.endpoint, w.params, ${literal(owner)}, ${expires}
        FROM unnest(${keys}::bigint[], ${endpoints}::text[], ${params}::text[]) AS w(key, endpoint, params)
        ON CONFLICT (account, key, endpoint, params) DO UPDATE SET owner = excluded.owner, expires = excluded.expires`;
   }

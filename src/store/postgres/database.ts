@@ -54,13 +54,9 @@ function quoted(text: string): string {
 /**
  * A value as a literal in a statement's text (the simple protocol, which has no parameters): an
  * array of texts (or nulls), or of numbers, as an array literal (as `parameter` writes it, else each element
- * quoted), quoted; a text quoted; a number as it is. (`client`, the connection it is sent on, is
- * no longer asked to escape it: its callers still pass it.)
+ * quoted), quoted; a text quoted; a number as it is.
  */
-export function literal(
-  client: Pick<PoolClient, 'escapeLiteral'>,
-  value: string | number | readonly (string | null)[] | readonly number[],
-): string {
+export function literal(value: string | number | readonly (string | null)[] | readonly number[]): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return quoted(value);
   if (value.every(jsonElement)) return quoted(`{${JSON.stringify(value).slice(1, -1)}}`);
