@@ -13,11 +13,14 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export function metaPaths(chunk: Chunk): string[][] {
   const paths: string[][] = 'meta' in chunk ? [['meta']] : [];
-  for (const [member, value] of Object.entries(chunk)) {
+  // for...in and an index, not Object.entries and slice: this runs for every row a rerun writes
+  // from the store, and those arrays were 2% of its main thread.
+  for (const member in chunk) {
+    const value = chunk[member];
     if (!member.endsWith('_info') || !isObject(value)) continue;
     for (const path of NESTED_META_PATHS) {
       let at: unknown = value;
-      for (const segment of path.slice(0, -1)) at = isObject(at) ? at[segment] : undefined;
+      for (let i = 0; i < path.length - 1; i++) at = isObject(at) ? at[path[i]!] : undefined;
       if (isObject(at) && path[path.length - 1]! in at) paths.push([member, ...path]);
     }
   }
