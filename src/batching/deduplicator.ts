@@ -29,6 +29,9 @@ interface Remembered {
   inStore: boolean;
 }
 
+/** What is remembered of every item the store answered whole: the same for all (decide never changes it), so none is made a row. */
+const IN_STORE: Remembered = Object.freeze({ status: 'ok', chunk: undefined, from: undefined, index: 0, inStore: true });
+
 /**
  * Identical items (same identifiers and parameters; meta aside, since it is only echoed) are sent
  * once per run. Items on their way are always matched; answers are remembered for `capacity`
@@ -85,13 +88,7 @@ export class Deduplicator {
 
   /** The store answered the item whole: a repeat of it is looked up there again (Remembered). */
   settleInStore(pending: PendingItem): void {
-    this.#known.settle(pending.key ?? Deduplicator.keyOf(pending.prepared.item), {
-      status: 'ok',
-      chunk: undefined,
-      from: undefined,
-      index: 0,
-      inStore: true,
-    });
+    this.#known.settle(pending.key ?? Deduplicator.keyOf(pending.prepared.item), IN_STORE);
   }
 
   /**
