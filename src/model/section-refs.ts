@@ -25,9 +25,12 @@ const IDENTIFIERS: ReadonlySet<string> = new Set(ALL_IDENTIFIERS.filter((name) =
  * (items list their keys in name order). Meta is only echoed, and parameters belong to sections.
  */
 function itemIdentity(level: Level, item: Item): string {
-  const identifiers: [string, string | number][] = [];
-  for (const key in item) if (IDENTIFIERS.has(key)) identifiers.push([key, item[key]!]);
-  return JSON.stringify([level, identifiers]);
+  // JSON.stringify([level, [[key, value], ...]]), written out: the pairs' arrays were garbage a row.
+  let pairs = '';
+  for (const key in item) {
+    if (IDENTIFIERS.has(key)) pairs += `${pairs === '' ? '' : ','}[${JSON.stringify(key)},${JSON.stringify(item[key])}]`;
+  }
+  return `[${JSON.stringify(level)},[${pairs}]]`;
 }
 
 /** What shapes one endpoint's parameters: its own, by name. */
