@@ -2,6 +2,7 @@ import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { connect, type Service } from '../engine/connect.js';
 import { runJob, type JobEvents, type JobOutcome, type JobStore } from '../engine/run-job.js';
 import type { JobIdentity } from '../engine/job-names.js';
+import { storeBackNote, storeLostNote } from '../engine/store-outage-notes.js';
 import type { Io, Messages } from './io.js';
 import { sectionKeys, type QueryTarget } from '../model/query-target.js';
 import { fixedParams } from './query-params.js';
@@ -22,7 +23,6 @@ import { checkRunPaths } from '../output/check-paths.js';
 import { markReportRunning, writeReport } from '../output/report-file.js';
 import { lockOutput, type OutputLock } from '../output/output-lock.js';
 import { commandLine, resumeCommand } from './resume-command.js';
-import { formatDuration } from '../pipeline/format-duration.js';
 import { journalDirFor } from '../store/store-path.js';
 import { resolveRunDefaults, runStorePath, type RunDefaults } from './run-defaults.js';
 import { formatQuietSummary, formatSummary, type RunSummary } from '../pipeline/summary.js';
@@ -183,14 +183,8 @@ function batchEvents(messages: Messages, started: JobEvents['started']): JobEven
     ...(started ? { started } : {}),
     retry: (reason) => messages.debug(`retrying a batch after: ${reason}`),
     // Said even with --quiet: an unattended run's log should show why it paused.
-    storeLost: (reason, waitMs) =>
-      messages.error(
-        `propdata: the store stopped answering: ${reason.reason}; sending paused until it answers again, for ${formatDuration(waitMs / 60_000)} at most (--store-wait)`,
-      ),
-    storeBack: (afterMs, journaled) =>
-      messages.error(
-        `propdata: the store answers again after ${Math.ceil(afterMs / 1000)} s; sending goes on${journaled > 0 ? ` (what ${journaled === 1 ? 'one request' : `${journaled} requests`} answered meanwhile is stored)` : ''}`,
-      ),
+    storeLost: (reason, waitMs) => messages.error(`propdata: ${storeLostNote(reason, waitMs, '--store-wait')}`),
+    storeBack: (afterMs, journaled) => messages.error(`propdata: ${storeBackNote(afterMs, journaled)}`),
   };
 }
 

@@ -49,7 +49,7 @@ export interface GatewaySettings {
   maxCostMonth: number | undefined;
   clock: Clock;
   onRequest?(entry: GatewayRequestLog): void;
-  /** A failure the gateway answered 500 for, or met in the background (a refresh): its message only. */
+  /** A failure the gateway answered 500 for, or met in the background (a refresh, its store stopping and answering again): its message only. */
   onProblem?(message: string): void;
   /** How often keys and every gateway's spend are read again from the store. */
   refreshMs?: number;

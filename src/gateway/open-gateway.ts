@@ -4,6 +4,7 @@ import { connect, type ConnectionOptions, type Service } from '../engine/connect
 import type { EngineLog } from '../engine/engine-log.js';
 import { JOB_DEFAULTS } from '../engine/job-defaults.js';
 import { openSession, type Session } from '../engine/session.js';
+import { storeBackNote, storeLostNote } from '../engine/store-outage-notes.js';
 import { GATEWAY_DOOR } from '../policy/policy.js';
 import { accountId, accountOf } from '../store/account.js';
 import type { Store } from '../store/store-api.js';
@@ -69,6 +70,9 @@ export async function openGateway(options: GatewayOptions): Promise<OpenGateway>
       clock: options.clock,
       ratePerMinute: options.ratePerMinute,
       maxWaitMs: options.maxWaitMs,
+      // An operator's log says why requests pause, and when they go on.
+      storeLost: (reason, waitMs) => options.onProblem?.(storeLostNote(reason, waitMs)),
+      storeBack: (afterMs, journaled) => options.onProblem?.(storeBackNote(afterMs, journaled)),
     }));
     const store = session.runs!.store!;
     const upstream = await openUpstream({ session, maxRetries: options.maxRetries });

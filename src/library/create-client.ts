@@ -1,6 +1,7 @@
 import { findEndpoint } from '../catalog/index.js';
 import { connect, type Service } from '../engine/connect.js';
 import { openSession, type Session, type SessionStore } from '../engine/session.js';
+import { storeBackNote, storeLostNote } from '../engine/store-outage-notes.js';
 import { BadRequestError, CallAbortedError, ItemFailedError, UsageError } from '../errors/index.js';
 import { mgetTarget, parseComponents, sectionKeys, singleEndpointTarget, type QueryTarget } from '../model/query-target.js';
 import type { OutputRecord } from '../model/record.js';
@@ -132,6 +133,15 @@ async function openClientSession(options: ClientOptions, env: Readonly<Record<st
       clock,
       ratePerMinute: options.rate ?? CLIENT_DEFAULTS.rate,
       maxWaitMs: options.maxWait ?? CLIENT_DEFAULTS.maxWait,
+      // The store is the client's, shared by its calls: its client hears when it goes and comes back.
+      storeLost: (reason, waitMs) => {
+        log.warn(storeLostNote(reason, waitMs, 'storeWait'));
+        options.onEvent?.({ type: 'store-lost', reason: log.redact(reason.reason), waitMs });
+      },
+      storeBack: (afterMs, journaled) => {
+        log.warn(storeBackNote(afterMs, journaled));
+        options.onEvent?.({ type: 'store-back', afterMs, journaled });
+      },
     });
   } catch (error) {
     await service.close();

@@ -15,5 +15,13 @@ export type RunEvent =
    * not handed over: with a store they are kept there; with `store: false` they are lost. Before `end`.
    */
   | { type: 'paid-not-handed-over'; records: number; components: number; costUsd: number; kept: boolean }
+  /**
+   * The client's store stopped answering (a database restarting, failing over): sending pauses, for
+   * `waitMs` at most (`storeWait`), and what is answered meanwhile is kept on this machine. Told to the
+   * client's onEvent (the store is the client's, shared by its calls), once per outage.
+   */
+  | { type: 'store-lost'; reason: string; waitMs: number }
+  /** The store answers again after `afterMs`; `journaled`: the requests answered meanwhile, now stored. The client's onEvent too. */
+  | { type: 'store-back'; afterMs: number; journaled: number }
   /** The batch has ended: its summary, as `propdata --report` writes it. */
   | { type: 'end'; summary: RunSummary };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OpenGateway } from '../../src/gateway/open-gateway.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { databasePerFile, freshSchema, postgresPassword } from '../helpers/postgres.js';
+import { cutWhenRecorded, databasePerFile, freshSchema, postgresPassword } from '../helpers/postgres.js';
 import { runMain } from '../helpers/run-main.js';
 import { expectHeld, RACE_TIMEOUT_MS, raceBudget } from './exact-budgets.js';
 import { basic, gatewayFor, issueKeys } from './helpers.js';
@@ -101,4 +101,40 @@ describe('several gateways on one PostgreSQL store', () => {
     },
     RACE_TIMEOUT_MS,
   );
+});
+
+/** A gateway that runs for weeks meets its database restarting: its operator reads why requests paused, and when they went on. */
+describe('a gateway whose PostgreSQL store stops answering for a while', () => {
+  it('says so in its log as the store goes and comes back, and answers the request that waited', async () => {
+    const upstream = await startSandbox({ rateLimits: [{ limit: 1_000_000, periodSeconds: 60 }], credit: 1_000_000, strict: true });
+    const store = freshSchema(database.url);
+    const secrets = await issueKeys(store, [{ name: 'alice' }]);
+    const problems: string[] = [];
+    const gateway = await gatewayFor(upstream, store, { onProblem: (message) => problems.push(message) });
+    const outage = await cutWhenRecorded(database, new URL(store).searchParams.get('schema')!);
+    const ask = (from: number) =>
+      fetch(`${gateway.url}/v2/property/value`, {
+        method: 'POST',
+        headers: { ...json, authorization: basic('alice', secrets.alice!) },
+        body: JSON.stringify(homes(from, from + 4)),
+      });
+    try {
+      for (const from of [1, 6, 11]) expect((await ask(from)).status).toBe(200);
+      await outage.cut;
+      const back = new Promise((resolve) => setTimeout(resolve, 2_000)).then(() => outage.restore());
+      expect((await ask(16)).status).toBe(200);
+      await back;
+      expect(problems).toContainEqual(
+        expect.stringMatching(/^the store stopped answering: .+; sending paused until it answers again, for 5 min at most$/),
+      );
+      expect(problems).toContainEqual(expect.stringMatching(/^the store answers again after \d+ s; sending goes on/));
+      expect(problems.join('\n')).not.toContain(postgresPassword());
+      expect(upstream.usage()).toMatchObject({ components: 20, chargedAgain: { sections: 0 } });
+    } finally {
+      await outage.restore();
+      await outage.end();
+      await gateway.close(0);
+      await upstream.close();
+    }
+  });
 });

@@ -47,3 +47,34 @@ export function databasePerFile(): { readonly url: string; readonly admin: pg.Cl
     },
   };
 }
+
+/**
+ * A database outage made from outside: once propdata has recorded `requests` requests in `schema`,
+ * the database takes no new connection and ends propdata's (`cut` resolves then); `restore` lets
+ * connections in again. Its own connection is to the server's `postgres` database, which stays up.
+ */
+export async function cutWhenRecorded(database: { url: string; admin: pg.Client }, schema: string, requests = 3) {
+  const name = new URL(database.url).pathname.slice(1);
+  const server = new pg.Client({ connectionString: postgresServer() });
+  await server.connect();
+  const cut = (async () => {
+    for (;;) {
+      const recorded = await database.admin
+        .query<{ count: string }>(`SELECT count(*) FROM ${schema}.requests`)
+        .catch(() => ({ rows: [{ count: '0' }] }));
+      if (Number(recorded.rows[0]!.count) >= requests) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    await server.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'propdata'`, [
+      name,
+    ]);
+  })();
+  return {
+    cut,
+    restore: async () => {
+      await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    },
+    end: () => server.end(),
+  };
+}

@@ -3,10 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { BIN } from '../helpers/cli-process.js';
-import { databasePerFile, postgresPassword, postgresServer } from '../helpers/postgres.js';
+import { cutWhenRecorded as cutWhenRecordedIn, databasePerFile, postgresPassword } from '../helpers/postgres.js';
 import { runMain, type MainResult } from '../helpers/run-main.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
@@ -196,32 +195,7 @@ describe('one store on PostgreSQL, jobs on several machines', () => {
     },
   );
 
-  /** Once the run has recorded a few requests, the database stops taking its connections and drops those it has; `cut` resolves then. */
-  async function cutWhenRecorded(schema: string) {
-    const name = new URL(database.url).pathname.slice(1);
-    const server = new pg.Client({ connectionString: postgresServer() });
-    await server.connect();
-    const cut = (async () => {
-      for (;;) {
-        const recorded = await database.admin
-          .query<{ count: string }>(`SELECT count(*) FROM ${schema}.requests`)
-          .catch(() => ({ rows: [{ count: '0' }] }));
-        if (Number(recorded.rows[0]!.count) >= 3) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-      await server.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'propdata'`, [
-        name,
-      ]);
-    })();
-    return {
-      cut,
-      restore: async () => {
-        await server.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
-      },
-      end: () => server.end(),
-    };
-  }
+  const cutWhenRecorded = (schema: string) => cutWhenRecordedIn(database, schema);
 
   it('a database lost for a few seconds mid-run: sending pauses, the run goes on once it is back, exit 0, nothing bought twice', async () => {
     const env = { ...(await sandbox.start({ latencyMs: [20, 20] })), ...machine() };
