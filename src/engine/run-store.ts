@@ -21,12 +21,16 @@ import { recordGroups, StoreWrites, type RecordGroups } from './store-writes.js'
 /** The time in the latest run name this process gave. */
 let lastNamed = 0;
 
+let host: string | undefined;
+/** This machine's name, asked once a process: os.hostname() is a system call (8 to 13 µs), and a one-item call is a run. */
+const thisHost = (): string => (host ??= hostname());
+
 /** Which run it is: when it started, on which machine, its process. */
 function runId(now: number): string {
   // Two runs a process starts in one millisecond (library batches) are named a millisecond apart:
   // a name is whose claims are whose, and which requests are which in the spend log.
   lastNamed = Math.max(Math.floor(now), lastNamed + 1);
-  return `${new Date(lastNamed).toISOString()} ${hostname()} ${process.pid}`;
+  return `${new Date(lastNamed).toISOString()} ${thisHost()} ${process.pid}`;
 }
 
 /**
@@ -349,7 +353,7 @@ function jobStore(
   // items twice under one).
   const shared = named === undefined ? claimantOf(session.settings) : undefined;
   const claimant =
-    named !== undefined ? `job ${named.identity.command} ${named.since} ${hostname()}` : (shared ?? `${id} ${session.settings.runLabel}`);
+    named !== undefined ? `job ${named.identity.command} ${named.since} ${thisHost()}` : (shared ?? `${id} ${session.settings.runLabel}`);
   const writes = new StoreWrites();
   const run: RunContext = {
     settings: { ...session.settings, ...job },
