@@ -19,8 +19,6 @@ export interface PendingItem {
   force?: boolean;
   /** Its forced claim was refused, yet the store still did not answer it: it is sent without a claim (run-batch.ts, apply). */
   unclaimed?: boolean;
-  /** A repeat of an item the store answered whole, looked up there again (Deduplicator): answered whole again, it is deduplication's, not the store's. */
-  repeat?: true;
 }
 
 /** Items with identical key sets lacking the same sections, at most the batch size: one POST. */

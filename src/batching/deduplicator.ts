@@ -16,21 +16,18 @@ export interface Answer {
 
 /**
  * An answer as remembered: where its chunk comes from until it is reused (the text of its response),
- * the chunk from then on; or, for an item the store answered whole (`inStore`), nothing of it: a
- * repeat is looked up in the store again. Its texts, remembered for 5,000 items, were a sixth of a
- * rerun's CPU (their collection: BENCHMARKS.md, storeSpeed), and making the chunk from them cost
- * a repeat what the lookup does.
+ * the chunk from then on. Only answers bought in this run are: a row the store answered whole is
+ * forgotten as soon as it is written (answeredByStore), and a repeat of it is looked up there again.
+ * Remembering even that the store had answered it (to count a repeat as deduplication's) kept a
+ * string and an entry a row alive for 5,000 rows: a tenth of a rerun's time, most of it the
+ * collector's (BENCHMARKS.md, storeSpeed).
  */
 interface Remembered {
   status: Status;
   chunk: Chunk | undefined;
   from: ResponseText | undefined;
   index: number;
-  inStore: boolean;
 }
-
-/** What is remembered of every item the store answered whole: the same for all (decide never changes it), so none is made a row. */
-const IN_STORE: Remembered = Object.freeze({ status: 'ok', chunk: undefined, from: undefined, index: 0, inStore: true });
 
 /**
  * Identical items (same identifiers and parameters; meta aside, since it is only echoed) are sent
@@ -62,13 +59,6 @@ export class Deduplicator {
       return { kind: 'joined' };
     }
     const remembered = known?.value;
-    if (remembered?.inStore) {
-      // Looked up again, and held meanwhile: rows identical to it join it. It is saved once the store answers it (repeated).
-      this.#known.use(known!);
-      const again: PendingItem = { prepared, duplicates: [], key, repeat: true };
-      known!.held = again;
-      return { kind: 'send', pending: again };
-    }
     if (remembered) {
       this.saved += 1;
       this.#known.use(known);
@@ -81,14 +71,9 @@ export class Deduplicator {
     return { kind: 'send', pending: fresh };
   }
 
-  /** A repeat of an item the store answered whole was answered by the store again: a row deduplication saved. */
-  repeated(): void {
-    this.saved += 1;
-  }
-
-  /** The store answered the item whole: a repeat of it is looked up there again (Remembered). */
-  settleInStore(pending: PendingItem): void {
-    this.#known.settle(pending.key ?? Deduplicator.keyOf(pending.prepared.item), IN_STORE);
+  /** The store answered the item whole: it is no longer on its way, and nothing of it is remembered (Remembered). */
+  answeredByStore(pending: PendingItem): void {
+    this.#known.settle(pending.key ?? Deduplicator.keyOf(pending.prepared.item), undefined);
   }
 
   /**
@@ -105,8 +90,8 @@ export class Deduplicator {
     this.#known.settle(
       key,
       from
-        ? { status: answer.status, chunk: undefined, from, index, inStore: false }
-        : { status: answer.status, chunk: answer.chunk, from: undefined, index, inStore: false },
+        ? { status: answer.status, chunk: undefined, from, index }
+        : { status: answer.status, chunk: answer.chunk, from: undefined, index },
     );
   }
 }

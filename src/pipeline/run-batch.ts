@@ -317,23 +317,13 @@ function apply(run: BatchRun, pending: PendingItem, resolution: Resolution, into
   return batches.length === 0 ? undefined : launchAll(run, batches);
 }
 
-/**
- * A row the store answered whole, written: counted as the store's, or, a repeat of one it answered
- * earlier in the run, as deduplication's (each distinct item is the store's once); remembered as in
- * the store (Deduplicator).
- */
+/** A row the store answered whole, written and counted as the store's (a repeat of one too: the store answered it again). */
 function writeKept(run: BatchRun, pending: PendingItem, kept: Extract<Resolution, { kind: 'kept' }>): void {
-  const record = run.keptRecord(pending, kept.chunk);
-  if (pending.repeat) {
-    run.dedupe?.repeated();
-    record.repeat = true;
-  } else {
-    run.stats.fromStore += 1;
-    run.savedByStore.sections += kept.saving.sections;
-    run.savedByStore.usd += kept.saving.usd;
-  }
-  run.dedupe?.settleInStore(pending);
-  addRecords(run.output, pending, record);
+  run.stats.fromStore += 1;
+  run.savedByStore.sections += kept.saving.sections;
+  run.savedByStore.usd += kept.saving.usd;
+  run.dedupe?.answeredByStore(pending);
+  addRecords(run.output, pending, run.keptRecord(pending, kept.chunk));
 }
 
 async function launchAll(run: BatchRun, batches: readonly Batch[]): Promise<void> {

@@ -14,7 +14,7 @@ export interface RunSummary {
   componentsUsed: number;
   /** Components not spent because identical items were sent once. */
   componentsSaved: number;
-  /** Rows written wholly from the store (each distinct item once), and the list price of the billable sections it answered. */
+  /** Rows written wholly from the store (a repeat of one too: the store answered it again), and the list price of the billable sections it answered. */
   fromStore: number;
   savedByStore: number;
   /** Items the store answered in part (the sections they lacked were bought). */

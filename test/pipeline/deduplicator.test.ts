@@ -40,19 +40,17 @@ describe('Deduplicator', () => {
     expect(dedupe.decide(row(7, { address: 'B' })).kind).toBe('send');
   });
 
-  it('sends a repeat of an item the store answered whole to be looked up again, and lets rows identical to it join it', () => {
+  it('forgets an item the store answered whole: a repeat is sent to be looked up again, and rows identical to it join it', () => {
     const dedupe = new Deduplicator(10);
     const first = dedupe.decide(row(1, { address: 'A', meta: 'a' }));
-    if (first.kind === 'send') dedupe.settleInStore(first.pending);
+    if (first.kind === 'send') dedupe.answeredByStore(first.pending);
     const repeat = dedupe.decide(row(2, { address: 'A', meta: 'b' }));
-    expect(repeat).toMatchObject({ kind: 'send', pending: { prepared: { row: 2 }, repeat: true } });
+    expect(repeat).toMatchObject({ kind: 'send', pending: { prepared: { row: 2 }, duplicates: [] } });
     expect(dedupe.decide(row(3, { address: 'A' })).kind).toBe('joined');
     expect(repeat.kind === 'send' && repeat.pending.duplicates.map((d) => d.row)).toEqual([3]);
-    // Saved once the store answers the repeat (repeated), each joined row at once.
+    // The joined row is deduplication's; the repeat is the store's, which answers it again.
     expect(dedupe.saved).toBe(1);
-    dedupe.repeated();
-    expect(dedupe.saved).toBe(2);
-    // Answered by the store again, it is remembered as in the store still; bought instead, its answer is remembered.
+    // Bought instead (the store no longer had it), its answer is remembered.
     if (repeat.kind === 'send') dedupe.settle(repeat.pending, { chunk: { address: 'A' }, status: 'ok' });
     expect(dedupe.decide(row(4, { address: 'A' }))).toEqual({ kind: 'answered', answer: { chunk: { address: 'A' }, status: 'ok' } });
   });
