@@ -14,7 +14,7 @@ describe('item refs', () => {
     expect(itemRefOf(VALUE, {}).item).toBe('["property",[]]');
   });
 
-  it('files one section the same whether asked alone or in an mget, and a parameter apart', () => {
+  it('files one section the same whether asked alone or in an mget', () => {
     const item = { address: '43 Valmonte Plaza', zipcode: '90274' };
     const alone = itemRefOf(VALUE, item);
     const inMget = itemRefOf(targetForList('property/value,property/rental_value'), item);
