@@ -20,15 +20,23 @@ type Item = Readonly<Record<string, string | number>>;
 
 const IDENTIFIERS: ReadonlySet<string> = new Set(ALL_IDENTIFIERS.filter((name) => name !== META.name));
 
+/** Each identifier's pair as an identity's text opens it (`["address",`); none for anything else. */
+const PAIR_OPENING: Readonly<Record<string, string | undefined>> = Object.assign(
+  Object.create(null) as Record<string, string>,
+  Object.fromEntries([...IDENTIFIERS].map((name) => [name, `[${JSON.stringify(name)},`])),
+);
+
 /**
  * What an item is, whatever asks for it: its level and identifiers, as the preparer normalized them
  * (items list their keys in name order). Meta is only echoed, and parameters belong to sections.
  */
 function itemIdentity(level: Level, item: Item): string {
-  // JSON.stringify([level, [[key, value], ...]]), written out: the pairs' arrays were garbage a row.
+  // JSON.stringify([level, [[key, value], ...]]), written out, each pair's opening made once: the
+  // pairs' arrays were garbage a row, and the identity 3 to 4% of a rerun's main thread.
   let pairs = '';
   for (const key in item) {
-    if (IDENTIFIERS.has(key)) pairs += `${pairs === '' ? '' : ','}[${JSON.stringify(key)},${JSON.stringify(item[key])}]`;
+    const opening = PAIR_OPENING[key];
+    if (opening !== undefined) pairs += `${pairs === '' ? '' : ','}${opening}${JSON.stringify(item[key])}]`;
   }
   return `[${JSON.stringify(level)},[${pairs}]]`;
 }
