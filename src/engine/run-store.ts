@@ -503,11 +503,6 @@ async function written(run: RunContext, refs: readonly ItemRef[]): Promise<void>
   if (run.records.holds(refs.map((ref) => ref.item))) await run.writes.done;
 }
 
-/** A batch is claimed and sent only while the store keeps up with the answers (bounded memory: RecordGroups.behind). */
-async function caughtUp(run: RunContext): Promise<void> {
-  if (run.records.behind()) await run.writes.done;
-}
-
 /** The list price of the billable sections a kept set answers instead of the service (204s are free). */
 function savingOf(run: RunContext, bodies: readonly unknown[], at: readonly number[]): Saving {
   const saving = { sections: 0, usd: 0 };
@@ -636,7 +631,6 @@ async function resolveItems(run: RunContext, items: readonly SendableItem[]): Pr
 /** Which of these items' sections are now this run's to buy (forced ones after a wait that outlasted its limit). */
 async function claimItems(run: RunContext, requests: Parameters<KeptAnswers['claim']>[0]): Promise<boolean[]> {
   const claimed = requests.map(() => false);
-  await caughtUp(run);
   await enterNow(run);
   // The output is open by the first claim: the job is named by its file too (a continuing run may reach it by another path).
   const { job } = run;

@@ -43,25 +43,21 @@ export class StoreWrites {
 
 export type RecordGroups = ReturnType<typeof recordGroups>;
 
-/** Requests answered and not yet written to the store at most, before the next batch waits for the store (a few MB of answers). */
-const MAX_UNWRITTEN_REQUESTS = 16;
-
 /**
  * Requests' entries handed to the store a group at a time: a write takes every entry handed over
  * until it starts, so that while the store writes one group the next gathers, and a fast run writes
- * many requests a commit (Store.recordMany). The items of entries not written yet are known: a
- * lookup of one of them waits for its group (an answer another lookup cannot see yet would be
- * bought again).
+ * several requests a commit (Store.recordMany). A request keeps its sender until its answers are
+ * written (pipeline/run-batch.ts, launch), so no more than the run's requests in flight wait here.
+ * The items of entries not written yet are known: a lookup of one of them waits for its group (an
+ * answer another lookup cannot see yet would be bought again).
  */
 export function recordGroups(store: Store, writes: StoreWrites) {
   let gathering: StoreEntry[] = [];
-  let entries = 0;
   const unwritten = new Map<string, number>();
   const itemsOf = (entries: readonly StoreEntry[]) => entries.flatMap((entry) => (entry.settles ?? []).map((claim) => claim.item));
   return {
     add(entry: StoreEntry): void {
       for (const item of itemsOf([entry])) unwritten.set(item, (unwritten.get(item) ?? 0) + 1);
-      entries += 1;
       gathering.push(entry);
       if (gathering.length > 1) return;
       writes.add(async () => {
@@ -70,7 +66,6 @@ export function recordGroups(store: Store, writes: StoreWrites) {
         try {
           await store.recordMany(group);
         } finally {
-          entries -= group.length;
           for (const item of itemsOf(group)) {
             const left = unwritten.get(item)! - 1;
             if (left > 0) unwritten.set(item, left);
@@ -79,12 +74,6 @@ export function recordGroups(store: Store, writes: StoreWrites) {
         }
       });
     },
-    /**
-     * Whether the store is behind: answers a store slower than the service (a sandbox with no
-     * limit, a database far away) has not written would otherwise pile up in memory; a batch is
-     * sent only once it has caught up (KeptAnswers.claim waits).
-     */
-    behind: (): boolean => entries > MAX_UNWRITTEN_REQUESTS,
     /** Whether any of these items is in an entry not written yet. */
     holds: (items: readonly string[]): boolean => unwritten.size > 0 && items.some((item) => unwritten.has(item)),
   };

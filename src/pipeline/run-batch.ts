@@ -210,15 +210,18 @@ async function launch(run: BatchRun, batch: Batch): Promise<void> {
     return;
   }
   const batchTarget = batch.sections ? partOfTarget(options.target, batch.sections) : options.target;
-  // In flight from here, so that no other launch takes this sender while the claim is made.
+  // In flight from here, so that no other launch takes this sender while the claim is made, and until
+  // the batch's answers are in the store: however far a store that writes in the background (a
+  // database) lags behind the service, a kill -9 costs at most the requests in flight.
   const task: Promise<void> = claimed(run, batch.items)
-    .then((items): Promise<BatchOutcome> | BatchOutcome =>
-      items.length === 0 ? {} : run.send(items, batchTarget, run.stopping.signal, run.settle),
-    )
-    .then(({ stop: reason, drain }) => {
-      if (reason === undefined) return;
-      run.fatal ??= reason;
-      if (!drain) run.stopping.abort(reason);
+    .then(async (items) => {
+      if (items.length === 0) return;
+      const { stop: reason, drain } = await run.send(items, batchTarget, run.stopping.signal, run.settle);
+      if (reason !== undefined) {
+        run.fatal ??= reason;
+        if (!drain) run.stopping.abort(reason);
+      }
+      await options.kept?.written?.();
     })
     .finally(() => inFlight.delete(task));
   inFlight.add(task);

@@ -157,23 +157,6 @@ describe("a batch run's store", () => {
     await store.close(1, 0.25);
   });
 
-  it('sends no further batch while the store is behind: answers it has not written stay bounded', async () => {
-    const path = tempStorePath();
-    let write!: () => void;
-    const store = await runStore(path, new FakeClock(FAKE_EPOCH), VALUE, undefined, new Promise((resolve) => (write = resolve)));
-    for (let row = 1; row <= 17; row++) {
-      const home = item(`${row} Main St`, row);
-      store.kept.record(answered(VALUE, [home], [propertyChunk(`${row} Main St`, ['property/value'])]));
-    }
-    let sent = false;
-    const next = store.kept.claim([{ item: item('18 Main St', 18), sections: [0] }]).then((claimed) => ((sent = true), claimed));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(sent).toBe(false);
-    write();
-    expect(await next).toEqual([true]);
-    await store.close(0, 0);
-  });
-
   it('keeps a claim through a refused request (429): released only by the answer that settles it, or by giving it up', async () => {
     const path = tempStorePath();
     const clock = new FakeClock(FAKE_EPOCH);

@@ -51,4 +51,30 @@ describe('answers are kept before their rows are written', () => {
     expect(written.every((record) => record.status === 'ok')).toBe(true);
     expect(notKept).toEqual([]);
   });
+
+  it('sends a request only while fewer than --concurrency × --batch-size items are paid for and not yet kept: a kill -9 costs at most what is in flight', async () => {
+    // Each write takes 150 ms, an answer 20: the service outpaces the store sevenfold.
+    let sent = 0;
+    const atRisk: number[] = [];
+    const world = fakeWorld({
+      latencyMs: () => 20,
+      script: (seen) => {
+        sent += seen.items.length;
+        atRisk.push(sent - store.has.size);
+        return undefined;
+      },
+    });
+    const store = slowStore(world.clock, 150);
+    await runPipeline(world, {
+      rows: addressRows(600),
+      kept: store.kept,
+      onResponse: (exchange) => store.kept.record(exchange),
+      batchSize: 50,
+      concurrency: 4,
+      throttle: { initialPerMinute: 1_000_000 },
+    });
+    expect(world.written.map((record) => record.row)).toEqual(upTo(600));
+    expect(sent).toBe(600);
+    expect(Math.max(...atRisk)).toBe(4 * 50);
+  });
 });
