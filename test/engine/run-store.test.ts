@@ -42,11 +42,29 @@ function slowToRecord(store: Store, slow: Promise<void>): Store {
   });
 }
 
-/** A batch run's store as the run uses it, on a session of its own, on a clock that never moves: every response in one millisecond. */
-async function runStore(path: string, clock: FakeClock, target = MGET, maxAgeMs?: number, slow?: Promise<void>): Promise<RunStore> {
-  const opened = await openStore(path, { now: () => clock.now() });
-  // A slow database: groups of answers are written once `slow` settles.
-  const store = slow ? slowToRecord(opened, slow) : opened;
+/** `store`, the size of each group of answers it is given to write added to `groups`. */
+function countingGroups(store: Store, groups: number[]): Store {
+  return new Proxy(store, {
+    get(target, name) {
+      if (name === 'recordMany') return (entries: readonly StoreEntry[]) => (groups.push(entries.length), target.recordMany(entries));
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * A batch run's store as the run uses it, on a session of its own, on a clock that never moves:
+ * every response in one millisecond. `wrap` stands in for the store the run is given.
+ */
+async function runStore(
+  path: string,
+  clock: FakeClock,
+  target = MGET,
+  maxAgeMs?: number,
+  wrap: (store: Store) => Store = (store) => store,
+): Promise<RunStore> {
+  const store = wrap(await openStore(path, { now: () => clock.now() }));
   const session = openSessionRuns({ store, account: 'sandbox (built in)', clock, runLabel: 'property value' });
   const run = await session.openRun({ target, maxAgeMs, prices: PRICES });
   return {
@@ -143,10 +161,32 @@ describe("a batch run's store", () => {
     await after.close(0, 0);
   });
 
+  it('writes the answers that came in during one turn of the event loop in one commit, and a later one in its own', async () => {
+    const path = tempStorePath();
+    const groups: number[] = [];
+    const store = await runStore(path, new FakeClock(FAKE_EPOCH), VALUE, undefined, (opened) => countingGroups(opened, groups));
+    const respond = (row: number) =>
+      store.kept.record(answered(VALUE, [item(`${row} Main St`, row)], [propertyChunk(`${row} Main St`, ['property/value'])]));
+    // Three responses read in one turn, each in a callback of its own, as sockets' data events are.
+    await new Promise<void>((resolve) => {
+      for (const row of [1, 2, 3])
+        setImmediate(() => {
+          respond(row);
+          if (row === 3) resolve();
+        });
+    });
+    await store.kept.flush();
+    respond(4);
+    await store.kept.flush();
+    expect(groups).toEqual([3, 1]);
+    await store.close(0, 0);
+  });
+
   it('looks an item up once the answer handed over for it is written: an answer a lookup cannot see yet would be bought again', async () => {
     const path = tempStorePath();
     let write!: () => void;
-    const store = await runStore(path, new FakeClock(FAKE_EPOCH), VALUE, undefined, new Promise((resolve) => (write = resolve)));
+    const written = new Promise<void>((resolve) => (write = resolve));
+    const store = await runStore(path, new FakeClock(FAKE_EPOCH), VALUE, undefined, (opened) => slowToRecord(opened, written));
     const home = item('1 Main St', 1);
     expect(await store.kept.claim([{ item: home, sections: [0] }])).toEqual([true]);
     store.kept.record(answered(VALUE, [home], [propertyChunk('1 Main St', ['property/value'])]));
